@@ -1,0 +1,89 @@
+import './http/fastify-types.ts';
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyRequest } from 'fastify';
+import { health } from './http/control/ops/health.ts';
+import { controlPlane } from './http/control/control-plane.ts';
+import { dataPlane } from './http/data/data-plane.ts';
+import { installErrorHandler } from './http/plugins/error-handler.ts';
+import { installHttpsBarrier } from './http/plugins/https-barrier.ts';
+import { ErrorSchema, FileRecordSchema } from './http/wire/schemas.ts';
+import type { Services } from './services.ts';
+
+export type AppOptions = {
+  /** PEM certificate and key: serve HTTPS directly. */
+  tls?: { cert: Buffer; key: Buffer };
+  /** A pino logger option; tests pass false. */
+  logger?: boolean | { level: string };
+};
+
+/** Builds the Fastify application over the services. It never listens: main.ts and tests do. */
+export async function buildApp(services: Services, options: AppOptions = {}) {
+  const { config } = services;
+  const app = Fastify({
+    ...(options.tls ? { https: options.tls } : {}),
+    logger: toLoggerOptions(options.logger ?? { level: config.logLevel }),
+    genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy,
+    bodyLimit: config.jsonBodyLimitBytes,
+    connectionTimeout: config.idleTimeoutSeconds * 1000,
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    keepAliveTimeout: 5000,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    // Strict input: no type coercion (a number is not a filePath), no silent defaults
+    // beyond those the schemas declare.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.server.headersTimeout = config.headersTimeoutSeconds * 1000;
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Coffer', version: '1', description: 'File storage with signed links and per-file ACLs' },
+      components: {
+        securitySchemes: {
+          appId: { type: 'apiKey', in: 'header', name: 'sb-app-id' },
+          appSecret: { type: 'apiKey', in: 'header', name: 'sb-app-secret' },
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+      security: [{ appId: [], appSecret: [], bearer: [] }],
+    },
+  });
+  app.addSchema({ ...ErrorSchema, $id: 'Error' });
+  app.addSchema(FileRecordSchema);
+  installErrorHandler(app, { jsonBodyLimitBytes: config.jsonBodyLimitBytes });
+  installHttpsBarrier(app, { trustProxy: config.trustProxy });
+
+  health(app, services);
+  app.get('/docs', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(async (scope) => controlPlane(scope, services), { prefix: '/api/v1' });
+  await app.register(async (scope) => dataPlane(scope, services), { prefix: '/blob/v1' });
+  return app;
+}
+
+// security: link signatures and tokens never reach the logs. Fastify logs the full URL by
+// default, so the request serializer drops the query of every gateway link and masks the
+// usual secret-bearing parameters elsewhere.
+function toLoggerOptions(logger: boolean | { level: string }) {
+  if (logger === false) return false;
+  const level = logger === true ? 'info' : logger.level;
+  return {
+    level,
+    serializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        remoteAddress: request.ip,
+      }),
+    },
+  };
+}
+
+export function redactUrl(url: string): string {
+  const query = url.indexOf('?');
+  if (query === -1) return url;
+  if (url.startsWith('/blob/')) return `${url.slice(0, query)}?[redacted]`;
+  return url.replace(/([?&](?:sig|signature|token|access_token|secret|password|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi, '$1[redacted]');
+}

@@ -1,0 +1,62 @@
+import type { Config } from '../config/config.ts';
+import { createProject } from '../domain/identity/create-project.ts';
+import { createAccount, setAccountRole } from '../domain/identity/accounts.ts';
+import type { Project } from '../domain/ports.ts';
+import { validationFailed } from '../errors/errors.ts';
+import type { Repositories } from '../persistence/repositories/create-repositories.ts';
+import { openStores } from '../services.ts';
+
+// Admin commands work on the stores directly (never over HTTP), also while a server runs on
+// the same data: SQLite in WAL mode with BEGIN IMMEDIATE lets both write.
+
+export async function migrate(config: Config): Promise<void> {
+  await withStores(config, async () => undefined);
+}
+
+export async function projectCreate(config: Config, input: { name: string; origins: string[] }) {
+  return withStores(config, async ({ projects }) => {
+    const { project, appSecret } = await createProject(projects, { name: input.name, allowedOrigins: input.origins });
+    return { projectId: project.id, appId: project.appId, appSecret };
+  });
+}
+
+export async function userCreate(config: Config, input: { project: string; email: string; password: string; role?: string }) {
+  return withStores(config, async (repositories) => {
+    const project = await getProject(repositories, input.project);
+    const user = await createAccount(repositories.users, project, input);
+    return { userId: user.id };
+  });
+}
+
+export async function userSetRole(config: Config, input: { project: string; userId: string; role: string }) {
+  return withStores(config, async (repositories) => {
+    const project = await getProject(repositories, input.project);
+    const user = await setAccountRole(repositories.users, project, input.userId, input.role);
+    return { userId: user.id, role: user.role };
+  });
+}
+
+export async function userSetEnabled(config: Config, input: { project: string; userId: string; enabled: boolean }) {
+  return withStores(config, async (repositories) => {
+    const project = await getProject(repositories, input.project);
+    const user = await repositories.users.setEnabled(project.id, input.userId, input.enabled);
+    if (!user) throw validationFailed(`no user ${input.userId} in project ${project.name}`);
+    return { userId: user.id, enabled: user.enabled };
+  });
+}
+
+async function withStores<T>(config: Config, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+  const { database, repositories } = await openStores(config);
+  try {
+    return await work(repositories);
+  } finally {
+    await database.close();
+  }
+}
+
+/** A project by id, or by name for convenience (`--project default`). */
+async function getProject(repositories: Repositories, idOrName: string): Promise<Project> {
+  const project = (await repositories.projects.findById(idOrName)) ?? (await repositories.projects.findByName(idOrName));
+  if (!project) throw validationFailed(`no project ${JSON.stringify(idOrName)}`);
+  return project;
+}

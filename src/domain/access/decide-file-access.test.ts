@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { accessMatrix, type Caller, sharedRole } from '../../../test/access/access-matrix.ts';
+import { canAccessFile, type Principal } from './decide-file-access.ts';
+
+const file = (permissionScope: 'user' | '*') => ({
+  projectId: 'p1',
+  creatorId: 'creator',
+  permissionScope,
+  acl: [
+    { scope: 'user' as const, identifier: 'creator' },
+    { scope: 'user' as const, identifier: 'userEntry' },
+    { scope: 'role' as const, identifier: sharedRole },
+  ],
+});
+
+const principals: Record<Caller, Principal> = {
+  creator: { userId: 'creator', projectId: 'p1', role: 'user', isAdmin: false },
+  userEntry: { userId: 'userEntry', projectId: 'p1', role: 'user', isAdmin: false },
+  roleEntry: { userId: 'roleEntry', projectId: 'p1', role: sharedRole, isAdmin: false },
+  admin: { userId: 'admin', projectId: 'p1', role: 'admin', isAdmin: true },
+  stranger: { userId: 'stranger', projectId: 'p1', role: 'user', isAdmin: false },
+  // Even named in the ACL by id, another project's user gets nothing.
+  otherProject: { userId: 'userEntry', projectId: 'p2', role: sharedRole, isAdmin: true },
+};
+
+describe('canAccessFile, driven by the access matrix', () => {
+  for (const row of accessMatrix) {
+    it(`${row.caller} ${row.action} (scope ${row.scope}) → ${row.expect}`, () => {
+      const allowed = canAccessFile({ principal: principals[row.caller], file: file(row.scope), action: row.action });
+      assert.equal(allowed, row.expect === 'allow');
+    });
+  }
+});

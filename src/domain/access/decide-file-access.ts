@@ -1,0 +1,37 @@
+import type { FileRecord } from '../ports.ts';
+
+/** The authenticated caller, as the barriers established it. */
+export type Principal = {
+  userId: string;
+  projectId: string;
+  role: string;
+  /** Holds the project's admin role (default `admin`). */
+  isAdmin: boolean;
+};
+
+/** `read`: metadata and download link. `manage`: verify, share, unshare, delete. */
+export type FileAction = 'read' | 'manage';
+
+export type FileAccessInput = {
+  principal: Principal;
+  file: Pick<FileRecord, 'projectId' | 'creatorId' | 'permissionScope' | 'acl'>;
+  action: FileAction;
+};
+
+/**
+ * DESIGN §4: the creator and admins may do anything with a file; users named in a `user` entry
+ * and users whose role is named in a `role` entry may read; with permissionScope `*` every
+ * authenticated user of the project may read. Fails closed: anything not listed is denied,
+ * and nothing crosses projects.
+ */
+export function canAccessFile({ principal, file, action }: FileAccessInput): boolean {
+  if (principal.projectId !== file.projectId) return false;
+  if (principal.userId === file.creatorId || principal.isAdmin) return true;
+  if (action !== 'read') return false;
+  if (file.permissionScope === '*') return true;
+  return file.acl.some(
+    (entry) =>
+      (entry.scope === 'user' && entry.identifier === principal.userId) ||
+      (entry.scope === 'role' && entry.identifier === principal.role),
+  );
+}

@@ -1,0 +1,16 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+// App secrets are 256 random bits, so a fast hash is enough to keep them useless if the
+// database leaks: there is nothing to brute-force. Passwords, chosen by people, use argon2id.
+
+/** The form an app secret is stored in: SHA-256, hex. */
+export function hashAppSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Compares a presented secret with the stored hash in constant time. */
+export function isAppSecretValid(secret: string, storedHash: string): boolean {
+  const actual = createHash('sha256').update(secret).digest();
+  const expected = Buffer.from(storedHash, 'hex');
+  return expected.length === actual.length && timingSafeEqual(actual, expected);
+}

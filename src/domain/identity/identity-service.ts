@@ -1,0 +1,73 @@
+import {
+  accountDisabled,
+  invalidAppCredentials,
+  invalidLogin,
+  invalidToken,
+} from '../../errors/errors.ts';
+import type { Principal } from '../access/decide-file-access.ts';
+import { type Clock, toUnixSeconds } from '../clock.ts';
+import { createAccount, type NewAccount } from './accounts.ts';
+import type { Project, ProjectRepository, User, UserRepository } from '../ports.ts';
+import { isAppSecretValid } from './app-secrets.ts';
+import { getDecoyHash, verifyPassword } from './passwords.ts';
+import type { IssuedToken, TokenService } from './token-service.ts';
+
+export type IdentityServiceOptions = {
+  projects: ProjectRepository;
+  users: UserRepository;
+  tokens: TokenService;
+  clock: Clock;
+};
+
+export type Session = IssuedToken & { user: User };
+
+
+/** App credentials, accounts, logins and tokens: barriers 2–3 of spec §5. */
+export class IdentityService {
+  readonly #o: IdentityServiceOptions;
+
+  constructor(options: IdentityServiceOptions) {
+    this.#o = options;
+  }
+
+  /** The project an app id names, checking its secret in constant time when one is given. */
+  async getProjectByApp(appId: string, appSecret?: string): Promise<Project> {
+    const project = await this.#o.projects.findByAppId(appId);
+    if (!project) throw invalidAppCredentials();
+    if (appSecret !== undefined && !isAppSecretValid(appSecret, project.appSecretHash)) throw invalidAppCredentials();
+    return project;
+  }
+
+  /** Signup: a new account with role `user`. */
+  async signup(project: Project, input: Omit<NewAccount, 'role'>): Promise<User> {
+    return createAccount(this.#o.users, project, input);
+  }
+
+  /** Spec 4.6. An unknown email costs one argon2 check too, and answers the same error. */
+  async login(project: Project, email: string, password: string): Promise<Session> {
+    const user = await this.#o.users.findByEmail(project.id, email.trim());
+    const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await getDecoyHash()));
+    if (!user || !passwordOk) throw invalidLogin();
+    if (!user.enabled) throw accountDisabled();
+    return this.startSession(user);
+  }
+
+  startSession(user: User): Session {
+    const issued = this.#o.tokens.issue({ userId: user.id, projectId: user.projectId }, toUnixSeconds(this.#o.clock.now()));
+    return { ...issued, user };
+  }
+
+  /**
+   * Barrier 3: the bearer token, checked against the project of the app credentials; the
+   * account is read on every call, so a disabled account is refused at once.
+   */
+  async authenticate(project: Project, token: string): Promise<{ principal: Principal; user: User }> {
+    const claims = this.#o.tokens.verify(token);
+    if (claims.projectId !== project.id) throw invalidToken();
+    const user = await this.#o.users.findById(project.id, claims.userId);
+    if (!user) throw invalidToken();
+    if (!user.enabled) throw accountDisabled();
+    const principal = { userId: user.id, projectId: project.id, role: user.role, isAdmin: user.role === project.adminRole };
+    return { principal, user };
+  }
+}

@@ -1,0 +1,73 @@
+import { createSigner, createVerifier, TokenError } from 'fast-jwt';
+import { invalidToken, tokenExpired } from '../../errors/errors.ts';
+import type { HmacKey } from '../links/link-signer.ts';
+
+/** security: the one algorithm tokens are signed and accepted with; `none` and RS/HS confusion cannot happen. */
+const algorithm = 'HS256';
+const issuer = 'coffer';
+
+export type TokenClaims = { userId: string; projectId: string };
+export type IssuedToken = { token: string; expiresAt: number };
+
+/**
+ * Issues and checks access tokens (JWT, HS256). `sub` is the user, `aud` the project, so a
+ * token only works with its own project's app credentials; `iat`, `exp` and `iss` are required.
+ */
+export class TokenService {
+  readonly #sign: (payload: Record<string, unknown>) => string;
+  readonly #verifiers: Map<string, (token: string) => Record<string, unknown>>;
+  readonly #ttlSeconds: number;
+
+  constructor(options: { keys: readonly HmacKey[]; ttlSeconds: number }) {
+    const [newest] = options.keys;
+    if (!newest) throw new Error('TokenService needs at least one key');
+    this.#ttlSeconds = options.ttlSeconds;
+    this.#sign = createSigner({ key: newest.secret, algorithm, kid: newest.id, iss: issuer });
+    this.#verifiers = new Map(
+      options.keys.map((key) => [
+        key.id,
+        createVerifier({
+          key: key.secret,
+          algorithms: [algorithm],
+          allowedIss: issuer,
+          requiredClaims: ['sub', 'iat', 'exp', 'iss', 'aud'],
+          cache: 10_000,
+        }),
+      ]),
+    );
+  }
+
+  issue(claims: TokenClaims, nowSeconds: number): IssuedToken {
+    const expiresAt = nowSeconds + this.#ttlSeconds;
+    const token = this.#sign({ sub: claims.userId, aud: claims.projectId, iat: nowSeconds, exp: expiresAt });
+    return { token, expiresAt };
+  }
+
+  /** Throws INVALID_TOKEN or TOKEN_EXPIRED; otherwise answers who the token speaks for. */
+  verify(token: string): TokenClaims {
+    const verifier = this.#verifiers.get(readKeyId(token));
+    if (!verifier) throw invalidToken();
+    let payload: Record<string, unknown>;
+    try {
+      payload = verifier(token);
+    } catch (error) {
+      if (error instanceof TokenError && error.code === TokenError.codes.expired) throw tokenExpired();
+      throw invalidToken();
+    }
+    const { sub, aud } = payload;
+    if (typeof sub !== 'string' || typeof aud !== 'string') throw invalidToken();
+    return { userId: sub, projectId: aud };
+  }
+}
+
+/** The `kid` of the token's header, or '' when the token is not a readable JWT. */
+function readKeyId(token: string): string {
+  const dot = token.indexOf('.');
+  if (dot <= 0 || dot > 512) return '';
+  try {
+    const header = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8'));
+    return typeof header?.kid === 'string' ? header.kid : '';
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,60 @@
+import type { BlobStore } from '../ports.ts';
+import type { LinkClaims, LinkOperation, LinkSigner } from './link-signer.ts';
+
+/** Gateway path of a file's bytes; the signed query string is the credential. */
+export const blobPathPrefix = '/blob/v1/files/';
+
+export type IssuedLink = { url: string; expiresAt: number };
+
+/**
+ * Builds absolute signed links (the original SDKs need absolute URLs). Stores that can sign
+ * their own URLs (S3) serve downloads directly; otherwise the links point at our gateway.
+ */
+export class LinkIssuer {
+  readonly #signer: LinkSigner;
+  readonly #blobs: BlobStore;
+  readonly #baseUrl: () => string;
+  readonly #directUploads: boolean;
+
+  constructor(options: { signer: LinkSigner; blobs: BlobStore; baseUrl: () => string; directUploads?: boolean }) {
+    this.#signer = options.signer;
+    this.#blobs = options.blobs;
+    this.#baseUrl = options.baseUrl;
+    this.#directUploads = options.directUploads ?? false;
+  }
+
+  async issueUpload(file: { id: string; storageKey: string; contentType?: string }, expiresAt: number, nowSeconds: number): Promise<IssuedLink> {
+    if (this.#directUploads && this.#blobs.presignUpload) {
+      const expiresInSeconds = Math.max(1, expiresAt - nowSeconds);
+      const contentType = file.contentType ?? 'application/octet-stream';
+      return { url: await this.#blobs.presignUpload(file.storageKey, { expiresInSeconds, contentType }), expiresAt };
+    }
+    return { url: this.#gatewayUrl('upload', file.id, expiresAt), expiresAt };
+  }
+
+  async issueDownload(
+    file: { id: string; storageKey: string; fileName: string; contentType: string },
+    expiresAt: number,
+    nowSeconds: number,
+  ): Promise<IssuedLink> {
+    if (this.#blobs.presignDownload) {
+      const url = await this.#blobs.presignDownload(file.storageKey, {
+        expiresInSeconds: expiresAt - nowSeconds,
+        fileName: file.fileName,
+        contentType: file.contentType,
+      });
+      return { url, expiresAt };
+    }
+    return { url: this.#gatewayUrl('download', file.id, expiresAt), expiresAt };
+  }
+
+  /** Checks a gateway link; throws INVALID_SIGNATURE or LINK_EXPIRED. */
+  assertGatewayLink(claims: LinkClaims, query: { kid?: string; sig?: string }, nowSeconds: number): void {
+    this.#signer.assertValid(claims, { keyId: query.kid ?? '', signature: query.sig ?? '' }, nowSeconds);
+  }
+
+  #gatewayUrl(operation: LinkOperation, fileId: string, expiresAt: number): string {
+    const { keyId, signature } = this.#signer.sign({ operation, fileId, expiresAt });
+    return `${this.#baseUrl()}${blobPathPrefix}${fileId}?exp=${expiresAt}&kid=${keyId}&sig=${signature}`;
+  }
+}

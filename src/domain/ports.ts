@@ -1,0 +1,182 @@
+/**
+ * The interfaces the domain needs from the outside world. Persistence and blob stores
+ * implement them; http and cli use them through the Services bundle. Times are Date
+ * objects here; the wire formats live in http/.
+ */
+import type { Readable } from 'node:stream';
+
+export type AclScope = 'user' | 'role';
+export type AclEntry = { scope: AclScope; identifier: string };
+export type PermissionScope = 'user' | '*';
+
+export type Project = {
+  id: string;
+  name: string;
+  appId: string;
+  /** SHA-256 (hex) of the app secret; the secret itself is shown once, at creation. */
+  appSecretHash: string;
+  allowedOrigins: string[];
+  adminRole: string;
+  createdAt: Date;
+};
+
+export type User = {
+  id: string;
+  projectId: string;
+  email: string;
+  passwordHash: string;
+  role: string;
+  displayName: string;
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+};
+
+/** Storage metadata recorded at verification (spec 2.1 `meta`). */
+export type FileContentInfo = {
+  sizeBytes: number;
+  contentType: string;
+  lastModified: Date;
+};
+
+export type FileRecord = {
+  id: string;
+  projectId: string;
+  creatorId: string;
+  filePath: string;
+  permissionScope: PermissionScope;
+  verified: boolean;
+  /** Quoted entity tag, set at verification. */
+  etag: string | null;
+  content: FileContentInfo | null;
+  /** Unix seconds after which the upload link no longer works. */
+  uploadExpiresAt: number;
+  /** In insertion order, the creator first. */
+  acl: AclEntry[];
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+};
+
+export type NewProject = Omit<Project, 'createdAt'>;
+export type NewUser = Omit<User, 'createdAt' | 'updatedAt' | 'version'>;
+export type NewFile = Pick<
+  FileRecord,
+  'id' | 'projectId' | 'creatorId' | 'filePath' | 'permissionScope' | 'uploadExpiresAt'
+>;
+
+export interface ProjectRepository {
+  create(project: NewProject): Promise<Project>;
+  findById(id: string): Promise<Project | undefined>;
+  findByName(name: string): Promise<Project | undefined>;
+  findByAppId(appId: string): Promise<Project | undefined>;
+  /** Whether any project allows this origin (answers CORS preflights, which carry no app id). */
+  isOriginAllowedAnywhere(origin: string): Promise<boolean>;
+}
+
+export interface UserRepository {
+  /** Throws EMAIL_TAKEN when the project already has this email (case-insensitive). */
+  create(user: NewUser): Promise<User>;
+  findById(projectId: string, id: string): Promise<User | undefined>;
+  findByEmail(projectId: string, email: string): Promise<User | undefined>;
+  /** Returns the updated user, or undefined when there is no such user. */
+  setRole(projectId: string, id: string, role: string): Promise<User | undefined>;
+  setEnabled(projectId: string, id: string, enabled: boolean): Promise<User | undefined>;
+}
+
+export interface FileRepository {
+  /**
+   * Inserts the record with the creator as its first ACL entry. When the creator already has
+   * a record at this filePath: replaces it if it is unverified and its upload link has expired
+   * at `now`, otherwise throws FILE_EXISTS.
+   */
+  create(file: NewFile, now: Date): Promise<{ file: FileRecord; replacedFileId?: string }>;
+  findById(id: string): Promise<FileRecord | undefined>;
+  /** Files the reader may list (creator, user entry, role entry; all of the project for admins), newest first. */
+  list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }>;
+  /** Returns whether a record was deleted (its ACL goes with it). */
+  delete(id: string): Promise<boolean>;
+  /** Removes the entry if present, bumping version and updatedAt when it was there. */
+  removeAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined>;
+  /** Adds the entry if absent, bumping version and updatedAt in the same transaction. */
+  addAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined>;
+  /** Marks the file verified with its etag and content info; bumps version once. */
+  markVerified(
+    id: string,
+    verification: { etag: string; content: FileContentInfo },
+    now: Date,
+  ): Promise<FileRecord | undefined>;
+}
+
+export type FileListQuery = {
+  projectId: string;
+  readerId: string;
+  readerRole: string;
+  isAdmin: boolean;
+  /** Only files whose filePath starts with this (literal, no wildcards). */
+  filePathPrefix?: string;
+  limit: number;
+  offset: number;
+};
+
+/** Secret keys for HMAC signing (links, tokens), shared by every node through the database. */
+export type SigningKey = { id: string; purpose: 'link' | 'token'; secret: Buffer; createdAt: Date };
+
+export interface SigningKeyRepository {
+  /** All keys of a purpose, newest first. */
+  list(purpose: SigningKey['purpose']): Promise<SigningKey[]>;
+  create(key: SigningKey): Promise<void>;
+}
+
+export type BlobInfo = {
+  sizeBytes: number;
+  /** Quoted entity tag. */
+  etag: string;
+  contentType: string;
+  lastModified: Date;
+};
+
+export type PutBlobOptions = {
+  contentType: string;
+  /** The store fails with FILE_TOO_LARGE as soon as more bytes arrive, and keeps nothing. */
+  maxBytes: number;
+  signal?: AbortSignal;
+};
+
+export type PresignDownloadOptions = {
+  expiresInSeconds: number;
+  /** Sent back as Content-Disposition so the browser saves it under this name. */
+  fileName: string;
+  contentType: string;
+};
+
+export type ByteRange = { start: number; end: number };
+
+/** Where file bytes live. Keys come from server ids (`<projectId>/<fileId>`), never user input. */
+export interface BlobStore {
+  /** Streams the body into the store atomically: readers see the old object or the new one. */
+  put(key: string, body: Readable, options: PutBlobOptions): Promise<BlobInfo>;
+  head(key: string): Promise<BlobInfo | undefined>;
+  /** Opens the object (or an inclusive byte range of it); undefined when it does not exist. */
+  get(
+    key: string,
+    options?: { range?: ByteRange; signal?: AbortSignal },
+  ): Promise<{ info: BlobInfo; body: Readable } | undefined>;
+  /** Deleting a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /**
+   * Stores that serve bytes themselves (S3) hand out their own signed GET URL, so download
+   * bytes never pass through Coffer; stores without it are served by the /blob/v1 gateway.
+   */
+  presignDownload?(key: string, options: PresignDownloadOptions): Promise<string>;
+  /** Direct-upload mode: a signed PUT URL to the store itself, binding the content type. */
+  presignUpload?(key: string, options: { expiresInSeconds: number; contentType: string }): Promise<string>;
+  /** Throws when the store cannot be reached (readiness). */
+  check(): Promise<void>;
+}
+
+/** Everything that has to be closed on shutdown. */
+export interface Closable {
+  close(): Promise<void>;
+}

@@ -1,0 +1,25 @@
+import { type ErrorCode, errorCodes } from './error-codes.ts';
+
+/** The one error type Coffer throws on purpose; build it through the factories in errors.ts. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  /** Extra response headers, e.g. Retry-After on RATE_LIMITED. */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { cause?: unknown; headers?: Record<string, string> } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.statusCode = errorCodes[code];
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

@@ -1,0 +1,38 @@
+/**
+ * The catalogue of error codes: stable API. docs/errors.md lists the same codes with the
+ * same statuses, and test/docs/errors-doc.test.ts keeps the two equal.
+ */
+export const errorCodes = {
+  VALIDATION_FAILED: 400,
+  INVALID_FILE_PATH: 400,
+  APP_CREDENTIALS_REQUIRED: 401,
+  INVALID_APP_CREDENTIALS: 401,
+  AUTH_REQUIRED: 401,
+  INVALID_TOKEN: 401,
+  TOKEN_EXPIRED: 401,
+  INVALID_LOGIN: 401,
+  ORIGIN_NOT_ALLOWED: 403,
+  ACCESS_DENIED: 403,
+  ACCOUNT_DISABLED: 403,
+  HTTPS_REQUIRED: 403,
+  INVALID_SIGNATURE: 403,
+  LINK_EXPIRED: 403,
+  FILE_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  FILE_EXISTS: 409,
+  EMAIL_TAKEN: 409,
+  UPLOAD_MISSING: 409,
+  ETAG_MISMATCH: 409,
+  ALREADY_VERIFIED: 409,
+  FILE_NOT_VERIFIED: 409,
+  BODY_TOO_LARGE: 413,
+  FILE_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;

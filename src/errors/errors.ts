@@ -1,0 +1,51 @@
+import { AppError } from './app-error.ts';
+
+// One factory per error code. Messages are for humans; clients branch on `code`.
+
+export const validationFailed = (message: string) => new AppError('VALIDATION_FAILED', message);
+export const invalidFilePath = (reason: string) =>
+  new AppError('INVALID_FILE_PATH', `filePath is invalid: ${reason}`);
+export const appCredentialsRequired = () =>
+  new AppError('APP_CREDENTIALS_REQUIRED', 'The sb-app-id header is required');
+export const invalidAppCredentials = () =>
+  new AppError('INVALID_APP_CREDENTIALS', 'The app id or app secret is not valid');
+export const authRequired = () =>
+  new AppError('AUTH_REQUIRED', 'An Authorization: Bearer <token> header is required');
+export const invalidToken = () => new AppError('INVALID_TOKEN', 'The access token is not valid');
+export const tokenExpired = () => new AppError('TOKEN_EXPIRED', 'The access token has expired');
+export const invalidLogin = () => new AppError('INVALID_LOGIN', 'Email or password is wrong');
+export const originNotAllowed = () =>
+  new AppError('ORIGIN_NOT_ALLOWED', 'This origin is not allowed for the app; send sb-app-secret or allow the origin');
+export const accessDenied = () => new AppError('ACCESS_DENIED', 'You may not do this with this resource');
+export const accountDisabled = () => new AppError('ACCOUNT_DISABLED', 'This account is disabled');
+export const httpsRequired = () => new AppError('HTTPS_REQUIRED', 'This service is only available over HTTPS');
+export const invalidSignature = () => new AppError('INVALID_SIGNATURE', 'The link signature is not valid');
+export const linkExpired = () => new AppError('LINK_EXPIRED', 'The link has expired');
+export const fileNotFound = () => new AppError('FILE_NOT_FOUND', 'No such file');
+export const userNotFound = () => new AppError('USER_NOT_FOUND', 'No such user');
+export const notFound = (what = 'route') => new AppError('NOT_FOUND', `No such ${what}`);
+export const methodNotAllowed = () => new AppError('METHOD_NOT_ALLOWED', 'Method not allowed on this URL');
+export const fileExists = () =>
+  new AppError('FILE_EXISTS', 'You already have a file at this filePath');
+export const emailTaken = () => new AppError('EMAIL_TAKEN', 'An account with this email already exists');
+export const uploadMissing = () =>
+  new AppError('UPLOAD_MISSING', 'No content has been uploaded for this file yet');
+export const etagMismatch = () =>
+  new AppError('ETAG_MISMATCH', 'The etag does not match the uploaded content');
+export const alreadyVerified = () =>
+  new AppError('ALREADY_VERIFIED', 'The upload is verified; its content can no longer be replaced');
+export const fileNotVerified = () =>
+  new AppError('FILE_NOT_VERIFIED', 'The file has no verified content yet');
+export const bodyTooLarge = (limitBytes: number) =>
+  new AppError('BODY_TOO_LARGE', `The request body exceeds ${limitBytes} bytes`);
+export const fileTooLarge = (limitBytes: number) =>
+  new AppError('FILE_TOO_LARGE', `The file exceeds the maximum size of ${limitBytes} bytes`);
+export const unsupportedMediaType = () =>
+  new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError('RATE_LIMITED', 'Too many requests; retry later', {
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
+export const internal = (cause?: unknown) => new AppError('INTERNAL', 'Internal error', { cause });
+export const unavailable = (what: string, cause?: unknown) =>
+  new AppError('UNAVAILABLE', `${what} is unavailable; retry shortly`, { cause });

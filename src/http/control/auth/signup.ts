@@ -1,0 +1,29 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { LoginResultSchema } from '../../wire/schemas.ts';
+import { toLoginResult } from './to-login-result.ts';
+
+/** POST /api/v1/auth/signup: a new account with role `user`, answered like a login. */
+export const signup: RouteRegistrar = (app, services) => {
+  app.post(
+    '/auth/signup',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Sign up',
+        tags: ['auth'],
+        body: Type.Object({
+          email: Type.String({ maxLength: 320 }),
+          password: Type.String({ maxLength: 1024, description: 'at least 8 characters' }),
+          displayName: Type.Optional(Type.String({ maxLength: 200 })),
+        }),
+        response: { 200: LoginResultSchema, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request) => {
+      const { email, password, displayName } = request.body;
+      const user = await services.identity.signup(request.project, { email, password, displayName });
+      return toLoginResult(services.identity.startSession(user));
+    },
+  );
+};

@@ -1,0 +1,11 @@
+import type { Session } from '../../../domain/identity/identity-service.ts';
+
+/** Spec 2.3, plus when the token expires. */
+export function toLoginResult(session: Session) {
+  return {
+    token: session.token,
+    userId: session.user.id,
+    expires: new Date(session.expiresAt * 1000).toISOString(),
+    expiresAt: session.expiresAt,
+  };
+}

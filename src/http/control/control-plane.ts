@@ -1,0 +1,29 @@
+import type { Services } from '../../services.ts';
+import { installAppCredentials } from '../plugins/app-credentials.ts';
+import { installAuthenticate } from '../plugins/authenticate.ts';
+import type { TypedApp } from '../route-context.ts';
+import { login } from './auth/login.ts';
+import { signup } from './auth/signup.ts';
+import { getFile } from './files/get-file.ts';
+import { requestUpload } from './files/request-upload.ts';
+import { shareFile } from './files/share-file.ts';
+import { verifyUpload } from './files/verify-upload.ts';
+import { getProfile } from './users/get-profile.ts';
+
+const routes = [login, signup, getProfile, requestUpload, verifyUpload, shareFile, getFile];
+
+/** /api/v1: the JSON API behind barriers 2 (app credentials) and 3 (token). */
+export async function controlPlane(app: TypedApp, services: Services): Promise<void> {
+  // The original SDKs send share calls as POSTs with an empty body, sometimes still labelled
+  // application/json: an empty JSON body is no body.
+  // The default parser refuses __proto__ and constructor keys (prototype poisoning).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+  installAppCredentials(app, { identity: services.identity, projects: services.repositories.projects });
+  installAuthenticate(app, { identity: services.identity });
+  for (const route of routes) route(app, services);
+}

@@ -1,0 +1,27 @@
+import { Type } from '@sinclair/typebox';
+import { parseExpiresInSeconds } from '../../../domain/links/parse-expires-in-seconds.ts';
+import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { FileIdParams, FileWithLinkSchema } from '../../wire/schemas.ts';
+import { toFileView } from '../../wire/to-wire.ts';
+
+/** Spec 4.5: GET /api/v1/file/:fileId?expiresInSeconds=N → the record, a download link and its expiry. */
+export const getFile: RouteRegistrar = (app, services) => {
+  app.get(
+    '/file/:fileId',
+    {
+      schema: {
+        summary: 'Get file metadata and a download link',
+        tags: ['files'],
+        params: FileIdParams,
+        // A string on purpose: the digits-only rule is ours, not the validator's coercion.
+        querystring: Type.Object({ expiresInSeconds: Type.Optional(Type.String({ description: 'seconds, 1…604800, default 900' })) }),
+        response: { 200: FileWithLinkSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const expiresInSeconds = parseExpiresInSeconds(request.query.expiresInSeconds, services.config.maxLinkTtlSeconds);
+      const { file, download } = await services.files.getWithDownloadLink(request.principal, request.params.fileId, expiresInSeconds);
+      return { ...toFileView(file), url: download.url, expiresAt: download.expiresAt };
+    },
+  );
+};

@@ -1,0 +1,40 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+
+/** Spec 4.1: POST /api/v1/file → a file id and a signed upload link. */
+export const requestUpload: RouteRegistrar = (app, services) => {
+  app.post(
+    '/file',
+    {
+      schema: {
+        summary: 'Request an upload',
+        tags: ['files'],
+        body: Type.Object({
+          filePath: Type.String({ description: 'relative path inside the user folder; its last segment is the file name' }),
+          permissionScope: Type.Optional(Type.Union([Type.Literal('user'), Type.Literal('*')], { default: 'user' })),
+        }),
+        response: {
+          200: Type.Object({
+            fileId: Type.String(),
+            putFileUrl: Type.String({ description: 'signed upload link: PUT the content here' }),
+            postVerifyUploadUrl: Type.String(),
+            expiresAt: Type.Integer({ description: 'Unix seconds at which putFileUrl expires' }),
+          }),
+          ...errorResponses(400, 401, 403, 409),
+        },
+      },
+    },
+    async (request) => {
+      const { file, upload } = await services.files.requestUpload(request.principal, {
+        filePath: request.body.filePath,
+        permissionScope: request.body.permissionScope ?? 'user',
+      });
+      return {
+        fileId: file.id,
+        putFileUrl: upload.url,
+        postVerifyUploadUrl: `${services.publicUrl.value}/api/v1/file/${file.id}/verify`,
+        expiresAt: upload.expiresAt,
+      };
+    },
+  );
+};

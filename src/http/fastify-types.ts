@@ -1,0 +1,17 @@
+import type { Principal } from '../domain/access/decide-file-access.ts';
+import type { Project, User } from '../domain/ports.ts';
+
+// What the barriers attach to a request, for the handlers behind them.
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the app-credentials barrier on every /api/v1 call. */
+    project: Project;
+    /** Set by the authenticate barrier on every call that needs a token. */
+    principal: Principal;
+    user: User;
+  }
+  interface FastifyContextConfig {
+    /** Login and signup need app credentials but no token (spec §5, barrier 3). */
+    public?: boolean;
+  }
+}

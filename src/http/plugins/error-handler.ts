@@ -1,0 +1,56 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError } from '../../errors/app-error.ts';
+import type { ErrorCode } from '../../errors/error-codes.ts';
+import { bodyTooLarge, internal, methodNotAllowed, notFound, unsupportedMediaType, validationFailed } from '../../errors/errors.ts';
+
+/** The one JSON shape of every error (DESIGN §5). */
+export type ErrorBody = { statusCode: number; error: string; code: ErrorCode; message: string };
+
+export function toErrorBody(error: AppError): ErrorBody {
+  return { statusCode: error.statusCode, error: STATUS_CODES[error.statusCode] ?? 'Error', code: error.code, message: error.message };
+}
+
+/** Installs the error and not-found handlers: every failure leaves as ErrorBody with a stable code. */
+export function installErrorHandler(app: FastifyInstance, options: { jsonBodyLimitBytes: number }): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error, options.jsonBodyLimitBytes);
+    if (appError.code === 'INTERNAL' || appError.code === 'UNAVAILABLE') {
+      request.log.error({ err: error }, 'request failed');
+    }
+    if (reply.raw.headersSent) {
+      // A response stream has started: the status is gone, so cut the connection to tell the
+      // client the body is incomplete.
+      request.raw.socket?.destroy();
+      return;
+    }
+    return reply.code(appError.statusCode).headers(appError.headers).send(toErrorBody(appError));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const error = notFound(`route ${request.method} ${request.url.split('?')[0]}`);
+    return reply.code(error.statusCode).send(toErrorBody(error));
+  });
+}
+
+/** Translates framework errors into our codes; anything unknown becomes INTERNAL, with no detail. */
+function toAppError(error: FastifyError, jsonBodyLimitBytes: number): AppError {
+  if (isAppError(error)) return error;
+  if (error.validation) return validationFailed(`${error.validationContext ?? 'request'}${error.message.replace(/^(body|querystring|params|headers)/, '')}`);
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return bodyTooLarge(jsonBodyLimitBytes);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return unsupportedMediaType();
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return validationFailed('The body is not valid JSON');
+  }
+  const status = error.statusCode ?? 500;
+  if (error instanceof SyntaxError && status === 400) return validationFailed('The body is not valid JSON');
+  if (status === 404) return notFound();
+  if (status === 405) return methodNotAllowed();
+  if (status === 413) return bodyTooLarge(jsonBodyLimitBytes);
+  if (status === 415) return unsupportedMediaType();
+  if (status >= 400 && status < 500) return validationFailed(error.message);
+  return internal(error);
+}

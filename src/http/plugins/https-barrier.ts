@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { httpsRequired } from '../../errors/errors.ts';
+
+/** Health probes come from the load balancer, often over plain HTTP, and reveal nothing. */
+const exempt = new Set(['/healthz', '/readyz']);
+
+/**
+ * Barrier 1 (spec §5: HTTPS only). With built-in TLS every request is HTTPS. Behind a proxy
+ * (--trust-proxy) the proxy must say the client used HTTPS. Without either, the server only
+ * listens on loopback (checked at start), which is development.
+ */
+export function installHttpsBarrier(app: FastifyInstance, options: { trustProxy: boolean }): void {
+  if (!options.trustProxy) return;
+  app.addHook('onRequest', async (request) => {
+    if (exempt.has(request.url.split('?')[0] ?? '')) return;
+    const header = request.headers['x-forwarded-proto'];
+    const proto = (Array.isArray(header) ? header[0] : header)?.split(',')[0]?.trim().toLowerCase();
+    if (proto !== 'https') throw httpsRequired();
+  });
+}

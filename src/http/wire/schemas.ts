@@ -1,0 +1,83 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+// The wire shapes of spec §2 and DESIGN §3. They validate input, serialize output fast and
+// feed the OpenAPI document at /docs.
+
+export const AclEntrySchema = Type.Object({
+  scope: Type.Union([Type.Literal('user'), Type.Literal('role')]),
+  identifier: Type.String(),
+});
+
+export const FileMetaSchema = Type.Object(
+  {
+    LastModified: Type.Optional(Type.String({ description: 'HTTP date' })),
+    ContentLength: Type.Optional(Type.String({ description: 'byte count, as a string' })),
+    ContentType: Type.Optional(Type.String()),
+  },
+  { description: 'Storage metadata; empty until the upload is verified' },
+);
+
+const fileRecordFields = {
+  _id: Type.String(),
+  __createdAt: Type.String({ format: 'date-time' }),
+  __updatedAt: Type.String({ format: 'date-time' }),
+  __v: Type.Integer(),
+  filePath: Type.String(),
+  key: Type.String({ description: '<project>/<creator>/<filePath>' }),
+  creator: Type.String(),
+  project: Type.String(),
+  meta: FileMetaSchema,
+  acl: Type.Array(AclEntrySchema),
+  verified: Type.Boolean(),
+  permissionScope: Type.Union([Type.Literal('user'), Type.Literal('*')]),
+  etag: Type.Optional(Type.String({ description: 'quoted entity tag; present once verified' })),
+};
+
+export const FileRecordSchema = Type.Object(fileRecordFields, { $id: 'FileRecord' });
+export type FileRecordView = Static<typeof FileRecordSchema>;
+
+export const FileWithLinkSchema = Type.Object({
+  ...fileRecordFields,
+  url: Type.String({ description: 'signed download link' }),
+  expiresAt: Type.Integer({ description: 'Unix seconds at which url expires' }),
+});
+
+export const FileIdParams = Type.Object({ fileId: Type.String() });
+
+export const LoginResultSchema = Type.Object({
+  token: Type.String(),
+  userId: Type.String(),
+  expires: Type.String({ format: 'date-time', description: 'when the token expires' }),
+  expiresAt: Type.Integer({ description: 'the same, in Unix seconds' }),
+});
+
+export const UserProfileSchema = Type.Object({
+  _id: Type.String(),
+  role: Type.String(),
+  ownerId: Type.Union([Type.String(), Type.Null()]),
+  providers: Type.Array(Type.Unknown()),
+  devices: Type.Array(
+    Type.Object({
+      uuid: Type.String(),
+      platform: Type.String(),
+      model: Type.String(),
+      serial: Type.String(),
+      verified: Type.Boolean(),
+      notificationActivated: Type.Boolean(),
+    }),
+  ),
+  picture: Type.Union([Type.String(), Type.Null()]),
+  displayName: Type.String(),
+  emails: Type.Array(Type.Object({ email: Type.String(), primary: Type.Boolean(), verified: Type.Boolean() })),
+  accountState: Type.Object({ enabled: Type.Boolean(), expired: Type.Boolean() }),
+  __createdAt: Type.String({ format: 'date-time' }),
+  __updatedAt: Type.String({ format: 'date-time' }),
+  __v: Type.Integer(),
+});
+
+export const ErrorSchema = Type.Object({
+  statusCode: Type.Integer(),
+  error: Type.String(),
+  code: Type.String(),
+  message: Type.String(),
+});

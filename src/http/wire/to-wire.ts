@@ -1,0 +1,46 @@
+import type { FileRecord, User } from '../../domain/ports.ts';
+import type { FileRecordView } from './schemas.ts';
+
+/** Spec 2.1: the file record as clients see it. */
+export function toFileView(file: FileRecord): FileRecordView {
+  const view: FileRecordView = {
+    _id: file.id,
+    __createdAt: file.createdAt.toISOString(),
+    __updatedAt: file.updatedAt.toISOString(),
+    __v: file.version,
+    filePath: file.filePath,
+    key: `${file.projectId}/${file.creatorId}/${file.filePath}`,
+    creator: file.creatorId,
+    project: file.projectId,
+    meta: file.content
+      ? {
+          LastModified: file.content.lastModified.toUTCString(),
+          ContentLength: String(file.content.sizeBytes),
+          ContentType: file.content.contentType,
+        }
+      : {},
+    acl: file.acl,
+    verified: file.verified,
+    permissionScope: file.permissionScope,
+  };
+  if (file.etag) view.etag = file.etag;
+  return view;
+}
+
+/** Spec 2.4: the profile of a user. Devices and providers are not managed by Coffer (yet). */
+export function toProfileView(user: User) {
+  return {
+    _id: user.id,
+    role: user.role,
+    ownerId: null,
+    providers: [],
+    devices: [],
+    picture: null,
+    displayName: user.displayName,
+    emails: [{ email: user.email, primary: true, verified: false }],
+    accountState: { enabled: user.enabled, expired: false },
+    __createdAt: user.createdAt.toISOString(),
+    __updatedAt: user.updatedAt.toISOString(),
+    __v: user.version,
+  };
+}

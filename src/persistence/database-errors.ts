@@ -1,0 +1,69 @@
+/**
+ * Recognizes driver errors, so that the persistence edge can turn them into AppErrors:
+ * node:sqlite throws `{ errcode }` (SQLite extended result codes), pg throws `{ code }`
+ * (SQLSTATE) or Node socket errors.
+ */
+
+const sqliteBusy = 5; // SQLITE_BUSY: another connection holds the lock
+const sqliteLocked = 6; // SQLITE_LOCKED: a conflict inside this connection's shared cache
+const sqliteConstraintPrimaryKey = 1555;
+const sqliteConstraintUnique = 2067;
+
+/** SQLSTATE values and classes that mean "try again later", not "your request is wrong". */
+const postgresUnavailableCodes = new Set([
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+  '55P03', // lock_not_available
+  '57014', // query_canceled (statement_timeout)
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, recovering)
+]);
+const postgresUnavailableClasses = ['08', '53']; // connection_exception, insufficient_resources
+const socketErrorCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+// pg reports a dead connection or an exhausted pool with plain Errors, without a code.
+const postgresUnavailableMessage =
+  /connection terminated|timeout exceeded when trying to connect|not queryable|connection error/i;
+
+type DriverError = { errcode?: unknown; code?: unknown; message?: unknown };
+
+function asDriverError(error: unknown): DriverError {
+  return typeof error === 'object' && error !== null ? (error as DriverError) : {};
+}
+
+/** A UNIQUE or PRIMARY KEY violation, on either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const { errcode, code, message } = asDriverError(error);
+  if (errcode === sqliteConstraintUnique || errcode === sqliteConstraintPrimaryKey) return true;
+  if (code === '23505') return true;
+  return typeof message === 'string' && message.startsWith('UNIQUE constraint failed');
+}
+
+/** SQLITE_BUSY / SQLITE_LOCKED, extended codes included (SQLITE_BUSY_SNAPSHOT, …). */
+export function isSqliteBusy(error: unknown): boolean {
+  const { errcode, message } = asDriverError(error);
+  if (typeof errcode === 'number') {
+    const primary = errcode & 0xff;
+    return primary === sqliteBusy || primary === sqliteLocked;
+  }
+  return typeof message === 'string' && /database (table )?is locked/.test(message);
+}
+
+/** Contention or a lost connection on PostgreSQL: the request may succeed if retried. */
+export function isPostgresUnavailable(error: unknown): boolean {
+  const { code, message } = asDriverError(error);
+  if (typeof code === 'string') {
+    if (postgresUnavailableCodes.has(code) || socketErrorCodes.has(code)) return true;
+    if (code.length === 5 && postgresUnavailableClasses.includes(code.slice(0, 2))) return true;
+  }
+  return typeof message === 'string' && postgresUnavailableMessage.test(message);
+}

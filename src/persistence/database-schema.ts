@@ -1,0 +1,71 @@
+/**
+ * The tables as Kysely sees them: snake_case columns, portable types only. Timestamps are
+ * Unix milliseconds in bigint columns, except files.upload_expires_at (Unix seconds, as on
+ * the wire); booleans are integer 0/1. Repositories map rows to the camelCase port types.
+ */
+export type DatabaseSchema = {
+  projects: ProjectsTable;
+  users: UsersTable;
+  files: FilesTable;
+  file_acl: FileAclTable;
+  signing_keys: SigningKeysTable;
+};
+
+export type ProjectsTable = {
+  id: string;
+  name: string;
+  app_id: string;
+  app_secret_hash: string;
+  /** JSON array of origins, serialized with JSON.stringify (no spaces). */
+  allowed_origins: string;
+  admin_role: string;
+  created_at: number;
+};
+
+export type UsersTable = {
+  id: string;
+  project_id: string;
+  email: string;
+  /** trim + lowercase: the unique key, so that login and EMAIL_TAKEN ignore case. */
+  email_normalized: string;
+  password_hash: string;
+  role: string;
+  display_name: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+  version: number;
+};
+
+export type FilesTable = {
+  id: string;
+  project_id: string;
+  creator_id: string;
+  file_path: string;
+  permission_scope: string;
+  verified: number;
+  etag: string | null;
+  content_size_bytes: number | null;
+  content_type: string | null;
+  content_last_modified: number | null;
+  upload_expires_at: number;
+  created_at: number;
+  updated_at: number;
+  version: number;
+};
+
+export type FileAclTable = {
+  file_id: string;
+  scope: string;
+  identifier: string;
+  /** The file's version when the entry was added (the creator's entry: 0); orders the ACL. */
+  position: number;
+};
+
+export type SigningKeysTable = {
+  id: string;
+  purpose: string;
+  /** base64 */
+  secret: string;
+  created_at: number;
+};

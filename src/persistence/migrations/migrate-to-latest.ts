@@ -1,0 +1,35 @@
+import { type Kysely, SqliteAdapter } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import type { DatabaseSchema } from '../database-schema.ts';
+import { writeTransaction } from '../repositories/write-transaction.ts';
+import { initialSchema } from './initial-schema.ts';
+
+/**
+ * Every migration, in code rather than a scanned folder (nothing to resolve at run time, and
+ * the set is type-checked). Names sort in the order they run; never rename or remove one.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_initial_schema': initialSchema,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/**
+ * Brings the schema up to date; safe when several processes start at once.
+ * - PostgreSQL: Kysely's Migrator holds a session advisory lock while it migrates, and runs
+ *   the migrations in one transaction.
+ * - SQLite: Kysely's lock is a no-op there (it assumes one connection), so two processes
+ *   could both see a migration as pending. Running the whole Migrator inside one
+ *   BEGIN IMMEDIATE transaction makes the second wait, then find nothing left to do.
+ */
+export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
+  const migrate = async (handle: Kysely<DatabaseSchema>) => {
+    const { error } = await new Migrator({ db: handle, provider }).migrateToLatest();
+    if (error !== undefined) throw error;
+  };
+  if (db.getExecutor().adapter instanceof SqliteAdapter) {
+    await writeTransaction(db, migrate);
+  } else {
+    await migrate(db);
+  }
+}

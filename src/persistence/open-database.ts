@@ -1,0 +1,52 @@
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from './database-schema.ts';
+import { openPostgresDatabase } from './open-postgres-database.ts';
+import { openSqliteDatabase } from './open-sqlite-database.ts';
+
+/** An open metadata store: the Kysely handle plus what the process needs to manage it. */
+export type Database = {
+  db: Kysely<DatabaseSchema>;
+  dialect: 'sqlite' | 'postgres';
+  /** Closes the connection(s); the handle is unusable afterwards. */
+  close(): Promise<void>;
+  /** Throws (UNAVAILABLE) when the database cannot answer a query (readiness). */
+  check(): Promise<void>;
+};
+
+export type OpenDatabaseOptions = {
+  /** `sqlite:<path>` (relative to the working directory), `sqlite::memory:`, `postgres://…` or `postgresql://…`. */
+  databaseUrl: string;
+  /** Only for an empty databaseUrl, which means `sqlite:<dataDir>/coffer.db` (dataDir default `./data`). */
+  dataDir?: string;
+  /** PostgreSQL connections in this process's pool (default 10). */
+  poolMax?: number;
+  /**
+   * How long to wait for the database before failing with UNAVAILABLE: SQLite's write lock,
+   * or a PostgreSQL connection from the pool (default 5000).
+   */
+  busyTimeoutMs?: number;
+};
+
+/** Opens the store the URL names. Run migrateToLatest(database.db) before using the tables. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const databaseUrl = options.databaseUrl || `sqlite:${path.join(options.dataDir ?? './data', 'coffer.db')}`;
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  if (databaseUrl.startsWith('sqlite:')) {
+    return openSqliteDatabase({
+      location: databaseUrl.slice('sqlite:'.length),
+      busyTimeoutMs,
+    });
+  }
+  if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
+    return openPostgresDatabase({
+      connectionString: databaseUrl,
+      poolMax: options.poolMax ?? 10,
+      busyTimeoutMs,
+    });
+  }
+  // Only the scheme: the rest may hold a password.
+  throw new Error(
+    `COFFER_DATABASE_URL: unsupported database ${JSON.stringify(databaseUrl.split(':')[0])} (use sqlite: or postgres://)`,
+  );
+}

@@ -1,0 +1,41 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseSchema } from './database-schema.ts';
+import type { Database } from './open-database.ts';
+import { toUnavailableTranslatingPool } from './unavailable-translating-pool.ts';
+
+const int8Oid = 20;
+
+/** Opens a pool to a PostgreSQL server; every API node holds one. */
+export async function openPostgresDatabase(options: {
+  connectionString: string;
+  poolMax: number;
+  busyTimeoutMs: number;
+}): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolMax,
+    // An exhausted pool or an unreachable server answers UNAVAILABLE instead of hanging.
+    connectionTimeoutMillis: options.busyTimeoutMs,
+    types: {
+      // Timestamps are Unix milliseconds in bigint columns (and count(*) is bigint): both fit
+      // a JS number exactly, so read int8 as number instead of pg's default string.
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === int8Oid ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client whose server went away emits 'error' on the pool; unhandled, that would
+  // crash the process. The pool already drops that client, and the next query reconnects.
+  pool.on('error', () => {});
+  const db = new Kysely<DatabaseSchema>({
+    dialect: new PostgresDialect({ pool: toUnavailableTranslatingPool(pool) }),
+  });
+  return {
+    db,
+    dialect: 'postgres',
+    close: () => db.destroy(),
+    check: async () => {
+      await sql`select 1`.execute(db);
+    },
+  };
+}

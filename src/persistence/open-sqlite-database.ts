@@ -1,0 +1,52 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { Kysely, sql } from 'kysely';
+import type { DatabaseSchema } from './database-schema.ts';
+import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
+import type { Database } from './open-database.ts';
+
+/**
+ * Opens the embedded store: one connection per process. Other processes (the `coffer` CLI,
+ * cluster workers) open their own; SQLite's file locks and BEGIN IMMEDIATE keep them apart.
+ */
+export async function openSqliteDatabase(options: {
+  /** A path relative to the working directory, or `:memory:`. */
+  location: string;
+  busyTimeoutMs: number;
+}): Promise<Database> {
+  const { location, busyTimeoutMs } = options;
+  if (location === '')
+    throw new Error('COFFER_DATABASE_URL: sqlite: needs a path, e.g. sqlite:./data/coffer.db');
+  const inMemory = location === ':memory:';
+  if (!inMemory) mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
+  const database = new DatabaseSync(inMemory ? ':memory:' : path.resolve(location));
+  try {
+    applyPragmas(database, busyTimeoutMs);
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  const db = new Kysely<DatabaseSchema>({ dialect: new NodeSqliteDialect({ database, busyTimeoutMs }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    close: () => db.destroy(),
+    check: async () => {
+      await sql`select 1`.execute(db);
+    },
+  };
+}
+
+function applyPragmas(database: DatabaseSync, busyTimeoutMs: number): void {
+  // First, so that the pragmas below wait for a lock instead of failing at once.
+  database.exec(`pragma busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
+  // WAL: readers never block the writer and the writer never blocks readers.
+  database.exec('pragma journal_mode = wal');
+  // NORMAL (PocketBase's choice): in WAL mode a commit survives any crash of the process;
+  // only an OS crash or power loss may drop the last commits, and the file never corrupts.
+  // FULL would add an fsync to every commit for that last case.
+  database.exec('pragma synchronous = normal');
+  // SQLite leaves foreign keys off by default; the ACL cascade depends on them. Per connection.
+  database.exec('pragma foreign_keys = on');
+}

@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type {
+  FileRepository,
+  ProjectRepository,
+  SigningKeyRepository,
+  UserRepository,
+} from '../../domain/ports.ts';
+import type { DatabaseSchema } from '../database-schema.ts';
+import { KyselyFileRepository } from './kysely-file-repository.ts';
+import { KyselyProjectRepository } from './kysely-project-repository.ts';
+import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
+import { KyselyUserRepository } from './kysely-user-repository.ts';
+
+export type Repositories = {
+  projects: ProjectRepository;
+  users: UserRepository;
+  files: FileRepository;
+  signingKeys: SigningKeyRepository;
+};
+
+/** Every repository over one database handle (SQLite or PostgreSQL alike). */
+export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
+  return {
+    projects: new KyselyProjectRepository(db),
+    users: new KyselyUserRepository(db),
+    files: new KyselyFileRepository(db),
+    signingKeys: new KyselySigningKeyRepository(db),
+  };
+}

@@ -1,0 +1,75 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AclEntry, AclScope, FileRecord, PermissionScope } from '../../domain/ports.ts';
+import type { DatabaseSchema, FilesTable } from '../database-schema.ts';
+
+type FileRow = Selectable<FilesTable>;
+
+/**
+ * The hot path (every read, download and link check): one indexed query, the file row joined
+ * with its ACL in insertion order. One statement also means one consistent snapshot, so the
+ * version and the ACL always belong together.
+ */
+export async function findFileById(db: Kysely<DatabaseSchema>, id: string): Promise<FileRecord | undefined> {
+  const rows = await db
+    .selectFrom('files')
+    .leftJoin('file_acl', 'file_acl.file_id', 'files.id')
+    .selectAll('files')
+    .select(['file_acl.scope', 'file_acl.identifier'])
+    .where('files.id', '=', id)
+    .orderBy('file_acl.position')
+    .execute();
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  const acl = rows.flatMap((row) =>
+    row.scope === null || row.identifier === null ? [] : [toAclEntry(row.scope, row.identifier)],
+  );
+  return toFileRecord(first, acl);
+}
+
+/** The ACLs of many files in one query, each in insertion order. */
+export async function findAclsByFileIds(
+  db: Kysely<DatabaseSchema>,
+  fileIds: readonly string[],
+): Promise<Map<string, AclEntry[]>> {
+  const acls = new Map<string, AclEntry[]>(fileIds.map((id) => [id, []]));
+  if (fileIds.length === 0) return acls;
+  const rows = await db
+    .selectFrom('file_acl')
+    .select(['file_id', 'scope', 'identifier'])
+    .where('file_id', 'in', fileIds)
+    .orderBy('file_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) acls.get(row.file_id)?.push(toAclEntry(row.scope, row.identifier));
+  return acls;
+}
+
+export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
+  const hasContent =
+    row.content_size_bytes !== null && row.content_type !== null && row.content_last_modified !== null;
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    creatorId: row.creator_id,
+    filePath: row.file_path,
+    permissionScope: row.permission_scope as PermissionScope,
+    verified: row.verified === 1,
+    etag: row.etag,
+    content: hasContent
+      ? {
+          sizeBytes: row.content_size_bytes!,
+          contentType: row.content_type!,
+          lastModified: new Date(row.content_last_modified!),
+        }
+      : null,
+    uploadExpiresAt: row.upload_expires_at,
+    acl,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    version: row.version,
+  };
+}
+
+function toAclEntry(scope: string, identifier: string): AclEntry {
+  return { scope: scope as AclScope, identifier };
+}

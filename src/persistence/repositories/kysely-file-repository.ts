@@ -1,0 +1,170 @@
+import type { Kysely } from 'kysely';
+import type {
+  AclEntry,
+  FileContentInfo,
+  FileListQuery,
+  FileRecord,
+  FileRepository,
+  NewFile,
+} from '../../domain/ports.ts';
+import { fileExists } from '../../errors/errors.ts';
+import { isUniqueViolation } from '../database-errors.ts';
+import type { DatabaseSchema } from '../database-schema.ts';
+import { findFileById, toFileRecord } from './file-rows.ts';
+import { listFiles } from './list-files.ts';
+import { writeTransaction } from './write-transaction.ts';
+
+export class KyselyFileRepository implements FileRepository {
+  readonly #db: Kysely<DatabaseSchema>;
+
+  constructor(db: Kysely<DatabaseSchema>) {
+    this.#db = db;
+  }
+
+  async create(file: NewFile, now: Date): Promise<{ file: FileRecord; replacedFileId?: string }> {
+    const row = {
+      id: file.id,
+      project_id: file.projectId,
+      creator_id: file.creatorId,
+      file_path: file.filePath,
+      permission_scope: file.permissionScope,
+      verified: 0,
+      etag: null,
+      content_size_bytes: null,
+      content_type: null,
+      content_last_modified: null,
+      upload_expires_at: file.uploadExpiresAt,
+      created_at: now.getTime(),
+      updated_at: now.getTime(),
+      version: 0,
+    };
+    try {
+      const replacedFileId = await writeTransaction(this.#db, async (trx) => {
+        const replacedFileId = await deleteAbandonedUpload(trx, file, now);
+        await trx.insertInto('files').values(row).execute();
+        await trx
+          .insertInto('file_acl')
+          .values({ file_id: file.id, scope: 'user', identifier: file.creatorId, position: 0 })
+          .execute();
+        return replacedFileId;
+      });
+      const created = toFileRecord(row, [{ scope: 'user', identifier: file.creatorId }]);
+      return replacedFileId === undefined ? { file: created } : { file: created, replacedFileId };
+    } catch (error) {
+      // A live record at this path, or a concurrent create that committed first.
+      if (isUniqueViolation(error)) throw fileExists();
+      throw error;
+    }
+  }
+
+  findById(id: string): Promise<FileRecord | undefined> {
+    return findFileById(this.#db, id);
+  }
+
+  list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }> {
+    return listFiles(this.#db, query);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    // file_acl rows go with it: ON DELETE CASCADE.
+    const result = await this.#db.deleteFrom('files').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  addAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined> {
+    return this.#changeAcl(id, now, async (trx, version) => {
+      const inserted = await trx
+        .insertInto('file_acl')
+        .values({ file_id: id, scope: entry.scope, identifier: entry.identifier, position: version })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      return (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n;
+    });
+  }
+
+  removeAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined> {
+    return this.#changeAcl(id, now, async (trx) => {
+      const deleted = await trx
+        .deleteFrom('file_acl')
+        .where('file_id', '=', id)
+        .where('scope', '=', entry.scope)
+        .where('identifier', '=', entry.identifier)
+        .executeTakeFirst();
+      return deleted.numDeletedRows > 0n;
+    });
+  }
+
+  markVerified(
+    id: string,
+    verification: { etag: string; content: FileContentInfo },
+    now: Date,
+  ): Promise<FileRecord | undefined> {
+    const { etag, content } = verification;
+    return writeTransaction(this.#db, async (trx) => {
+      const updated = await trx
+        .updateTable('files')
+        .set((eb) => ({
+          verified: 1,
+          etag,
+          content_size_bytes: content.sizeBytes,
+          content_type: content.contentType,
+          content_last_modified: content.lastModified.getTime(),
+          version: eb('version', '+', 1),
+          updated_at: now.getTime(),
+        }))
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return updated.numUpdatedRows > 0n ? findFileById(trx, id) : undefined;
+    });
+  }
+
+  /**
+   * One ACL change in one transaction. The version bump comes first: it locks the file row
+   * (PostgreSQL) or holds the write lock (SQLite), so concurrent changes of one file queue up,
+   * and the version it returns is this change's own, which becomes the new entry's position.
+   * When the change turns out to be a no-op, the rollback undoes the bump: nothing changes.
+   */
+  #changeAcl(
+    id: string,
+    now: Date,
+    change: (trx: Kysely<DatabaseSchema>, version: number) => Promise<boolean>,
+  ): Promise<FileRecord | undefined> {
+    return writeTransaction(this.#db, async (trx) => {
+      const bumped = await trx
+        .updateTable('files')
+        .set((eb) => ({ version: eb('version', '+', 1), updated_at: now.getTime() }))
+        .where('id', '=', id)
+        .returning('version')
+        .executeTakeFirst();
+      if (bumped === undefined) return undefined;
+      if (await change(trx, bumped.version)) return findFileById(trx, id);
+      await trx.rollback().execute();
+      return findFileById(this.#db, id);
+    });
+  }
+}
+
+/**
+ * Makes room at the creator's filePath when the record there is an abandoned upload (never
+ * verified, link expired at `now`); returns its id so the caller can delete its blob after
+ * the commit. A live record stays, and the insert that follows fails with FILE_EXISTS.
+ */
+async function deleteAbandonedUpload(
+  trx: Kysely<DatabaseSchema>,
+  file: NewFile,
+  now: Date,
+): Promise<string | undefined> {
+  const existing = await trx
+    .selectFrom('files')
+    .select(['id', 'verified', 'upload_expires_at'])
+    .where('project_id', '=', file.projectId)
+    .where('creator_id', '=', file.creatorId)
+    .where('file_path', '=', file.filePath)
+    .executeTakeFirst();
+  if (existing === undefined) return undefined;
+  const abandoned = existing.verified === 0 && existing.upload_expires_at < now.getTime() / 1000;
+  if (!abandoned) throw fileExists();
+  const deleted = await trx.deleteFrom('files').where('id', '=', existing.id).executeTakeFirst();
+  // Zero rows: a concurrent create replaced it first, and our insert will hit its new record.
+  return deleted.numDeletedRows > 0n ? existing.id : undefined;
+}

@@ -1,0 +1,86 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { NewProject, Project, ProjectRepository } from '../../domain/ports.ts';
+import { validationFailed } from '../../errors/errors.ts';
+import { isUniqueViolation } from '../database-errors.ts';
+import type { DatabaseSchema, ProjectsTable } from '../database-schema.ts';
+
+export class KyselyProjectRepository implements ProjectRepository {
+  readonly #db: Kysely<DatabaseSchema>;
+
+  constructor(db: Kysely<DatabaseSchema>) {
+    this.#db = db;
+  }
+
+  async create(project: NewProject): Promise<Project> {
+    const row = {
+      id: project.id,
+      name: project.name,
+      app_id: project.appId,
+      app_secret_hash: project.appSecretHash,
+      allowed_origins: JSON.stringify(project.allowedOrigins),
+      admin_role: project.adminRole,
+      created_at: Date.now(),
+    };
+    try {
+      await this.#db.insertInto('projects').values(row).execute();
+    } catch (error) {
+      // There is no PROJECT_EXISTS code; app ids are random, so the name is what collided.
+      if (isUniqueViolation(error))
+        throw validationFailed(`a project named ${JSON.stringify(project.name)} exists`);
+      throw error;
+    }
+    return toProject(row);
+  }
+
+  async findById(id: string): Promise<Project | undefined> {
+    const row = await this.#db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toProject(row);
+  }
+
+  async findByName(name: string): Promise<Project | undefined> {
+    const row = await this.#db.selectFrom('projects').selectAll().where('name', '=', name).executeTakeFirst();
+    return row && toProject(row);
+  }
+
+  async findByAppId(appId: string): Promise<Project | undefined> {
+    const row = await this.#db
+      .selectFrom('projects')
+      .selectAll()
+      .where('app_id', '=', appId)
+      .executeTakeFirst();
+    return row && toProject(row);
+  }
+
+  async isOriginAllowedAnywhere(origin: string): Promise<boolean> {
+    // LIKE narrows the rows in SQL (its case-insensitivity on SQLite only widens the net);
+    // the parsed array decides exactly.
+    const rows = await this.#db
+      .selectFrom('projects')
+      .select('allowed_origins')
+      .where(sql<boolean>`allowed_origins like ${`%${escapeLike(JSON.stringify(origin))}%`} escape '\\'`)
+      .execute();
+    return rows.some((row) => parseOrigins(row.allowed_origins).includes(origin));
+  }
+}
+
+/** Makes text match itself literally in a LIKE pattern with `escape '\'`. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+function parseOrigins(json: string): string[] {
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+function toProject(row: Selectable<ProjectsTable>): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    appId: row.app_id,
+    appSecretHash: row.app_secret_hash,
+    allowedOrigins: parseOrigins(row.allowed_origins),
+    adminRole: row.admin_role,
+    createdAt: new Date(row.created_at),
+  };
+}

@@ -1,0 +1,103 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { NewUser, User, UserRepository } from '../../domain/ports.ts';
+import { emailTaken } from '../../errors/errors.ts';
+import { isUniqueViolation } from '../database-errors.ts';
+import type { DatabaseSchema, UsersTable } from '../database-schema.ts';
+
+export class KyselyUserRepository implements UserRepository {
+  readonly #db: Kysely<DatabaseSchema>;
+
+  constructor(db: Kysely<DatabaseSchema>) {
+    this.#db = db;
+  }
+
+  async create(user: NewUser): Promise<User> {
+    const now = Date.now();
+    const row = {
+      id: user.id,
+      project_id: user.projectId,
+      email: user.email,
+      email_normalized: normalizeEmail(user.email),
+      password_hash: user.passwordHash,
+      role: user.role,
+      display_name: user.displayName,
+      enabled: user.enabled ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+      version: 0,
+    };
+    try {
+      await this.#db.insertInto('users').values(row).execute();
+    } catch (error) {
+      // The unique key (project_id, email_normalized) makes this race-free: two concurrent
+      // signups with one address cannot both pass.
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    }
+    return toUser(row);
+  }
+
+  async findById(projectId: string, id: string): Promise<User | undefined> {
+    const row = await this.#db
+      .selectFrom('users')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  async findByEmail(projectId: string, email: string): Promise<User | undefined> {
+    const row = await this.#db
+      .selectFrom('users')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('email_normalized', '=', normalizeEmail(email))
+      .executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  setRole(projectId: string, id: string, role: string): Promise<User | undefined> {
+    return this.#update(projectId, id, { role });
+  }
+
+  setEnabled(projectId: string, id: string, enabled: boolean): Promise<User | undefined> {
+    return this.#update(projectId, id, { enabled: enabled ? 1 : 0 });
+  }
+
+  /** One statement: the change, version + 1 and updated_at, returning the new row. */
+  async #update(
+    projectId: string,
+    id: string,
+    change: { role: string } | { enabled: number },
+  ): Promise<User | undefined> {
+    const row = await this.#db
+      .updateTable('users')
+      .set((eb) => ({ ...change, version: eb('version', '+', 1), updated_at: Date.now() }))
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toUser(row);
+  }
+}
+
+/** The form uniqueness and lookups use: `Ann@Example.com ` and `ann@example.com` are one account. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function toUser(row: Selectable<UsersTable>): User {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    email: row.email,
+    passwordHash: row.password_hash,
+    role: row.role,
+    displayName: row.display_name,
+    enabled: row.enabled === 1,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    version: row.version,
+  };
+}

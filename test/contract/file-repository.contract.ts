@@ -1,0 +1,186 @@
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { newId } from '../../src/domain/ids.ts';
+import type { AclEntry, FileRecord, NewFile } from '../../src/domain/ports.ts';
+import type { Repositories } from '../../src/persistence/repositories/create-repositories.ts';
+import { at, newFile, newProjectId, type RepositoryFixture, seconds, T0 } from './repository-fixtures.ts';
+
+/** FileRepository except list (file-list.contract.ts): part of the repository contract. */
+export function runFileRepositoryContract(fixture: RepositoryFixture): void {
+  describe('FileRepository', () => {
+    let projectId: string;
+    before(async () => {
+      projectId = await newProjectId(fixture.repos);
+    });
+    const create = (overrides: Partial<NewFile> = {}, now = T0) =>
+      fixture.repos.files.create(newFile(projectId, overrides), now);
+    const aclRowsOf = (fileId: string) =>
+      fixture.database.db.selectFrom('file_acl').selectAll().where('file_id', '=', fileId).execute();
+    const user = (identifier: string): AclEntry => ({ scope: 'user', identifier });
+    const role = (identifier: string): AclEntry => ({ scope: 'role', identifier });
+
+    it('creates an unverified record at version 0 with the creator as its only ACL entry', async () => {
+      const input = newFile(projectId, { permissionScope: '*' });
+      const { file, replacedFileId } = await fixture.repos.files.create(input, T0);
+      const expected: FileRecord = {
+        ...input,
+        verified: false,
+        etag: null,
+        content: null,
+        acl: [user(input.creatorId)],
+        createdAt: T0,
+        updatedAt: T0,
+        version: 0,
+      };
+      assert.deepEqual(file, expected);
+      assert.equal(replacedFileId, undefined);
+      assert.deepEqual(await fixture.repos.files.findById(input.id), expected);
+      assert.equal(await fixture.repos.files.findById(newId()), undefined);
+    });
+
+    it('throws FILE_EXISTS for a live record at the same creator and path', async () => {
+      const { file } = await create();
+      const again = { creatorId: file.creatorId, filePath: file.filePath };
+      await assert.rejects(create(again, at(1000)), { code: 'FILE_EXISTS' });
+      // The link expires at uploadExpiresAt: at that very second it is not yet abandoned.
+      await assert.rejects(create(again, new Date(file.uploadExpiresAt * 1000)), { code: 'FILE_EXISTS' });
+      await create({ filePath: file.filePath }); // another creator
+      await create({ creatorId: file.creatorId }); // another path
+      assert.equal((await fixture.repos.files.findById(file.id))?.version, 0);
+    });
+
+    it('replaces an abandoned upload (unverified, link expired) and reports the replaced id', async () => {
+      const { file: old } = await create({ uploadExpiresAt: seconds(T0) + 60 });
+      await fixture.repos.files.addAclEntry(old.id, user('bob'), at(1));
+      const later = at(61_000);
+      const input = newFile(projectId, { creatorId: old.creatorId, filePath: old.filePath });
+      const { file, replacedFileId } = await fixture.repos.files.create(input, later);
+      assert.equal(replacedFileId, old.id);
+      assert.equal(file.id, input.id);
+      assert.deepEqual(file.acl, [user(old.creatorId)]);
+      assert.equal(await fixture.repos.files.findById(old.id), undefined);
+      assert.deepEqual(await aclRowsOf(old.id), []);
+      assert.deepEqual(await fixture.repos.files.findById(input.id), file);
+    });
+
+    it('never replaces a verified record, even after its upload link expired', async () => {
+      const { file } = await create({ uploadExpiresAt: seconds(T0) + 60 });
+      await fixture.repos.files.markVerified(file.id, verification, at(1000));
+      const again = { creatorId: file.creatorId, filePath: file.filePath };
+      await assert.rejects(create(again, at(3_600_000)), { code: 'FILE_EXISTS' });
+      assert.equal((await fixture.repos.files.findById(file.id))?.verified, true);
+    });
+
+    it('keeps the ACL in insertion order, user and role entries alike', async () => {
+      const { file } = await create();
+      await fixture.repos.files.addAclEntry(file.id, user('bob'), at(1000));
+      await fixture.repos.files.addAclEntry(file.id, role('editors'), at(2000));
+      const last = await fixture.repos.files.addAclEntry(file.id, user('carol'), at(3000));
+      const expectedAcl = [user(file.creatorId), user('bob'), role('editors'), user('carol')];
+      assert.deepEqual(last?.acl, expectedAcl);
+      assert.equal(last?.version, 3);
+      assert.deepEqual(last?.updatedAt, at(3000));
+      assert.deepEqual(last?.createdAt, T0);
+      assert.deepEqual(await fixture.repos.files.findById(file.id), last);
+    });
+
+    it('treats a duplicate share as a no-op: same ACL, same version, same updatedAt', async () => {
+      const { file } = await create();
+      const shared = await fixture.repos.files.addAclEntry(file.id, role('editors'), at(1000));
+      const again = await fixture.repos.files.addAclEntry(file.id, role('editors'), at(2000));
+      assert.deepEqual(again, shared);
+      const creatorAgain = await fixture.repos.files.addAclEntry(file.id, user(file.creatorId), at(3000));
+      assert.deepEqual(creatorAgain, shared);
+      assert.equal(await fixture.repos.files.addAclEntry(newId(), user('bob'), at(1000)), undefined);
+    });
+
+    it('removes an entry with one version bump; removing an absent entry changes nothing', async () => {
+      const { file } = await create();
+      await fixture.repos.files.addAclEntry(file.id, user('bob'), at(1000));
+      await fixture.repos.files.addAclEntry(file.id, user('carol'), at(2000));
+      const removed = await fixture.repos.files.removeAclEntry(file.id, user('bob'), at(3000));
+      assert.deepEqual(removed?.acl, [user(file.creatorId), user('carol')]);
+      assert.equal(removed?.version, 3);
+      assert.deepEqual(removed?.updatedAt, at(3000));
+      assert.deepEqual(await fixture.repos.files.removeAclEntry(file.id, user('bob'), at(4000)), removed);
+      assert.deepEqual(await fixture.repos.files.removeAclEntry(file.id, role('carol'), at(4000)), removed);
+      const readded = await fixture.repos.files.addAclEntry(file.id, user('bob'), at(5000));
+      assert.deepEqual(readded?.acl, [user(file.creatorId), user('carol'), user('bob')]);
+      assert.equal(await fixture.repos.files.removeAclEntry(newId(), user('bob'), at(1000)), undefined);
+    });
+
+    it('loses none of 20 parallel shares and raises version by exactly 20', async () => {
+      const { file } = await create();
+      const entries = Array.from({ length: 20 }, (_, i) => user(`parallel-${i}`));
+      const results = await Promise.all(
+        entries.map((entry) => fixture.repos.files.addAclEntry(file.id, entry, at(1000))),
+      );
+      assert.ok(results.every((result) => result !== undefined));
+      const after = await fixture.repos.files.findById(file.id);
+      assert.equal(after?.version, 20);
+      assert.deepEqual(after?.acl[0], user(file.creatorId));
+      assert.deepEqual(sortAcl(after?.acl.slice(1) ?? []), sortAcl(entries));
+      const positions = (await aclRowsOf(file.id)).map((row) => row.position).sort((a, b) => a - b);
+      assert.deepEqual(
+        positions,
+        Array.from({ length: 21 }, (_, i) => i),
+      );
+    });
+
+    it('loses no share when two handles write the same file in turn (20 each, interleaved)', async () => {
+      const other = await fixture.openAnother();
+      const { file } = await create();
+      const share = (repos: Repositories, name: string) => async () => {
+        for (let i = 0; i < 20; i++) {
+          const updated = await repos.files.addAclEntry(file.id, user(`${name}-${i}`), at(i));
+          assert.ok(updated?.acl.some((entry) => entry.identifier === `${name}-${i}`));
+        }
+      };
+      await Promise.all([share(fixture.repos, 'first')(), share(other.repos, 'second')()]);
+      const after = await fixture.repos.files.findById(file.id);
+      assert.equal(after?.version, 40);
+      assert.equal(after?.acl.length, 41);
+      assert.deepEqual(await other.repos.files.findById(file.id), after);
+    });
+
+    it('marks a file verified with etag and content info, bumping version once', async () => {
+      const { file } = await create();
+      const verified = await fixture.repos.files.markVerified(file.id, verification, at(5000));
+      assert.deepEqual(verified, {
+        ...file,
+        verified: true,
+        etag: verification.etag,
+        content: verification.content,
+        updatedAt: at(5000),
+        version: 1,
+      });
+      assert.deepEqual(await fixture.repos.files.findById(file.id), verified);
+      assert.equal(await fixture.repos.files.markVerified(newId(), verification, at(5000)), undefined);
+    });
+
+    it('deletes a record together with its ACL', async () => {
+      const { file } = await create();
+      await fixture.repos.files.addAclEntry(file.id, role('editors'), at(1000));
+      assert.equal((await aclRowsOf(file.id)).length, 2);
+      assert.equal(await fixture.repos.files.delete(file.id), true);
+      assert.equal(await fixture.repos.files.findById(file.id), undefined);
+      assert.deepEqual(await aclRowsOf(file.id), []);
+      assert.equal(await fixture.repos.files.delete(file.id), false);
+      // The path is free again for its creator.
+      await create({ creatorId: file.creatorId, filePath: file.filePath });
+    });
+  });
+}
+
+const verification = {
+  etag: '"9a0364b9e99bb480dd25e1f0284c8555"',
+  content: {
+    sizeBytes: 5_000_000_000,
+    contentType: 'image/png',
+    lastModified: new Date('2026-11-22T01:15:31.000Z'),
+  },
+};
+
+function sortAcl(acl: AclEntry[]): AclEntry[] {
+  return [...acl].sort((a, b) => `${a.scope}:${a.identifier}`.localeCompare(`${b.scope}:${b.identifier}`));
+}

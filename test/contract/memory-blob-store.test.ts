@@ -1,0 +1,10 @@
+import { MemoryBlobStore } from '../../src/blob-stores/memory-blob-store.ts';
+import { runBlobStoreContract } from './blob-store.contract.ts';
+
+runBlobStoreContract(
+  'MemoryBlobStore',
+  async () => ({ store: new MemoryBlobStore(), cleanup: async () => {} }),
+  {
+    holdsBodiesInMemory: true,
+  },
+);

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
+import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
+import { createRepositories } from '../../src/persistence/repositories/create-repositories.ts';
+import { startPostgres } from '../support/postgres-server.ts';
+import { runRepositoryContract } from './repositories.contract.ts';
+import { at, newFile, newProjectId, T0 } from './repository-fixtures.ts';
+
+const server = await startPostgres();
+// Enough connections that concurrent transactions really overlap on the server.
+const poolMax = 8;
+
+if (server === undefined) {
+  describe('Repositories contract: PostgreSQL', {
+    skip: 'PostgreSQL is not installed (apt-get install -y postgresql)',
+  }, () => {});
+} else {
+  after(() => server.stop());
+  runRepositoryContract('PostgreSQL (pg, private server)', () =>
+    openDatabase({ databaseUrl: server.url, poolMax }),
+  );
+
+  describe('PostgreSQL specifics', () => {
+    const opened: Database[] = [];
+    const open = async (databaseUrl: string, options: { busyTimeoutMs?: number } = {}) => {
+      const database = await openDatabase({ databaseUrl, poolMax, ...options });
+      opened.push(database);
+      return database;
+    };
+    after(async () => {
+      for (const database of opened) await database.close();
+    });
+
+    it('migrates once when four nodes start on one new database together', async () => {
+      const url = await server.createDatabase();
+      const nodes = await Promise.all([1, 2, 3, 4].map(() => open(url)));
+      await Promise.all(nodes.map((node) => migrateToLatest(node.db)));
+      const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(nodes[0]!.db);
+      assert.deepEqual(
+        rows.map((row) => row.name),
+        ['0001_initial_schema'],
+      );
+    });
+
+    it('queues 20 concurrent shares on the file row lock and loses none', async () => {
+      const database = await open(await server.createDatabase());
+      await migrateToLatest(database.db);
+      const repos = createRepositories(database.db);
+      const { file } = await repos.files.create(newFile(await newProjectId(repos)), T0);
+      // Hold the file row from another session, so that every share blocks inside its
+      // transaction: proof that they run at the same time, on separate connections.
+      const holder = await database.db.startTransaction().execute();
+      await sql`select id from files where id = ${file.id} for update`.execute(holder);
+      const shares = Array.from({ length: 20 }, (_, i) =>
+        repos.files.addAclEntry(file.id, { scope: 'user', identifier: `u${i}` }, at(i)),
+      );
+      const waiting = await waitFor(async () => {
+        const { rows } = await sql<{ waiting: number }>`
+          select count(*) as waiting from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(holder);
+        return rows[0]!.waiting >= poolMax - 1 ? rows[0]!.waiting : undefined;
+      });
+      assert.ok(waiting >= 4, `${waiting} transactions waited together`);
+      await holder.commit().execute();
+      await Promise.all(shares);
+      const after = await repos.files.findById(file.id);
+      assert.equal(after?.version, 20);
+      assert.equal(after?.acl.length, 21);
+      const { rows } = await sql<{ position: number }>`
+        select position from file_acl where file_id = ${file.id} order by position`.execute(database.db);
+      assert.deepEqual(
+        rows.map((row) => row.position),
+        Array.from({ length: 21 }, (_, i) => i),
+      );
+    });
+
+    it('answers UNAVAILABLE when the server cannot be reached', async () => {
+      const unreachable = new URL(server.url);
+      unreachable.port = '1';
+      const database = await open(unreachable.toString(), { busyTimeoutMs: 1000 });
+      await assert.rejects(database.check(), { code: 'UNAVAILABLE' });
+      await assert.rejects(createRepositories(database.db).files.findById('x'), { code: 'UNAVAILABLE' });
+    });
+
+    it('answers UNAVAILABLE when the pool stays exhausted past the timeout', async () => {
+      const database = await open(server.url, { busyTimeoutMs: 300 });
+      const held = await Promise.all(
+        Array.from({ length: poolMax }, () => database.db.startTransaction().execute()),
+      );
+      try {
+        await assert.rejects(database.check(), { code: 'UNAVAILABLE' });
+      } finally {
+        await Promise.all(held.map((trx) => trx.rollback().execute()));
+      }
+      await database.check();
+    });
+  });
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 3000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,88 @@
+/** A small HTTP client for tests: app credentials on every call, an optional bearer token. */
+export type AppCredentials = { projectId: string; appId: string; appSecret: string };
+
+export type ApiResponse = { status: number; headers: Headers; body: any; text: string };
+
+export type CallOptions = {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Send no app credentials at all. */
+  anonymous?: boolean;
+};
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly credentials: AppCredentials;
+
+  constructor(baseUrl: string, credentials: AppCredentials) {
+    this.baseUrl = baseUrl;
+    this.credentials = credentials;
+  }
+
+  async call(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = {};
+    if (!options.anonymous) {
+      headers['sb-app-id'] = this.credentials.appId;
+      headers['sb-app-secret'] = this.credentials.appSecret;
+    }
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    }
+    Object.assign(headers, options.headers);
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    return toApiResponse(response);
+  }
+
+  /** Signs up a fresh user; answers its token and id. */
+  async signup(
+    email = `${Math.random().toString(36).slice(2)}@example.com`,
+    password = 'correct horse battery',
+  ) {
+    const response = await this.call('POST', '/api/v1/auth/signup', { body: { email, password } });
+    if (response.status !== 200) throw new Error(`signup failed: ${response.status} ${response.text}`);
+    return { token: response.body.token as string, userId: response.body.userId as string, email, password };
+  }
+
+  /** Requests an upload, PUTs the content raw, verifies it: answers the verified record. */
+  async uploadFile(
+    token: string,
+    filePath: string,
+    content: string | Buffer,
+    options: { permissionScope?: string; contentType?: string } = {},
+  ) {
+    const requested = await this.call('POST', '/api/v1/file', {
+      token,
+      body: { filePath, permissionScope: options.permissionScope ?? 'user' },
+    });
+    if (requested.status !== 200)
+      throw new Error(`upload request failed: ${requested.status} ${requested.text}`);
+    const put = await fetch(requested.body.putFileUrl, {
+      method: 'PUT',
+      body: content as BodyInit,
+      headers: { 'content-type': options.contentType ?? 'text/plain' },
+    });
+    if (put.status !== 200) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
+    const etag = put.headers.get('etag');
+    const verified = await this.call('POST', `/api/v1/file/${requested.body.fileId}/verify`, {
+      token,
+      body: { etag },
+    });
+    if (verified.status !== 200) throw new Error(`verify failed: ${verified.status} ${verified.text}`);
+    return verified.body as { _id: string; [field: string]: unknown };
+  }
+}
+
+export async function toApiResponse(response: Response): Promise<ApiResponse> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}

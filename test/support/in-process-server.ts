@@ -1,0 +1,56 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config/config.ts';
+import { createProject } from '../../src/domain/identity/create-project.ts';
+import { buildServices, type Services } from '../../src/services.ts';
+import { ApiClient, type AppCredentials } from './api-client.ts';
+
+export type TestServer = {
+  baseUrl: string;
+  services: Services;
+  client: ApiClient;
+  credentials: AppCredentials;
+  dataDir: string;
+  /** Creates another project with its own credentials (and allowed origins). */
+  createProject(name: string, origins?: string[]): Promise<ApiClient>;
+  stop(): Promise<void>;
+};
+
+/**
+ * Builds the real app over real stores (SQLite and disk in a temp dir unless the env says
+ * otherwise) and listens on a free loopback port: tests talk HTTP to it.
+ */
+export async function startTestServer(
+  settings: Record<string, string> = {},
+  env: NodeJS.ProcessEnv = {},
+): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'coffer-test-'));
+  const config: Config = loadConfig({ 'data-dir': dataDir, port: '0', ...settings }, env);
+  const services = await buildServices(config);
+  const app = await buildApp(services, { logger: false });
+  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  services.publicUrl.value = baseUrl;
+  const makeProject = async (name: string, origins: string[] = []) => {
+    const { project, appSecret } = await createProject(services.repositories.projects, {
+      name,
+      allowedOrigins: origins,
+    });
+    return new ApiClient(baseUrl, { projectId: project.id, appId: project.appId, appSecret });
+  };
+  const client = await makeProject('default');
+  return {
+    baseUrl,
+    services,
+    client,
+    credentials: client.credentials,
+    dataDir,
+    createProject: makeProject,
+    stop: async () => {
+      await app.close();
+      await services.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

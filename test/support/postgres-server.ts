@@ -1,0 +1,146 @@
+/**
+ * A private, throwaway PostgreSQL cluster for tests, started from Debian's `postgresql`
+ * package binaries (the system cluster is never touched): initdb into a temp dir, pg_ctl
+ * start on a free loopback port with the socket in that dir, trust auth, fsync off.
+ * COFFER_TEST_POSTGRES_URL instead points the tests at an existing server (CI service).
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+export type PostgresServer = {
+  /** A fresh, empty database of its own. */
+  url: string;
+  /** Another fresh, empty database on the same server. */
+  createDatabase(): Promise<string>;
+  stop(): Promise<void>;
+};
+
+const run = promisify(execFile);
+
+/** Starts a server, or returns undefined (after saying so, loudly) when PostgreSQL is not installed. */
+export async function startPostgres(): Promise<PostgresServer | undefined> {
+  const external = process.env['COFFER_TEST_POSTGRES_URL'];
+  if (external) return onServer(external, async () => {});
+  const binDir = findPostgresBinDir();
+  if (binDir === undefined) {
+    console.warn(
+      '\n*** SKIPPED: the PostgreSQL repository tests (no /usr/lib/postgresql/*/bin/initdb). ' +
+        'Enable them with `apt-get install -y postgresql` (the tests start their own private server; ' +
+        'the system one may stay stopped) or set COFFER_TEST_POSTGRES_URL=postgres://… ***\n',
+    );
+    return undefined;
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'coffer-pg-'));
+  const dataDir = join(dir, 'data');
+  // initdb and postgres refuse to run as root: run them as the package's postgres user.
+  const asRoot = process.getuid?.() === 0;
+  const command = (binary: string, args: string[]) =>
+    asRoot
+      ? (['runuser', ['-u', 'postgres', '--', join(binDir, binary), ...args]] as const)
+      : ([join(binDir, binary), args] as const);
+  if (asRoot) {
+    const [uid, gid] = await Promise.all([idOf('-u'), idOf('-g')]);
+    await chown(dir, uid, gid);
+  }
+  const pgCtl = (...args: string[]) => run(...command('pg_ctl', ['-D', dataDir, ...args]));
+  const stopCluster = () => pgCtl('stop', '-m', 'fast', '-w').then(() => undefined);
+  const port = await freePort();
+  try {
+    await run(
+      ...command('initdb', [
+        '-D',
+        dataDir,
+        '-A',
+        'trust',
+        '-U',
+        'postgres',
+        '-E',
+        'UTF8',
+        '--locale=C',
+        '--no-sync',
+      ]),
+    );
+    const options = [
+      `-c port=${port}`,
+      "-c listen_addresses='127.0.0.1'",
+      `-c unix_socket_directories='${dir}'`,
+      '-c fsync=off -c synchronous_commit=off -c full_page_writes=off',
+    ].join(' ');
+    await pgCtl('start', '-w', '-t', '60', '-l', join(dir, 'server.log'), '-o', options);
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  // A crashed or interrupted test run must not leave a server behind.
+  const stopOnExit = () => {
+    const [file, args] = command('pg_ctl', ['-D', dataDir, 'stop', '-m', 'immediate']);
+    if (existsSync(dataDir)) execFileSync(file, args, { stdio: 'ignore' });
+  };
+  process.once('exit', stopOnExit);
+  return onServer(`postgres://postgres@127.0.0.1:${port}/postgres`, async () => {
+    process.off('exit', stopOnExit);
+    await stopCluster();
+    await rm(dir, { recursive: true, force: true });
+  });
+}
+
+async function onServer(adminUrl: string, shutdown: () => Promise<void>): Promise<PostgresServer> {
+  const created: string[] = [];
+  const admin = (query: string) => withClient(adminUrl, (client) => client.query(query));
+  const createDatabase = async () => {
+    const name = `coffer_test_${process.pid}_${Date.now().toString(36)}_${created.length}`;
+    await admin(`create database ${name}`);
+    created.push(name);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  return {
+    url: await createDatabase(),
+    createDatabase,
+    async stop() {
+      for (const name of created) await admin(`drop database if exists ${name} with (force)`);
+      await shutdown();
+    },
+  };
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function findPostgresBinDir(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  return versions.map((version) => join(root, version, 'bin')).find((bin) => existsSync(join(bin, 'initdb')));
+}
+
+async function idOf(flag: '-u' | '-g'): Promise<number> {
+  return Number((await run('id', [flag, 'postgres'])).stdout.trim());
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
