@@ -13,7 +13,9 @@ if (major < 24 || (major === 24 && minor < 7)) {
     console.error(`coffer needs Node.js 24.7 or newer (this is ${process.version}); run npm install first.`);
     process.exit(1);
   }
-  const result = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  const result = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   process.exit(result.status ?? 1);
 }
 process.removeAllListeners('warning'); // Node's notice that type stripping is experimental, on every start

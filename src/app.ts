@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest } from 'fastify';
-import { health } from './http/control/ops/health.ts';
 import { controlPlane } from './http/control/control-plane.ts';
+import { health } from './http/control/ops/health.ts';
 import { dataPlane } from './http/data/data-plane.ts';
 import { installErrorHandler } from './http/plugins/error-handler.ts';
 import { installHttpsBarrier } from './http/plugins/https-barrier.ts';
@@ -40,7 +40,11 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Coffer', version: '1', description: 'File storage with signed links and per-file ACLs' },
+      info: {
+        title: 'Coffer',
+        version: '1',
+        description: 'File storage with signed links and per-file ACLs',
+      },
       components: {
         securitySchemes: {
           appId: { type: 'apiKey', in: 'header', name: 'sb-app-id' },
@@ -85,5 +89,8 @@ export function redactUrl(url: string): string {
   const query = url.indexOf('?');
   if (query === -1) return url;
   if (url.startsWith('/blob/')) return `${url.slice(0, query)}?[redacted]`;
-  return url.replace(/([?&](?:sig|signature|token|access_token|secret|password|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi, '$1[redacted]');
+  return url.replace(
+    /([?&](?:sig|signature|token|access_token|secret|password|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi,
+    '$1[redacted]',
+  );
 }

@@ -3,8 +3,8 @@ import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { buildApp } from './app.ts';
-import type { Config } from './config/config.ts';
 import { ensureDefaultProject } from './cli/default-project.ts';
+import type { Config } from './config/config.ts';
 import { buildServices, openStores } from './services.ts';
 
 /** Starts the server (or, with --workers N, a primary that forks N of them) and resolves once it has stopped. */
@@ -12,12 +12,17 @@ export async function serve(config: Config): Promise<void> {
   assertSafeBind(config);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
   const services = await buildServices(config);
-  const tls = config.tlsCert && config.tlsKey ? { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) } : undefined;
+  const tls =
+    config.tlsCert && config.tlsKey
+      ? { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) }
+      : undefined;
   const app = await buildApp(services, { tls });
-  if (cluster.isPrimary) await ensureDefaultProject(services.repositories.projects, config.dataDir, (line) => app.log.info(line));
+  if (cluster.isPrimary)
+    await ensureDefaultProject(services.repositories.projects, config.dataDir, (line) => app.log.info(line));
   const address = await app.listen({ host: config.host, port: config.port });
   services.publicUrl.value = config.publicUrl?.replace(/\/+$/, '') ?? address;
-  if (cluster.isPrimary) app.log.info({ url: services.publicUrl.value }, `Coffer ready at ${services.publicUrl.value}`);
+  if (cluster.isPrimary)
+    app.log.info({ url: services.publicUrl.value }, `Coffer ready at ${services.publicUrl.value}`);
   await new Promise<void>((resolve) => {
     const stop = async () => {
       app.log.info('shutting down: draining connections');
@@ -46,8 +51,18 @@ async function runPrimary(config: Config): Promise<void> {
   cluster.on('listening', (_worker, address) => {
     ready += 1;
     if (ready === config.workers) {
-      const url = config.publicUrl ?? `${config.tlsCert ? 'https' : 'http'}://${formatHost(config.host)}:${address.port}`;
-      console.log(JSON.stringify({ level: 30, time: Date.now(), url, workers: config.workers, msg: `Coffer ready at ${url}` }));
+      const url =
+        config.publicUrl ??
+        `${config.tlsCert ? 'https' : 'http'}://${formatHost(config.host)}:${address.port}`;
+      console.log(
+        JSON.stringify({
+          level: 30,
+          time: Date.now(),
+          url,
+          workers: config.workers,
+          msg: `Coffer ready at ${url}`,
+        }),
+      );
     }
   });
   await new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { FsBlobStore } from './blob-stores/fs-blob-store.ts';
+import { MemoryBlobStore } from './blob-stores/memory-blob-store.ts';
 import type { Config } from './config/config.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { FileService } from './domain/files/file-service.ts';
@@ -35,7 +36,11 @@ export type Services = {
 /** Opens the stores (migrating the database), loads the signing keys and builds the services. */
 export async function buildServices(config: Config, options: { clock?: Clock } = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    poolMax: config.databasePoolMax,
+    busyTimeoutMs: config.databaseBusyTimeoutMs,
+  });
   try {
     await migrateToLatest(database.db);
     const repositories = createRepositories(database.db);
@@ -46,14 +51,22 @@ export async function buildServices(config: Config, options: { clock?: Clock } =
       blobs,
       baseUrl: () => publicUrl.value,
     });
-    const tokens = new TokenService({ keys: await loadKeys(repositories.signingKeys, 'token'), ttlSeconds: config.tokenTtlSeconds });
+    const tokens = new TokenService({
+      keys: await loadKeys(repositories.signingKeys, 'token'),
+      ttlSeconds: config.tokenTtlSeconds,
+    });
     return {
       config,
       clock,
       database,
       repositories,
       blobs,
-      identity: new IdentityService({ projects: repositories.projects, users: repositories.users, tokens, clock }),
+      identity: new IdentityService({
+        projects: repositories.projects,
+        users: repositories.users,
+        tokens,
+        clock,
+      }),
       files: new FileService({
         files: repositories.files,
         blobs,
@@ -73,15 +86,26 @@ export async function buildServices(config: Config, options: { clock?: Clock } =
 }
 
 /** Only the stores, for admin commands that need no keys or links. */
-export async function openStores(config: Config): Promise<{ database: Database; repositories: Repositories }> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, poolMax: 2 });
+export async function openStores(
+  config: Config,
+): Promise<{ database: Database; repositories: Repositories }> {
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    poolMax: 2,
+    busyTimeoutMs: config.databaseBusyTimeoutMs,
+  });
   await migrateToLatest(database.db);
   return { database, repositories: createRepositories(database.db) };
 }
 
 function openBlobStore(storageUrl: string): BlobStore {
-  if (storageUrl.startsWith('file:')) return new FsBlobStore({ rootDir: path.resolve(storageUrl.slice('file:'.length)) });
-  throw new Error(`COFFER_STORAGE_URL: unsupported store ${JSON.stringify(storageUrl.split(':')[0])} (use file: or s3:)`);
+  // memory: keeps blobs in this process only: tests and benchmarks, never production.
+  if (storageUrl === 'memory:') return new MemoryBlobStore();
+  if (storageUrl.startsWith('file:'))
+    return new FsBlobStore({ rootDir: path.resolve(storageUrl.slice('file:'.length)) });
+  throw new Error(
+    `COFFER_STORAGE_URL: unsupported store ${JSON.stringify(storageUrl.split(':')[0])} (use file: or s3:)`,
+  );
 }
 
 /**

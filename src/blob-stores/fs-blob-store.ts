@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, type FileHandle, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { access, type FileHandle, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -51,16 +51,11 @@ export class FsBlobStore implements BlobStore {
     const tmpPath = toTempPath(this.#tmpDir);
     let lastModified: Date;
     try {
+      // Created before streaming so the cleanup below always finds it, even when aborted at once.
       const handle = await open(tmpPath, 'wx');
-      try {
-        // autoClose off: the handle outlives a failed pipeline until any in-flight write is done.
-        const file = handle.createWriteStream({ autoClose: false });
-        await pipeline(body, meter, file, { signal: options.signal });
-        await handle.sync();
-        lastModified = (await handle.stat()).mtime;
-      } finally {
-        await handle.close();
-      }
+      // flush: fsync before close; pipeline settles after close, so the bytes are durable here.
+      await pipeline(body, meter, handle.createWriteStream({ flush: true }), { signal: options.signal });
+      lastModified = (await stat(tmpPath)).mtime;
       await mkdir(join(blobPath, '..'), { recursive: true });
       await rename(tmpPath, blobPath);
     } catch (error) {

@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.ts';
-import { createProject } from '../domain/identity/create-project.ts';
 import { createAccount, setAccountRole } from '../domain/identity/accounts.ts';
+import { createProject } from '../domain/identity/create-project.ts';
 import type { Project } from '../domain/ports.ts';
 import { validationFailed } from '../errors/errors.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';
@@ -15,12 +15,18 @@ export async function migrate(config: Config): Promise<void> {
 
 export async function projectCreate(config: Config, input: { name: string; origins: string[] }) {
   return withStores(config, async ({ projects }) => {
-    const { project, appSecret } = await createProject(projects, { name: input.name, allowedOrigins: input.origins });
+    const { project, appSecret } = await createProject(projects, {
+      name: input.name,
+      allowedOrigins: input.origins,
+    });
     return { projectId: project.id, appId: project.appId, appSecret };
   });
 }
 
-export async function userCreate(config: Config, input: { project: string; email: string; password: string; role?: string }) {
+export async function userCreate(
+  config: Config,
+  input: { project: string; email: string; password: string; role?: string },
+) {
   return withStores(config, async (repositories) => {
     const project = await getProject(repositories, input.project);
     const user = await createAccount(repositories.users, project, input);
@@ -36,7 +42,10 @@ export async function userSetRole(config: Config, input: { project: string; user
   });
 }
 
-export async function userSetEnabled(config: Config, input: { project: string; userId: string; enabled: boolean }) {
+export async function userSetEnabled(
+  config: Config,
+  input: { project: string; userId: string; enabled: boolean },
+) {
   return withStores(config, async (repositories) => {
     const project = await getProject(repositories, input.project);
     const user = await repositories.users.setEnabled(project.id, input.userId, input.enabled);
@@ -56,7 +65,8 @@ async function withStores<T>(config: Config, work: (repositories: Repositories) 
 
 /** A project by id, or by name for convenience (`--project default`). */
 async function getProject(repositories: Repositories, idOrName: string): Promise<Project> {
-  const project = (await repositories.projects.findById(idOrName)) ?? (await repositories.projects.findByName(idOrName));
+  const project =
+    (await repositories.projects.findById(idOrName)) ?? (await repositories.projects.findByName(idOrName));
   if (!project) throw validationFailed(`no project ${JSON.stringify(idOrName)}`);
   return project;
 }

@@ -11,7 +11,11 @@ export const defaultProjectName = 'default';
  * credentials to `<data-dir>/default-project.json` (mode 0600), saying so. The secret exists
  * nowhere else: it is stored hashed.
  */
-export async function ensureDefaultProject(projects: ProjectRepository, dataDir: string, log: (line: string) => void): Promise<void> {
+export async function ensureDefaultProject(
+  projects: ProjectRepository,
+  dataDir: string,
+  log: (line: string) => void,
+): Promise<void> {
   if (await projects.findByName(defaultProjectName)) return;
   let created: Awaited<ReturnType<typeof createProject>>;
   try {
@@ -22,7 +26,14 @@ export async function ensureDefaultProject(projects: ProjectRepository, dataDir:
   }
   const file = path.resolve(dataDir, 'default-project.json');
   await mkdir(path.dirname(file), { recursive: true });
-  const credentials = { projectId: created.project.id, appId: created.project.appId, appSecret: created.appSecret };
-  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: existsSync(file) ? 'w' : 'wx' });
+  const credentials = {
+    projectId: created.project.id,
+    appId: created.project.appId,
+    appSecret: created.appSecret,
+  };
+  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, {
+    mode: 0o600,
+    flag: existsSync(file) ? 'w' : 'wx',
+  });
   log(`created project "default"; its app credentials are in ${file}`);
 }

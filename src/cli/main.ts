@@ -36,7 +36,9 @@ const options = {
 
 /** Runs one `coffer` command; answers the process exit code. Admin commands call services, never HTTP. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true }>
+  >;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true });
   } catch (error) {
@@ -49,7 +51,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     console.log(usage);
     return values.help ? 0 : 2;
   }
-  const print = (json: Record<string, unknown>, text: string) => console.log(values.json ? JSON.stringify(json) : text);
+  const print = (json: Record<string, unknown>, text: string) =>
+    console.log(values.json ? JSON.stringify(json) : text);
   try {
     const config = loadConfig(values as Record<string, string | boolean | undefined>, env);
     const key = [command, sub].filter(Boolean).join(' ');
@@ -62,8 +65,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         print({ migrated: true }, 'The database schema is up to date.');
         return 0;
       case 'project create': {
-        const result = await projectCreate(config, { name: required(rest[0], '<name>'), origins: values.origin ?? [] });
-        print(result, `Project ${result.projectId}\n  app id:     ${result.appId}\n  app secret: ${result.appSecret}\n(the secret is shown once; keep it safe)`);
+        const result = await projectCreate(config, {
+          name: required(rest[0], '<name>'),
+          origins: values.origin ?? [],
+        });
+        print(
+          result,
+          `Project ${result.projectId}\n  app id:     ${result.appId}\n  app secret: ${result.appSecret}\n(the secret is shown once; keep it safe)`,
+        );
         return 0;
       }
       case 'user create': {
@@ -77,14 +86,22 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         return 0;
       }
       case 'user set-role': {
-        const result = await userSetRole(config, { project: required(values.project, '--project'), userId: required(rest[0], '<userId>'), role: required(rest[1], '<role>') });
+        const result = await userSetRole(config, {
+          project: required(values.project, '--project'),
+          userId: required(rest[0], '<userId>'),
+          role: required(rest[1], '<role>'),
+        });
         print(result, `User ${result.userId} now has role ${result.role}`);
         return 0;
       }
       case 'user disable':
       case 'user enable': {
         const enabled = sub === 'enable';
-        const result = await userSetEnabled(config, { project: required(values.project, '--project'), userId: required(rest[0], '<userId>'), enabled });
+        const result = await userSetEnabled(config, {
+          project: required(values.project, '--project'),
+          userId: required(rest[0], '<userId>'),
+          enabled,
+        });
         print(result, `User ${result.userId} is ${enabled ? 'enabled' : 'disabled'}`);
         return 0;
       }
@@ -94,7 +111,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     }
   } catch (error) {
     const message = isAppError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
-    if (values.json) console.log(JSON.stringify({ error: isAppError(error) ? error.code : 'FAILED', message }));
+    if (values.json)
+      console.log(JSON.stringify({ error: isAppError(error) ? error.code : 'FAILED', message }));
     console.error(`coffer: ${message}`);
     return 1;
   }

@@ -3,7 +3,10 @@ import { type Setting, settings } from './settings.ts';
 /** The settings as Markdown table rows (README and docs/config.md carry them, kept equal by a test). */
 export function toConfigTableRows(): string {
   return Object.values(settings as Record<string, Setting>)
-    .map((s) => `| ${s.env.replace(/^COFFER_/, '').toLowerCase()} | \`${s.env}\` | ${s.flag ? `\`--${s.flag}\`` : ''} | ${s.defaultValue === undefined ? '(derived)' : `\`${s.defaultValue}\``} | ${s.doc} |`)
+    .map(
+      (s) =>
+        `| ${s.env.replace(/^COFFER_/, '').toLowerCase()} | \`${s.env}\` | ${s.flag ? `\`--${s.flag}\`` : ''} | ${s.defaultValue === undefined ? '(derived)' : `\`${s.defaultValue}\``} | ${s.doc} |`,
+    )
     .join('\n');
 }
 

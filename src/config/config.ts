@@ -22,6 +22,7 @@ export type Config = Readonly<{
   requestTimeoutSeconds: number;
   idleTimeoutSeconds: number;
   loginAttemptsPerMinute: number;
+  databaseBusyTimeoutMs: number;
   databasePoolMax: number;
   logLevel: string;
 }>;

@@ -15,18 +15,21 @@ export const invalidToken = () => new AppError('INVALID_TOKEN', 'The access toke
 export const tokenExpired = () => new AppError('TOKEN_EXPIRED', 'The access token has expired');
 export const invalidLogin = () => new AppError('INVALID_LOGIN', 'Email or password is wrong');
 export const originNotAllowed = () =>
-  new AppError('ORIGIN_NOT_ALLOWED', 'This origin is not allowed for the app; send sb-app-secret or allow the origin');
+  new AppError(
+    'ORIGIN_NOT_ALLOWED',
+    'This origin is not allowed for the app; send sb-app-secret or allow the origin',
+  );
 export const accessDenied = () => new AppError('ACCESS_DENIED', 'You may not do this with this resource');
 export const accountDisabled = () => new AppError('ACCOUNT_DISABLED', 'This account is disabled');
-export const httpsRequired = () => new AppError('HTTPS_REQUIRED', 'This service is only available over HTTPS');
+export const httpsRequired = () =>
+  new AppError('HTTPS_REQUIRED', 'This service is only available over HTTPS');
 export const invalidSignature = () => new AppError('INVALID_SIGNATURE', 'The link signature is not valid');
 export const linkExpired = () => new AppError('LINK_EXPIRED', 'The link has expired');
 export const fileNotFound = () => new AppError('FILE_NOT_FOUND', 'No such file');
 export const userNotFound = () => new AppError('USER_NOT_FOUND', 'No such user');
 export const notFound = (what = 'route') => new AppError('NOT_FOUND', `No such ${what}`);
 export const methodNotAllowed = () => new AppError('METHOD_NOT_ALLOWED', 'Method not allowed on this URL');
-export const fileExists = () =>
-  new AppError('FILE_EXISTS', 'You already have a file at this filePath');
+export const fileExists = () => new AppError('FILE_EXISTS', 'You already have a file at this filePath');
 export const emailTaken = () => new AppError('EMAIL_TAKEN', 'An account with this email already exists');
 export const uploadMissing = () =>
   new AppError('UPLOAD_MISSING', 'No content has been uploaded for this file yet');

@@ -39,56 +39,342 @@ const origin = 'https://app.example.com';
 
 const scenarios: Scenario[] = [
   // Barrier 2: app credentials
-  { name: 'no app id', anonymous: true, method: 'GET', url: () => '/api/v1/user', expect: { status: 401, code: 'APP_CREDENTIALS_REQUIRED' } },
-  { name: 'app id without secret or origin', anonymous: true, method: 'GET', url: () => '/api/v1/user', headers: (c) => ({ 'sb-app-id': c.api.credentials.appId }), expect: { status: 401, code: 'APP_CREDENTIALS_REQUIRED' } },
-  { name: 'unknown app id', anonymous: true, method: 'GET', url: () => '/api/v1/user', headers: () => ({ 'sb-app-id': 'nope', 'sb-app-secret': 'x' }), expect: { status: 401, code: 'INVALID_APP_CREDENTIALS' } },
-  { name: 'wrong app secret', anonymous: true, method: 'POST', url: () => '/api/v1/auth/login', body: { email: 'a@b.c', password: 'x' }, headers: (c) => ({ 'sb-app-id': c.api.credentials.appId, 'sb-app-secret': `${c.api.credentials.appSecret}x` }), expect: { status: 401, code: 'INVALID_APP_CREDENTIALS' } },
-  { name: 'origin not allowed', anonymous: true, method: 'GET', url: () => '/api/v1/user', headers: (c) => ({ 'sb-app-id': c.other.credentials.appId, origin: 'https://evil.example.com' }), expect: { status: 403, code: 'ORIGIN_NOT_ALLOWED' } },
-  { name: 'allowed origin passes barrier 2 (then needs a token)', anonymous: true, method: 'GET', url: () => '/api/v1/user', headers: (c) => ({ 'sb-app-id': c.other.credentials.appId, origin }), expect: { status: 401, code: 'AUTH_REQUIRED' } },
+  {
+    name: 'no app id',
+    anonymous: true,
+    method: 'GET',
+    url: () => '/api/v1/user',
+    expect: { status: 401, code: 'APP_CREDENTIALS_REQUIRED' },
+  },
+  {
+    name: 'app id without secret or origin',
+    anonymous: true,
+    method: 'GET',
+    url: () => '/api/v1/user',
+    headers: (c) => ({ 'sb-app-id': c.api.credentials.appId }),
+    expect: { status: 401, code: 'APP_CREDENTIALS_REQUIRED' },
+  },
+  {
+    name: 'unknown app id',
+    anonymous: true,
+    method: 'GET',
+    url: () => '/api/v1/user',
+    headers: () => ({ 'sb-app-id': 'nope', 'sb-app-secret': 'x' }),
+    expect: { status: 401, code: 'INVALID_APP_CREDENTIALS' },
+  },
+  {
+    name: 'wrong app secret',
+    anonymous: true,
+    method: 'POST',
+    url: () => '/api/v1/auth/login',
+    body: { email: 'a@b.c', password: 'x' },
+    headers: (c) => ({
+      'sb-app-id': c.api.credentials.appId,
+      'sb-app-secret': `${c.api.credentials.appSecret}x`,
+    }),
+    expect: { status: 401, code: 'INVALID_APP_CREDENTIALS' },
+  },
+  {
+    name: 'origin not allowed',
+    anonymous: true,
+    method: 'GET',
+    url: () => '/api/v1/user',
+    headers: (c) => ({ 'sb-app-id': c.other.credentials.appId, origin: 'https://evil.example.com' }),
+    expect: { status: 403, code: 'ORIGIN_NOT_ALLOWED' },
+  },
+  {
+    name: 'allowed origin passes barrier 2 (then needs a token)',
+    as: 'none',
+    anonymous: true,
+    method: 'GET',
+    url: () => '/api/v1/user',
+    headers: (c) => ({ 'sb-app-id': c.other.credentials.appId, origin }),
+    expect: { status: 401, code: 'AUTH_REQUIRED' },
+  },
   // Barrier 3: token
-  { name: 'no token', as: 'none', method: 'POST', url: () => '/api/v1/file', body: { nonsense: true }, expect: { status: 401, code: 'AUTH_REQUIRED' } },
-  { name: 'not a bearer header', as: 'none', method: 'GET', url: () => '/api/v1/user', headers: () => ({ authorization: 'Basic abc' }), expect: { status: 401, code: 'AUTH_REQUIRED' } },
-  { name: 'garbage token', as: 'none', method: 'GET', url: () => '/api/v1/user', headers: () => ({ authorization: 'Bearer abc.def.ghi' }), expect: { status: 401, code: 'INVALID_TOKEN' } },
-  { name: 'alg none token', as: 'none', method: 'GET', url: () => '/api/v1/user', headers: (c) => ({ authorization: `Bearer ${toAlgNone(c.alice.token)}` }), expect: { status: 401, code: 'INVALID_TOKEN' } },
-  { name: 'tampered token', as: 'none', method: 'GET', url: () => '/api/v1/user', headers: (c) => ({ authorization: `Bearer ${tamper(c.alice.token)}` }), expect: { status: 401, code: 'INVALID_TOKEN' } },
-  { name: "another project's token", as: 'otherUser', method: 'GET', url: () => '/api/v1/user', expect: { status: 401, code: 'INVALID_TOKEN' } },
+  {
+    name: 'no token',
+    as: 'none',
+    method: 'POST',
+    url: () => '/api/v1/file',
+    body: { nonsense: true },
+    expect: { status: 401, code: 'AUTH_REQUIRED' },
+  },
+  {
+    name: 'not a bearer header',
+    as: 'none',
+    method: 'GET',
+    url: () => '/api/v1/user',
+    headers: () => ({ authorization: 'Basic abc' }),
+    expect: { status: 401, code: 'AUTH_REQUIRED' },
+  },
+  {
+    name: 'garbage token',
+    as: 'none',
+    method: 'GET',
+    url: () => '/api/v1/user',
+    headers: () => ({ authorization: 'Bearer abc.def.ghi' }),
+    expect: { status: 401, code: 'INVALID_TOKEN' },
+  },
+  {
+    name: 'alg none token',
+    as: 'none',
+    method: 'GET',
+    url: () => '/api/v1/user',
+    headers: (c) => ({ authorization: `Bearer ${toAlgNone(c.alice.token)}` }),
+    expect: { status: 401, code: 'INVALID_TOKEN' },
+  },
+  {
+    name: 'tampered token',
+    as: 'none',
+    method: 'GET',
+    url: () => '/api/v1/user',
+    headers: (c) => ({ authorization: `Bearer ${tamper(c.alice.token)}` }),
+    expect: { status: 401, code: 'INVALID_TOKEN' },
+  },
+  {
+    name: "another project's token",
+    as: 'none',
+    method: 'GET',
+    url: () => '/api/v1/user',
+    headers: (c) => ({ authorization: `Bearer ${c.otherUser.token}` }),
+    expect: { status: 401, code: 'INVALID_TOKEN' },
+  },
   // Login
-  { name: 'wrong password', as: 'none', method: 'POST', url: () => '/api/v1/auth/login', body: { email: 'alice@example.com', password: 'wrong password' }, expect: { status: 401, code: 'INVALID_LOGIN' } },
-  { name: 'unknown email answers the same', as: 'none', method: 'POST', url: () => '/api/v1/auth/login', body: { email: 'nobody@example.com', password: 'wrong password' }, expect: { status: 401, code: 'INVALID_LOGIN' } },
-  { name: 'login without body', as: 'none', method: 'POST', url: () => '/api/v1/auth/login', expect: { status: 400, code: 'VALIDATION_FAILED' } },
-  { name: 'signup with a taken email', as: 'none', method: 'POST', url: () => '/api/v1/auth/signup', body: { email: 'ALICE@example.com', password: 'another password' }, expect: { status: 409, code: 'EMAIL_TAKEN' } },
-  { name: 'signup with a short password', as: 'none', method: 'POST', url: () => '/api/v1/auth/signup', body: { email: 'short@example.com', password: 'short' }, expect: { status: 400, code: 'VALIDATION_FAILED' } },
+  {
+    name: 'wrong password',
+    as: 'none',
+    method: 'POST',
+    url: () => '/api/v1/auth/login',
+    body: { email: 'alice@example.com', password: 'wrong password' },
+    expect: { status: 401, code: 'INVALID_LOGIN' },
+  },
+  {
+    name: 'unknown email answers the same',
+    as: 'none',
+    method: 'POST',
+    url: () => '/api/v1/auth/login',
+    body: { email: 'nobody@example.com', password: 'wrong password' },
+    expect: { status: 401, code: 'INVALID_LOGIN' },
+  },
+  {
+    name: 'login without body',
+    as: 'none',
+    method: 'POST',
+    url: () => '/api/v1/auth/login',
+    expect: { status: 400, code: 'VALIDATION_FAILED' },
+  },
+  {
+    name: 'signup with a taken email',
+    as: 'none',
+    method: 'POST',
+    url: () => '/api/v1/auth/signup',
+    body: { email: 'ALICE@example.com', password: 'another password' },
+    expect: { status: 409, code: 'EMAIL_TAKEN' },
+  },
+  {
+    name: 'signup with a short password',
+    as: 'none',
+    method: 'POST',
+    url: () => '/api/v1/auth/signup',
+    body: { email: 'short@example.com', password: 'short' },
+    expect: { status: 400, code: 'VALIDATION_FAILED' },
+  },
   // Input rules
-  { name: 'invalid JSON', method: 'POST', url: () => '/api/v1/file', body: '{"filePath":', expect: { status: 400, code: 'VALIDATION_FAILED' } },
-  { name: 'filePath not a string', method: 'POST', url: () => '/api/v1/file', body: { filePath: 42 }, expect: { status: 400, code: 'VALIDATION_FAILED' } },
-  { name: 'unknown permissionScope', method: 'POST', url: () => '/api/v1/file', body: { filePath: 'x.txt', permissionScope: 'world' }, expect: { status: 400, code: 'VALIDATION_FAILED' } },
-  { name: 'dot-dot filePath', method: 'POST', url: () => '/api/v1/file', body: { filePath: 'a/../b.txt' }, expect: { status: 400, code: 'INVALID_FILE_PATH' } },
-  { name: 'absolute filePath', method: 'POST', url: () => '/api/v1/file', body: { filePath: '/etc/passwd' }, expect: { status: 400, code: 'INVALID_FILE_PATH' } },
-  { name: 'bidi override in filePath', method: 'POST', url: () => '/api/v1/file', body: { filePath: 'evil\u202egpj.exe' }, expect: { status: 400, code: 'INVALID_FILE_PATH' } },
-  { name: 'second request for a held path', method: 'POST', url: () => '/api/v1/file', body: { filePath: 'docs/verified.txt' }, expect: { status: 409, code: 'FILE_EXISTS' } },
-  { name: 'JSON body over the limit', method: 'POST', url: () => '/api/v1/file', body: { filePath: 'x'.repeat(5000) }, expect: { status: 413, code: 'BODY_TOO_LARGE' } },
-  { name: 'a body that is not JSON', method: 'POST', url: () => '/api/v1/file', headers: () => ({ 'content-type': 'text/plain' }), body: undefined, expect: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' } },
-  { name: 'expiresInSeconds 1e3', method: 'GET', url: (c) => `/api/v1/file/${c.verifiedId}?expiresInSeconds=1e3`, expect: { status: 400, code: 'VALIDATION_FAILED' } },
-  { name: 'expiresInSeconds +60', method: 'GET', url: (c) => `/api/v1/file/${c.verifiedId}?expiresInSeconds=%2B60`, expect: { status: 400, code: 'VALIDATION_FAILED' } },
-  { name: 'expiresInSeconds over 7 days', method: 'GET', url: (c) => `/api/v1/file/${c.verifiedId}?expiresInSeconds=604801`, expect: { status: 400, code: 'VALIDATION_FAILED' } },
+  {
+    name: 'invalid JSON',
+    method: 'POST',
+    url: () => '/api/v1/file',
+    body: '{"filePath":',
+    expect: { status: 400, code: 'VALIDATION_FAILED' },
+  },
+  {
+    name: 'filePath not a string',
+    method: 'POST',
+    url: () => '/api/v1/file',
+    body: { filePath: 42 },
+    expect: { status: 400, code: 'VALIDATION_FAILED' },
+  },
+  {
+    name: 'unknown permissionScope',
+    method: 'POST',
+    url: () => '/api/v1/file',
+    body: { filePath: 'x.txt', permissionScope: 'world' },
+    expect: { status: 400, code: 'VALIDATION_FAILED' },
+  },
+  {
+    name: 'dot-dot filePath',
+    method: 'POST',
+    url: () => '/api/v1/file',
+    body: { filePath: 'a/../b.txt' },
+    expect: { status: 400, code: 'INVALID_FILE_PATH' },
+  },
+  {
+    name: 'absolute filePath',
+    method: 'POST',
+    url: () => '/api/v1/file',
+    body: { filePath: '/etc/passwd' },
+    expect: { status: 400, code: 'INVALID_FILE_PATH' },
+  },
+  {
+    name: 'bidi override in filePath',
+    method: 'POST',
+    url: () => '/api/v1/file',
+    body: { filePath: 'evil\u202egpj.exe' },
+    expect: { status: 400, code: 'INVALID_FILE_PATH' },
+  },
+  {
+    name: 'second request for a held path',
+    method: 'POST',
+    url: () => '/api/v1/file',
+    body: { filePath: 'docs/verified.txt' },
+    expect: { status: 409, code: 'FILE_EXISTS' },
+  },
+  {
+    name: 'JSON body over the limit',
+    method: 'POST',
+    url: () => '/api/v1/file',
+    body: { filePath: 'x'.repeat(5000) },
+    expect: { status: 413, code: 'BODY_TOO_LARGE' },
+  },
+  {
+    name: 'a body that is not JSON',
+    method: 'POST',
+    url: () => '/api/v1/file',
+    headers: () => ({ 'content-type': 'text/plain' }),
+    body: 'filePath=x.txt',
+    expect: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+  },
+  {
+    name: 'expiresInSeconds 1e3',
+    method: 'GET',
+    url: (c) => `/api/v1/file/${c.verifiedId}?expiresInSeconds=1e3`,
+    expect: { status: 400, code: 'VALIDATION_FAILED' },
+  },
+  {
+    name: 'expiresInSeconds +60',
+    method: 'GET',
+    url: (c) => `/api/v1/file/${c.verifiedId}?expiresInSeconds=%2B60`,
+    expect: { status: 400, code: 'VALIDATION_FAILED' },
+  },
+  {
+    name: 'expiresInSeconds over 7 days',
+    method: 'GET',
+    url: (c) => `/api/v1/file/${c.verifiedId}?expiresInSeconds=604801`,
+    expect: { status: 400, code: 'VALIDATION_FAILED' },
+  },
   // Files
-  { name: 'unknown file id', method: 'GET', url: () => '/api/v1/file/AAAAAAAAAAAAAAAAAAAAAA', expect: { status: 404, code: 'FILE_NOT_FOUND' } },
-  { name: 'file id of a strange form', method: 'GET', url: () => '/api/v1/file/..%2F..%2Fetc', expect: { status: 404, code: 'FILE_NOT_FOUND' } },
-  { name: 'stranger reads', as: 'bob', method: 'GET', url: (c) => `/api/v1/file/${c.verifiedId}`, expect: { status: 403, code: 'ACCESS_DENIED' } },
-  { name: 'stranger shares', as: 'bob', method: 'POST', url: (c) => `/api/v1/file/${c.verifiedId}/acl/user/${c.bob.userId}`, expect: { status: 403, code: 'ACCESS_DENIED' } },
-  { name: 'download link of an unverified file', method: 'GET', url: (c) => `/api/v1/file/${c.unverifiedId}`, expect: { status: 409, code: 'FILE_NOT_VERIFIED' } },
-  { name: 'verify before any upload', method: 'POST', url: (c) => `/api/v1/file/${c.unverifiedId}/verify`, body: { etag: '"d41d8cd98f00b204e9800998ecf8427e"' }, expect: { status: 409, code: 'UPLOAD_MISSING' } },
-  { name: 'verify with a wrong etag', method: 'POST', url: (c) => `/api/v1/file/${c.verifiedId}/verify`, body: { etag: '"00000000000000000000000000000000"' }, expect: { status: 409, code: 'ETAG_MISMATCH' } },
-  { name: 'verify without an etag', method: 'POST', url: (c) => `/api/v1/file/${c.verifiedId}/verify`, body: {}, expect: { status: 400, code: 'VALIDATION_FAILED' } },
-  { name: 'share with a malformed role', method: 'POST', url: (c) => `/api/v1/file/${c.verifiedId}/acl/role/Not%20A%20Role`, expect: { status: 400, code: 'VALIDATION_FAILED' } },
-  { name: 'unknown route', method: 'GET', url: () => '/api/v1/nothing-here', expect: { status: 404, code: 'NOT_FOUND' } },
+  {
+    name: 'unknown file id',
+    method: 'GET',
+    url: () => '/api/v1/file/AAAAAAAAAAAAAAAAAAAAAA',
+    expect: { status: 404, code: 'FILE_NOT_FOUND' },
+  },
+  {
+    name: 'file id of a strange form',
+    method: 'GET',
+    url: () => '/api/v1/file/..%2F..%2Fetc',
+    expect: { status: 404, code: 'FILE_NOT_FOUND' },
+  },
+  {
+    name: 'stranger reads',
+    as: 'bob',
+    method: 'GET',
+    url: (c) => `/api/v1/file/${c.verifiedId}`,
+    expect: { status: 403, code: 'ACCESS_DENIED' },
+  },
+  {
+    name: 'stranger shares',
+    as: 'bob',
+    method: 'POST',
+    url: (c) => `/api/v1/file/${c.verifiedId}/acl/user/${c.bob.userId}`,
+    expect: { status: 403, code: 'ACCESS_DENIED' },
+  },
+  {
+    name: 'download link of an unverified file',
+    method: 'GET',
+    url: (c) => `/api/v1/file/${c.unverifiedId}`,
+    expect: { status: 409, code: 'FILE_NOT_VERIFIED' },
+  },
+  {
+    name: 'verify before any upload',
+    method: 'POST',
+    url: (c) => `/api/v1/file/${c.unverifiedId}/verify`,
+    body: { etag: '"d41d8cd98f00b204e9800998ecf8427e"' },
+    expect: { status: 409, code: 'UPLOAD_MISSING' },
+  },
+  {
+    name: 'verify with a wrong etag',
+    method: 'POST',
+    url: (c) => `/api/v1/file/${c.verifiedId}/verify`,
+    body: { etag: '"00000000000000000000000000000000"' },
+    expect: { status: 409, code: 'ETAG_MISMATCH' },
+  },
+  {
+    name: 'verify without an etag',
+    method: 'POST',
+    url: (c) => `/api/v1/file/${c.verifiedId}/verify`,
+    body: {},
+    expect: { status: 400, code: 'VALIDATION_FAILED' },
+  },
+  {
+    name: 'share with a malformed role',
+    method: 'POST',
+    url: (c) => `/api/v1/file/${c.verifiedId}/acl/role/Not%20A%20Role`,
+    expect: { status: 400, code: 'VALIDATION_FAILED' },
+  },
+  {
+    name: 'unknown route',
+    method: 'GET',
+    url: () => '/api/v1/nothing-here',
+    expect: { status: 404, code: 'NOT_FOUND' },
+  },
   // Data plane
-  { name: 'PUT to a verified upload link', raw: true, method: 'PUT', url: (c) => c.verifiedPutUrl, body: 'new content', expect: { status: 409, code: 'ALREADY_VERIFIED' } },
-  { name: 'PUT over the size limit', raw: true, method: 'PUT', url: (c) => c.unverifiedPutUrl, body: 'x'.repeat(2048), expect: { status: 413, code: 'FILE_TOO_LARGE' } },
-  { name: 'tampered download link', raw: true, method: 'GET', url: (c) => c.downloadUrl.replace(/sig=./, 'sig=A'), expect: { status: 403, code: 'INVALID_SIGNATURE' } },
-  { name: 'download link used for PUT', raw: true, method: 'PUT', url: (c) => c.downloadUrl, body: 'x', expect: { status: 403, code: 'INVALID_SIGNATURE' } },
-  { name: 'link without a signature', raw: true, method: 'GET', url: (c) => c.downloadUrl.split('?')[0]!, expect: { status: 403, code: 'INVALID_SIGNATURE' } },
-  { name: 'link with a later expiry', raw: true, method: 'GET', url: (c) => c.downloadUrl.replace(/exp=(\d+)/, (_, exp) => `exp=${Number(exp) + 60}`), expect: { status: 403, code: 'INVALID_SIGNATURE' } },
+  {
+    name: 'PUT to a verified upload link',
+    raw: true,
+    method: 'PUT',
+    url: (c) => c.verifiedPutUrl,
+    body: 'new content',
+    expect: { status: 409, code: 'ALREADY_VERIFIED' },
+  },
+  {
+    name: 'PUT over the size limit',
+    raw: true,
+    method: 'PUT',
+    url: (c) => c.unverifiedPutUrl,
+    body: 'x'.repeat(2048),
+    expect: { status: 413, code: 'FILE_TOO_LARGE' },
+  },
+  {
+    name: 'tampered download link',
+    raw: true,
+    method: 'GET',
+    url: (c) => c.downloadUrl.replace(/sig=./, 'sig=A'),
+    expect: { status: 403, code: 'INVALID_SIGNATURE' },
+  },
+  {
+    name: 'download link used for PUT',
+    raw: true,
+    method: 'PUT',
+    url: (c) => c.downloadUrl,
+    body: 'x',
+    expect: { status: 403, code: 'INVALID_SIGNATURE' },
+  },
+  {
+    name: 'link without a signature',
+    raw: true,
+    method: 'GET',
+    url: (c) => c.downloadUrl.split('?')[0]!,
+    expect: { status: 403, code: 'INVALID_SIGNATURE' },
+  },
+  {
+    name: 'link with a later expiry',
+    raw: true,
+    method: 'GET',
+    url: (c) => c.downloadUrl.replace(/exp=(\d+)/, (_, exp) => `exp=${Number(exp) + 60}`),
+    expect: { status: 403, code: 'INVALID_SIGNATURE' },
+  },
 ];
 
 /** Codes no single request reaches here, and where each is tested instead. */
@@ -107,21 +393,35 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
 describe('error scenarios', () => {
   const ctx = {} as Ctx;
   before(async () => {
-    ctx.server = await startTestServer({}, { COFFER_MAX_FILE_SIZE_BYTES: '1024', COFFER_JSON_BODY_LIMIT_BYTES: '1024' });
+    ctx.server = await startTestServer(
+      {},
+      { COFFER_MAX_FILE_SIZE_BYTES: '1024', COFFER_JSON_BODY_LIMIT_BYTES: '1024' },
+    );
     ctx.api = ctx.server.client;
     ctx.other = await ctx.server.createProject('other', [origin]);
     ctx.alice = await ctx.api.signup('alice@example.com');
     ctx.bob = await ctx.api.signup('bob@example.com');
     ctx.otherUser = await ctx.other.signup('other@example.com');
-    const requested = await ctx.api.call('POST', '/api/v1/file', { token: ctx.alice.token, body: { filePath: 'docs/verified.txt' } });
+    const requested = await ctx.api.call('POST', '/api/v1/file', {
+      token: ctx.alice.token,
+      body: { filePath: 'docs/verified.txt' },
+    });
     ctx.verifiedId = requested.body.fileId;
     ctx.verifiedPutUrl = requested.body.putFileUrl;
     const put = await fetch(ctx.verifiedPutUrl, { method: 'PUT', body: 'hello' });
-    await ctx.api.call('POST', `/api/v1/file/${ctx.verifiedId}/verify`, { token: ctx.alice.token, body: { etag: put.headers.get('etag') } });
-    const unverified = await ctx.api.call('POST', '/api/v1/file', { token: ctx.alice.token, body: { filePath: 'docs/unverified.txt' } });
+    await ctx.api.call('POST', `/api/v1/file/${ctx.verifiedId}/verify`, {
+      token: ctx.alice.token,
+      body: { etag: put.headers.get('etag') },
+    });
+    const unverified = await ctx.api.call('POST', '/api/v1/file', {
+      token: ctx.alice.token,
+      body: { filePath: 'docs/unverified.txt' },
+    });
     ctx.unverifiedId = unverified.body.fileId;
     ctx.unverifiedPutUrl = unverified.body.putFileUrl;
-    ctx.downloadUrl = (await ctx.api.call('GET', `/api/v1/file/${ctx.verifiedId}`, { token: ctx.alice.token })).body.url;
+    ctx.downloadUrl = (
+      await ctx.api.call('GET', `/api/v1/file/${ctx.verifiedId}`, { token: ctx.alice.token })
+    ).body.url;
   });
   after(() => ctx.server.stop());
 
@@ -157,7 +457,10 @@ async function callApi(ctx: Ctx, scenario: Scenario) {
 }
 
 function callRaw(ctx: Ctx, scenario: Scenario) {
-  return fetch(scenario.url(ctx), { method: scenario.method, body: scenario.body as string | undefined }).then(toApiResponse);
+  return fetch(scenario.url(ctx), {
+    method: scenario.method,
+    body: scenario.body as string | undefined,
+  }).then(toApiResponse);
 }
 
 function tamper(token: string): string {

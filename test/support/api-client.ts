@@ -1,6 +1,7 @@
 /** A small HTTP client for tests: app credentials on every call, an optional bearer token. */
 export type AppCredentials = { projectId: string; appId: string; appSecret: string };
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read response bodies field by field
 export type ApiResponse = { status: number; headers: Headers; body: any; text: string };
 
 export type CallOptions = {

@@ -23,11 +23,15 @@ export type TestServer = {
  * otherwise) and listens on a free loopback port: tests talk HTTP to it.
  */
 export async function startTestServer(
-  settings: Record<string, string> = {},
+  settings: Record<string, string | boolean> = {},
   env: NodeJS.ProcessEnv = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'coffer-test-'));
-  const config: Config = loadConfig({ 'data-dir': dataDir, port: '0', ...settings }, env);
+  // COFFER_TEST_DATABASE_URL / COFFER_TEST_STORAGE_URL run the same suites on another stack.
+  const stack: Record<string, string> = {};
+  if (process.env.COFFER_TEST_DATABASE_URL) stack['database-url'] = process.env.COFFER_TEST_DATABASE_URL;
+  if (process.env.COFFER_TEST_STORAGE_URL) stack['storage-url'] = process.env.COFFER_TEST_STORAGE_URL;
+  const config: Config = loadConfig({ 'data-dir': dataDir, port: '0', ...stack, ...settings }, env);
   const services = await buildServices(config);
   const app = await buildApp(services, { logger: false });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });

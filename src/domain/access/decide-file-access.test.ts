@@ -27,7 +27,11 @@ const principals: Record<Caller, Principal> = {
 describe('canAccessFile, driven by the access matrix', () => {
   for (const row of accessMatrix) {
     it(`${row.caller} ${row.action} (scope ${row.scope}) → ${row.expect}`, () => {
-      const allowed = canAccessFile({ principal: principals[row.caller], file: file(row.scope), action: row.action });
+      const allowed = canAccessFile({
+        principal: principals[row.caller],
+        file: file(row.scope),
+        action: row.action,
+      });
       assert.equal(allowed, row.expect === 'allow');
     });
   }

@@ -11,7 +11,16 @@ import { canAccessFile, type FileAction, type Principal } from '../access/decide
 import { type Clock, toUnixSeconds } from '../clock.ts';
 import { isWellFormedId, newId } from '../ids.ts';
 import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
-import type { AclEntry, BlobInfo, BlobStore, ByteRange, FileContentInfo, FileRecord, FileRepository, PermissionScope } from '../ports.ts';
+import type {
+  AclEntry,
+  BlobInfo,
+  BlobStore,
+  ByteRange,
+  FileContentInfo,
+  FileRecord,
+  FileRepository,
+  PermissionScope,
+} from '../ports.ts';
 import { toContentType } from './content-type.ts';
 import { toFileName, validateFilePath } from './validate-file-path.ts';
 
@@ -49,12 +58,20 @@ export class FileService {
     const now = this.#o.clock.now();
     const uploadExpiresAt = toUnixSeconds(now) + this.#o.uploadLinkTtlSeconds;
     const { file, replacedFileId } = await this.#o.files.create(
-      { id: newId(), projectId: principal.projectId, creatorId: principal.userId, filePath, permissionScope: request.permissionScope, uploadExpiresAt },
+      {
+        id: newId(),
+        projectId: principal.projectId,
+        creatorId: principal.userId,
+        filePath,
+        permissionScope: request.permissionScope,
+        uploadExpiresAt,
+      },
       now,
     );
     // The replaced record was never verified and its link had expired: its bytes, if any, go
     // only after the new record is committed (PocketBase's order).
-    if (replacedFileId) await this.#o.blobs.delete(toStorageKey({ projectId: file.projectId, id: replacedFileId }));
+    if (replacedFileId)
+      await this.#o.blobs.delete(toStorageKey({ projectId: file.projectId, id: replacedFileId }));
     const upload = await this.#o.links.issueUpload(
       { id: file.id, storageKey: toStorageKey(file), contentType: toContentType(undefined, filePath) },
       uploadExpiresAt,
@@ -76,7 +93,14 @@ export class FileService {
     if (info.etag !== wanted) throw etagMismatch();
     const verified = await this.#o.files.markVerified(
       file.id,
-      { etag: info.etag, content: { sizeBytes: info.sizeBytes, contentType: info.contentType, lastModified: info.lastModified } },
+      {
+        etag: info.etag,
+        content: {
+          sizeBytes: info.sizeBytes,
+          contentType: info.contentType,
+          lastModified: info.lastModified,
+        },
+      },
       this.#o.clock.now(),
     );
     if (!verified) throw fileNotFound();
@@ -101,7 +125,12 @@ export class FileService {
     if (!file.verified || !file.content) throw fileNotVerified();
     const nowSeconds = toUnixSeconds(this.#o.clock.now());
     const download = await this.#o.links.issueDownload(
-      { id: file.id, storageKey: toStorageKey(file), fileName: toFileName(file.filePath), contentType: file.content.contentType },
+      {
+        id: file.id,
+        storageKey: toStorageKey(file),
+        fileName: toFileName(file.filePath),
+        contentType: file.content.contentType,
+      },
       nowSeconds + expiresInSeconds,
       nowSeconds,
     );
@@ -121,7 +150,11 @@ export class FileService {
     const file = await this.#getLinked(link, 'upload');
     if (file.verified) throw alreadyVerified();
     const contentType = toContentType(declaredContentType, file.filePath);
-    return this.#o.blobs.put(toStorageKey(file), body, { contentType, maxBytes: this.#o.maxFileSizeBytes, signal });
+    return this.#o.blobs.put(toStorageKey(file), body, {
+      contentType,
+      maxBytes: this.#o.maxFileSizeBytes,
+      signal,
+    });
   }
 
   /** Data plane, download link: the verified file it names (checked before any byte is read). */
@@ -138,12 +171,13 @@ export class FileService {
     return blob;
   }
 
-  async #getLinked(
-    link: GatewayLink,
-    operation: 'upload' | 'download',
-  ): Promise<FileRecord> {
+  async #getLinked(link: GatewayLink, operation: 'upload' | 'download'): Promise<FileRecord> {
     // The signature is checked before anything is looked up: a forged link learns nothing.
-    this.#o.links.assertGatewayLink({ operation, fileId: link.fileId, expiresAt: link.expiresAt }, link, toUnixSeconds(this.#o.clock.now()));
+    this.#o.links.assertGatewayLink(
+      { operation, fileId: link.fileId, expiresAt: link.expiresAt },
+      link,
+      toUnixSeconds(this.#o.clock.now()),
+    );
     const file = await this.#o.files.findById(link.fileId);
     if (!file) throw fileNotFound();
     return file;

@@ -3,7 +3,17 @@ import { describe, it } from 'node:test';
 import { isAppError } from '../../errors/app-error.ts';
 import { toFileName, validateFilePath } from './validate-file-path.ts';
 
-const valid = ['a', 'folder/name.txt', 'deep/er/path/file.tar.gz', 'ü/日本語.png', '.hidden', 'a..b', 'x'.repeat(1024), 'é'.repeat(512), 'with space/and-dash_.md'];
+const valid = [
+  'a',
+  'folder/name.txt',
+  'deep/er/path/file.tar.gz',
+  'ü/日本語.png',
+  '.hidden',
+  'a..b',
+  'x'.repeat(1024),
+  'é'.repeat(512),
+  'with space/and-dash_.md',
+];
 
 const invalid: Array<[string, string]> = [
   ['', 'empty'],
@@ -34,7 +44,10 @@ describe('validateFilePath', () => {
   }
   for (const [path, why] of invalid) {
     it(`refuses ${why}`, () => {
-      assert.throws(() => validateFilePath(path), (error) => isAppError(error) && error.code === 'INVALID_FILE_PATH');
+      assert.throws(
+        () => validateFilePath(path),
+        (error) => isAppError(error) && error.code === 'INVALID_FILE_PATH',
+      );
     });
   }
   it('takes the last segment as the file name', () => {

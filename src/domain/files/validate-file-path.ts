@@ -3,10 +3,15 @@ import { invalidFilePath } from '../../errors/errors.ts';
 export const maxFilePathBytes = 1024;
 
 // security: control characters (C0, DEL, C1), bidirectional overrides and isolates (which can
-// make `evil‮gpj.exe` display as `evilexe.jpg`), and invisible or zero-width characters (which
+// make `evil<U+202E>gpj.exe` display as `evilexe.jpg`), and invisible or zero-width characters (which
 // make two different paths look the same) have no place in a file name.
-const forbiddenCharacters =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]/u;
+const forbiddenRanges = [
+  '\\u0000-\\u001f\\u007f-\\u009f', // C0 controls, DEL, C1 controls
+  '\\u202a-\\u202e\\u2066-\\u2069\\u061c\\u200e\\u200f', // bidi embeddings, overrides, isolates, marks
+  '\\u00ad\\u115f\\u1160\\u180e\\u200b-\\u200d\\u2060-\\u2065\\u206a-\\u206f', // invisible: soft hyphen, fillers, zero-width
+  '\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufff8', // Hangul fillers, variation selectors, BOM, specials
+];
+const forbiddenCharacters = new RegExp(`[${forbiddenRanges.join('')}]`, 'u');
 
 /**
  * Returns the path when it is a relative, `/`-separated path of 1–1024 UTF-8 bytes in NFC,

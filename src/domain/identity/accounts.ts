@@ -9,7 +9,11 @@ const emailPattern = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 export type NewAccount = { email: string; password: string; displayName?: string; role?: string };
 
 /** Creates an account (role `user` unless an admin chooses); the password is stored as argon2id. */
-export async function createAccount(users: UserRepository, project: Project, input: NewAccount): Promise<User> {
+export async function createAccount(
+  users: UserRepository,
+  project: Project,
+  input: NewAccount,
+): Promise<User> {
   const email = input.email.trim();
   if (!emailPattern.test(email)) throw validationFailed('email is not a valid address');
   if (input.password.length < minPasswordLength || input.password.length > maxPasswordLength) {
@@ -27,7 +31,12 @@ export async function createAccount(users: UserRepository, project: Project, inp
   });
 }
 
-export async function setAccountRole(users: UserRepository, project: Project, userId: string, role: string): Promise<User> {
+export async function setAccountRole(
+  users: UserRepository,
+  project: Project,
+  userId: string,
+  role: string,
+): Promise<User> {
   const user = await users.setRole(project.id, userId, assertRole(role));
   if (!user) throw userNotFound();
   return user;

@@ -1,13 +1,8 @@
-import {
-  accountDisabled,
-  invalidAppCredentials,
-  invalidLogin,
-  invalidToken,
-} from '../../errors/errors.ts';
+import { accountDisabled, invalidAppCredentials, invalidLogin, invalidToken } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
-import { createAccount, type NewAccount } from './accounts.ts';
 import type { Project, ProjectRepository, User, UserRepository } from '../ports.ts';
+import { createAccount, type NewAccount } from './accounts.ts';
 import { isAppSecretValid } from './app-secrets.ts';
 import { getDecoyHash, verifyPassword } from './passwords.ts';
 import type { IssuedToken, TokenService } from './token-service.ts';
@@ -21,7 +16,6 @@ export type IdentityServiceOptions = {
 
 export type Session = IssuedToken & { user: User };
 
-
 /** App credentials, accounts, logins and tokens: barriers 2–3 of spec §5. */
 export class IdentityService {
   readonly #o: IdentityServiceOptions;
@@ -34,7 +28,8 @@ export class IdentityService {
   async getProjectByApp(appId: string, appSecret?: string): Promise<Project> {
     const project = await this.#o.projects.findByAppId(appId);
     if (!project) throw invalidAppCredentials();
-    if (appSecret !== undefined && !isAppSecretValid(appSecret, project.appSecretHash)) throw invalidAppCredentials();
+    if (appSecret !== undefined && !isAppSecretValid(appSecret, project.appSecretHash))
+      throw invalidAppCredentials();
     return project;
   }
 
@@ -53,7 +48,10 @@ export class IdentityService {
   }
 
   startSession(user: User): Session {
-    const issued = this.#o.tokens.issue({ userId: user.id, projectId: user.projectId }, toUnixSeconds(this.#o.clock.now()));
+    const issued = this.#o.tokens.issue(
+      { userId: user.id, projectId: user.projectId },
+      toUnixSeconds(this.#o.clock.now()),
+    );
     return { ...issued, user };
   }
 
@@ -67,7 +65,12 @@ export class IdentityService {
     const user = await this.#o.users.findById(project.id, claims.userId);
     if (!user) throw invalidToken();
     if (!user.enabled) throw accountDisabled();
-    const principal = { userId: user.id, projectId: project.id, role: user.role, isAdmin: user.role === project.adminRole };
+    const principal = {
+      userId: user.id,
+      projectId: project.id,
+      role: user.role,
+      isAdmin: user.role === project.adminRole,
+    };
     return { principal, user };
   }
 }

@@ -16,18 +16,30 @@ export class LinkIssuer {
   readonly #baseUrl: () => string;
   readonly #directUploads: boolean;
 
-  constructor(options: { signer: LinkSigner; blobs: BlobStore; baseUrl: () => string; directUploads?: boolean }) {
+  constructor(options: {
+    signer: LinkSigner;
+    blobs: BlobStore;
+    baseUrl: () => string;
+    directUploads?: boolean;
+  }) {
     this.#signer = options.signer;
     this.#blobs = options.blobs;
     this.#baseUrl = options.baseUrl;
     this.#directUploads = options.directUploads ?? false;
   }
 
-  async issueUpload(file: { id: string; storageKey: string; contentType?: string }, expiresAt: number, nowSeconds: number): Promise<IssuedLink> {
+  async issueUpload(
+    file: { id: string; storageKey: string; contentType?: string },
+    expiresAt: number,
+    nowSeconds: number,
+  ): Promise<IssuedLink> {
     if (this.#directUploads && this.#blobs.presignUpload) {
       const expiresInSeconds = Math.max(1, expiresAt - nowSeconds);
       const contentType = file.contentType ?? 'application/octet-stream';
-      return { url: await this.#blobs.presignUpload(file.storageKey, { expiresInSeconds, contentType }), expiresAt };
+      return {
+        url: await this.#blobs.presignUpload(file.storageKey, { expiresInSeconds, contentType }),
+        expiresAt,
+      };
     }
     return { url: this.#gatewayUrl('upload', file.id, expiresAt), expiresAt };
   }

@@ -18,7 +18,8 @@ export async function controlPlane(app: TypedApp, services: Services): Promise<v
   // application/json: an empty JSON body is no body.
   // The default parser refuses __proto__ and constructor keys (prototype poisoning).
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  // JSON only: any other body type is 415 UNSUPPORTED_MEDIA_TYPE.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if ((body as string).trim() === '') return done(null, undefined);
     parseJson(request, body as string, done);

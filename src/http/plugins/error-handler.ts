@@ -1,14 +1,26 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError } from '../../errors/app-error.ts';
+import { type AppError, isAppError } from '../../errors/app-error.ts';
 import type { ErrorCode } from '../../errors/error-codes.ts';
-import { bodyTooLarge, internal, methodNotAllowed, notFound, unsupportedMediaType, validationFailed } from '../../errors/errors.ts';
+import {
+  bodyTooLarge,
+  internal,
+  methodNotAllowed,
+  notFound,
+  unsupportedMediaType,
+  validationFailed,
+} from '../../errors/errors.ts';
 
 /** The one JSON shape of every error (DESIGN §5). */
 export type ErrorBody = { statusCode: number; error: string; code: ErrorCode; message: string };
 
 export function toErrorBody(error: AppError): ErrorBody {
-  return { statusCode: error.statusCode, error: STATUS_CODES[error.statusCode] ?? 'Error', code: error.code, message: error.message };
+  return {
+    statusCode: error.statusCode,
+    error: STATUS_CODES[error.statusCode] ?? 'Error',
+    code: error.code,
+    message: error.message,
+  };
 }
 
 /** Installs the error and not-found handlers: every failure leaves as ErrorBody with a stable code. */
@@ -35,7 +47,10 @@ export function installErrorHandler(app: FastifyInstance, options: { jsonBodyLim
 /** Translates framework errors into our codes; anything unknown becomes INTERNAL, with no detail. */
 function toAppError(error: FastifyError, jsonBodyLimitBytes: number): AppError {
   if (isAppError(error)) return error;
-  if (error.validation) return validationFailed(`${error.validationContext ?? 'request'}${error.message.replace(/^(body|querystring|params|headers)/, '')}`);
+  if (error.validation)
+    return validationFailed(
+      `${error.validationContext ?? 'request'}${error.message.replace(/^(body|querystring|params|headers)/, '')}`,
+    );
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return bodyTooLarge(jsonBodyLimitBytes);

@@ -68,7 +68,9 @@ export const UserProfileSchema = Type.Object({
   ),
   picture: Type.Union([Type.String(), Type.Null()]),
   displayName: Type.String(),
-  emails: Type.Array(Type.Object({ email: Type.String(), primary: Type.Boolean(), verified: Type.Boolean() })),
+  emails: Type.Array(
+    Type.Object({ email: Type.String(), primary: Type.Boolean(), verified: Type.Boolean() }),
+  ),
   accountState: Type.Object({ enabled: Type.Boolean(), expired: Type.Boolean() }),
   __createdAt: Type.String({ format: 'date-time' }),
   __updatedAt: Type.String({ format: 'date-time' }),

@@ -12,19 +12,22 @@ export const login: RouteRegistrar = (app, services) => {
       schema: {
         summary: 'Log in',
         tags: ['auth'],
-        body: Type.Object({ email: Type.String({ maxLength: 320 }), password: Type.String({ maxLength: 1024 }) }),
+        body: Type.Object({
+          email: Type.String({ maxLength: 320 }),
+          password: Type.String({ maxLength: 1024 }),
+        }),
         response: { 200: LoginResultSchema, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request) => {
       const { email, password } = request.body;
-      const limiterKeys = [`email:${request.project.id}:${email.trim().toLowerCase()}`, `ip:${request.ip}`];
+      const attempt = { projectId: request.project.id, email, clientAddress: request.ip };
       const nowMs = Date.now();
-      services.loginLimiter.assertAllowed(limiterKeys, nowMs);
+      services.loginLimiter.assertAllowed(attempt, nowMs);
       try {
         return toLoginResult(await services.identity.login(request.project, email, password));
       } catch (error) {
-        services.loginLimiter.recordFailure(limiterKeys, nowMs);
+        services.loginLimiter.recordFailure(attempt, nowMs);
         throw error;
       }
     },

@@ -14,13 +14,22 @@ export const getFile: RouteRegistrar = (app, services) => {
         tags: ['files'],
         params: FileIdParams,
         // A string on purpose: the digits-only rule is ours, not the validator's coercion.
-        querystring: Type.Object({ expiresInSeconds: Type.Optional(Type.String({ description: 'seconds, 1…604800, default 900' })) }),
+        querystring: Type.Object({
+          expiresInSeconds: Type.Optional(Type.String({ description: 'seconds, 1…604800, default 900' })),
+        }),
         response: { 200: FileWithLinkSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {
-      const expiresInSeconds = parseExpiresInSeconds(request.query.expiresInSeconds, services.config.maxLinkTtlSeconds);
-      const { file, download } = await services.files.getWithDownloadLink(request.principal, request.params.fileId, expiresInSeconds);
+      const expiresInSeconds = parseExpiresInSeconds(
+        request.query.expiresInSeconds,
+        services.config.maxLinkTtlSeconds,
+      );
+      const { file, download } = await services.files.getWithDownloadLink(
+        request.principal,
+        request.params.fileId,
+        expiresInSeconds,
+      );
       return { ...toFileView(file), url: download.url, expiresAt: download.expiresAt };
     },
   );

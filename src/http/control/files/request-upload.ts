@@ -10,8 +10,12 @@ export const requestUpload: RouteRegistrar = (app, services) => {
         summary: 'Request an upload',
         tags: ['files'],
         body: Type.Object({
-          filePath: Type.String({ description: 'relative path inside the user folder; its last segment is the file name' }),
-          permissionScope: Type.Optional(Type.Union([Type.Literal('user'), Type.Literal('*')], { default: 'user' })),
+          filePath: Type.String({
+            description: 'relative path inside the user folder; its last segment is the file name',
+          }),
+          permissionScope: Type.Optional(
+            Type.Union([Type.Literal('user'), Type.Literal('*')], { default: 'user' }),
+          ),
         }),
         response: {
           200: Type.Object({

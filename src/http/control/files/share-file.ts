@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { assertRole } from '../../../domain/identity/accounts.ts';
+import { isWellFormedId } from '../../../domain/ids.ts';
 import type { AclScope } from '../../../domain/ports.ts';
+import { validationFailed } from '../../../errors/errors.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { FileRecordSchema } from '../../wire/schemas.ts';
 import { toFileView } from '../../wire/to-wire.ts';
-import { assertRole } from '../../../domain/identity/accounts.ts';
-import { validationFailed } from '../../../errors/errors.ts';
-import { isWellFormedId } from '../../../domain/ids.ts';
 
 /**
  * Spec 4.3 and 4.4: POST /api/v1/file/:fileId/acl/user/:userId and …/acl/role/:roleName, with
@@ -27,7 +27,10 @@ export const shareFile: RouteRegistrar = (app, services) => {
       async (request) => {
         const params = request.params as Record<string, string>;
         const identifier = toIdentifier(scope, params[name] ?? '');
-        const file = await services.files.share(request.principal, params.fileId ?? '', { scope, identifier });
+        const file = await services.files.share(request.principal, params.fileId ?? '', {
+          scope,
+          identifier,
+        });
         return toFileView(file);
       },
     );

@@ -12,10 +12,19 @@ export const verifyUpload: RouteRegistrar = (app, services) => {
         summary: 'Verify an upload',
         tags: ['files'],
         params: FileIdParams,
-        body: Type.Object({ etag: Type.String({ minLength: 1, maxLength: 256, description: 'the ETag header of the upload, quotes kept' }) }),
+        body: Type.Object({
+          etag: Type.String({
+            minLength: 1,
+            maxLength: 256,
+            description: 'the ETag header of the upload, quotes kept',
+          }),
+        }),
         response: { 200: FileRecordSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => toFileView(await services.files.verifyUpload(request.principal, request.params.fileId, request.body.etag)),
+    async (request) =>
+      toFileView(
+        await services.files.verifyUpload(request.principal, request.params.fileId, request.body.etag),
+      ),
   );
 };

@@ -1,5 +1,5 @@
-import type { RouteRegistrar } from '../../route-context.ts';
 import { unavailable } from '../../../errors/errors.ts';
+import type { RouteRegistrar } from '../../route-context.ts';
 
 /** GET /healthz: the process serves. GET /readyz: the database and the blob store answer. */
 export const health: RouteRegistrar = (app, services) => {

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { serve } from '../../src/main.ts';
+import { buildServices } from '../../src/services.ts';
+import { startTestServer } from '../support/in-process-server.ts';
+
+describe('barrier 1: HTTPS only', () => {
+  it('behind --trust-proxy, a request not forwarded as https is HTTPS_REQUIRED; health stays open', async () => {
+    const server = await startTestServer({ 'trust-proxy': true });
+    try {
+      const plain = await server.client.call('GET', '/api/v1/user');
+      assert.equal(plain.status, 403);
+      assert.equal(plain.body.code, 'HTTPS_REQUIRED');
+      const forwardedHttp = await server.client.call('GET', '/api/v1/user', {
+        headers: { 'x-forwarded-proto': 'http' },
+      });
+      assert.equal(forwardedHttp.body.code, 'HTTPS_REQUIRED');
+      const forwardedHttps = await server.client.call('GET', '/api/v1/user', {
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      assert.equal(forwardedHttps.body.code, 'AUTH_REQUIRED', 'passes barrier 1, stops at barrier 3');
+      assert.equal((await fetch(`${server.baseUrl}/healthz`)).status, 200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses to serve plain HTTP on a non-loopback address', async () => {
+    const config = loadConfig(
+      { host: '0.0.0.0', port: '0', 'data-dir': mkdtempSync(path.join(tmpdir(), 'coffer-')) },
+      {},
+    );
+    await assert.rejects(serve(config), /refusing to serve plain HTTP on 0\.0\.0\.0/);
+  });
+
+  it('serves HTTPS itself with --tls-cert/--tls-key', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'coffer-tls-'));
+    const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ],
+      { stdio: 'ignore' },
+    );
+    const config = loadConfig({ 'data-dir': dir, 'tls-cert': cert, 'tls-key': key }, {});
+    const services = await buildServices(config);
+    const app = await buildApp(services, {
+      logger: false,
+      tls: { cert: readFileSync(cert), key: readFileSync(key) },
+    });
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      assert.match(url, /^https:/);
+      const { request } = await import('node:https');
+      const status = await new Promise<number>((resolve, reject) => {
+        request(`${url}/healthz`, { rejectUnauthorized: false }, (response) =>
+          resolve(response.statusCode ?? 0),
+        )
+          .on('error', reject)
+          .end();
+      });
+      assert.equal(status, 200);
+    } finally {
+      await app.close();
+      await services.close();
+    }
+  });
+});

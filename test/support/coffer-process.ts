@@ -1,0 +1,88 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ApiClient, type AppCredentials } from './api-client.ts';
+
+const bin = path.resolve(import.meta.dirname, '../../bin/coffer.js');
+const execFileAsync = promisify(execFile);
+
+export type CofferProcess = {
+  baseUrl: string;
+  dataDir: string;
+  credentials: AppCredentials;
+  client: ApiClient;
+  /** Everything the server printed so far (its logs). */
+  output(): string;
+  stop(): Promise<void>;
+};
+
+/** Runs a `coffer` command the way a user does, answering its exit code and output. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [bin, ...args], {
+      env: { ...process.env, ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** Starts `coffer serve` as a child process through the CLI, on a free port and a fresh data dir. */
+export async function startCofferProcess(
+  options: { args?: string[]; env?: NodeJS.ProcessEnv; dataDir?: string } = {},
+): Promise<CofferProcess> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'coffer-e2e-')));
+  const child = spawn(
+    process.execPath,
+    [bin, 'serve', '--data-dir', dataDir, '--port', '0', ...(options.args ?? [])],
+    {
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const baseUrl = await waitForReady(child, () => output);
+  const credentials = JSON.parse(
+    await readFile(path.join(dataDir, 'default-project.json'), 'utf8'),
+  ) as AppCredentials;
+  return {
+    baseUrl,
+    dataDir,
+    credentials,
+    client: new ApiClient(baseUrl, credentials),
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function waitForReady(child: ChildProcess, output: () => string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`coffer serve did not get ready:\n${output()}`)), 30_000);
+    const check = () => {
+      const match = /Coffer ready at (\S+?)"/.exec(output());
+      if (match?.[1]) {
+        clearTimeout(timer);
+        child.stdout?.off('data', check);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`coffer serve exited with ${code}:\n${output()}`));
+    });
+  });
+}
