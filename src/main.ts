@@ -11,7 +11,7 @@ import { buildServices, openStores } from './services.ts';
 export async function serve(config: Config): Promise<void> {
   assertSafeBind(config);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
-  const services = await buildServices(config);
+  const services = await buildServices(config, { log: (line) => console.error(JSON.stringify({ level: 40, time: Date.now(), msg: line })) });
   const tls =
     config.tlsCert && config.tlsKey
       ? { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) }
@@ -37,7 +37,7 @@ export async function serve(config: Config): Promise<void> {
 
 /** With --workers N: prepare the stores once, fork N servers sharing the port, restart any that dies. */
 async function runPrimary(config: Config): Promise<void> {
-  const { database, repositories } = await openStores(config);
+  const { database, repositories } = await openStores(config, (line) => console.error(line));
   await ensureDefaultProject(repositories.projects, config.dataDir, (line) => console.log(line));
   await database.close();
   let stopping = false;

@@ -4,8 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { FsBlobStore } from './blob-stores/fs-blob-store.ts';
 import { MemoryBlobStore } from './blob-stores/memory-blob-store.ts';
+import { parseS3StorageUrl, S3BlobStore } from './blob-stores/s3-blob-store.ts';
 import type { Config } from './config/config.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { FileService } from './domain/files/file-service.ts';
@@ -33,23 +35,27 @@ export type Services = {
   close(): Promise<void>;
 };
 
+export type BuildOptions = {
+  clock?: Clock;
+  /** Where start-up progress goes (database retries); silent by default. */
+  log?: (line: string) => void;
+};
+
 /** Opens the stores (migrating the database), loads the signing keys and builds the services. */
-export async function buildServices(config: Config, options: { clock?: Clock } = {}): Promise<Services> {
+export async function buildServices(config: Config, options: BuildOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    poolMax: config.databasePoolMax,
-    busyTimeoutMs: config.databaseBusyTimeoutMs,
-  });
+  const { database, repositories } = await openStores(config, options.log);
+  const blobs = openBlobStore(config.storageUrl);
   try {
-    await migrateToLatest(database.db);
-    const repositories = createRepositories(database.db);
-    const blobs = openBlobStore(config.storageUrl);
+    if (config.uploadMode === 'direct' && !blobs.presignUpload) {
+      throw new Error('COFFER_UPLOAD_MODE=direct needs an S3 storage URL');
+    }
     const publicUrl = { value: config.publicUrl ?? `http://${config.host}:${config.port}` };
     const links = new LinkIssuer({
       signer: new LinkSigner(await loadKeys(repositories.signingKeys, 'link')),
       blobs,
       baseUrl: () => publicUrl.value,
+      directUploads: config.uploadMode === 'direct',
     });
     const tokens = new TokenService({
       keys: await loadKeys(repositories.signingKeys, 'token'),
@@ -77,7 +83,10 @@ export async function buildServices(config: Config, options: { clock?: Clock } =
       }),
       loginLimiter: new LoginRateLimiter(config.loginAttemptsPerMinute),
       publicUrl,
-      close: () => database.close(),
+      close: async () => {
+        await database.close();
+        if ('close' in blobs && typeof blobs.close === 'function') await blobs.close();
+      },
     };
   } catch (error) {
     await database.close();
@@ -85,17 +94,34 @@ export async function buildServices(config: Config, options: { clock?: Clock } =
   }
 }
 
-/** Only the stores, for admin commands that need no keys or links. */
+/**
+ * Opens and migrates the database. An unreachable database (a PostgreSQL still starting, a
+ * network blip) is retried with a log line per attempt until databaseStartTimeoutSeconds.
+ */
 export async function openStores(
   config: Config,
+  log: (line: string) => void = () => {},
 ): Promise<{ database: Database; repositories: Repositories }> {
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    poolMax: 2,
-    busyTimeoutMs: config.databaseBusyTimeoutMs,
-  });
-  await migrateToLatest(database.db);
-  return { database, repositories: createRepositories(database.db) };
+  const deadline = Date.now() + config.databaseStartTimeoutSeconds * 1000;
+  for (let attempt = 1; ; attempt++) {
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      poolMax: config.databasePoolMax,
+      busyTimeoutMs: config.databaseBusyTimeoutMs,
+    });
+    try {
+      await migrateToLatest(database.db);
+      return { database, repositories: createRepositories(database.db) };
+    } catch (error) {
+      await database.close().catch(() => {});
+      const waitMs = Math.min(5000, 500 * attempt);
+      if (Date.now() + waitMs > deadline) throw error;
+      log(
+        `database not reachable yet (attempt ${attempt}: ${(error as Error).message}); retrying in ${waitMs} ms`,
+      );
+      await sleep(waitMs);
+    }
+  }
 }
 
 function openBlobStore(storageUrl: string): BlobStore {
@@ -103,6 +129,7 @@ function openBlobStore(storageUrl: string): BlobStore {
   if (storageUrl === 'memory:') return new MemoryBlobStore();
   if (storageUrl.startsWith('file:'))
     return new FsBlobStore({ rootDir: path.resolve(storageUrl.slice('file:'.length)) });
+  if (storageUrl.startsWith('s3:')) return new S3BlobStore(parseS3StorageUrl(storageUrl));
   throw new Error(
     `COFFER_STORAGE_URL: unsupported store ${JSON.stringify(storageUrl.split(':')[0])} (use file: or s3:)`,
   );

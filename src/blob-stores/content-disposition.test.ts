@@ -12,7 +12,10 @@ it('gives an ASCII fallback and an RFC 5987 UTF-8 name', () => {
 it('keeps header-breaking characters out of the fallback', () => {
   const header = toAttachmentDisposition('a\r\nSet-Cookie: x=1\\.txt');
   assert.doesNotMatch(header, /[\r\n]/);
-  assert.match(header, /^attachment; filename="a__Set-Cookie: x=1_\.txt"; filename\*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1%5C\.txt$/);
+  assert.match(
+    header,
+    /^attachment; filename="a__Set-Cookie: x=1_\.txt"; filename\*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1%5C\.txt$/,
+  );
 });
 
 it('encodes apostrophes and stars, which RFC 5987 reserves', () => {

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -8,8 +10,6 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type {
   BlobInfo,
   BlobStore,
@@ -66,6 +66,9 @@ export class S3BlobStore implements BlobStore, Closable {
     // aborts when reading the body fails, so no partial object or dangling upload is left.
     const upload = new Upload({
       client: this.#client,
+      // Memory per upload is about (queueSize + 2) parts of 5 MiB: two in flight keep a gateway
+      // with many concurrent uploads affordable while still overlapping network round trips.
+      queueSize: 2,
       params: { Bucket: this.#bucket, Key, Body: counted, ContentType: options.contentType },
     });
     let storeFailedFirst = false;
@@ -117,9 +120,11 @@ export class S3BlobStore implements BlobStore, Closable {
   async delete(key: string): Promise<void> {
     const Key = this.#toObjectKey(key);
     // S3 answers 204 for a missing key too.
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key })).catch((error: unknown) => {
-      throw toBlobStoreError(error);
-    });
+    await this.#client
+      .send(new DeleteObjectCommand({ Bucket: this.#bucket, Key }))
+      .catch((error: unknown) => {
+        throw toBlobStoreError(error);
+      });
   }
 
   async presignDownload(key: string, options: PresignDownloadOptions): Promise<string> {

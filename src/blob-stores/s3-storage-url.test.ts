@@ -18,7 +18,11 @@ it('reads bucket, endpoint, region, path style and prefix', () => {
 });
 
 it('defaults to us-east-1, virtual-hosted style, no endpoint and no prefix', () => {
-  assert.deepEqual(parseS3StorageUrl('s3://bucket'), { bucket: 'bucket', region: 'us-east-1', forcePathStyle: false });
+  assert.deepEqual(parseS3StorageUrl('s3://bucket'), {
+    bucket: 'bucket',
+    region: 'us-east-1',
+    forcePathStyle: false,
+  });
 });
 
 it('refuses other schemes, paths, unknown parameters and bad values', () => {

@@ -23,6 +23,8 @@ export type Config = Readonly<{
   idleTimeoutSeconds: number;
   loginAttemptsPerMinute: number;
   databaseBusyTimeoutMs: number;
+  databaseStartTimeoutSeconds: number;
+  uploadMode: 'gateway' | 'direct';
   databasePoolMax: number;
   logLevel: string;
 }>;
@@ -47,6 +49,9 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv): Config {
   values.storageUrl ??= `file:${path.join(dataDir, 'blobs')}`;
   if (Boolean(values.tlsCert) !== Boolean(values.tlsKey)) {
     throw new Error('--tls-cert and --tls-key go together');
+  }
+  if (values.uploadMode !== 'gateway' && values.uploadMode !== 'direct') {
+    throw new Error(`COFFER_UPLOAD_MODE must be gateway or direct, not ${JSON.stringify(values.uploadMode)}`);
   }
   values.maxLinkTtlSeconds = Math.min(values.maxLinkTtlSeconds as number, absoluteMaxLinkTtlSeconds);
   return Object.freeze(values) as Config;

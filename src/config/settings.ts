@@ -153,6 +153,19 @@ export const settings = {
     min: 1,
     doc: 'How long a write waits for the database (SQLite lock, PostgreSQL pool) before answering 503 UNAVAILABLE.',
   },
+  databaseStartTimeoutSeconds: {
+    env: 'COFFER_DATABASE_START_TIMEOUT_SECONDS',
+    kind: 'integer',
+    defaultValue: 60,
+    min: 0,
+    doc: '`serve` keeps retrying an unreachable database this long at start, logging each attempt, before giving up.',
+  },
+  uploadMode: {
+    env: 'COFFER_UPLOAD_MODE',
+    kind: 'string',
+    defaultValue: 'gateway',
+    doc: '`gateway`: uploads stream through Coffer (multipart form or raw body). `direct` (S3 only): putFileUrl is an S3 presigned PUT for raw bodies.',
+  },
   databasePoolMax: {
     env: 'COFFER_DATABASE_POOL_MAX',
     kind: 'integer',

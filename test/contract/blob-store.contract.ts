@@ -154,6 +154,8 @@ export function runBlobStoreContract(
 
     it(`streams a ${LARGE_BODY_BYTES / MiB} MiB body in and out without holding it`, async () => {
       const key = newKey();
+      // Warm-up, not measured: the first multipart upload loads SDK code and grows allocator pools.
+      await store.put(key, generatedBody(12 * MiB).body, { contentType: 'a/b', maxBytes: 12 * MiB });
       const budget = 64 * MiB + (options.holdsBodiesInMemory ? LARGE_BODY_BYTES : 0);
       const generated = generatedBody(LARGE_BODY_BYTES);
       let info: Awaited<ReturnType<BlobStore['put']>> | undefined;

@@ -63,6 +63,26 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
       assert.deepEqual(await fixture.repos.files.findById(input.id), file);
     });
 
+    it('lets exactly one of ten concurrent creates at one path win, fresh or replacing', async () => {
+      const race = async (input: Partial<NewFile>, now: Date) => {
+        const results = await Promise.allSettled(Array.from({ length: 10 }, () => create(input, now)));
+        const won = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+        for (const result of results) {
+          if (result.status === 'rejected') assert.equal(result.reason.code, 'FILE_EXISTS');
+        }
+        assert.equal(won.length, 1);
+        return won[0]!;
+      };
+      const first = await race(
+        { creatorId: 'racer', filePath: 'race.txt', uploadExpiresAt: seconds(T0) + 60 },
+        T0,
+      );
+      assert.equal(first.replacedFileId, undefined);
+      const second = await race({ creatorId: 'racer', filePath: 'race.txt' }, at(61_000));
+      assert.equal(second.replacedFileId, first.file.id);
+      assert.deepEqual(await fixture.repos.files.findById(second.file.id), second.file);
+    });
+
     it('never replaces a verified record, even after its upload link expired', async () => {
       const { file } = await create({ uploadExpiresAt: seconds(T0) + 60 });
       await fixture.repos.files.markVerified(file.id, verification, at(1000));

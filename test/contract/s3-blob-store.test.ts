@@ -13,7 +13,11 @@ const MiB = 1024 * 1024;
 function storeFor(server: S3TestServer, prefix?: string): S3BlobStore {
   const { accessKeyId, secretAccessKey } = server;
   const location = parseS3StorageUrl(server.storageUrl);
-  return new S3BlobStore({ ...location, ...(prefix && { prefix }), credentials: { accessKeyId, secretAccessKey } });
+  return new S3BlobStore({
+    ...location,
+    ...(prefix && { prefix }),
+    credentials: { accessKeyId, secretAccessKey },
+  });
 }
 
 runBlobStoreContract('S3BlobStore (s3rver)', async () => {
@@ -58,9 +62,17 @@ describe('S3BlobStore against s3rver', () => {
     const key = newKey();
     const url = await store.presignUpload(key, { expiresInSeconds: 60, contentType: 'image/png' });
     assert.match(new URL(url).searchParams.get('X-Amz-SignedHeaders') ?? '', /content-type/);
-    const wrongType = await fetch(url, { method: 'PUT', body: 'png?', headers: { 'content-type': 'text/html' } });
+    const wrongType = await fetch(url, {
+      method: 'PUT',
+      body: 'png?',
+      headers: { 'content-type': 'text/html' },
+    });
     assert.equal(wrongType.status, 403);
-    const response = await fetch(url, { method: 'PUT', body: 'png bytes', headers: { 'content-type': 'image/png' } });
+    const response = await fetch(url, {
+      method: 'PUT',
+      body: 'png bytes',
+      headers: { 'content-type': 'image/png' },
+    });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('etag'), quotedMd5('png bytes'));
     const head = await store.head(key);
@@ -97,7 +109,10 @@ describe('S3BlobStore against s3rver', () => {
 
   it('returns the ETag S3 gives a multipart object', async () => {
     const key = newKey();
-    const info = await store.put(key, generatedBody(12 * MiB).body, { contentType: 'a/b', maxBytes: 12 * MiB });
+    const info = await store.put(key, generatedBody(12 * MiB).body, {
+      contentType: 'a/b',
+      maxBytes: 12 * MiB,
+    });
     // S3 answers "<md5 of the part md5s>-<parts>"; s3rver the MD5 of the whole.
     assert.match(info.etag, /^"[0-9a-f]{32}(-3)?"$/);
     assert.equal((await store.head(key))?.etag, info.etag);

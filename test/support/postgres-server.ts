@@ -6,7 +6,7 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,54 +40,72 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
   const dataDir = join(dir, 'data');
   // initdb and postgres refuse to run as root: run them as the package's postgres user.
   const asRoot = process.getuid?.() === 0;
-  const command = (binary: string, args: string[]) =>
+  if (asRoot) await chown(dir, await idOf('-u'), await idOf('-g'));
+  const toCommand = (binary: string, args: string[]): [string, string[]] =>
     asRoot
-      ? (['runuser', ['-u', 'postgres', '--', join(binDir, binary), ...args]] as const)
-      : ([join(binDir, binary), args] as const);
-  if (asRoot) {
-    const [uid, gid] = await Promise.all([idOf('-u'), idOf('-g')]);
-    await chown(dir, uid, gid);
-  }
-  const pgCtl = (...args: string[]) => run(...command('pg_ctl', ['-D', dataDir, ...args]));
-  const stopCluster = () => pgCtl('stop', '-m', 'fast', '-w').then(() => undefined);
-  const port = await freePort();
+      ? ['runuser', ['-u', 'postgres', '--', join(binDir, binary), ...args]]
+      : [join(binDir, binary), args];
+  const pgCtl = (...args: string[]) => toCommand('pg_ctl', ['-D', dataDir, ...args]);
   try {
-    await run(
-      ...command('initdb', [
-        '-D',
-        dataDir,
-        '-A',
-        'trust',
-        '-U',
-        'postgres',
-        '-E',
-        'UTF8',
-        '--locale=C',
-        '--no-sync',
-      ]),
-    );
-    const options = [
-      `-c port=${port}`,
+    const initdbArgs = [
+      '-D',
+      dataDir,
+      '-A',
+      'trust',
+      '-U',
+      'postgres',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+    ];
+    await run(...toCommand('initdb', initdbArgs));
+    const settings = [
+      `-c port=${await freePort()}`,
       "-c listen_addresses='127.0.0.1'",
       `-c unix_socket_directories='${dir}'`,
       '-c fsync=off -c synchronous_commit=off -c full_page_writes=off',
-    ].join(' ');
-    await pgCtl('start', '-w', '-t', '60', '-l', join(dir, 'server.log'), '-o', options);
+    ];
+    await run(...pgCtl('start', '-w', '-t', '60', '-l', join(dir, 'server.log'), '-o', settings.join(' ')));
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  // A crashed or interrupted test run must not leave a server behind.
-  const stopOnExit = () => {
-    const [file, args] = command('pg_ctl', ['-D', dataDir, 'stop', '-m', 'immediate']);
-    if (existsSync(dataDir)) execFileSync(file, args, { stdio: 'ignore' });
-  };
-  process.once('exit', stopOnExit);
+  const port = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[3]);
+  const unregister = stopOnExit(() => {
+    try {
+      execFileSync(...pgCtl('stop', '-m', 'immediate'), { stdio: 'ignore' });
+    } catch {
+      // already stopped
+    }
+  });
   return onServer(`postgres://postgres@127.0.0.1:${port}/postgres`, async () => {
-    process.off('exit', stopOnExit);
-    await stopCluster();
+    unregister();
+    await run(...pgCtl('stop', '-m', 'fast', '-w'));
     await rm(dir, { recursive: true, force: true });
   });
+}
+
+/**
+ * A crashed or interrupted run must not leave a server behind: stop it on exit and on
+ * SIGINT/SIGTERM (then die of the same signal). Only SIGKILL gets past this.
+ */
+function stopOnExit(stop: () => void): () => void {
+  const onExit = () => stop();
+  const onSignal = (signal: NodeJS.Signals) => {
+    unregister();
+    stop();
+    process.kill(process.pid, signal);
+  };
+  const unregister = () => {
+    process.off('exit', onExit);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.on('exit', onExit);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return unregister;
 }
 
 async function onServer(adminUrl: string, shutdown: () => Promise<void>): Promise<PostgresServer> {

@@ -52,14 +52,18 @@ export function s3rverFixes({ directory, secretAccessKey }: Fixes): S3rver.Middl
 async function listUploads(uploadsDir: string): Promise<{ key: string; uploadId: string }[]> {
   const uploadIds = await readdir(uploadsDir).catch(() => [] as string[]);
   return Promise.all(
-    uploadIds.map(async (uploadId) => ({ uploadId, key: await readFile(join(uploadsDir, uploadId, 'key'), 'utf8') })),
+    uploadIds.map(async (uploadId) => ({
+      uploadId,
+      key: await readFile(join(uploadsDir, uploadId, 'key'), 'utf8'),
+    })),
   );
 }
 
 function toListMultipartUploadsXml(bucket: string, uploads: { key: string; uploadId: string }[]): string {
-  const escape = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
+  const toXmlText = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
   const items = uploads.map(
-    (upload) => `<Upload><Key>${escape(upload.key)}</Key><UploadId>${escape(upload.uploadId)}</UploadId></Upload>`,
+    (upload) =>
+      `<Upload><Key>${toXmlText(upload.key)}</Key><UploadId>${toXmlText(upload.uploadId)}</UploadId></Upload>`,
   );
-  return `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${escape(bucket)}</Bucket><IsTruncated>false</IsTruncated>${items.join('')}</ListMultipartUploadsResult>`;
+  return `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${toXmlText(bucket)}</Bucket><IsTruncated>false</IsTruncated>${items.join('')}</ListMultipartUploadsResult>`;
 }

@@ -9,21 +9,30 @@ import type { IncomingMessage } from 'node:http';
  * every bucket-level request the SDK sends with a trailing slash; the test server uses this.
  * Returns undefined when the request carries no SigV4 credentials (anonymous).
  */
-export function isValidSigV4(request: IncomingMessage, secretAccessKey: string, now = new Date()): boolean | undefined {
+export function isValidSigV4(
+  request: IncomingMessage,
+  secretAccessKey: string,
+  now = new Date(),
+): boolean | undefined {
   const [rawPath = '/', rawQuery = ''] = (request.url ?? '/').split('?', 2);
   const params = rawQuery
     .split('&')
     .filter(Boolean)
     .map((pair) => {
       const at = pair.indexOf('=');
-      return (at < 0 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)]).map(decodeURIComponent) as [string, string];
+      return (at < 0 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)]).map(decodeURIComponent) as [
+        string,
+        string,
+      ];
     });
   const query = new Map(params);
   if (!query.has('X-Amz-Signature') && request.headers.authorization === undefined) return undefined;
   const auth = query.has('X-Amz-Signature') ? fromQuery(query) : fromHeaders(request.headers);
   if (!auth) return false;
   if (auth.expiresInSeconds !== undefined) {
-    const signedAt = Date.parse(auth.amzDate.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'));
+    const signedAt = Date.parse(
+      auth.amzDate.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'),
+    );
     if (!(now.getTime() <= signedAt + auth.expiresInSeconds * 1000)) return false;
   }
   const canonicalQuery = params
@@ -32,9 +41,15 @@ export function isValidSigV4(request: IncomingMessage, secretAccessKey: string, 
     .sort()
     .join('&');
   const canonicalHeaders = auth.signedHeaders
-    .map((name) => `${name}:${String(request.headers[name] ?? '').trim().replace(/\s+/g, ' ')}\n`)
+    .map(
+      (name) =>
+        `${name}:${String(request.headers[name] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
     .join('');
-  const payloadHash = auth.expiresInSeconds !== undefined ? 'UNSIGNED-PAYLOAD' : request.headers['x-amz-content-sha256'];
+  const payloadHash =
+    auth.expiresInSeconds !== undefined ? 'UNSIGNED-PAYLOAD' : request.headers['x-amz-content-sha256'];
   const canonicalRequest = [
     request.method,
     rawPath,
@@ -81,7 +96,10 @@ function fromHeaders(headers: IncomingMessage['headers']): SigV4Auth | undefined
 }
 
 function rfc3986(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(text).replace(
+    /[!'()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 function hmac(key: string | Buffer, data: string): Buffer {

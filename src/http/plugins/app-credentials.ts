@@ -16,7 +16,9 @@ export function installAppCredentials(
   app: FastifyInstance,
   options: { identity: IdentityService; projects: ProjectRepository },
 ): void {
-  app.options('/*', async (request, reply) => answerPreflight(request, reply, options.projects));
+  app.options('/*', { schema: { hide: true } }, async (request, reply) =>
+    answerPreflight(request, reply, options.projects),
+  );
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.method === 'OPTIONS') return;

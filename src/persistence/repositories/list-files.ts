@@ -39,21 +39,18 @@ export async function listFiles(
 }
 
 function isReadableBy(eb: ExpressionBuilder<DatabaseSchema, 'files'>, query: FileListQuery) {
-  return eb.or([
-    eb('files.creator_id', '=', query.readerId),
-    eb.exists(
-      eb
-        .selectFrom('file_acl')
-        .select(sql.lit(1).as('one'))
-        .whereRef('file_acl.file_id', '=', 'files.id')
-        .where((acl) =>
-          acl.or([
-            acl.and([acl('file_acl.scope', '=', 'user'), acl('file_acl.identifier', '=', query.readerId)]),
-            acl.and([acl('file_acl.scope', '=', 'role'), acl('file_acl.identifier', '=', query.readerRole)]),
-          ]),
-        ),
-    ),
-  ]);
+  // Not correlated: both dialects evaluate the ACL side once, through the
+  // (scope, identifier) index, and test each of the project's files against that set.
+  const namedInAcl = eb
+    .selectFrom('file_acl')
+    .select('file_acl.file_id')
+    .where((acl) =>
+      acl.or([
+        acl.and([acl('file_acl.scope', '=', 'user'), acl('file_acl.identifier', '=', query.readerId)]),
+        acl.and([acl('file_acl.scope', '=', 'role'), acl('file_acl.identifier', '=', query.readerRole)]),
+      ]),
+    );
+  return eb.or([eb('files.creator_id', '=', query.readerId), eb('files.id', 'in', namedInAcl)]);
 }
 
 /**

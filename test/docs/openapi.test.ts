@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { startTestServer, type TestServer } from '../support/in-process-server.ts';
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(() => server.stop());
+
+it('GET /docs serves an OpenAPI document with every control-plane endpoint', async () => {
+  const response = await fetch(`${server.baseUrl}/docs`);
+  assert.equal(response.status, 200);
+  const doc = await response.json();
+  assert.match(doc.openapi, /^3\./);
+  const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+    Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+  assert.deepEqual(operations.sort(), [
+    'GET /api/v1/file/{fileId}',
+    'GET /api/v1/user',
+    'POST /api/v1/auth/login',
+    'POST /api/v1/auth/signup',
+    'POST /api/v1/file',
+    'POST /api/v1/file/{fileId}/acl/role/{roleName}',
+    'POST /api/v1/file/{fileId}/acl/user/{userId}',
+    'POST /api/v1/file/{fileId}/verify',
+  ]);
+});
