@@ -11,7 +11,9 @@ import { buildServices, openStores } from './services.ts';
 export async function serve(config: Config): Promise<void> {
   assertSafeBind(config);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
-  const services = await buildServices(config, { log: (line) => console.error(JSON.stringify({ level: 40, time: Date.now(), msg: line })) });
+  const services = await buildServices(config, {
+    log: (line) => console.error(JSON.stringify({ level: 40, time: Date.now(), msg: line })),
+  });
   const tls =
     config.tlsCert && config.tlsKey
       ? { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) }

@@ -13,8 +13,8 @@ it('GET /docs serves an OpenAPI document with every control-plane endpoint', asy
   assert.equal(response.status, 200);
   const doc = await response.json();
   assert.match(doc.openapi, /^3\./);
-  const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
-    Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+  const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+    ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
   );
   assert.deepEqual(operations.sort(), [
     'GET /api/v1/file/{fileId}',
