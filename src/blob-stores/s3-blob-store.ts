@@ -20,7 +20,7 @@ import type {
 } from '../domain/ports.ts';
 import { unavailable } from '../errors/errors.ts';
 import { assertValidBlobKey } from './blob-key.ts';
-import { toAttachmentDisposition } from './content-disposition.ts';
+import { toAttachmentDisposition } from '../domain/files/content-disposition.ts';
 import { MeteredStream } from './metered-stream.ts';
 import { isS3NotFound, toBlobStoreError } from './s3-errors.ts';
 import type { S3Location } from './s3-storage-url.ts';

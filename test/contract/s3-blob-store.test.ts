@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
-import { toAttachmentDisposition } from '../../src/blob-stores/content-disposition.ts';
+import { toAttachmentDisposition } from '../../src/domain/files/content-disposition.ts';
 import { parseS3StorageUrl, S3BlobStore } from '../../src/blob-stores/s3-blob-store.ts';
 import { bodyOf, generatedBody, quotedMd5, readAll } from '../support/byte-streams.ts';
 import { type S3TestServer, startS3Server } from '../support/s3-server.ts';

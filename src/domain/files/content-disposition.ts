@@ -1,13 +1,20 @@
 /**
- * An RFC 6266 `attachment` disposition carrying the file name: an ASCII fallback for old
- * clients and the exact UTF-8 name (RFC 5987) for the rest. Attachment, not inline: the
- * content is the users', and must not run as a page on this origin.
+ * `attachment; filename="<ascii fallback>"; filename*=UTF-8''<pct-encoded>` (RFC 6266 §4.3):
+ * browsers that know RFC 5987 use filename*, older ones the quoted ASCII name.
  */
-export function toContentDisposition(fileName: string): string {
+export function toAttachmentDisposition(fileName: string): string {
+  // security: quotes, backslashes and control characters (CR/LF) never reach the header; nor
+  // does %, which some browsers percent-decode in the fallback. Attachment, not inline: the
+  // content is the users' and must not run as a page on this origin.
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${toRfc5987Value(fileName)}`;
+}
+
+// RFC 5987 §3.2.1 attr-char leaves only ALPHA DIGIT !#$&+-.^_`|~ unencoded; encodeURIComponent
+// also leaves '()* alone, so those are encoded here.
+function toRfc5987Value(value: string): string {
+  return encodeURIComponent(value).replace(
     /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
