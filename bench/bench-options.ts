@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+
+const MiB = 1024 * 1024;
+
+/** Everything a run is parameterized by; the smoke run is the same harness at toy sizes. */
+export type BenchOptions = {
+  smoke: boolean;
+  /** Scenario ids to run (all when empty). */
+  only: string[];
+  /** `sqlite-fs` (embedded defaults) or `pg-s3` (PostgreSQL + S3, when available). */
+  stack: 'sqlite-fs' | 'pg-s3';
+  rounds: number;
+  /** Seconds per load run of request-rate scenarios. */
+  durationSeconds: number;
+  connections: number;
+  /** Size of the "large" download and upload scenarios. */
+  largeBytes: number;
+  /** Requests per round of the large scenarios (each one moves largeBytes). */
+  largeRequests: number;
+  /** Requests per round of scenarios that consume a prepared pool (verify). */
+  poolRequests: number;
+  /** File records of the "many records" hot-path scenario. */
+  manyRecords: number;
+  /** Size of the transfers whose server RSS is sampled. */
+  memoryBytes: number;
+  /** Whether to rewrite docs/benchmarks.md and its chart (full runs of every scenario only). */
+  writeDocs: boolean;
+};
+
+const usage = `Usage: npm run bench [-- options]   (npm run bench:smoke = --smoke)
+  --only a,b        run only these scenario ids (see the table in bench/scenarios.ts; "memory" for RSS)
+  --smoke           every scenario for about a second, small sizes, one round; fails on any non-2xx
+  --rounds N        alternated scenario/baseline rounds (default 5)
+  --duration S      seconds per request-rate run (default 5)
+  --connections N   concurrent connections for request-rate runs (default 10)
+  --stack NAME      sqlite-fs (default) or pg-s3
+  --no-docs         do not rewrite docs/benchmarks.md even on a full run`;
+
+export function parseBenchOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      only: { type: 'string' },
+      smoke: { type: 'boolean' },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      stack: { type: 'string' },
+      'no-docs': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  const smoke = values.smoke ?? false;
+  const stack = values.stack ?? 'sqlite-fs';
+  if (stack !== 'sqlite-fs' && stack !== 'pg-s3') throw new Error(`unknown --stack ${stack}\n${usage}`);
+  const only = (values.only ?? '').split(',').filter(Boolean);
+  return {
+    smoke,
+    only,
+    stack,
+    rounds: toPositive(values.rounds, smoke ? 1 : 5),
+    durationSeconds: toPositive(values.duration, smoke ? 1 : 5),
+    connections: toPositive(values.connections, 10),
+    largeBytes: smoke ? 4 * MiB : 256 * MiB,
+    largeRequests: smoke ? 2 : 3,
+    poolRequests: smoke ? 100 : 1500,
+    manyRecords: smoke ? 10_000 : 1_000_000,
+    memoryBytes: smoke ? 32 * MiB : 1024 * MiB,
+    writeDocs: !smoke && only.length === 0 && !values['no-docs'],
+  };
+}
+
+function toPositive(text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!(value > 0)) throw new Error(`expected a positive number, got ${text}\n${usage}`);
+  return value;
+}

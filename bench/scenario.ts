@@ -1,0 +1,49 @@
+/**
+ * The shapes every benchmark scenario shares. A scenario is one entry in the table of
+ * bench/scenarios.ts: adding one means writing its `prepare` and listing it there.
+ */
+import type { BenchContext } from './bench-context.ts';
+
+/** What one load run measured, on one side (the scenario or one of its baselines). */
+export type Measurement = {
+  requests2xx: number;
+  non2xx: number;
+  /** Connection errors and timeouts: a smoke run fails on any. */
+  errors: number;
+  durationSeconds: number;
+  requestsPerSecond: number;
+  /** Payload bytes per second (MiB/s), for byte scenarios only. */
+  mibPerSecond?: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+};
+
+/** One runnable side. `run` may prepare what it consumes (fresh links, a pool of uploads) before timing. */
+export type Side = { label: string; run: () => Promise<Measurement> };
+
+/** A scenario ready to run: its own side and the baselines it is compared with (the first is the target's). */
+export type PreparedScenario = { scenario: Side; baselines: Side[] } | { skipped: string };
+
+/**
+ * How two sides compare, higher always meaning "closer to the ceiling":
+ * `rate` = scenario rate ÷ baseline rate (MiB/s for byte scenarios), `p50` = baseline p50 ÷ scenario p50.
+ */
+export type RatioMetric = 'rate' | 'p50';
+
+export type Scenario = {
+  id: string;
+  title: string;
+  unit: 'req/s' | 'MiB/s';
+  metric: RatioMetric;
+  /** The issue's target, as a ratio to the first baseline; absent where the issue sets none. */
+  target?: number;
+  prepare: (context: BenchContext) => Promise<PreparedScenario>;
+};
+
+/** The median of the numbers (the mean of the two middle ones for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}

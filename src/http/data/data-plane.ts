@@ -1,0 +1,34 @@
+import type { Services } from '../../services.ts';
+import type { TypedApp } from '../route-context.ts';
+import { getBlob } from './get-blob.ts';
+import { putBlob } from './put-blob.ts';
+
+const exposedHeaders = 'ETag, Content-Length, Content-Range, Content-Disposition, Accept-Ranges, Last-Modified';
+
+/**
+ * /blob/v1: the object-store gateway. No app credentials and no token: the signed link is the
+ * credential (spec §1: anyone who holds the link can use it). Browsers must see the ETag of an
+ * upload, so every answer carries CORS headers that expose it.
+ */
+export async function dataPlane(app: TypedApp, services: Services): Promise<void> {
+  // Bodies are streams handed to the blob store as they come, whatever their type.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', exposedHeaders);
+  });
+
+  app.options('/*', { schema: { hide: true } }, async (request, reply) => {
+    const requested = request.headers['access-control-request-headers'];
+    return reply
+      .code(204)
+      .header('access-control-allow-methods', 'GET, HEAD, PUT, OPTIONS')
+      .header('access-control-allow-headers', typeof requested === 'string' ? requested : 'content-type, range')
+      .header('access-control-max-age', '600')
+      .send();
+  });
+
+  putBlob(app, services);
+  getBlob(app, services);
+}

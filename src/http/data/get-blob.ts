@@ -1,0 +1,50 @@
+import type { FastifyReply } from 'fastify';
+import { toAttachmentDisposition } from '../../domain/files/content-disposition.ts';
+import { toFileName } from '../../domain/files/validate-file-path.ts';
+import type { RouteRegistrar } from '../route-context.ts';
+import { GatewayParams, GatewayQuery, toGatewayLink } from './gateway-link.ts';
+import { parseRange } from './parse-range.ts';
+
+/**
+ * GET and HEAD on a signed download link: the verified bytes, with Range support (206/416),
+ * conditional GET on the ETag, and headers that keep browsers from running the content.
+ */
+export const getBlob: RouteRegistrar = (app, services) => {
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/files/:fileId',
+    exposeHeadRoute: false,
+    schema: { hide: true, params: GatewayParams, querystring: GatewayQuery },
+    handler: async (request, reply) => {
+      const file = await services.files.getDownloadable(toGatewayLink(request.params, request.query));
+      const { sizeBytes, contentType, lastModified } = file.content;
+      reply
+        .header('content-type', contentType)
+        .header('etag', file.etag)
+        .header('last-modified', lastModified.toUTCString())
+        .header('accept-ranges', 'bytes')
+        .header('content-disposition', toAttachmentDisposition(toFileName(file.filePath)))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, no-transform');
+      if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
+      const range = parseRange(request.headers.range, sizeBytes);
+      if (range === 'unsatisfiable') {
+        return reply.code(416).header('content-range', `bytes */${sizeBytes}`).header('content-length', '0').send();
+      }
+      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${sizeBytes}`);
+      reply.header('content-length', String(range ? range.end - range.start + 1 : sizeBytes));
+      if (request.method === 'HEAD' || sizeBytes === 0) return sendEmpty(reply);
+      const blob = await services.files.openContent(file, { range });
+      return reply.send(blob.body);
+    },
+  });
+};
+
+function sendEmpty(reply: FastifyReply) {
+  // Content-Length already says how many bytes a GET would carry; a HEAD carries none.
+  reply.hijack();
+  reply.raw.writeHead(reply.statusCode, reply.getHeaders() as Record<string, string>);
+  reply.raw.end();
+  return reply;
+}

@@ -1,0 +1,25 @@
+import type { ByteRange } from '../../domain/ports.ts';
+
+/**
+ * RFC 9110 §14.2: one `bytes=` range → an inclusive ByteRange; a range past the end →
+ * 'unsatisfiable' (416). Several ranges or a malformed header → undefined, and the whole
+ * content is sent, which the RFC allows.
+ */
+export function parseRange(header: string | undefined, sizeBytes: number): ByteRange | 'unsatisfiable' | undefined {
+  if (!header) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return undefined;
+  const [, first = '', last = ''] = match;
+  if (first === '' && last === '') return undefined;
+  if (first === '') {
+    // A suffix range: the last N bytes.
+    const length = Number(last);
+    if (length === 0 || sizeBytes === 0) return 'unsatisfiable';
+    return { start: Math.max(0, sizeBytes - length), end: sizeBytes - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? sizeBytes - 1 : Math.min(Number(last), sizeBytes - 1);
+  if (last !== '' && Number(last) < start) return undefined;
+  if (start >= sizeBytes) return 'unsatisfiable';
+  return { start, end };
+}

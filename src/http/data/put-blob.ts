@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify';
+import type { BlobInfo } from '../../domain/ports.ts';
+import type { RouteRegistrar } from '../route-context.ts';
+import { GatewayParams, GatewayQuery, toGatewayLink } from './gateway-link.ts';
+import { isMultipart, readMultipartUpload } from './read-multipart-upload.ts';
+
+/**
+ * Spec 4.2 step 2: PUT to the signed upload link. The body is a multipart form whose file part
+ * is named `data` (only that part's bytes are stored) or any raw body (the original SDKs send
+ * the file as is). Answers 200 with the quoted MD5 ETag the verify step wants back.
+ */
+export const putBlob: RouteRegistrar = (app, services) => {
+  app.put(
+    '/files/:fileId',
+    { schema: { hide: true, params: GatewayParams, querystring: GatewayQuery } },
+    async (request, reply) => {
+      const link = toGatewayLink(request.params, request.query);
+      const signal = abortOnClose(request);
+      const info: BlobInfo = isMultipart(request.headers['content-type'])
+        ? await readMultipartUpload(request.raw, (part) =>
+            services.files.acceptUpload(link, part.stream, part.contentType, signal),
+          )
+        : await services.files.acceptUpload(link, request.raw, request.headers['content-type'], signal);
+      return reply.header('etag', info.etag).send({ etag: info.etag, sizeBytes: info.sizeBytes });
+    },
+  );
+};
+
+/** An upload whose client goes away is abandoned: the store deletes what it had written. */
+function abortOnClose(request: FastifyRequest): AbortSignal {
+  const controller = new AbortController();
+  request.raw.once('close', () => {
+    if (!request.raw.complete) controller.abort(new Error('client closed the upload'));
+  });
+  return controller.signal;
+}
