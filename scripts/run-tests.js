@@ -1,9 +1,66 @@
-// Runs every test file (unit tests beside the code, cross-module tests in test/) on node:test.
-// Kept in JS so that it runs before anything is type-checked.
+// Runs every test on node:test, on both stacks:
+//   1. every test file (unit tests beside the code, cross-module tests in test/) on the embedded
+//      stack; the contract suites start their own PostgreSQL and S3 servers;
+//   2. the API, access, CLI and end-to-end suites again on PostgreSQL + S3 (one private
+//      PostgreSQL cluster and one S3 server for the run, a fresh database and key prefix per
+//      Coffer server). Without PostgreSQL installed this pass is skipped, loudly.
+// Extra arguments go to node --test (e.g. --test-name-pattern=…).
 import { spawnSync } from 'node:child_process';
 import { globSync } from 'node:fs';
 
-const files = [...globSync('src/**/*.test.ts'), ...globSync('test/**/*.test.ts')].sort();
-const args = ['--test', '--test-concurrency=2', '--test-timeout=120000', ...process.argv.slice(2), ...files];
-const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+const nodeTest = (files, env = process.env) =>
+  spawnSync(
+    process.execPath,
+    [
+      '--test',
+      '--test-force-exit',
+      '--test-concurrency=2',
+      '--test-timeout=120000',
+      ...process.argv.slice(2),
+      ...files,
+    ],
+    { stdio: 'inherit', env },
+  ).status ?? 1;
+
+const allFiles = [...globSync('src/**/*.test.ts'), ...globSync('test/**/*.test.ts')].sort();
+const stackFiles = [
+  ...globSync('test/e2e/*.test.ts'),
+  ...globSync('test/access/*.test.ts'),
+  ...globSync('test/cli/*.test.ts'),
+  ...globSync('test/stacks/*.test.ts'),
+  'test/api/error-scenarios.test.ts',
+  'test/api/tokens-and-accounts.test.ts',
+  'test/api/concurrency.test.ts',
+].sort();
+
+console.log(`\n=== stack: embedded (SQLite + local disk): ${allFiles.length} files ===\n`);
+let failed = nodeTest(allFiles) !== 0;
+
+const { startPostgres } = await import('../test/support/postgres-server.ts');
+const { startS3Server } = await import('../test/support/s3-server.ts');
+const postgres = await startPostgres();
+if (!postgres) {
+  console.error(
+    '\n!!! SKIPPED: the PostgreSQL + S3 pass (%d files) — PostgreSQL is not installed.\n' +
+      '!!! Install it with `apt-get install -y postgresql` (as .ci/run does) to run them.\n',
+    stackFiles.length,
+  );
+} else {
+  const s3 = await startS3Server();
+  try {
+    console.log(`\n=== stack: pg-s3 (PostgreSQL + S3): ${stackFiles.length} files ===\n`);
+    const env = {
+      ...process.env,
+      COFFER_TEST_POSTGRES_URL: postgres.url,
+      COFFER_TEST_STORAGE_URL: s3.storageUrl,
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      AWS_REGION: 'us-east-1',
+    };
+    failed = nodeTest(stackFiles, env) !== 0 || failed;
+  } finally {
+    await s3.stop();
+    await postgres.stop();
+  }
+}
+process.exit(failed ? 1 : 0);

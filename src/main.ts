@@ -30,6 +30,8 @@ export async function serve(config: Config): Promise<void> {
       app.log.info('shutting down: draining connections');
       await app.close();
       await services.close();
+      // A worker's channel to the primary would keep it alive: let it go.
+      if (cluster.isWorker) process.disconnect?.();
       resolve();
     };
     process.once('SIGTERM', stop);
@@ -70,10 +72,14 @@ async function runPrimary(config: Config): Promise<void> {
   await new Promise<void>((resolve) => {
     const stop = () => {
       stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+      const workers = Object.values(cluster.workers ?? {});
+      let alive = workers.length;
+      if (alive === 0) resolve();
       cluster.on('exit', () => {
-        if (Object.keys(cluster.workers ?? {}).length === 0) resolve();
+        alive -= 1;
+        if (alive === 0) resolve();
       });
+      for (const worker of workers) worker?.process.kill('SIGTERM');
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);

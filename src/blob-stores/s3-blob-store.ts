@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { toAttachmentDisposition } from '../domain/files/content-disposition.ts';
 import type {
   BlobInfo,
   BlobStore,
@@ -20,7 +21,6 @@ import type {
 } from '../domain/ports.ts';
 import { unavailable } from '../errors/errors.ts';
 import { assertValidBlobKey } from './blob-key.ts';
-import { toAttachmentDisposition } from '../domain/files/content-disposition.ts';
 import { MeteredStream } from './metered-stream.ts';
 import { isS3NotFound, toBlobStoreError } from './s3-errors.ts';
 import type { S3Location } from './s3-storage-url.ts';

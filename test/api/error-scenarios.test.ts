@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { type ErrorCode, errorCodes } from '../../src/errors/error-codes.ts';
 import { type ApiClient, toApiResponse } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
+import { currentStackName } from '../support/test-stack.ts';
 
 /**
  * Every barrier and every error code a request can reach, as one table of scenarios
@@ -31,6 +32,8 @@ type Scenario = {
   headers?: (ctx: Ctx) => Record<string, string>;
   /** Absolute URL (data plane) instead of an API path, sent without app credentials. */
   raw?: boolean;
+  /** Uses a download link: Coffer's gateway answers it only when blobs are not on S3. */
+  gatewayDownload?: boolean;
   anonymous?: boolean;
   expect: { status: number; code?: ErrorCode };
 };
@@ -348,6 +351,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'tampered download link',
+    gatewayDownload: true,
     raw: true,
     method: 'GET',
     url: (c) => c.downloadUrl.replace(/sig=./, 'sig=A'),
@@ -355,6 +359,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'download link used for PUT',
+    gatewayDownload: true,
     raw: true,
     method: 'PUT',
     url: (c) => c.downloadUrl,
@@ -363,6 +368,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'link without a signature',
+    gatewayDownload: true,
     raw: true,
     method: 'GET',
     url: (c) => c.downloadUrl.split('?')[0]!,
@@ -370,6 +376,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'link with a later expiry',
+    gatewayDownload: true,
     raw: true,
     method: 'GET',
     url: (c) => c.downloadUrl.replace(/exp=(\d+)/, (_, exp) => `exp=${Number(exp) + 60}`),
@@ -426,7 +433,9 @@ describe('error scenarios', () => {
   after(() => ctx.server.stop());
 
   for (const scenario of scenarios) {
-    it(`${scenario.name} → ${scenario.expect.status} ${scenario.expect.code ?? ''}`, async () => {
+    const skip =
+      scenario.gatewayDownload && currentStackName() === 'pg-s3' && 'S3 serves download links itself';
+    it(`${scenario.name} → ${scenario.expect.status} ${scenario.expect.code ?? ''}`, { skip }, async () => {
       const response = scenario.raw ? await callRaw(ctx, scenario) : await callApi(ctx, scenario);
       assert.equal(response.status, scenario.expect.status, response.text);
       if (scenario.expect.code) {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient } from '../support/api-client.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
+import { prepareTestStack, type TestStack } from '../support/test-stack.ts';
 
 describe('coffer command line (DESIGN §6), with a server running on the same data', () => {
   let coffer: CofferProcess;
@@ -12,7 +13,7 @@ describe('coffer command line (DESIGN §6), with a server running on the same da
     coffer = await startCofferProcess();
   });
   after(() => coffer.stop());
-  const cli = (...args: string[]) => runCli([...args, '--data-dir', coffer.dataDir]);
+  const cli = (...args: string[]) => runCli([...args, '--data-dir', coffer.dataDir], coffer.env);
 
   it('serve created the default project and its credentials file (mode 0600)', async () => {
     const info = await stat(path.join(coffer.dataDir, 'default-project.json'));
@@ -120,15 +121,20 @@ describe('coffer command line (DESIGN §6), with a server running on the same da
 
 describe('coffer serve on an empty data dir', () => {
   let dataDir: string;
+  let stack: TestStack;
   before(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'coffer-cli-'));
+    stack = await prepareTestStack();
   });
-  after(() => rm(dataDir, { recursive: true, force: true }));
+  after(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+    await stack.cleanup();
+  });
 
   it('a second start keeps the default project and its credentials', async () => {
-    const first = await startCofferProcess({ dataDir });
+    const first = await startCofferProcess({ dataDir, stack });
     await first.stop();
-    const second = await startCofferProcess({ dataDir });
+    const second = await startCofferProcess({ dataDir, stack });
     try {
       assert.deepEqual(second.credentials, first.credentials);
       assert.doesNotMatch(second.output(), /created project/);

@@ -4,11 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ApiClient, type AppCredentials } from './api-client.ts';
+import { prepareTestStack, type TestStack } from './test-stack.ts';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/coffer.js');
 const execFileAsync = promisify(execFile);
 
 export type CofferProcess = {
+  /** The stack's environment: give it to CLI commands that must reach the same stores. */
+  env: Record<string, string>;
   baseUrl: string;
   dataDir: string;
   credentials: AppCredentials;
@@ -33,27 +36,41 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
 
 /** Starts `coffer serve` as a child process through the CLI, on a free port and a fresh data dir. */
 export async function startCofferProcess(
-  options: { args?: string[]; env?: NodeJS.ProcessEnv; dataDir?: string } = {},
+  options: {
+    args?: string[];
+    env?: NodeJS.ProcessEnv;
+    dataDir?: string;
+    /** Share one stack between servers (several nodes); by default each server gets its own. */
+    stack?: TestStack;
+  } = {},
 ): Promise<CofferProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'coffer-e2e-')));
+  const stack = options.stack ?? (await prepareTestStack());
   const child = spawn(
     process.execPath,
     [bin, 'serve', '--data-dir', dataDir, '--port', '0', ...(options.args ?? [])],
     {
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, ...stack.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const baseUrl = await waitForReady(child, () => output);
-  const credentials = JSON.parse(
-    await readFile(path.join(dataDir, 'default-project.json'), 'utf8'),
-  ) as AppCredentials;
+  let baseUrl: string;
+  let credentials: AppCredentials;
+  try {
+    baseUrl = await waitForReady(child, () => output);
+    credentials = JSON.parse(await readFile(path.join(dataDir, 'default-project.json'), 'utf8'));
+  } catch (error) {
+    // Never leave a server behind: a live child keeps the test process from exiting.
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     baseUrl,
     dataDir,
+    env: stack.env,
     credentials,
     client: new ApiClient(baseUrl, credentials),
     output: () => output,
@@ -63,6 +80,7 @@ export async function startCofferProcess(
         child.kill('SIGTERM');
         await exited;
       }
+      if (!options.stack) await stack.cleanup();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };

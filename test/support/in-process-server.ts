@@ -6,6 +6,7 @@ import { type Config, loadConfig } from '../../src/config/config.ts';
 import { createProject } from '../../src/domain/identity/create-project.ts';
 import { buildServices, type Services } from '../../src/services.ts';
 import { ApiClient, type AppCredentials } from './api-client.ts';
+import { prepareTestStack } from './test-stack.ts';
 
 export type TestServer = {
   baseUrl: string;
@@ -27,11 +28,8 @@ export async function startTestServer(
   env: NodeJS.ProcessEnv = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'coffer-test-'));
-  // COFFER_TEST_DATABASE_URL / COFFER_TEST_STORAGE_URL run the same suites on another stack.
-  const stack: Record<string, string> = {};
-  if (process.env.COFFER_TEST_DATABASE_URL) stack['database-url'] = process.env.COFFER_TEST_DATABASE_URL;
-  if (process.env.COFFER_TEST_STORAGE_URL) stack['storage-url'] = process.env.COFFER_TEST_STORAGE_URL;
-  const config: Config = loadConfig({ 'data-dir': dataDir, port: '0', ...stack, ...settings }, env);
+  const stack = await prepareTestStack();
+  const config: Config = loadConfig({ 'data-dir': dataDir, port: '0', ...stack.settings, ...settings }, env);
   const services = await buildServices(config);
   const app = await buildApp(services, { logger: false });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -54,6 +52,7 @@ export async function startTestServer(
     stop: async () => {
       await app.close();
       await services.close();
+      await stack.cleanup();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

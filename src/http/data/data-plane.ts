@@ -3,7 +3,8 @@ import type { TypedApp } from '../route-context.ts';
 import { getBlob } from './get-blob.ts';
 import { putBlob } from './put-blob.ts';
 
-const exposedHeaders = 'ETag, Content-Length, Content-Range, Content-Disposition, Accept-Ranges, Last-Modified';
+const exposedHeaders =
+  'ETag, Content-Length, Content-Range, Content-Disposition, Accept-Ranges, Last-Modified';
 
 /**
  * /blob/v1: the object-store gateway. No app credentials and no token: the signed link is the
@@ -24,7 +25,10 @@ export async function dataPlane(app: TypedApp, services: Services): Promise<void
     return reply
       .code(204)
       .header('access-control-allow-methods', 'GET, HEAD, PUT, OPTIONS')
-      .header('access-control-allow-headers', typeof requested === 'string' ? requested : 'content-type, range')
+      .header(
+        'access-control-allow-headers',
+        typeof requested === 'string' ? requested : 'content-type, range',
+      )
       .header('access-control-max-age', '600')
       .send();
   });

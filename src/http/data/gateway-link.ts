@@ -10,7 +10,10 @@ export const GatewayQuery = Type.Object({
 });
 
 /** Reads a gateway link from the path and query; a link missing a part is a bad signature. */
-export function toGatewayLink(params: { fileId: string }, query: { exp?: string; kid?: string; sig?: string }): GatewayLink {
+export function toGatewayLink(
+  params: { fileId: string },
+  query: { exp?: string; kid?: string; sig?: string },
+): GatewayLink {
   if (!query.exp || !/^\d{1,12}$/.test(query.exp) || !query.kid || !query.sig) throw invalidSignature();
   return { fileId: params.fileId, expiresAt: Number(query.exp), kid: query.kid, sig: query.sig };
 }

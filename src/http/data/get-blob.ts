@@ -30,7 +30,11 @@ export const getBlob: RouteRegistrar = (app, services) => {
       if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
       const range = parseRange(request.headers.range, sizeBytes);
       if (range === 'unsatisfiable') {
-        return reply.code(416).header('content-range', `bytes */${sizeBytes}`).header('content-length', '0').send();
+        return reply
+          .code(416)
+          .header('content-range', `bytes */${sizeBytes}`)
+          .header('content-length', '0')
+          .send();
       }
       if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${sizeBytes}`);
       reply.header('content-length', String(range ? range.end - range.start + 1 : sizeBytes));

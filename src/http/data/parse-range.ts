@@ -5,7 +5,10 @@ import type { ByteRange } from '../../domain/ports.ts';
  * 'unsatisfiable' (416). Several ranges or a malformed header → undefined, and the whole
  * content is sent, which the RFC allows.
  */
-export function parseRange(header: string | undefined, sizeBytes: number): ByteRange | 'unsatisfiable' | undefined {
+export function parseRange(
+  header: string | undefined,
+  sizeBytes: number,
+): ByteRange | 'unsatisfiable' | undefined {
   if (!header) return undefined;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match) return undefined;

@@ -17,7 +17,10 @@ export function isMultipart(contentType: string | undefined): boolean {
  * Streams the `data` part of a multipart form into `store`, discarding every other part, and
  * answers what the store answers. Only that part's bytes are kept, never the form envelope.
  */
-export function readMultipartUpload(raw: IncomingMessage, store: (part: UploadPart) => Promise<BlobInfo>): Promise<BlobInfo> {
+export function readMultipartUpload(
+  raw: IncomingMessage,
+  store: (part: UploadPart) => Promise<BlobInfo>,
+): Promise<BlobInfo> {
   return new Promise((resolve, reject) => {
     let stored: Promise<BlobInfo> | undefined;
     let settled = false;
@@ -32,7 +35,8 @@ export function readMultipartUpload(raw: IncomingMessage, store: (part: UploadPa
       busboy = Busboy({
         headers: raw.headers as BusboyConfig['headers'],
         // A `data` part is the file even when the client sent no filename with it.
-        isPartAFile: (fieldName, _contentType, fileName) => fieldName === filePartName || fileName !== undefined,
+        isPartAFile: (fieldName, _contentType, fileName) =>
+          fieldName === filePartName || fileName !== undefined,
         limits: { fields: 100, fieldSize: 64 * 1024, files: 20, parts: 120, headerPairs: 100 },
       });
     } catch (error) {
@@ -47,9 +51,12 @@ export function readMultipartUpload(raw: IncomingMessage, store: (part: UploadPa
       stored = store({ stream, contentType: mimeType || undefined });
       stored.catch(fail);
     });
-    busboy.on('error', (error) => fail(validationFailed(`malformed multipart form: ${(error as Error).message}`)));
+    busboy.on('error', (error) =>
+      fail(validationFailed(`malformed multipart form: ${(error as Error).message}`)),
+    );
     busboy.on('finish', () => {
-      if (!stored) return fail(validationFailed(`the multipart form has no file part named "${filePartName}"`));
+      if (!stored)
+        return fail(validationFailed(`the multipart form has no file part named "${filePartName}"`));
       stored.then((info) => {
         settled = true;
         resolve(info);

@@ -1,0 +1,109 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { BenchOptions } from './bench-options.ts';
+import { startChildServer } from './processes/child-server.ts';
+import { type CofferServer, startCofferServer } from './processes/coffer-server.ts';
+import { findNginx, startNginx } from './processes/nginx-server.ts';
+import { seedWorkload, type Workload } from './seed/workload.ts';
+
+const serversDir = path.resolve(import.meta.dirname, 'servers');
+
+/**
+ * What scenarios share: the options, a temp dir, and the processes, each started on first
+ * use (so `--only get-file` starts neither nginx nor the scale servers) and stopped by close().
+ */
+export class BenchContext {
+  readonly options: BenchOptions;
+  readonly workDir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-'));
+  /** Extra node flags for Coffer servers (the profiler sets --cpu-prof). */
+  readonly nodeArgs: string[];
+  /** Things a reader of the results should know (a baseline skipped, and why). */
+  readonly notes: string[] = [];
+  readonly #stops: Array<() => Promise<void>> = [];
+  readonly #started = new Map<string, Promise<unknown>>();
+
+  constructor(options: BenchOptions, nodeArgs: string[] = []) {
+    this.options = options;
+    this.nodeArgs = nodeArgs;
+  }
+
+  /** The main seeded Coffer server most scenarios run against. */
+  workload(): Promise<Workload> {
+    return this.#once('coffer', async () => seedWorkload(await this.startCoffer('coffer'), 'main'));
+  }
+
+  /** Another Coffer server with its own data dir (scale, memory). */
+  async startCoffer(name: string): Promise<CofferServer> {
+    const dataDir = path.join(this.workDir, name);
+    mkdirSync(dataDir, { recursive: true });
+    const server = await startCofferServer({ dataDir, nodeArgs: this.nodeArgs, stackArgs: this.stackArgs() });
+    this.#stops.push(server.stop);
+    return server;
+  }
+
+  /** The bare Fastify constant-JSON baseline. */
+  fastifyUrl(): Promise<string> {
+    return this.#once('fastify', () => this.#startScript('bare-fastify-server.ts', []));
+  }
+
+  /** The node:http stream/pipe baseline, serving (and writing under) the main server's blob dir. */
+  nodeHttpUrl(root: string): Promise<string> {
+    return this.#once('node-http', () => this.#startScript('node-http-server.ts', [root]));
+  }
+
+  /** nginx serving the same root, or undefined when nginx is not installed. */
+  nginxUrl(root: string): Promise<string | undefined> {
+    return this.#once('nginx', async () => {
+      const binary = findNginx();
+      if (!binary) {
+        this.note('nginx is not installed: its baselines are skipped (apt-get install nginx adds them)');
+        return undefined;
+      }
+      const server = await startNginx({ binary, root, prefixDir: path.join(this.workDir, 'nginx') });
+      this.#stops.push(server.stop);
+      return server.url;
+    });
+  }
+
+  note(text: string): void {
+    this.notes.push(text);
+    console.log(`  note: ${text}`);
+  }
+
+  /** --database-url / --storage-url of the pg-s3 stack; none for the embedded defaults. */
+  stackArgs(): string[] {
+    if (this.options.stack === 'sqlite-fs') return [];
+    const database = process.env.COFFER_BENCH_DATABASE_URL;
+    const storage = process.env.COFFER_BENCH_STORAGE_URL;
+    if (!database || !storage)
+      throw new Error('--stack pg-s3 needs COFFER_BENCH_DATABASE_URL and COFFER_BENCH_STORAGE_URL');
+    return ['--database-url', database, '--storage-url', storage];
+  }
+
+  /** Stops every process this context started (by its own handle, never by name) and removes the temp dir. */
+  async close(): Promise<void> {
+    for (const stop of this.#stops.reverse()) await stop().catch((error) => console.error(error));
+    rmSync(this.workDir, { recursive: true, force: true });
+  }
+
+  #once<T>(key: string, start: () => Promise<T>): Promise<T> {
+    let started = this.#started.get(key) as Promise<T> | undefined;
+    if (!started) {
+      started = start();
+      this.#started.set(key, started);
+    }
+    return started;
+  }
+
+  async #startScript(script: string, args: string[]): Promise<string> {
+    const server = await startChildServer({
+      command: process.execPath,
+      args: [path.join(serversDir, script), ...args],
+      logPath: path.join(this.workDir, `${script}.log`),
+      readyPattern: /listening at (\S+)/,
+    });
+    this.#stops.push(server.stop);
+    return server.url;
+  }
+}

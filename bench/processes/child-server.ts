@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** A server process the bench started, and how to stop it. */
+export type ChildServer = { url: string; pid: number; stop: () => Promise<void> };
+
+/**
+ * Spawns a server in its own process (so the load generator and the server never share an
+ * event loop) and waits for the log line that carries its URL. Its output goes to a file,
+ * not a pipe: draining a pipe would cost the load generator CPU on every logged request.
+ */
+export async function startChildServer(options: {
+  command: string;
+  args: string[];
+  /** Where stdout and stderr go; also searched for the ready line. */
+  logPath: string;
+  /** Matches the ready line; group 1 is the base URL. */
+  readyPattern: RegExp;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}): Promise<ChildServer> {
+  const log = openSync(options.logPath, 'a');
+  const child = spawn(options.command, options.args, {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    // A server that does not drain within 15 s (a stuck upload) is killed.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  while (Date.now() < deadline) {
+    const match = options.readyPattern.exec(readFileSync(options.logPath, 'utf8'));
+    if (match?.[1]) return { url: match[1], pid: child.pid!, stop };
+    if (child.exitCode !== null) break;
+    await sleep(50);
+  }
+  await stop();
+  throw new Error(
+    `${options.args.join(' ')} did not get ready:\n${readFileSync(options.logPath, 'utf8').slice(-2000)}`,
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * Profiles the Coffer server under one scenario's load: `coffer serve` runs with node's
+ * --cpu-prof, the scenario's own side runs for a while, the server stops (writing its
+ * profile), and the top frames are printed. The .cpuprofile files stay in
+ * bench/results/profiles/ (gitignored) for Chrome DevTools or speedscope.
+ *   node bench/profile/profile-server.ts [scenario ids…] [--duration S]   (default: get-file request-upload, 15 s)
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { BenchContext } from '../bench-context.ts';
+import { parseBenchOptions } from '../bench-options.ts';
+import { scenarios } from '../scenarios.ts';
+import { formatSummary, summarizeProfile } from './top-frames.ts';
+
+const { values, positionals } = parseArgs({
+  args: process.argv.slice(2),
+  options: { duration: { type: 'string' } },
+  allowPositionals: true,
+});
+const ids = positionals.length > 0 ? positionals : ['get-file', 'request-upload'];
+const options = parseBenchOptions(['--duration', values.duration ?? '15', '--no-docs']);
+
+for (const id of ids) {
+  const scenario = scenarios.find((candidate) => candidate.id === id);
+  if (!scenario) throw new Error(`unknown scenario ${id}`);
+  const dir = path.resolve(import.meta.dirname, '../results/profiles', `${id}-${Date.now()}`);
+  const context = new BenchContext(options, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  try {
+    const prepared = await scenario.prepare(context);
+    if ('skipped' in prepared) {
+      console.log(`${id}: skipped: ${prepared.skipped}`);
+      continue;
+    }
+    const measured = await prepared.scenario.run();
+    console.log(
+      `\n▶ ${id}: ${measured.requestsPerSecond.toFixed(0)} req/s under the profiler (it costs some)`,
+    );
+  } finally {
+    await context.close(); // SIGTERM: the server drains and exits, and node writes the profile
+  }
+  // Every Coffer process of the scenario wrote one; the largest saw the load.
+  const files = await readdir(dir);
+  const sized = await Promise.all(
+    files.map(async (name) => ({ name, bytes: (await readFile(path.join(dir, name))).length })),
+  );
+  const busiest = sized.sort((a, b) => b.bytes - a.bytes)[0];
+  if (!busiest) throw new Error(`no profile written in ${dir}`);
+  const file = path.join(dir, busiest.name);
+  console.log(`profile: ${path.relative(process.cwd(), file)}`);
+  console.log(formatSummary(summarizeProfile(JSON.parse(await readFile(file, 'utf8')))));
+}

@@ -1,0 +1,117 @@
+/**
+ * Reads a V8 .cpuprofile (node --cpu-prof) and answers where the time went: the top frames by
+ * self time, aggregated by function + script, and the share of samples that had each area
+ * (our src/ folders, each npm package, Node internals) anywhere on their stack.
+ * CLI: `node bench/profile/top-frames.ts <file.cpuprofile> [top]`.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+type ProfileNode = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+};
+type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+
+export type TimeShare = { name: string; ms: number; percent: number };
+export type ProfileSummary = {
+  busyMs: number;
+  idleMs: number;
+  topSelf: TimeShare[];
+  /** Self time summed per area: where the CPU actually ran. */
+  selfAreas: TimeShare[];
+  /** Samples with the area anywhere on the stack: what a layer costs, callees included. */
+  stackAreas: TimeShare[];
+};
+
+const root = path.resolve(import.meta.dirname, '../..');
+const meta = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
+
+export function summarizeProfile(profile: CpuProfile, top = 25): ProfileSummary {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const self = new Map<string, number>();
+  const selfAreas = new Map<string, number>();
+  const stackAreas = new Map<string, number>();
+  let busyMs = 0;
+  let idleMs = 0;
+  profile.samples.forEach((id, i) => {
+    // timeDeltas[i] is the time before sample i: the time sample i stood for is the next delta.
+    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    const node = byId.get(id)!;
+    if (node.callFrame.functionName === '(idle)') {
+      idleMs += ms;
+      return;
+    }
+    busyMs += ms;
+    const key = `${node.callFrame.functionName || '(anonymous)'}  ${toLocation(node)}`;
+    self.set(key, (self.get(key) ?? 0) + ms);
+    const own = toArea(node) || '(native)';
+    selfAreas.set(own, (selfAreas.get(own) ?? 0) + ms);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at))
+      seen.add(toArea(byId.get(at)!));
+    for (const area of seen) stackAreas.set(area, (stackAreas.get(area) ?? 0) + ms);
+  });
+  const rank = (entries: Map<string, number>) =>
+    [...entries]
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, ms]) => ({ name, ms, percent: (100 * ms) / busyMs }));
+  return {
+    busyMs,
+    idleMs,
+    topSelf: rank(self).slice(0, top),
+    selfAreas: rank(selfAreas),
+    // Node's internals and Fastify sit under every request: as stack areas they say nothing.
+    stackAreas: rank(stackAreas).filter(
+      (a) => !['', 'node internals', 'npm fastify', 'npm avvio'].includes(a.name),
+    ),
+  };
+}
+
+/** script:line, relative to the repository, or the meta name. */
+function toLocation(node: ProfileNode): string {
+  const { url, lineNumber } = node.callFrame;
+  if (!url) return meta.has(node.callFrame.functionName) ? '' : '(native)';
+  const file = url.startsWith('file://') ? path.relative(root, new URL(url).pathname) : url;
+  return `${file}:${lineNumber + 1}`;
+}
+
+/** src/<folder>, an npm package, node internals, or a meta frame; '' for frames that name no area. */
+function toArea(node: ProfileNode): string {
+  const { url, functionName } = node.callFrame;
+  if (!url) return meta.has(functionName) && functionName !== '(root)' ? functionName : '';
+  if (url.startsWith('node:')) return 'node internals';
+  const file = url.startsWith('file://') ? path.relative(root, new URL(url).pathname) : url;
+  const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
+  if (inPackage) return `npm ${inPackage[1]}`;
+  const inSrc = /^src\/((?:[^/]+\/)?[^/]+)\//.exec(file);
+  if (inSrc) return `src/${inSrc[1]}`;
+  return file.startsWith('src/') ? 'src' : 'other';
+}
+
+export function formatSummary(summary: ProfileSummary, areaCount = 20): string {
+  const line = (share: TimeShare) =>
+    `${share.percent.toFixed(1).padStart(5)}%  ${share.ms.toFixed(0).padStart(7)} ms  ${share.name}`;
+  return [
+    `busy ${summary.busyMs.toFixed(0)} ms, idle ${summary.idleMs.toFixed(0)} ms (percentages are of busy time)`,
+    'top frames by self time:',
+    ...summary.topSelf.map(line),
+    'self time by area:',
+    ...summary.selfAreas.slice(0, areaCount).map(line),
+    'areas on the stack (inclusive, callees included; a sample counts once per area):',
+    ...summary.stackAreas.slice(0, areaCount).map(line),
+  ].join('\n');
+}
+
+if (import.meta.main) {
+  const [file, top] = process.argv.slice(2);
+  if (!file) {
+    console.error('usage: node bench/profile/top-frames.ts <file.cpuprofile> [top]');
+    process.exit(2);
+  }
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  console.log(formatSummary(summarizeProfile(profile, Number(top) || 25)));
+}

@@ -1,0 +1,91 @@
+import { type MemoryResult, rssGrowthLimitMiB } from '../memory/measure-transfer-memory.ts';
+import type { ScenarioResult } from '../run-scenario.ts';
+import { formatRatio } from './ratio-chart.ts';
+
+const header = ['scenario', 'coffer', 'coffer p50 / p99', 'baseline', 'ratio', 'target', 'verdict'];
+
+/** One row per scenario × baseline: medians over the rounds, and the median per-round ratio. */
+export function toScenarioRows(results: readonly ScenarioResult[]): string[][] {
+  const rows = [header];
+  for (const result of results) {
+    const name = `${result.id}: ${result.title}`;
+    if (result.skipped || result.error || !result.scenario || !result.baselines) {
+      rows.push([
+        name,
+        result.skipped ? `skipped: ${result.skipped}` : `error: ${result.error}`,
+        '',
+        '',
+        '',
+        '',
+        '',
+      ]);
+      continue;
+    }
+    const own = result.scenario;
+    result.baselines.forEach((baseline, index) => {
+      const target = index === 0 ? result.target : undefined;
+      const latency = result.metric === 'p50' ? ` (p50 ${ms(baseline.medianP50Ms)})` : '';
+      rows.push([
+        index === 0 ? name : '',
+        index === 0 ? `${rate(own.medianRate)} ${result.unit}` : '',
+        index === 0 ? `${ms(own.medianP50Ms)} / ${ms(own.medianP99Ms)}` : '',
+        `${baseline.label}: ${rate(baseline.medianRate)} ${result.unit}${latency}`,
+        `${formatRatio(baseline.ratio)}${result.metric === 'p50' ? ' (p50)' : ''}`,
+        target === undefined ? '' : `≥ ${target.toFixed(2)}×`,
+        target === undefined ? '' : baseline.ratio >= target ? 'meets' : 'BELOW',
+      ]);
+    });
+  }
+  return rows;
+}
+
+export function toMemoryRows(memory: MemoryResult): string[][] {
+  const size = `${Math.round(memory.sizeBytes / 2 ** 20)} MiB`;
+  const rows = [['transfer', 'RSS before', 'RSS peak', 'growth', 'limit', 'verdict', 'speed']];
+  if (memory.error) return [...rows, [`${size}`, `error: ${memory.error}`, '', '', '', '', '']];
+  for (const [name, measured] of [
+    ['upload', memory.upload],
+    ['download', memory.download],
+  ] as const) {
+    if (!measured) continue;
+    rows.push([
+      `${name} ${size}`,
+      `${measured.rssBeforeMiB.toFixed(0)} MiB`,
+      `${measured.rssPeakMiB.toFixed(0)} MiB`,
+      `${measured.growthMiB.toFixed(1)} MiB`,
+      `< ${rssGrowthLimitMiB} MiB`,
+      measured.growthMiB < rssGrowthLimitMiB ? 'meets' : 'BELOW',
+      `${measured.mibPerSecond.toFixed(0)} MiB/s`,
+    ]);
+  }
+  return rows;
+}
+
+/** Columns padded for a terminal. */
+export function toTextTable(rows: readonly string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** A GitHub-flavoured Markdown table. */
+export function toMarkdownTable(rows: readonly string[][]): string {
+  const [head, ...body] = rows;
+  const line = (row: readonly string[]) =>
+    `| ${row.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`;
+  return [line(head!), line(head!.map(() => '---')), ...body.map(line)].join('\n');
+}
+
+function rate(value: number): string {
+  return value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(1);
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(2)} ms`;
+}

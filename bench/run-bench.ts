@@ -1,0 +1,85 @@
+/**
+ * `npm run bench` / `npm run bench:smoke`: starts Coffer (and its baselines) as separate
+ * processes on loopback, runs every scenario of bench/scenarios.ts alternating with its
+ * baselines, prints a table, writes bench/results/*.json and, on a full run, docs/benchmarks.md
+ * and its chart. Options: `npm run bench -- --help`.
+ */
+import { BenchContext } from './bench-context.ts';
+import { parseBenchOptions } from './bench-options.ts';
+import { type MemoryResult, measureTransferMemory } from './memory/measure-transfer-memory.ts';
+import { type BenchReport, describeCommit, describeMachine, writeReport } from './report/bench-report.ts';
+import { findSmokeFailures } from './report/find-smoke-failures.ts';
+import { toMemoryRows, toScenarioRows, toTextTable } from './report/result-table.ts';
+import { writeDocs } from './report/write-docs.ts';
+import { runScenario, type ScenarioResult } from './run-scenario.ts';
+import { scenarios } from './scenarios.ts';
+
+const options = parseBenchOptions(process.argv.slice(2));
+const known = [...scenarios.map((scenario) => scenario.id), 'memory'];
+const unknown = options.only.filter((id) => !known.includes(id));
+if (unknown.length > 0) {
+  console.error(`unknown scenario ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  process.exit(2);
+}
+if (
+  options.stack === 'pg-s3' &&
+  !(process.env.COFFER_BENCH_DATABASE_URL && process.env.COFFER_BENCH_STORAGE_URL)
+) {
+  // TODO(pg-s3): start a private PostgreSQL and S3 server as test/support does, once serve takes s3: URLs.
+  console.log('skipped: --stack pg-s3 needs COFFER_BENCH_DATABASE_URL and COFFER_BENCH_STORAGE_URL');
+  process.exit(0);
+}
+
+const selected = scenarios.filter(
+  (scenario) => options.only.length === 0 || options.only.includes(scenario.id),
+);
+const context = new BenchContext(options);
+// Ctrl-C: stop the servers this run started before leaving.
+process.once('SIGINT', () => void context.close().finally(() => process.exit(130)));
+
+const startedAt = new Date().toISOString();
+const results: ScenarioResult[] = [];
+let memory: MemoryResult | undefined;
+try {
+  for (const scenario of selected) {
+    console.log(`▶ ${scenario.id}: ${scenario.title}`);
+    results.push(await runScenario(scenario, context));
+  }
+  if (options.only.length === 0 || options.only.includes('memory')) {
+    console.log(`▶ memory: server RSS during a ${options.memoryBytes / 2 ** 20} MiB upload and download`);
+    memory = await measureTransferMemory(context);
+  }
+} finally {
+  await context.close();
+}
+
+const report: BenchReport = {
+  startedAt,
+  finishedAt: new Date().toISOString(),
+  command: `npm run bench${options.smoke ? ':smoke' : ''}${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+  options,
+  machine: describeMachine(),
+  commit: describeCommit(),
+  scenarios: results,
+  notes: context.notes,
+  ...(memory && { memory }),
+};
+console.log(`\n${toTextTable(toScenarioRows(results))}`);
+if (memory) console.log(`\n${toTextTable(toMemoryRows(memory))}`);
+for (const note of context.notes) console.log(`note: ${note}`);
+const file = await writeReport(report);
+console.log(`\nresults: ${file}`);
+if (options.writeDocs) {
+  await writeDocs(report, file);
+  console.log('docs: docs/benchmarks.md and docs/benchmarks-ratios.svg updated');
+}
+if (options.smoke) {
+  const failures = findSmokeFailures(report);
+  for (const failure of failures) console.error(`FAIL ${failure}`);
+  console.log(
+    failures.length === 0
+      ? 'smoke: every scenario ran and answered 2xx'
+      : `smoke: ${failures.length} failures`,
+  );
+  process.exitCode = failures.length === 0 ? 0 : 1;
+}

@@ -1,0 +1,87 @@
+import type { BenchContext } from './bench-context.ts';
+import { type Measurement, median, type RatioMetric, type Scenario, type Side } from './scenario.ts';
+
+/** One side's rounds and their medians. */
+export type SideResult = {
+  label: string;
+  rounds: Measurement[];
+  medianRate: number;
+  medianP50Ms: number;
+  medianP99Ms: number;
+};
+
+export type ScenarioResult = Pick<Scenario, 'id' | 'title' | 'unit' | 'metric' | 'target'> & {
+  skipped?: string;
+  error?: string;
+  scenario?: SideResult;
+  /** Each baseline with the median of the per-round ratios of the scenario to it (paired by round). */
+  baselines?: Array<SideResult & { ratio: number }>;
+};
+
+/**
+ * Prepares a scenario and runs it against its baselines, alternating which goes first every
+ * round, so the drift of a shared, noisy two-core machine falls on both sides alike.
+ */
+export async function runScenario(scenario: Scenario, context: BenchContext): Promise<ScenarioResult> {
+  const { id, title, unit, metric, target } = scenario;
+  const result: ScenarioResult = { id, title, unit, metric, ...(target !== undefined && { target }) };
+  try {
+    const prepared = await scenario.prepare(context);
+    if ('skipped' in prepared) {
+      console.log(`  skipped: ${prepared.skipped}`);
+      return { ...result, skipped: prepared.skipped };
+    }
+    const sides = [prepared.scenario, ...prepared.baselines];
+    // Warm-up (not recorded): JIT, page cache, connection pools.
+    if (!context.options.smoke) for (const side of sides) await side.run();
+    const rounds = new Map<Side, Measurement[]>(sides.map((side) => [side, []]));
+    for (let round = 0; round < context.options.rounds; round++) {
+      const order = round % 2 === 0 ? [...prepared.baselines, prepared.scenario] : sides;
+      for (const side of order) {
+        const measured = await side.run();
+        rounds.get(side)!.push(measured);
+        console.log(`  round ${round + 1} ${side.label.padEnd(14)} ${describe(measured, unit)}`);
+      }
+    }
+    const own = rounds.get(prepared.scenario)!;
+    return {
+      ...result,
+      scenario: summarize(prepared.scenario.label, own, unit),
+      baselines: prepared.baselines.map((baseline) => {
+        const theirs = rounds.get(baseline)!;
+        const ratios = own.map((measured, round) => toRatio(metric, unit, measured, theirs[round]!));
+        return { ...summarize(baseline.label, theirs, unit), ratio: median(ratios) };
+      }),
+    };
+  } catch (error) {
+    console.error(`  failed: ${(error as Error).stack}`);
+    return { ...result, error: (error as Error).message };
+  }
+}
+
+function rateOf(measured: Measurement, unit: Scenario['unit']): number {
+  return unit === 'MiB/s' ? (measured.mibPerSecond ?? 0) : measured.requestsPerSecond;
+}
+
+/** Higher is better for both metrics: rate ÷ rate, or the inverse ratio of the median latencies. */
+function toRatio(metric: RatioMetric, unit: Scenario['unit'], own: Measurement, theirs: Measurement): number {
+  if (metric === 'p50') return theirs.latencyP50Ms / own.latencyP50Ms;
+  return rateOf(own, unit) / rateOf(theirs, unit);
+}
+
+function summarize(label: string, rounds: Measurement[], unit: Scenario['unit']): SideResult {
+  return {
+    label,
+    rounds,
+    medianRate: median(rounds.map((measured) => rateOf(measured, unit))),
+    medianP50Ms: median(rounds.map((measured) => measured.latencyP50Ms)),
+    medianP99Ms: median(rounds.map((measured) => measured.latencyP99Ms)),
+  };
+}
+
+function describe(measured: Measurement, unit: Scenario['unit']): string {
+  const rate = `${rateOf(measured, unit).toFixed(1)} ${unit}`;
+  const failures =
+    measured.non2xx + measured.errors > 0 ? `  non-2xx ${measured.non2xx} errors ${measured.errors}` : '';
+  return `${rate.padStart(14)}  p50 ${measured.latencyP50Ms.toFixed(2)} ms  p99 ${measured.latencyP99Ms.toFixed(2)} ms  (${measured.requests2xx} ok)${failures}`;
+}

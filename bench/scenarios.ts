@@ -1,0 +1,37 @@
+/**
+ * Every benchmark scenario, in the order they run. Adding one is one entry here (and its
+ * `prepare`); `npm run bench -- --only <id>` runs it alone. "memory" (server RSS during a
+ * 1 GiB upload and download) is not a ratio and lives in memory/measure-transfer-memory.ts.
+ */
+
+import type { Scenario } from './scenario.ts';
+import {
+  getFile,
+  getUser,
+  listFiles,
+  login,
+  requestUpload,
+  verifyUpload,
+} from './scenarios/control-plane-scenarios.ts';
+import {
+  download1k,
+  downloadLarge,
+  uploadLargeMultipart,
+  uploadLargeRaw,
+} from './scenarios/data-plane-scenarios.ts';
+import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
+
+export const scenarios: readonly Scenario[] = [
+  getUser,
+  requestUpload,
+  getFile,
+  listFiles,
+  verifyUpload,
+  download1k,
+  downloadLarge,
+  uploadLargeRaw,
+  uploadLargeMultipart,
+  login,
+  loginInterference,
+  manyRecords,
+];

@@ -1,0 +1,132 @@
+/** /blob/v1 scenarios: signed downloads and uploads against node:http (and nginx) on the same disk. */
+import { randomBytes } from 'node:crypto';
+import type { BenchContext } from '../bench-context.ts';
+import type { LoadRequest } from '../run-load.ts';
+import type { PreparedScenario, Scenario, Side } from '../scenario.ts';
+import { fillBytes, findBlobFile, getDownloadLink, requestUploadLinks } from '../seed/workload.ts';
+import { fromPool, loadSide } from './sides.ts';
+
+/** Scenarios whose baselines read Coffer's blob files on disk need the embedded store. */
+function needsFsStore(context: BenchContext): string | undefined {
+  return context.options.stack === 'sqlite-fs'
+    ? undefined
+    : 'TODO(pg-s3): downloads are S3 presigned URLs there; compare against the S3 server directly';
+}
+
+/** The same file three ways: Coffer's signed link, node:http streaming it, nginx (when installed). */
+async function downloadSides(
+  context: BenchContext,
+  fileId: string,
+  sizeBytes: number,
+): Promise<PreparedScenario> {
+  const skipped = needsFsStore(context);
+  if (skipped) return { skipped };
+  const workload = await context.workload();
+  const link = await getDownloadLink(workload, fileId);
+  const blob = await findBlobFile(workload, fileId);
+  const large = sizeBytes > 1024 * 1024;
+  // Large files: one stream at a time, a fixed number of transfers; small ones: a request-rate run.
+  const load = large
+    ? { connections: 1, amount: context.options.largeRequests, payloadBytes: sizeBytes }
+    : { connections: context.options.connections, durationSeconds: context.options.durationSeconds };
+  const get = (path: string): LoadRequest => ({ method: 'GET', path });
+  const baselines: Side[] = [
+    loadSide('node:http', {
+      url: await context.nodeHttpUrl(blob.root),
+      request: get(blob.relative),
+      ...load,
+    }),
+  ];
+  const nginx = await context.nginxUrl(blob.root);
+  if (nginx) baselines.push(loadSide('nginx', { url: nginx, request: get(blob.relative), ...load }));
+  return { scenario: loadSide('coffer', { url: link.origin, request: get(link.path), ...load }), baselines };
+}
+
+export const download1k: Scenario = {
+  id: 'download-1k',
+  title: 'GET signed download, 1 KiB',
+  unit: 'req/s',
+  metric: 'rate',
+  target: 0.5,
+  prepare: async (context) => downloadSides(context, (await context.workload()).smallFileId, 1024),
+};
+
+export const downloadLarge: Scenario = {
+  id: 'download-large',
+  title: 'GET signed download, large file',
+  unit: 'MiB/s',
+  metric: 'rate',
+  target: 0.8,
+  prepare: async (context) => {
+    const workload = await context.workload();
+    const size = context.options.largeBytes;
+    const file = await workload.api.uploadFile(
+      workload.token,
+      `bench/large-${randomBytes(3).toString('hex')}.bin`,
+      fillBytes(size),
+      {
+        contentType: 'application/octet-stream',
+      },
+    );
+    return downloadSides(context, file._id, size);
+  },
+};
+
+/** A large upload, raw or as the spec's multipart form, against node:http piping the same body to disk. */
+function uploadScenario(form: 'raw' | 'multipart'): Scenario {
+  return {
+    id: `upload-large-${form}`,
+    title: `PUT signed upload, large file, ${form}`,
+    unit: 'MiB/s',
+    metric: 'rate',
+    target: 0.6,
+    prepare: async (context) => {
+      const skipped = needsFsStore(context);
+      if (skipped) return { skipped };
+      const workload = await context.workload();
+      const size = context.options.largeBytes;
+      const { body, contentType } = toUploadBody(fillBytes(size), form);
+      const headers = { 'content-type': contentType };
+      const amount = context.options.largeRequests;
+      const load = {
+        connections: 1,
+        amount,
+        payloadBytes: size,
+        request: { method: 'PUT' as const, headers, body },
+      };
+      const blob = await findBlobFile(workload, workload.smallFileId);
+      const scenario: Side = {
+        label: 'coffer',
+        run: async () => {
+          // Each upload needs a fresh link (a record per file): asked for before the timing.
+          const links = await requestUploadLinks(
+            workload,
+            amount,
+            `upload/${randomBytes(3).toString('hex')}`,
+          );
+          const next = fromPool(links, (link) => ({ path: link.path }));
+          return loadSide('coffer', { url: workload.server.url, nextRequest: next, ...load }).run();
+        },
+      };
+      const nodeHttp = await context.nodeHttpUrl(blob.root);
+      const baseline = loadSide('node:http', {
+        url: nodeHttp,
+        nextRequest: () => ({ path: '/upload' }),
+        ...load,
+      });
+      return { scenario, baselines: [baseline] };
+    },
+  };
+}
+
+export const uploadLargeRaw = uploadScenario('raw');
+export const uploadLargeMultipart = uploadScenario('multipart');
+
+/** The body as the original SDKs send it (raw) or as the spec's form with its file part named `data`. */
+function toUploadBody(content: Buffer, form: 'raw' | 'multipart'): { body: Buffer; contentType: string } {
+  if (form === 'raw') return { body: content, contentType: 'application/octet-stream' };
+  const boundary = `----coffer-bench-${randomBytes(8).toString('hex')}`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="data"; filename="large.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  const body = Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
