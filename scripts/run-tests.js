@@ -33,13 +33,20 @@ const stackFiles = [
   'test/api/concurrency.test.ts',
 ].sort();
 
-console.log(`\n=== stack: embedded (SQLite + local disk): ${allFiles.length} files ===\n`);
-let failed = nodeTest(allFiles) !== 0;
+// COFFER_TEST_STACKS=pg-s3 (or embedded) runs one pass only, for quicker iterations.
+const passes = (process.env.COFFER_TEST_STACKS ?? 'embedded,pg-s3').split(',');
+let failed = false;
+if (passes.includes('embedded')) {
+  console.log(`\n=== stack: embedded (SQLite + local disk): ${allFiles.length} files ===\n`);
+  failed = nodeTest(allFiles) !== 0;
+}
 
 const { startPostgres } = await import('../test/support/postgres-server.ts');
 const { startS3Server } = await import('../test/support/s3-server.ts');
-const postgres = await startPostgres();
-if (!postgres) {
+const postgres = passes.includes('pg-s3') ? await startPostgres() : undefined;
+if (!passes.includes('pg-s3')) {
+  // not asked for
+} else if (!postgres) {
   console.error(
     '\n!!! SKIPPED: the PostgreSQL + S3 pass (%d files) — PostgreSQL is not installed.\n' +
       '!!! Install it with `apt-get install -y postgresql` (as .ci/run does) to run them.\n',

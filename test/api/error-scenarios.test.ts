@@ -354,7 +354,7 @@ const scenarios: Scenario[] = [
     gatewayDownload: true,
     raw: true,
     method: 'GET',
-    url: (c) => c.downloadUrl.replace(/sig=./, 'sig=A'),
+    url: (c) => c.downloadUrl.replace(/sig=(.)/, (_, first) => `sig=${first === 'A' ? 'B' : 'A'}`),
     expect: { status: 403, code: 'INVALID_SIGNATURE' },
   },
   {
