@@ -55,6 +55,22 @@ describe('access matrix over HTTP', () => {
   });
   after(() => server.stop());
 
+  // Listing agrees with single reads, but for scope `*`: that scope lets whoever holds the id
+  // read, it does not hand the id out, so only ACL readers see such a file in their list.
+  it('listing agrees with single reads (scope user); scope * lists for ACL readers only', async () => {
+    for (const row of accessMatrix.filter((r) => r.action === 'read')) {
+      const client = row.caller === 'otherProject' ? otherProject : server.client;
+      const listed = await client.call('GET', '/api/v1/file?pageSize=100', { token: tokens[row.caller] });
+      assert.equal(listed.status, 200, listed.text);
+      const seen = listed.body.docs.some((doc: { _id: string }) => doc._id === files[row.scope]);
+      const expected =
+        row.scope === 'user'
+          ? row.expect === 'allow'
+          : ['creator', 'userEntry', 'roleEntry', 'admin'].includes(row.caller);
+      assert.equal(seen, expected, `${row.caller} lists the ${row.scope} file`);
+    }
+  });
+
   for (const row of accessMatrix) {
     it(`${row.caller} ${row.action} (scope ${row.scope}) → ${row.expect}`, async () => {
       const client = row.caller === 'otherProject' ? otherProject : server.client;

@@ -17,6 +17,10 @@ it('GET /docs serves an OpenAPI document with every control-plane endpoint', asy
     ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
   );
   assert.deepEqual(operations.sort(), [
+    'DELETE /api/v1/file/{fileId}',
+    'DELETE /api/v1/file/{fileId}/acl/role/{roleName}',
+    'DELETE /api/v1/file/{fileId}/acl/user/{userId}',
+    'GET /api/v1/file',
     'GET /api/v1/file/{fileId}',
     'GET /api/v1/user',
     'POST /api/v1/auth/login',

@@ -15,14 +15,25 @@ describe('direct uploads to S3', { skip }, () => {
 
   it('PUT the raw file straight to S3 with its type, then verify and download', async () => {
     const { token } = await server.client.signup();
-    const requested = await server.client.call('POST', '/api/v1/file', { token, body: { filePath: 'photos/cat.png' } });
+    const requested = await server.client.call('POST', '/api/v1/file', {
+      token,
+      body: { filePath: 'photos/cat.png' },
+    });
     assert.equal(requested.status, 200, requested.text);
     const putUrl = new URL(requested.body.putFileUrl);
     assert.ok(!requested.body.putFileUrl.startsWith(server.baseUrl), 'the link points at S3, not at Coffer');
     assert.ok(putUrl.searchParams.get('X-Amz-Signature'));
-    const wrongType = await fetch(putUrl, { method: 'PUT', body: 'meow', headers: { 'content-type': 'text/plain' } });
+    const wrongType = await fetch(putUrl, {
+      method: 'PUT',
+      body: 'meow',
+      headers: { 'content-type': 'text/plain' },
+    });
     assert.equal(wrongType.status, 403, 'the content type is part of the signature');
-    const put = await fetch(putUrl, { method: 'PUT', body: 'meow', headers: { 'content-type': 'image/png' } });
+    const put = await fetch(putUrl, {
+      method: 'PUT',
+      body: 'meow',
+      headers: { 'content-type': 'image/png' },
+    });
     assert.equal(put.status, 200);
     const verified = await server.client.call('POST', `/api/v1/file/${requested.body.fileId}/verify`, {
       token,

@@ -6,6 +6,7 @@ import {
   fileNotFound,
   fileNotVerified,
   uploadMissing,
+  validationFailed,
 } from '../../errors/errors.ts';
 import { canAccessFile, type FileAction, type Principal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
@@ -135,6 +136,40 @@ export class FileService {
       nowSeconds,
     );
     return { file, download };
+  }
+
+  /** GET /api/v1/file: the files the caller may list, newest first, one page. */
+  async list(
+    principal: Principal,
+    page: { pageSize: number; pageNumber: number; filePathPrefix?: string },
+  ): Promise<{ files: FileRecord[]; total: number }> {
+    return this.#o.files.list({
+      projectId: principal.projectId,
+      readerId: principal.userId,
+      readerRole: principal.role,
+      isAdmin: principal.isAdmin,
+      filePathPrefix: page.filePathPrefix,
+      limit: page.pageSize,
+      offset: (page.pageNumber - 1) * page.pageSize,
+    });
+  }
+
+  /** DELETE /api/v1/file/:id: the record goes first, then its bytes (a failure leaves an orphan blob, never a record without bytes). */
+  async delete(principal: Principal, fileId: string): Promise<void> {
+    const file = await this.#getAccessible(principal, fileId, 'manage');
+    if (!(await this.#o.files.delete(file.id))) throw fileNotFound();
+    await this.#o.blobs.delete(toStorageKey(file));
+  }
+
+  /** DELETE …/acl/user/:id and …/acl/role/:role; removing an absent entry changes nothing. */
+  async unshare(principal: Principal, fileId: string, entry: AclEntry): Promise<FileRecord> {
+    const file = await this.#getAccessible(principal, fileId, 'manage');
+    if (entry.scope === 'user' && entry.identifier === file.creatorId) {
+      throw validationFailed("the creator's own entry cannot be removed");
+    }
+    const updated = await this.#o.files.removeAclEntry(file.id, entry, this.#o.clock.now());
+    if (!updated) throw fileNotFound();
+    return updated;
   }
 
   /**

@@ -4,13 +4,27 @@ import { installAuthenticate } from '../plugins/authenticate.ts';
 import type { TypedApp } from '../route-context.ts';
 import { login } from './auth/login.ts';
 import { signup } from './auth/signup.ts';
+import { deleteFile } from './files/delete-file.ts';
 import { getFile } from './files/get-file.ts';
+import { listFiles } from './files/list-files.ts';
 import { requestUpload } from './files/request-upload.ts';
 import { shareFile } from './files/share-file.ts';
+import { unshareFile } from './files/unshare-file.ts';
 import { verifyUpload } from './files/verify-upload.ts';
 import { getProfile } from './users/get-profile.ts';
 
-const routes = [login, signup, getProfile, requestUpload, verifyUpload, shareFile, getFile];
+const routes = [
+  login,
+  signup,
+  getProfile,
+  requestUpload,
+  verifyUpload,
+  shareFile,
+  unshareFile,
+  getFile,
+  listFiles,
+  deleteFile,
+];
 
 /** /api/v1: the JSON API behind barriers 2 (app credentials) and 3 (token). */
 export async function controlPlane(app: TypedApp, services: Services): Promise<void> {

@@ -1,0 +1,21 @@
+import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { FileIdParams } from '../../wire/schemas.ts';
+
+/** DELETE /api/v1/file/:fileId: the record, its ACL and its bytes (creator or admin); 204. */
+export const deleteFile: RouteRegistrar = (app, services) => {
+  app.delete(
+    '/file/:fileId',
+    {
+      schema: {
+        summary: 'Delete a file',
+        tags: ['files'],
+        params: FileIdParams,
+        response: errorResponses(401, 403, 404),
+      },
+    },
+    async (request, reply) => {
+      await services.files.delete(request.principal, request.params.fileId);
+      return reply.code(204).send();
+    },
+  );
+};

@@ -1,0 +1,64 @@
+import { Type } from '@sinclair/typebox';
+import { validationFailed } from '../../../errors/errors.ts';
+import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { FileRecordSchema } from '../../wire/schemas.ts';
+import { toFileView } from '../../wire/to-wire.ts';
+
+const maxPageSize = 100;
+
+/**
+ * GET /api/v1/file?pageSize&pageNumber&filePath: the files the caller may list (creator, user
+ * or role entry; all of the project for admins), newest first, in the page shape of Selfbits'
+ * later API (DESIGN §3). Files readable only through permissionScope `*` are not listed: that
+ * scope lets whoever holds the id read, it does not hand out ids.
+ */
+export const listFiles: RouteRegistrar = (app, services) => {
+  app.get(
+    '/file',
+    {
+      schema: {
+        summary: 'List files',
+        tags: ['files'],
+        querystring: Type.Object({
+          pageSize: Type.Optional(Type.String({ description: `1…${maxPageSize}, default 20` })),
+          pageNumber: Type.Optional(Type.String({ description: 'from 1, default 1' })),
+          filePath: Type.Optional(Type.String({ maxLength: 1024, description: 'filePath prefix' })),
+        }),
+        response: {
+          200: Type.Object({
+            docs: Type.Array(FileRecordSchema),
+            total: Type.Integer(),
+            limit: Type.Integer(),
+            page: Type.Integer(),
+            pages: Type.Integer(),
+          }),
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request) => {
+      const pageSize = toPositive('pageSize', request.query.pageSize, 20, maxPageSize);
+      const pageNumber = toPositive('pageNumber', request.query.pageNumber, 1, 1_000_000);
+      const { files, total } = await services.files.list(request.principal, {
+        pageSize,
+        pageNumber,
+        filePathPrefix: request.query.filePath || undefined,
+      });
+      return {
+        docs: files.map(toFileView),
+        total,
+        limit: pageSize,
+        page: pageNumber,
+        pages: Math.ceil(total / pageSize),
+      };
+    },
+  );
+};
+
+function toPositive(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d{1,7}$/.test(text) || Number(text) < 1 || Number(text) > max) {
+    throw validationFailed(`${name} must be a whole number from 1 to ${max}`);
+  }
+  return Number(text);
+}
