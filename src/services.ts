@@ -124,7 +124,7 @@ export async function openStores(
   }
 }
 
-function openBlobStore(storageUrl: string): BlobStore {
+export function openBlobStore(storageUrl: string): BlobStore {
   // memory: keeps blobs in this process only: tests and benchmarks, never production.
   if (storageUrl === 'memory:') return new MemoryBlobStore();
   if (storageUrl.startsWith('file:'))

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A server process the bench started, and how to stop it. */
@@ -26,8 +27,15 @@ export async function startChildServer(options: {
     stdio: ['ignore', log, log],
   });
   closeSync(log);
+  let stopping = false;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A server that dies under load would otherwise only show up as "fetch failed" everywhere after.
+  child.once('exit', (code, signal) => {
+    if (!stopping)
+      reportUnexpectedExit(options.logPath, `${options.args.join(' ')} (pid ${child.pid})`, code, signal);
+  });
   const stop = async () => {
+    stopping = true;
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
     // A server that does not drain within 15 s (a stuck upload) is killed.
@@ -46,4 +54,23 @@ export async function startChildServer(options: {
   throw new Error(
     `${options.args.join(' ')} did not get ready:\n${readFileSync(options.logPath, 'utf8').slice(-2000)}`,
   );
+}
+
+/** Says so on stderr with the end of the server's log, and keeps that end in bench/results/. */
+function reportUnexpectedExit(
+  logPath: string,
+  what: string,
+  code: number | null,
+  signal: string | null,
+): void {
+  const tail = readFileSync(logPath, 'utf8').slice(-20_000);
+  const kept = path.resolve(
+    import.meta.dirname,
+    '../results',
+    `exit-${Date.now()}-${path.basename(logPath)}`,
+  );
+  mkdirSync(path.dirname(kept), { recursive: true });
+  writeFileSync(kept, tail);
+  console.error(`\n${what} exited unexpectedly (code ${code}, signal ${signal}); end of its log in ${kept}:`);
+  console.error(tail.split('\n').slice(-15).join('\n'));
 }

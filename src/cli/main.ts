@@ -3,6 +3,7 @@ import { loadConfig } from '../config/config.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { serve } from '../main.ts';
 import { migrate, projectCreate, userCreate, userSetEnabled, userSetRole } from './admin-commands.ts';
+import { exportData, importData } from './export-import.ts';
 
 const usage = `Usage:
   coffer serve [--host 127.0.0.1] [--port 8080] [--public-url URL] [--tls-cert F --tls-key F] [--trust-proxy] [--workers N]
@@ -11,6 +12,8 @@ const usage = `Usage:
   coffer user set-role --project <projectId|name> <userId> <role>
   coffer user disable|enable --project <projectId|name> <userId>
   coffer migrate
+  coffer export --out DIR          (metadata and verified files' bytes, from the configured stores)
+  coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)
 Every command takes --data-dir (COFFER_DATA_DIR, default ./data), --database-url and --storage-url.`;
 
 const options = {
@@ -31,6 +34,8 @@ const options = {
   password: { type: 'string' },
   role: { type: 'string' },
   json: { type: 'boolean' },
+  out: { type: 'string' },
+  in: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -56,7 +61,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   try {
     const config = loadConfig(values as Record<string, string | boolean | undefined>, env);
     const key = [command, sub].filter(Boolean).join(' ');
-    switch (key === 'serve' || key.startsWith('serve ') ? 'serve' : key === 'migrate' ? 'migrate' : key) {
+    const single = ['serve', 'migrate', 'export', 'import'].includes(command) ? command : key;
+    switch (single) {
       case 'serve':
         await serve(config);
         return 0;
@@ -64,6 +70,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
         await migrate(config);
         print({ migrated: true }, 'The database schema is up to date.');
         return 0;
+      case 'export': {
+        const counts = await exportData(config, required(values.out, '--out'));
+        print(counts, `Exported ${JSON.stringify(counts)} to ${values.out}`);
+        return 0;
+      }
+      case 'import': {
+        const counts = await importData(config, required(values.in, '--in'));
+        print(counts, `Imported ${JSON.stringify(counts)} from ${values.in}`);
+        return 0;
+      }
       case 'project create': {
         const result = await projectCreate(config, {
           name: required(rest[0], '<name>'),

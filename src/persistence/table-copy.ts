@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from './database-schema.ts';
+import { writeTransaction } from './repositories/write-transaction.ts';
+
+/** The tables in an order that respects their references (file_acl after files). */
+export const tablesInOrder = ['projects', 'users', 'signing_keys', 'files', 'file_acl'] as const;
+export type TableName = (typeof tablesInOrder)[number];
+
+/** Primary-key columns: a stable order to page through each table. */
+const keyColumns: Record<TableName, string[]> = {
+  projects: ['id'],
+  users: ['id'],
+  signing_keys: ['id'],
+  files: ['id'],
+  file_acl: ['file_id', 'scope', 'identifier'],
+};
+
+const pageSize = 1000;
+
+/**
+ * Reads every row of every table, a page at a time (memory stays flat for millions of rows).
+ * Rows are the portable column values (text and numbers), identical on SQLite and PostgreSQL.
+ */
+export async function* readAllRows(
+  db: Kysely<DatabaseSchema>,
+): AsyncGenerator<{ table: TableName; row: Record<string, unknown> }> {
+  for (const table of tablesInOrder) {
+    for (let offset = 0; ; offset += pageSize) {
+      let query = db.selectFrom(table).selectAll().limit(pageSize).offset(offset);
+      for (const column of keyColumns[table]) query = query.orderBy(column as never);
+      const rows = (await query.execute()) as Record<string, unknown>[];
+      for (const row of rows) yield { table, row };
+      if (rows.length < pageSize) break;
+    }
+  }
+}
+
+/** Inserts rows (in tablesInOrder order) in batches, inside one transaction: all or nothing. */
+export async function writeAllRows(
+  db: Kysely<DatabaseSchema>,
+  rows: AsyncIterable<{ table: TableName; row: Record<string, unknown> }>,
+): Promise<Record<TableName, number>> {
+  const counts = Object.fromEntries(tablesInOrder.map((table) => [table, 0])) as Record<TableName, number>;
+  await writeTransaction(db, async (trx) => {
+    let batch: Record<string, unknown>[] = [];
+    let batchTable: TableName | undefined;
+    const flush = async () => {
+      if (batchTable && batch.length > 0)
+        await trx
+          .insertInto(batchTable)
+          .values(batch as never)
+          .execute();
+      batch = [];
+    };
+    for await (const { table, row } of rows) {
+      if (!tablesInOrder.includes(table)) throw new Error(`unknown table ${JSON.stringify(table)}`);
+      if (table !== batchTable || batch.length >= 200) await flush();
+      batchTable = table;
+      batch.push(row);
+      counts[table] += 1;
+    }
+    await flush();
+  });
+  return counts;
+}

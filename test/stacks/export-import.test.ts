@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runCli, startCofferProcess } from '../support/coffer-process.ts';
+import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
+import { type S3TestServer, startS3Server } from '../support/s3-server.ts';
+
+const embedded = { name: 'embedded' as const, settings: {}, env: {}, cleanup: async () => {} };
+
+/** From the embedded defaults to PostgreSQL + S3 with coffer export / coffer import. */
+describe('coffer export, then import into PostgreSQL + S3', () => {
+  let postgres: PostgresServer | undefined;
+  let s3: S3TestServer;
+  let workDir: string;
+  before(async () => {
+    workDir = await mkdtemp(path.join(tmpdir(), 'coffer-move-'));
+    postgres = await startPostgres();
+    if (postgres) s3 = await startS3Server();
+  });
+  after(async () => {
+    await s3?.stop();
+    await postgres?.stop();
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it('moves accounts, records, ACLs, signing keys and bytes; everything works on the new stack', async (t) => {
+    if (!postgres) return t.skip('PostgreSQL is not installed (apt-get install -y postgresql)');
+    const dataDir = path.join(workDir, 'data');
+    const old = await startCofferProcess({ dataDir, stack: embedded });
+    const alice = await old.client.signup('alice@example.com', 'alice password');
+    const bob = await old.client.signup('bob@example.com', 'bob password');
+    const record = await old.client.uploadFile(alice.token, 'moved/report.txt', 'bytes that move');
+    await old.client.call('POST', `/api/v1/file/${record._id}/acl/user/${bob.userId}`, {
+      token: alice.token,
+    });
+    const pending = await old.client.call('POST', '/api/v1/file', {
+      token: alice.token,
+      body: { filePath: 'pending.txt' },
+    });
+    const before = await old.client.call('GET', `/api/v1/file/${record._id}`, { token: bob.token });
+    await old.stop();
+
+    const exportDir = path.join(workDir, 'export');
+    const exported = await runCli(['export', '--out', exportDir, '--data-dir', dataDir, '--json']);
+    assert.equal(exported.code, 0, exported.stderr);
+    assert.deepEqual(JSON.parse(exported.stdout), {
+      projects: 1,
+      users: 2,
+      signing_keys: 2,
+      files: 2,
+      file_acl: 3,
+      blobs: 1,
+    });
+
+    const target = {
+      COFFER_DATABASE_URL: postgres.url,
+      COFFER_STORAGE_URL: s3.storageUrl,
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    };
+    const imported = await runCli(['import', '--in', exportDir, '--data-dir', dataDir, '--json'], target);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.equal(JSON.parse(imported.stdout).files, 2);
+    const again = await runCli(['import', '--in', exportDir, '--data-dir', dataDir], target);
+    assert.equal(again.code, 1, 'a second import into non-empty stores is refused');
+
+    const moved = await startCofferProcess({ dataDir, stack: { ...embedded, name: 'pg-s3', env: target } });
+    try {
+      assert.deepEqual(moved.credentials, old.credentials, 'the same app credentials work');
+      const login = await moved.client.call('POST', '/api/v1/auth/login', {
+        body: { email: 'bob@example.com', password: 'bob password' },
+      });
+      assert.equal(login.status, 200, login.text);
+      const after = await moved.client.call('GET', `/api/v1/file/${record._id}`, { token: login.body.token });
+      assert.equal(after.status, 200, after.text);
+      const { url: _u, expiresAt: _e, ...same } = after.body;
+      const { url: _u2, expiresAt: _e2, ...was } = before.body;
+      assert.deepEqual(same, was, 'the record is unchanged');
+      assert.equal(await (await fetch(after.body.url)).text(), 'bytes that move');
+      // Tokens issued before the move still work: the signing keys moved too.
+      assert.equal((await moved.client.call('GET', '/api/v1/user', { token: alice.token })).status, 200);
+      // The unverified upload moved without bytes: verify says so.
+      const verify = await moved.client.call('POST', `/api/v1/file/${pending.body.fileId}/verify`, {
+        token: alice.token,
+        body: { etag: '"d41d8cd98f00b204e9800998ecf8427e"' },
+      });
+      assert.equal(verify.body.code, 'UPLOAD_MISSING');
+    } finally {
+      await moved.stop();
+    }
+  });
+});
