@@ -6,6 +6,7 @@ import Fastify, { type FastifyRequest } from 'fastify';
 import { controlPlane } from './http/control/control-plane.ts';
 import { health } from './http/control/ops/health.ts';
 import { dataPlane } from './http/data/data-plane.ts';
+import { answerClientError, answerFrameworkError } from './http/plugins/connection-errors.ts';
 import { installErrorHandler } from './http/plugins/error-handler.ts';
 import { installHttpsBarrier } from './http/plugins/https-barrier.ts';
 import { ErrorSchema, FileRecordSchema } from './http/wire/schemas.ts';
@@ -21,8 +22,11 @@ export type AppOptions = {
 /** Builds the Fastify application over the services. It never listens: main.ts and tests do. */
 export async function buildApp(services: Services, options: AppOptions = {}) {
   const { config } = services;
+  // Node enforces the header and request timeouts on a sweep; the default sweep (30 s) would
+  // let a slow client hold a connection well past a short headers timeout.
+  const sweep = { connectionsCheckingInterval: Math.min(2000, config.headersTimeoutSeconds * 1000) };
   const app = Fastify({
-    ...(options.tls ? { https: options.tls } : {}),
+    ...(options.tls ? { https: { ...options.tls, ...sweep } } : { http: sweep }),
     logger: toLoggerOptions(options.logger ?? { level: config.logLevel }),
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
@@ -31,6 +35,8 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     requestTimeout: config.requestTimeoutSeconds * 1000,
     keepAliveTimeout: 5000,
     return503OnClosing: true,
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     // Strict input: no type coercion (a number is not a filePath), no silent defaults
     // beyond those the schemas declare.

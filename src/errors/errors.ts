@@ -52,3 +52,6 @@ export const rateLimited = (retryAfterSeconds: number) =>
 export const internal = (cause?: unknown) => new AppError('INTERNAL', 'Internal error', { cause });
 export const unavailable = (what: string, cause?: unknown) =>
   new AppError('UNAVAILABLE', `${what} is unavailable; retry shortly`, { cause });
+export const requestTimeout = () =>
+  new AppError('REQUEST_TIMEOUT', 'The request was not sent completely in time');
+export const headersTooLarge = () => new AppError('HEADERS_TOO_LARGE', 'The request headers are too large');

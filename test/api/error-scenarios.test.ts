@@ -394,7 +394,9 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   USER_NOT_FOUND: 'test/cli/cli.test.ts',
   UNAVAILABLE: 'test/api/concurrency.test.ts',
   METHOD_NOT_ALLOWED: 'reserved: the router answers unknown method/URL pairs with NOT_FOUND',
-  INTERNAL: 'only a bug reaches it; the handler is checked in test/api/data-plane.test.ts',
+  INTERNAL: 'only a bug reaches it; no request can',
+  REQUEST_TIMEOUT: 'test/api/raw-http.test.ts',
+  HEADERS_TOO_LARGE: 'test/api/raw-http.test.ts',
 };
 
 describe('error scenarios', () => {
