@@ -1,21 +1,11 @@
 import { isAppError } from '../errors/app-error.ts';
 import { unavailable } from '../errors/errors.ts';
+import { networkErrorCodes } from '../errors/network-errors.ts';
 
 type SdkError = { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
 
 // Failures to reach the store at all (no HTTP answer): retrying later may work.
-const NETWORK_FAILURES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'TimeoutError',
-  'RequestTimeout',
-]);
+const NETWORK_FAILURES = new Set([...networkErrorCodes, 'TimeoutError', 'RequestTimeout']);
 
 /** Whether S3 answered that the object (or bucket) does not exist. */
 export function isS3NotFound(error: unknown): boolean {

@@ -1,3 +1,5 @@
+import { networkErrorCodes } from '../errors/network-errors.ts';
+
 /**
  * Recognizes driver errors, so that the persistence edge can turn them into AppErrors:
  * node:sqlite throws `{ errcode }` (SQLite extended result codes), pg throws `{ code }`
@@ -20,16 +22,7 @@ const postgresUnavailableCodes = new Set([
   '57P03', // cannot_connect_now (starting up, recovering)
 ]);
 const postgresUnavailableClasses = ['08', '53']; // connection_exception, insufficient_resources
-const socketErrorCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
+const socketErrorCodes = networkErrorCodes;
 // pg reports a dead connection or an exhausted pool with plain Errors, without a code.
 const postgresUnavailableMessage =
   /connection terminated|timeout exceeded when trying to connect|not queryable|connection error/i;
