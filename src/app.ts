@@ -29,6 +29,9 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     ...(options.tls ? { https: { ...options.tls, ...sweep } } : { http: sweep }),
     logger: toLoggerOptions(options.logger ?? { level: config.logLevel }),
     genReqId: () => randomUUID(),
+    // One access-log line per request (below) instead of Fastify's two: logging is a visible
+    // share of a small request's cost.
+    disableRequestLogging: true,
     trustProxy: config.trustProxy,
     bodyLimit: config.jsonBodyLimitBytes,
     connectionTimeout: config.idleTimeoutSeconds * 1000,
@@ -64,6 +67,19 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   app.addSchema({ ...ErrorSchema, $id: 'Error' });
   app.addSchema(FileRecordSchema);
   installErrorHandler(app, { jsonBodyLimitBytes: config.jsonBodyLimitBytes });
+  if (options.logger !== false) {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.info(
+        {
+          method: request.method,
+          url: redactUrl(request.url),
+          statusCode: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
+        'request',
+      );
+    });
+  }
   installHttpsBarrier(app, { trustProxy: config.trustProxy });
 
   health(app, services);

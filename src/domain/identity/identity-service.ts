@@ -5,6 +5,7 @@ import type { Project, ProjectRepository, User, UserRepository } from '../ports.
 import { createAccount, type NewAccount } from './accounts.ts';
 import { isAppSecretValid } from './app-secrets.ts';
 import { getDecoyHash, verifyPassword } from './passwords.ts';
+import { ProjectCache } from './project-cache.ts';
 import type { IssuedToken, TokenService } from './token-service.ts';
 
 export type IdentityServiceOptions = {
@@ -20,13 +21,16 @@ export type Session = IssuedToken & { user: User };
 export class IdentityService {
   readonly #o: IdentityServiceOptions;
 
+  readonly #projectsByApp: ProjectCache;
+
   constructor(options: IdentityServiceOptions) {
     this.#o = options;
+    this.#projectsByApp = new ProjectCache(options.projects);
   }
 
   /** The project an app id names, checking its secret in constant time when one is given. */
   async getProjectByApp(appId: string, appSecret?: string): Promise<Project> {
-    const project = await this.#o.projects.findByAppId(appId);
+    const project = await this.#projectsByApp.findByAppId(appId);
     if (!project) throw invalidAppCredentials();
     if (appSecret !== undefined && !isAppSecretValid(appSecret, project.appSecretHash))
       throw invalidAppCredentials();
