@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/config.ts';
+import { type Config, loadConfig } from '../config/config.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { serve } from '../main.ts';
 import { migrate, projectCreate, userCreate, userSetEnabled, userSetRole } from './admin-commands.ts';
@@ -56,75 +56,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     console.log(usage);
     return values.help ? 0 : 2;
   }
-  const print = (json: Record<string, unknown>, text: string) =>
-    console.log(values.json ? JSON.stringify(json) : text);
+  const handler = commands[[command, sub].filter(Boolean).join(' ')] ?? commands[command];
+  if (!handler) {
+    console.error(`Unknown command: ${positionals.join(' ')}\n\n${usage}`);
+    return 2;
+  }
   try {
     const config = loadConfig(values as Record<string, string | boolean | undefined>, env);
-    const key = [command, sub].filter(Boolean).join(' ');
-    const single = ['serve', 'migrate', 'export', 'import'].includes(command) ? command : key;
-    switch (single) {
-      case 'serve':
-        await serve(config);
-        return 0;
-      case 'migrate':
-        await migrate(config);
-        print({ migrated: true }, 'The database schema is up to date.');
-        return 0;
-      case 'export': {
-        const counts = await exportData(config, required(values.out, '--out'));
-        print(counts, `Exported ${JSON.stringify(counts)} to ${values.out}`);
-        return 0;
-      }
-      case 'import': {
-        const counts = await importData(config, required(values.in, '--in'));
-        print(counts, `Imported ${JSON.stringify(counts)} from ${values.in}`);
-        return 0;
-      }
-      case 'project create': {
-        const result = await projectCreate(config, {
-          name: required(rest[0], '<name>'),
-          origins: values.origin ?? [],
-        });
-        print(
-          result,
-          `Project ${result.projectId}\n  app id:     ${result.appId}\n  app secret: ${result.appSecret}\n(the secret is shown once; keep it safe)`,
-        );
-        return 0;
-      }
-      case 'user create': {
-        const result = await userCreate(config, {
-          project: required(values.project, '--project'),
-          email: required(values.email, '--email'),
-          password: required(values.password, '--password'),
-          role: values.role,
-        });
-        print(result, `User ${result.userId}`);
-        return 0;
-      }
-      case 'user set-role': {
-        const result = await userSetRole(config, {
-          project: required(values.project, '--project'),
-          userId: required(rest[0], '<userId>'),
-          role: required(rest[1], '<role>'),
-        });
-        print(result, `User ${result.userId} now has role ${result.role}`);
-        return 0;
-      }
-      case 'user disable':
-      case 'user enable': {
-        const enabled = sub === 'enable';
-        const result = await userSetEnabled(config, {
-          project: required(values.project, '--project'),
-          userId: required(rest[0], '<userId>'),
-          enabled,
-        });
-        print(result, `User ${result.userId} is ${enabled ? 'enabled' : 'disabled'}`);
-        return 0;
-      }
-      default:
-        console.error(`Unknown command: ${positionals.join(' ')}\n\n${usage}`);
-        return 2;
-    }
+    const output = await handler(config, values, rest);
+    if (output) console.log(values.json ? JSON.stringify(output.json) : output.text);
+    return 0;
   } catch (error) {
     const message = isAppError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
     if (values.json)
@@ -132,6 +73,68 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     console.error(`coffer: ${message}`);
     return 1;
   }
+}
+
+type Values = ReturnType<
+  typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true }>
+>['values'];
+type Output = { json: Record<string, unknown>; text: string } | undefined;
+type Command = (config: Config, values: Values, args: string[]) => Promise<Output>;
+
+/** Every command: what it does and what it prints (JSON with --json, a sentence otherwise). */
+const commands: Record<string, Command> = {
+  serve: async (config) => {
+    await serve(config);
+    return undefined;
+  },
+  migrate: async (config) => {
+    await migrate(config);
+    return { json: { migrated: true }, text: 'The database schema is up to date.' };
+  },
+  export: async (config, values) => {
+    const counts = await exportData(config, required(values.out, '--out'));
+    return { json: counts, text: `Exported ${JSON.stringify(counts)} to ${values.out}` };
+  },
+  import: async (config, values) => {
+    const counts = await importData(config, required(values.in, '--in'));
+    return { json: counts, text: `Imported ${JSON.stringify(counts)} from ${values.in}` };
+  },
+  'project create': async (config, values, args) => {
+    const result = await projectCreate(config, {
+      name: required(args[0], '<name>'),
+      origins: values.origin ?? [],
+    });
+    const text = `Project ${result.projectId}\n  app id:     ${result.appId}\n  app secret: ${result.appSecret}\n(the secret is shown once; keep it safe)`;
+    return { json: result, text };
+  },
+  'user create': async (config, values) => {
+    const result = await userCreate(config, {
+      project: required(values.project, '--project'),
+      email: required(values.email, '--email'),
+      password: required(values.password, '--password'),
+      role: values.role,
+    });
+    return { json: result, text: `User ${result.userId}` };
+  },
+  'user set-role': async (config, values, args) => {
+    const result = await userSetRole(config, {
+      project: required(values.project, '--project'),
+      userId: required(args[0], '<userId>'),
+      role: required(args[1], '<role>'),
+    });
+    return { json: result, text: `User ${result.userId} now has role ${result.role}` };
+  },
+  'user disable': (config, values, args) => setEnabled(config, values, args, false),
+  'user enable': (config, values, args) => setEnabled(config, values, args, true),
+};
+
+async function setEnabled(config: Config, values: Values, args: string[], enabled: boolean): Promise<Output> {
+  const result = await userSetEnabled(config, {
+    project: required(values.project, '--project'),
+    userId: required(args[0], '<userId>'),
+    enabled,
+  });
+  return { json: result, text: `User ${result.userId} is ${enabled ? 'enabled' : 'disabled'}` };
 }
 
 function required(value: string | undefined, name: string): string {
