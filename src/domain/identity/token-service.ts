@@ -60,13 +60,28 @@ export class TokenService {
   }
 }
 
+// Every token of a key shares one header, so its parse is remembered (bounded: headers come
+// from clients).
+const keyIdsByHeader = new Map<string, string>();
+
 /** The `kid` of the token's header, or '' when the token is not a readable JWT. */
 function readKeyId(token: string): string {
   const dot = token.indexOf('.');
   if (dot <= 0 || dot > 512) return '';
+  const header = token.slice(0, dot);
+  let keyId = keyIdsByHeader.get(header);
+  if (keyId === undefined) {
+    keyId = parseKeyId(header);
+    if (keyIdsByHeader.size >= 1000) keyIdsByHeader.clear();
+    keyIdsByHeader.set(header, keyId);
+  }
+  return keyId;
+}
+
+function parseKeyId(header: string): string {
   try {
-    const header = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8'));
-    return typeof header?.kid === 'string' ? header.kid : '';
+    const parsed = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+    return typeof parsed?.kid === 'string' ? parsed.kid : '';
   } catch {
     return '';
   }

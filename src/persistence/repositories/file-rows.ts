@@ -10,14 +10,23 @@ type FileRow = Selectable<FilesTable>;
  * version and the ACL always belong together.
  */
 export async function findFileById(db: Kysely<DatabaseSchema>, id: string): Promise<FileRecord | undefined> {
-  const rows = await db
+  return toFileWithAcl(await selectFileWithAcl(db, id).execute());
+}
+
+/** The query of findFileById: one row per ACL entry (or one with null entry fields). */
+export function selectFileWithAcl(db: Kysely<DatabaseSchema>, id: string) {
+  return db
     .selectFrom('files')
     .leftJoin('file_acl', 'file_acl.file_id', 'files.id')
     .selectAll('files')
     .select(['file_acl.scope', 'file_acl.identifier'])
     .where('files.id', '=', id)
-    .orderBy('file_acl.position')
-    .execute();
+    .orderBy('file_acl.position');
+}
+
+export function toFileWithAcl(
+  rows: Array<FileRow & { scope: string | null; identifier: string | null }>,
+): FileRecord | undefined {
   const first = rows[0];
   if (first === undefined) return undefined;
   const acl = rows.flatMap((row) =>

@@ -10,15 +10,20 @@ import type {
 import { fileExists } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
-import { findFileById, toFileRecord } from './file-rows.ts';
+import { findFileById, selectFileWithAcl, toFileRecord, toFileWithAcl } from './file-rows.ts';
 import { listFiles } from './list-files.ts';
+import { prepareQuery } from './prepared-query.ts';
 import { writeTransaction } from './write-transaction.ts';
 
 export class KyselyFileRepository implements FileRepository {
   readonly #db: Kysely<DatabaseSchema>;
 
+  /** The hot path (every file call, every download): compiled once (prepared-query.ts). */
+  readonly #selectById: (id: string) => Promise<Parameters<typeof toFileWithAcl>[0]>;
+
   constructor(db: Kysely<DatabaseSchema>) {
     this.#db = db;
+    this.#selectById = prepareQuery(db, (id: string) => selectFileWithAcl(db, id), ['']);
   }
 
   async create(file: NewFile, now: Date): Promise<{ file: FileRecord; replacedFileId?: string }> {
@@ -57,8 +62,8 @@ export class KyselyFileRepository implements FileRepository {
     }
   }
 
-  findById(id: string): Promise<FileRecord | undefined> {
-    return findFileById(this.#db, id);
+  async findById(id: string): Promise<FileRecord | undefined> {
+    return toFileWithAcl(await this.#selectById(id));
   }
 
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }> {

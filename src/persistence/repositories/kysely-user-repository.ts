@@ -3,12 +3,22 @@ import type { NewUser, User, UserRepository } from '../../domain/ports.ts';
 import { emailTaken } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema, UsersTable } from '../database-schema.ts';
+import { prepareQuery } from './prepared-query.ts';
 
 export class KyselyUserRepository implements UserRepository {
   readonly #db: Kysely<DatabaseSchema>;
 
+  /** Every authenticated request reads its user: compiled once (prepared-query.ts). */
+  readonly #selectById: (projectId: string, id: string) => Promise<Selectable<UsersTable>[]>;
+
   constructor(db: Kysely<DatabaseSchema>) {
     this.#db = db;
+    this.#selectById = prepareQuery(
+      db,
+      (projectId: string, id: string) =>
+        db.selectFrom('users').selectAll().where('project_id', '=', projectId).where('id', '=', id),
+      ['', ''],
+    );
   }
 
   async create(user: NewUser): Promise<User> {
@@ -38,12 +48,7 @@ export class KyselyUserRepository implements UserRepository {
   }
 
   async findById(projectId: string, id: string): Promise<User | undefined> {
-    const row = await this.#db
-      .selectFrom('users')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const [row] = await this.#selectById(projectId, id);
     return row && toUser(row);
   }
 
