@@ -21,6 +21,8 @@ export type BenchOptions = {
   poolRequests: number;
   /** File records of the "many records" hot-path scenario. */
   manyRecords: number;
+  /** File records the listing scenario's reader owns. */
+  listRecords: number;
   /** Size of the transfers whose server RSS is sampled. */
   memoryBytes: number;
   /** Whether to rewrite docs/benchmarks.md and its chart (full runs of every scenario only). */
@@ -69,6 +71,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     largeRequests: smoke ? 2 : 3,
     poolRequests: smoke ? 100 : 1500,
     manyRecords: smoke ? 10_000 : 1_000_000,
+    listRecords: smoke ? 1000 : 10_000,
     memoryBytes: smoke ? 32 * MiB : 1024 * MiB,
     writeDocs: !smoke && only.length === 0 && !values['no-docs'],
   };

@@ -38,6 +38,8 @@ const context = new BenchContext(options);
 process.once('SIGINT', () => void context.close().finally(() => process.exit(130)));
 
 const startedAt = new Date().toISOString();
+// Servers start when first needed and load src/ then: if it changes meanwhile, the report says so.
+const commitAtStart = describeCommit();
 const results: ScenarioResult[] = [];
 let memory: MemoryResult | undefined;
 try {
@@ -53,13 +55,14 @@ try {
   await context.close();
 }
 
+const commitAtEnd = describeCommit();
 const report: BenchReport = {
   startedAt,
   finishedAt: new Date().toISOString(),
   command: `npm run bench${options.smoke ? ':smoke' : ''}${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
   options,
   machine: describeMachine(),
-  commit: describeCommit(),
+  commit: commitAtEnd === commitAtStart ? commitAtStart : `${commitAtStart}, then ${commitAtEnd}`,
   scenarios: results,
   notes: context.notes,
   ...(memory && { memory }),

@@ -1,7 +1,9 @@
 /** /api/v1 scenarios, each against the bare Fastify ceiling. */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { Scenario } from '../scenario.ts';
-import { uploadPool } from '../seed/workload.ts';
+import { seedFileRecords } from '../seed/seed-file-records.ts';
+import { seedWorkload, uploadPool } from '../seed/workload.ts';
 import { againstBareFastify, fromPool } from './sides.ts';
 
 const json = { 'content-type': 'application/json' };
@@ -58,18 +60,31 @@ export const getFile: Scenario = {
 
 export const listFiles: Scenario = {
   id: 'list-files',
-  title: 'GET /api/v1/file (list page of 20)',
+  title: 'GET /api/v1/file (first page of 20, reader owning many files)',
   unit: 'req/s',
   metric: 'rate',
   prepare: async (context) => {
-    const workload = await context.workload();
+    if (context.options.stack !== 'sqlite-fs')
+      return { skipped: 'TODO(pg-s3): bulk-seed PostgreSQL with COPY; only SQLite is seeded so far' };
+    // A server of its own: on the main one, the reader's file count would depend on which
+    // scenarios ran before (every upload request adds a record).
+    const server = await context.startCoffer('list');
+    const workload = await seedWorkload(server, 'list');
     const request = { method: 'GET' as const, path: '/api/v1/file?pageSize=20', headers: workload.headers };
-    // The listing endpoint is specified (DESIGN §3) but not built yet: run once it answers.
-    const probe = await fetch(`${workload.server.url}${request.path}`, { headers: request.headers });
+    const probe = await fetch(`${server.url}${request.path}`, { headers: request.headers });
     await probe.arrayBuffer();
     if (probe.status !== 200)
       return { skipped: `GET /api/v1/file answers ${probe.status}: no listing endpoint yet` };
-    return againstBareFastify(context, { origin: workload.server.url, request });
+    const count = context.options.listRecords;
+    seedFileRecords({
+      databasePath: path.join(server.dataDir, 'coffer.db'),
+      projectId: server.credentials.projectId,
+      creatorId: workload.userId,
+      count: count - 1, // the workload's own file is one record
+      sampleSize: 0,
+    });
+    console.log(`  the reader owns ${count.toLocaleString('en')} files`);
+    return againstBareFastify(context, { origin: server.url, request });
   },
 };
 
