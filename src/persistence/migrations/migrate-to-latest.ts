@@ -2,6 +2,7 @@ import { type Kysely, SqliteAdapter } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { writeTransaction } from '../repositories/write-transaction.ts';
+import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
 
 /**
@@ -10,6 +11,7 @@ import { initialSchema } from './initial-schema.ts';
  */
 const migrations: Record<string, Migration> = {
   '0001_initial_schema': initialSchema,
+  '0002_files_creator_index': filesCreatorIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
