@@ -40,7 +40,8 @@ export function toRatioChartSvg(results: readonly ScenarioResult[], caption: str
     ].join('');
   });
   const one = x(1);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12" role="img" aria-labelledby="chart-title">
+<title id="chart-title">Coffer ÷ baseline per scenario, same run</title>
 <rect width="100%" height="100%" fill="#ffffff"/>
 <text x="12" y="22" font-size="15" font-weight="bold">Coffer ÷ baseline, same run (higher is better)</text>
 <text x="12" y="38" fill="#546e7a">${escapeXml(caption)}</text>
