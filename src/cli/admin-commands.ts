@@ -55,7 +55,7 @@ export async function userSetEnabled(
 }
 
 async function withStores<T>(config: Config, work: (repositories: Repositories) => Promise<T>): Promise<T> {
-  const { database, repositories } = await openStores(config);
+  const { database, repositories } = await openStores(config, (line) => console.error(line));
   try {
     return await work(repositories);
   } finally {

@@ -15,7 +15,7 @@ import { openBlobStore, openStores } from '../services.ts';
 // giving its content type. Only verified files carry bytes: an unverified upload is not content.
 
 export async function exportData(config: Config, outDir: string) {
-  const { database } = await openStores(config);
+  const { database } = await openStores(config, (line) => console.error(line));
   const blobs = openBlobStore(config.storageUrl);
   const counts: Record<string, number> = { blobs: 0 };
   try {
@@ -41,7 +41,7 @@ export async function exportData(config: Config, outDir: string) {
 
 /** Loads an export into empty stores (refuses stores that already hold projects). */
 export async function importData(config: Config, inDir: string) {
-  const { database } = await openStores(config);
+  const { database } = await openStores(config, (line) => console.error(line));
   const blobs = openBlobStore(config.storageUrl);
   try {
     const existing = await database.db.selectFrom('projects').select('id').limit(1).execute();
