@@ -4,7 +4,8 @@
 //   2. the API, access, CLI and end-to-end suites again on PostgreSQL + S3 (one private
 //      PostgreSQL cluster and one S3 server for the run, a fresh database and key prefix per
 //      Coffer server). Without PostgreSQL installed this pass is skipped, loudly.
-// Extra arguments go to node --test (e.g. --test-name-pattern=…).
+// Test files given as arguments narrow both passes to them (the second pass only to those of
+// its list); other arguments go to node --test (e.g. --test-name-pattern=…).
 import { spawnSync } from 'node:child_process';
 import { globSync } from 'node:fs';
 
@@ -16,14 +17,19 @@ const nodeTest = (files, env = process.env) =>
       '--test-force-exit',
       '--test-concurrency=2',
       '--test-timeout=120000',
-      ...process.argv.slice(2),
+      ...testFlags,
       ...files,
     ],
     { stdio: 'inherit', env },
   ).status ?? 1;
 
-const allFiles = [...globSync('src/**/*.test.ts'), ...globSync('test/**/*.test.ts')].sort();
-const stackFiles = [
+const args = process.argv.slice(2);
+const testFlags = args.filter((arg) => !arg.endsWith('.test.ts'));
+const chosenFiles = args.filter((arg) => arg.endsWith('.test.ts'));
+const narrow = (files) => (chosenFiles.length ? files.filter((file) => chosenFiles.includes(file)) : files);
+
+const allFiles = narrow([...globSync('src/**/*.test.ts'), ...globSync('test/**/*.test.ts')].sort());
+const stackFiles = narrow([
   ...globSync('test/e2e/*.test.ts'),
   ...globSync('test/access/*.test.ts'),
   ...globSync('test/cli/*.test.ts'),
@@ -31,7 +37,8 @@ const stackFiles = [
   'test/api/error-scenarios.test.ts',
   'test/api/tokens-and-accounts.test.ts',
   'test/api/concurrency.test.ts',
-].sort();
+  'test/api/malformed-uploads.test.ts',
+].sort());
 
 // COFFER_TEST_STACKS=pg-s3 (or embedded) runs one pass only, for quicker iterations.
 const passes = (process.env.COFFER_TEST_STACKS ?? 'embedded,pg-s3').split(',');

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Busboy, type BusboyConfig, type BusboyInstance } from '@fastify/busboy';
 import type { BlobInfo } from '../../domain/ports.ts';
+import { isAppError } from '../../errors/app-error.ts';
 import { validationFailed } from '../../errors/errors.ts';
 
 export type UploadPart = { stream: Readable; contentType: string | undefined };
@@ -13,9 +14,14 @@ export function isMultipart(contentType: string | undefined): boolean {
   return contentType !== undefined && /^multipart\/form-data\s*;/i.test(contentType);
 }
 
+const malformed = (error: unknown) =>
+  validationFailed(`malformed multipart form: ${(error as Error).message}`);
+
 /**
  * Streams the `data` part of a multipart form into `store`, discarding every other part, and
  * answers what the store answers. Only that part's bytes are kept, never the form envelope.
+ * A form that breaks off or is malformed rejects with VALIDATION_FAILED once the store has
+ * cleaned up after itself, so the answer never races the removal of partial bytes.
  */
 export function readMultipartUpload(
   raw: IncomingMessage,
@@ -23,13 +29,18 @@ export function readMultipartUpload(
 ): Promise<BlobInfo> {
   return new Promise((resolve, reject) => {
     let stored: Promise<BlobInfo> | undefined;
+    let filePart: Readable | undefined;
     let settled = false;
-    const fail = (error: unknown) => {
+    const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       raw.unpipe(busboy);
-      reject(error);
+      // Whatever happens, the store must see the end of its stream to clean up; then answer.
+      if (filePart && !filePart.readableEnded) filePart.destroy(new Error('the form was abandoned'));
+      const done = () => outcome();
+      stored ? stored.then(done, done) : done();
     };
+    const fail = (error: unknown) => settle(() => reject(error));
     let busboy: BusboyInstance;
     try {
       busboy = Busboy({
@@ -40,27 +51,27 @@ export function readMultipartUpload(
         limits: { fields: 100, fieldSize: 64 * 1024, files: 20, parts: 120, headerPairs: 100 },
       });
     } catch (error) {
-      reject(validationFailed(`malformed multipart form: ${(error as Error).message}`));
+      reject(malformed(error));
       return;
     }
     busboy.on('file', (fieldName, stream, _fileName, _encoding, mimeType) => {
+      // security: a part stream errors when the form breaks off; unheard, that error would
+      // take the whole process down. The form's own 'error' below decides the answer.
+      stream.on('error', () => {});
       if (fieldName !== filePartName || stored) {
         stream.resume(); // not ours: read past it
         return;
       }
+      filePart = stream;
       stored = store({ stream, contentType: mimeType || undefined });
-      stored.catch(fail);
+      // A part that broke off is the client's fault, whatever the store made of it.
+      stored.catch((error: unknown) => fail(isAppError(error) ? error : malformed(error)));
     });
-    busboy.on('error', (error) =>
-      fail(validationFailed(`malformed multipart form: ${(error as Error).message}`)),
-    );
+    busboy.on('error', (error) => fail(malformed(error)));
     busboy.on('finish', () => {
       if (!stored)
         return fail(validationFailed(`the multipart form has no file part named "${filePartName}"`));
-      stored.then((info) => {
-        settled = true;
-        resolve(info);
-      }, fail);
+      stored.then((info) => settle(() => resolve(info)), fail);
     });
     raw.once('close', () => {
       if (!raw.complete) fail(validationFailed('the upload was interrupted'));
