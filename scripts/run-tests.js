@@ -12,14 +12,7 @@ import { globSync } from 'node:fs';
 const nodeTest = (files, env = process.env) =>
   spawnSync(
     process.execPath,
-    [
-      '--test',
-      '--test-force-exit',
-      '--test-concurrency=2',
-      '--test-timeout=120000',
-      ...testFlags,
-      ...files,
-    ],
+    ['--test', '--test-force-exit', '--test-concurrency=2', '--test-timeout=120000', ...testFlags, ...files],
     { stdio: 'inherit', env },
   ).status ?? 1;
 
@@ -29,16 +22,18 @@ const chosenFiles = args.filter((arg) => arg.endsWith('.test.ts'));
 const narrow = (files) => (chosenFiles.length ? files.filter((file) => chosenFiles.includes(file)) : files);
 
 const allFiles = narrow([...globSync('src/**/*.test.ts'), ...globSync('test/**/*.test.ts')].sort());
-const stackFiles = narrow([
-  ...globSync('test/e2e/*.test.ts'),
-  ...globSync('test/access/*.test.ts'),
-  ...globSync('test/cli/*.test.ts'),
-  ...globSync('test/stacks/*.test.ts'),
-  'test/api/error-scenarios.test.ts',
-  'test/api/tokens-and-accounts.test.ts',
-  'test/api/concurrency.test.ts',
-  'test/api/malformed-uploads.test.ts',
-].sort());
+const stackFiles = narrow(
+  [
+    ...globSync('test/e2e/*.test.ts'),
+    ...globSync('test/access/*.test.ts'),
+    ...globSync('test/cli/*.test.ts'),
+    ...globSync('test/stacks/*.test.ts'),
+    'test/api/error-scenarios.test.ts',
+    'test/api/tokens-and-accounts.test.ts',
+    'test/api/concurrency.test.ts',
+    'test/api/malformed-uploads.test.ts',
+  ].sort(),
+);
 
 // COFFER_TEST_STACKS=pg-s3 (or embedded) runs one pass only, for quicker iterations.
 const passes = (process.env.COFFER_TEST_STACKS ?? 'embedded,pg-s3').split(',');
