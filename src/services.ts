@@ -80,6 +80,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         clock,
         uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
         maxFileSizeBytes: config.maxFileSizeBytes,
+        directUploads: config.uploadMode === 'direct',
       }),
       loginLimiter: new LoginRateLimiter(config.loginAttemptsPerMinute),
       publicUrl,

@@ -1,17 +1,18 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobInfo, BlobStore, ByteRange, PutBlobOptions } from '../domain/ports.ts';
-import { assertValidBlobKey } from './blob-key.ts';
+import type { BlobInfo, BlobStore, ByteRange, PutBlobOptions, StoredBlob } from '../domain/ports.ts';
+import { assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
 import { MeteredStream } from './metered-stream.ts';
 
-type StoredBlob = { info: BlobInfo; bytes: Buffer };
+type MemoryBlob = { info: BlobInfo; bytes: Buffer };
 
 /** Blobs in process memory, for tests and benchmarks; same semantics as the durable stores. */
 export class MemoryBlobStore implements BlobStore {
-  readonly #blobs = new Map<string, StoredBlob>();
+  readonly #blobs = new Map<string, MemoryBlob>();
 
-  async put(key: string, body: Readable, options: PutBlobOptions): Promise<BlobInfo> {
-    assertValidBlobKey(key);
+  async put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob> {
+    const version = newBlobVersion();
+    assertValidBlobVersion(key, version);
     const meter = new MeteredStream({ maxBytes: options.maxBytes, md5: true });
     const chunks: Buffer[] = [];
     const collect = new Writable({
@@ -21,26 +22,19 @@ export class MemoryBlobStore implements BlobStore {
       },
     });
     await pipeline(body, meter, collect, { signal: options.signal });
-    // Only a complete body replaces the previous object: a failure above leaves it as it was.
-    const info: BlobInfo = {
-      sizeBytes: meter.sizeBytes,
-      etag: meter.toEtag(),
-      contentType: options.contentType,
-      lastModified: new Date(),
-    };
-    this.#blobs.set(key, { info, bytes: Buffer.concat(chunks, meter.sizeBytes) });
-    return { ...info };
+    // Only a complete body becomes a version: a failure above leaves nothing.
+    const info: BlobInfo = { sizeBytes: meter.sizeBytes, lastModified: new Date() };
+    this.#blobs.set(toEntryKey(key, version), { info, bytes: Buffer.concat(chunks, meter.sizeBytes) });
+    return { ...info, version, etag: meter.toEtag() };
   }
 
-  async head(key: string): Promise<BlobInfo | undefined> {
-    assertValidBlobKey(key);
-    const blob = this.#blobs.get(key);
+  async head(key: string, version: string): Promise<BlobInfo | undefined> {
+    const blob = this.#blobs.get(toEntryKey(key, version));
     return blob && { ...blob.info };
   }
 
-  async get(key: string, options: { range?: ByteRange; signal?: AbortSignal } = {}) {
-    assertValidBlobKey(key);
-    const blob = this.#blobs.get(key);
+  async get(key: string, version: string, options: { range?: ByteRange; signal?: AbortSignal } = {}) {
+    const blob = this.#blobs.get(toEntryKey(key, version));
     if (!blob) return undefined;
     const { range } = options;
     const bytes = range ? blob.bytes.subarray(range.start, range.end + 1) : blob.bytes;
@@ -48,10 +42,14 @@ export class MemoryBlobStore implements BlobStore {
     return { info: { ...blob.info }, body };
   }
 
-  async delete(key: string): Promise<void> {
-    assertValidBlobKey(key);
-    this.#blobs.delete(key);
+  async delete(key: string, version: string): Promise<void> {
+    this.#blobs.delete(toEntryKey(key, version));
   }
 
   async check(): Promise<void> {}
+}
+
+function toEntryKey(key: string, version: string): string {
+  assertValidBlobVersion(key, version);
+  return `${key}.${version}`;
 }

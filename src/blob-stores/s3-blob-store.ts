@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -18,11 +19,12 @@ import type {
   Closable,
   PresignDownloadOptions,
   PutBlobOptions,
+  StoredBlob,
 } from '../domain/ports.ts';
-import { unavailable } from '../errors/errors.ts';
-import { assertValidBlobKey } from './blob-key.ts';
+import { etagMismatch, unavailable } from '../errors/errors.ts';
+import { assertValidBlobKey, assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
 import { MeteredStream } from './metered-stream.ts';
-import { isS3NotFound, toBlobStoreError } from './s3-errors.ts';
+import { isS3NotFound, isS3PreconditionFailed, toBlobStoreError } from './s3-errors.ts';
 import type { S3Location } from './s3-storage-url.ts';
 
 export { parseS3StorageUrl } from './s3-storage-url.ts';
@@ -33,9 +35,13 @@ export type S3BlobStoreOptions = Omit<S3Location, 'forcePathStyle'> & {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 };
 
-type ObjectHeaders = { ContentLength?: number; ETag?: string; ContentType?: string; LastModified?: Date };
+type ObjectHeaders = { ContentLength?: number; LastModified?: Date };
 
-/** Blobs in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, R2) through AWS SDK v3. */
+/**
+ * Blobs in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, R2) through AWS SDK v3. Version
+ * `v` of key `p/f` is the object `<prefix>p/f.v`, written once. In direct-upload mode the
+ * client PUTs to the staging object `<prefix>p/f`, which verify copies into a version.
+ */
 export class S3BlobStore implements BlobStore, Closable {
   readonly #client: S3Client;
   readonly #bucket: string;
@@ -57,8 +63,9 @@ export class S3BlobStore implements BlobStore, Closable {
     });
   }
 
-  async put(key: string, body: Readable, options: PutBlobOptions): Promise<BlobInfo> {
-    const Key = this.#toObjectKey(key);
+  async put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob> {
+    const version = newBlobVersion();
+    const Key = this.#toVersionKey(key, version);
     // Counted before the SDK sees a byte: an oversized body fails the upload at maxBytes + 1.
     const counted = new MeteredStream({ maxBytes: options.maxBytes });
     const feeding = pipeline(body, counted, { signal: options.signal });
@@ -83,25 +90,20 @@ export class S3BlobStore implements BlobStore, Closable {
     const [uploaded, fed] = await Promise.allSettled([uploading, feeding]);
     if (fed.status === 'rejected' && !storeFailedFirst) throw fed.reason; // too large, aborted, source error
     if (uploaded.status === 'rejected') throw toBlobStoreError(uploaded.reason);
-    const etag = uploaded.value.ETag ?? (await this.head(key))?.etag;
+    const etag = uploaded.value.ETag;
     if (!etag) throw unavailable('blob store', new Error(`no ETag for ${Key}`));
     // S3 answers a PUT without Last-Modified; the upload's end is within a second of it.
-    return { sizeBytes: counted.sizeBytes, etag, contentType: options.contentType, lastModified: new Date() };
+    return { version, sizeBytes: counted.sizeBytes, etag, lastModified: new Date() };
   }
 
-  async head(key: string): Promise<BlobInfo | undefined> {
-    const Key = this.#toObjectKey(key);
-    try {
-      return toBlobInfo(await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key })));
-    } catch (error) {
-      if (isS3NotFound(error)) return undefined;
-      throw toBlobStoreError(error);
-    }
+  async head(key: string, version: string): Promise<BlobInfo | undefined> {
+    const headers = await this.#headObject(this.#toVersionKey(key, version));
+    return headers && toBlobInfo(headers);
   }
 
-  /** The range must lie within the object (the gateway checks it against head() first). */
-  async get(key: string, options: { range?: ByteRange; signal?: AbortSignal } = {}) {
-    const Key = this.#toObjectKey(key);
+  /** The range must lie within the object (the gateway checks it against the record first). */
+  async get(key: string, version: string, options: { range?: ByteRange; signal?: AbortSignal } = {}) {
+    const Key = this.#toVersionKey(key, version);
     const { range, signal } = options;
     const Range = range && `bytes=${range.start}-${range.end}`;
     try {
@@ -117,20 +119,14 @@ export class S3BlobStore implements BlobStore, Closable {
     }
   }
 
-  async delete(key: string): Promise<void> {
-    const Key = this.#toObjectKey(key);
-    // S3 answers 204 for a missing key too.
-    await this.#client
-      .send(new DeleteObjectCommand({ Bucket: this.#bucket, Key }))
-      .catch((error: unknown) => {
-        throw toBlobStoreError(error);
-      });
+  async delete(key: string, version: string): Promise<void> {
+    await this.#deleteObject(this.#toVersionKey(key, version));
   }
 
-  async presignDownload(key: string, options: PresignDownloadOptions): Promise<string> {
+  async presignDownload(key: string, version: string, options: PresignDownloadOptions): Promise<string> {
     const command = new GetObjectCommand({
       Bucket: this.#bucket,
-      Key: this.#toObjectKey(key),
+      Key: this.#toVersionKey(key, version),
       // Response overrides are part of the signature: the link cannot be re-labelled.
       ResponseContentDisposition: toAttachmentDisposition(options.fileName),
       ResponseContentType: options.contentType,
@@ -149,6 +145,33 @@ export class S3BlobStore implements BlobStore, Closable {
     return getSignedUrl(this.#client, command, { expiresIn: options.expiresInSeconds, signableHeaders });
   }
 
+  async adoptDirectUpload(key: string, etag: string): Promise<StoredBlob | undefined> {
+    const staging = this.#toObjectKey(key);
+    const headers = await this.#headObject(staging);
+    if (!headers) return undefined;
+    if (headers.ETag !== etag) throw etagMismatch();
+    const version = newBlobVersion();
+    try {
+      // Copied only if the staging object still holds exactly the bytes just compared: a PUT
+      // that lands in between makes the copy fail instead of pinning unverified bytes.
+      const copied = await this.#client.send(
+        new CopyObjectCommand({
+          Bucket: this.#bucket,
+          Key: this.#toVersionKey(key, version),
+          CopySource: `${this.#bucket}/${staging}`,
+          CopySourceIfMatch: etag,
+        }),
+      );
+      const lastModified = copied.CopyObjectResult?.LastModified ?? new Date();
+      // The copy's own ETag is the same MD5 for single-part objects; keep the one the client knows.
+      await this.#deleteObject(staging).catch(() => {});
+      return { version, sizeBytes: headers.ContentLength ?? 0, etag, lastModified };
+    } catch (error) {
+      if (isS3PreconditionFailed(error)) throw etagMismatch();
+      throw toBlobStoreError(error);
+    }
+  }
+
   async check(): Promise<void> {
     try {
       await this.#client.send(new HeadBucketCommand({ Bucket: this.#bucket }));
@@ -162,17 +185,35 @@ export class S3BlobStore implements BlobStore, Closable {
     this.#client.destroy();
   }
 
+  async #headObject(Key: string) {
+    try {
+      return await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key }));
+    } catch (error) {
+      if (isS3NotFound(error)) return undefined;
+      throw toBlobStoreError(error);
+    }
+  }
+
+  async #deleteObject(Key: string): Promise<void> {
+    // S3 answers 204 for a missing key too.
+    await this.#client
+      .send(new DeleteObjectCommand({ Bucket: this.#bucket, Key }))
+      .catch((error: unknown) => {
+        throw toBlobStoreError(error);
+      });
+  }
+
   #toObjectKey(key: string): string {
     assertValidBlobKey(key);
     return `${this.#prefix}${key}`;
   }
+
+  #toVersionKey(key: string, version: string): string {
+    assertValidBlobVersion(key, version);
+    return `${this.#prefix}${key}.${version}`;
+  }
 }
 
 function toBlobInfo(headers: ObjectHeaders): BlobInfo {
-  return {
-    sizeBytes: headers.ContentLength ?? 0,
-    etag: headers.ETag ?? '',
-    contentType: headers.ContentType ?? 'application/octet-stream',
-    lastModified: headers.LastModified ?? new Date(0),
-  };
+  return { sizeBytes: headers.ContentLength ?? 0, lastModified: headers.LastModified ?? new Date(0) };
 }

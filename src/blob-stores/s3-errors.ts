@@ -13,6 +13,12 @@ export function isS3NotFound(error: unknown): boolean {
   return name === 'NotFound' || name === 'NoSuchKey' || $metadata?.httpStatusCode === 404;
 }
 
+/** Whether S3 refused a conditional request (If-Match, x-amz-copy-source-if-match). */
+export function isS3PreconditionFailed(error: unknown): boolean {
+  const { name, $metadata } = (error ?? {}) as SdkError;
+  return name === 'PreconditionFailed' || $metadata?.httpStatusCode === 412;
+}
+
 /** Network failures, throttling and 5xx become UNAVAILABLE (503); anything else stays as it is. */
 export function toBlobStoreError(error: unknown): unknown {
   if (isAppError(error)) return error;

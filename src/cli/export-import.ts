@@ -13,6 +13,8 @@ import { openBlobStore, openStores } from '../services.ts';
 // to PostgreSQL + S3 (or back, or to a backup). DIR holds metadata.ndjson (one {table, row}
 // per line, tables in reference order) and blobs/<projectId>/<fileId> with a .json beside each
 // giving its content type. Only verified files carry bytes: an unverified upload is not content.
+// Blob versions are the source store's own: import stores each file's bytes as a new version of
+// the target store and pins that one in the file's row.
 
 export async function exportData(config: Config, outDir: string) {
   const { database } = await openStores(config, (line) => console.error(line));
@@ -25,7 +27,7 @@ export async function exportData(config: Config, outDir: string) {
       if (!metadata.write(`${JSON.stringify({ table, row })}\n`)) await once(metadata, 'drain');
       counts[table] = (counts[table] ?? 0) + 1;
       if (table === 'files' && row.verified === 1) {
-        await exportBlob(blobs, `${row.project_id}/${row.id}`, outDir);
+        await exportBlob(blobs, row, outDir);
         counts.blobs! += 1;
       }
     }
@@ -47,22 +49,23 @@ export async function importData(config: Config, inDir: string) {
     const existing = await database.db.selectFrom('projects').select('id').limit(1).execute();
     if (existing.length > 0)
       throw new Error('the target database already holds projects: import needs empty stores');
-    let blobCount = 0;
+    const versions = new Map<string, string>(); // file id → its version in the target store
     for (const projectId of await listDir(path.join(inDir, 'blobs'))) {
       for (const name of await listDir(path.join(inDir, 'blobs', projectId))) {
         if (name.endsWith('.json')) continue;
         const file = path.join(inDir, 'blobs', projectId, name);
         const { contentType } = JSON.parse(await readFile(`${file}.json`, 'utf8'));
-        await blobs.put(`${projectId}/${name}`, createReadStream(file), {
+        const stored = await blobs.put(`${projectId}/${name}`, createReadStream(file), {
           contentType,
           maxBytes: Number.MAX_SAFE_INTEGER,
         });
-        blobCount += 1;
+        versions.set(name, stored.version);
       }
     }
     // Bytes first, records last: a failed import leaves no record without its bytes.
-    const counts = await writeAllRows(database.db, readLines(path.join(inDir, 'metadata.ndjson')));
-    return { ...counts, blobs: blobCount };
+    const rows = pinImportedVersions(readLines(path.join(inDir, 'metadata.ndjson')), versions);
+    const counts = await writeAllRows(database.db, rows);
+    return { ...counts, blobs: versions.size };
   } finally {
     await database.close();
     await closeBlobStore(blobs);
@@ -73,17 +76,30 @@ async function closeBlobStore(blobs: BlobStore): Promise<void> {
   if ('close' in blobs && typeof blobs.close === 'function') await blobs.close();
 }
 
-async function exportBlob(blobs: BlobStore, key: string, outDir: string): Promise<void> {
-  const blob = await blobs.get(key);
+async function exportBlob(blobs: BlobStore, row: Record<string, unknown>, outDir: string): Promise<void> {
+  const key = `${row.project_id}/${row.id}`;
+  const blob = typeof row.blob_version === 'string' ? await blobs.get(key, row.blob_version) : undefined;
   if (!blob) throw new Error(`the verified file ${key} has no bytes in the blob store`);
   const file = path.join(outDir, 'blobs', key);
   await mkdir(path.dirname(file), { recursive: true });
   await pipeline(blob.body, createWriteStream(file, { flags: 'wx' }));
-  await writeFile(
-    `${file}.json`,
-    JSON.stringify({ contentType: blob.info.contentType, etag: blob.info.etag }),
-    { flag: 'wx' },
-  );
+  await writeFile(`${file}.json`, JSON.stringify({ contentType: row.content_type, etag: row.etag }), {
+    flag: 'wx',
+  });
+}
+
+/** Points each verified file's row at the version its bytes got in the target store. */
+async function* pinImportedVersions(
+  rows: AsyncIterable<{ table: TableName; row: Record<string, unknown> }>,
+  versions: Map<string, string>,
+): AsyncGenerator<{ table: TableName; row: Record<string, unknown> }> {
+  for await (const { table, row } of rows) {
+    if (table === 'files' && row.verified === 1) {
+      const version = versions.get(String(row.id));
+      if (!version) throw new Error(`the export holds no bytes for the verified file ${row.id}`);
+      yield { table, row: { ...row, blob_version: version } };
+    } else yield { table, row };
+  }
 }
 
 async function* readLines(file: string): AsyncGenerator<{ table: TableName; row: Record<string, unknown> }> {

@@ -40,6 +40,18 @@ export type FileContentInfo = {
   lastModified: Date;
 };
 
+/**
+ * The bytes a PUT stored for a file that is not verified yet: the version verify will pin
+ * (the last PUT to commit before verify wins).
+ */
+export type PendingUpload = {
+  blobVersion: string;
+  etag: string;
+  sizeBytes: number;
+  contentType: string;
+  lastModified: Date;
+};
+
 export type FileRecord = {
   id: string;
   projectId: string;
@@ -50,6 +62,13 @@ export type FileRecord = {
   /** Quoted entity tag, set at verification. */
   etag: string | null;
   content: FileContentInfo | null;
+  /**
+   * The immutable blob version a verified file serves, pinned at verification: a later PUT
+   * writes another version and can never change what a verified record describes.
+   */
+  blobVersion: string | null;
+  /** Unverified files: the last upload committed, if any. */
+  pendingUpload: PendingUpload | null;
   /** Unix seconds after which the upload link no longer works. */
   uploadExpiresAt: number;
   /** In insertion order, the creator first. */
@@ -85,13 +104,16 @@ export interface UserRepository {
   setEnabled(projectId: string, id: string, enabled: boolean): Promise<User | undefined>;
 }
 
+/** An abandoned upload that create() replaced: its bytes are the caller's to remove. */
+export type ReplacedUpload = { id: string; pendingBlobVersion: string | null };
+
 export interface FileRepository {
   /**
    * Inserts the record with the creator as its first ACL entry. When the creator already has
    * a record at this filePath: replaces it if it is unverified and its upload link has expired
    * at `now`, otherwise throws FILE_EXISTS.
    */
-  create(file: NewFile, now: Date): Promise<{ file: FileRecord; replacedFileId?: string }>;
+  create(file: NewFile, now: Date): Promise<{ file: FileRecord; replaced?: ReplacedUpload }>;
   findById(id: string): Promise<FileRecord | undefined>;
   /** Files the reader may list (creator, user entry, role entry; all of the project for admins), newest first. */
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }>;
@@ -101,10 +123,30 @@ export interface FileRepository {
   removeAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined>;
   /** Adds the entry if absent, bumping version and updatedAt in the same transaction. */
   addAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined>;
-  /** Marks the file verified with its etag and content info; bumps version once. */
+  /**
+   * Commits an upload to an unverified record, replacing the pending one only if it is still
+   * `expectedPrevious` (compare-and-set). Answers 'committed', 'changed' (another upload
+   * committed meanwhile: read and try again), 'verified' or 'missing'; the record's version
+   * is not bumped (an upload is not a change of the record the API shows).
+   */
+  commitUpload(
+    id: string,
+    upload: PendingUpload,
+    expectedPrevious: string | null,
+  ): Promise<'committed' | 'changed' | 'verified' | 'missing'>;
+  /**
+   * Marks the file verified and pins `blobVersion`, only while the file is unverified and its
+   * pending upload is still `pendingVersion` (null: none, as in direct-upload mode); bumps
+   * version once. Undefined when either changed.
+   */
   markVerified(
     id: string,
-    verification: { etag: string; content: FileContentInfo },
+    verification: {
+      blobVersion: string;
+      etag: string;
+      content: FileContentInfo;
+      pendingVersion: string | null;
+    },
     now: Date,
   ): Promise<FileRecord | undefined>;
 }
@@ -129,12 +171,17 @@ export interface SigningKeyRepository {
   create(key: SigningKey): Promise<void>;
 }
 
+/** What a store knows of one stored version. */
 export type BlobInfo = {
   sizeBytes: number;
-  /** Quoted entity tag. */
-  etag: string;
-  contentType: string;
   lastModified: Date;
+};
+
+/** What put() stored: a new immutable version of the key. */
+export type StoredBlob = BlobInfo & {
+  version: string;
+  /** Quoted entity tag (the MD5 of the bytes for single-part objects). */
+  etag: string;
 };
 
 export type PutBlobOptions = {
@@ -153,25 +200,39 @@ export type PresignDownloadOptions = {
 
 export type ByteRange = { start: number; end: number };
 
-/** Where file bytes live. Keys come from server ids (`<projectId>/<fileId>`), never user input. */
+/**
+ * Where file bytes live. Keys come from server ids (`<projectId>/<fileId>`), never user input.
+ * Every put() writes a new immutable version of its key: bytes once stored under a version
+ * never change, and which version counts is decided by the file record, not by the store.
+ */
 export interface BlobStore {
-  /** Streams the body into the store atomically: readers see the old object or the new one. */
-  put(key: string, body: Readable, options: PutBlobOptions): Promise<BlobInfo>;
-  head(key: string): Promise<BlobInfo | undefined>;
-  /** Opens the object (or an inclusive byte range of it); undefined when it does not exist. */
+  /** Streams the body into a new version, published whole or not at all. */
+  put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob>;
+  head(key: string, version: string): Promise<BlobInfo | undefined>;
+  /** Opens the version (or an inclusive byte range of it); undefined when it does not exist. */
   get(
     key: string,
+    version: string,
     options?: { range?: ByteRange; signal?: AbortSignal },
   ): Promise<{ info: BlobInfo; body: Readable } | undefined>;
-  /** Deleting a missing key is not an error. */
-  delete(key: string): Promise<void>;
+  /** Deleting a missing version is not an error. */
+  delete(key: string, version: string): Promise<void>;
   /**
    * Stores that serve bytes themselves (S3) hand out their own signed GET URL, so download
    * bytes never pass through Coffer; stores without it are served by the /blob/v1 gateway.
    */
-  presignDownload?(key: string, options: PresignDownloadOptions): Promise<string>;
-  /** Direct-upload mode: a signed PUT URL to the store itself, binding the content type. */
+  presignDownload?(key: string, version: string, options: PresignDownloadOptions): Promise<string>;
+  /**
+   * Direct-upload mode: a signed PUT URL to the store itself, binding the content type. Its
+   * object is a staging area the client may overwrite until verify adopts it.
+   */
   presignUpload?(key: string, options: { expiresInSeconds: number; contentType: string }): Promise<string>;
+  /**
+   * Direct-upload mode, at verify: copies the staging object into a new immutable version
+   * if (and only if) its entity tag is still `etag`, then removes the staging object.
+   * Undefined when there is no staging object; ETAG_MISMATCH when it holds other bytes.
+   */
+  adoptDirectUpload?(key: string, etag: string): Promise<StoredBlob | undefined>;
   /** Throws when the store cannot be reached (readiness). */
   check(): Promise<void>;
 }

@@ -48,6 +48,14 @@ export type FilesTable = {
   content_size_bytes: number | null;
   content_type: string | null;
   content_last_modified: number | null;
+  /** The version a verified file serves (pinned at verification). */
+  blob_version: string | null;
+  /** An unverified file's last committed upload: its version and what put() reported. */
+  upload_blob_version: string | null;
+  upload_etag: string | null;
+  upload_size_bytes: number | null;
+  upload_content_type: string | null;
+  upload_last_modified: number | null;
   upload_expires_at: number;
   created_at: number;
   updated_at: number;

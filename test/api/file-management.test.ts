@@ -101,6 +101,8 @@ describe('listing, deleting and unsharing files', () => {
     });
     const link = (await server.client.call('GET', `/api/v1/file/${record._id}`, { token: owner.token })).body
       .url;
+    const blobVersion = (await server.services.repositories.files.findById(record._id))!.blobVersion!;
+    assert.ok(await server.services.blobs.head(`${server.credentials.projectId}/${record._id}`, blobVersion));
     assert.equal(
       (await server.client.call('DELETE', `/api/v1/file/${record._id}`, { token: reader.token })).body.code,
       'ACCESS_DENIED',
@@ -120,7 +122,7 @@ describe('listing, deleting and unsharing files', () => {
     const download = await fetch(link);
     assert.equal(download.status, 404, 'a link issued before the delete stops working');
     assert.equal(
-      await server.services.blobs.head(`${server.credentials.projectId}/${record._id}`),
+      await server.services.blobs.head(`${server.credentials.projectId}/${record._id}`, blobVersion),
       undefined,
     );
     // The path is free again.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { newId } from '../../src/domain/ids.ts';
-import type { AclEntry, FileRecord, NewFile } from '../../src/domain/ports.ts';
+import type { AclEntry, FileRecord, NewFile, PendingUpload } from '../../src/domain/ports.ts';
 import type { Repositories } from '../../src/persistence/repositories/create-repositories.ts';
 import { at, newFile, newProjectId, type RepositoryFixture, seconds, T0 } from './repository-fixtures.ts';
 
@@ -21,19 +21,21 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
 
     it('creates an unverified record at version 0 with the creator as its only ACL entry', async () => {
       const input = newFile(projectId, { permissionScope: '*' });
-      const { file, replacedFileId } = await fixture.repos.files.create(input, T0);
+      const { file, replaced } = await fixture.repos.files.create(input, T0);
       const expected: FileRecord = {
         ...input,
         verified: false,
         etag: null,
         content: null,
+        blobVersion: null,
+        pendingUpload: null,
         acl: [user(input.creatorId)],
         createdAt: T0,
         updatedAt: T0,
         version: 0,
       };
       assert.deepEqual(file, expected);
-      assert.equal(replacedFileId, undefined);
+      assert.equal(replaced, undefined);
       assert.deepEqual(await fixture.repos.files.findById(input.id), expected);
       assert.equal(await fixture.repos.files.findById(newId()), undefined);
     });
@@ -49,13 +51,14 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
       assert.equal((await fixture.repos.files.findById(file.id))?.version, 0);
     });
 
-    it('replaces an abandoned upload (unverified, link expired) and reports the replaced id', async () => {
+    it('replaces an abandoned upload (unverified, link expired) and reports it with its pending bytes', async () => {
       const { file: old } = await create({ uploadExpiresAt: seconds(T0) + 60 });
       await fixture.repos.files.addAclEntry(old.id, user('bob'), at(1));
+      await fixture.repos.files.commitUpload(old.id, upload('aaaaaaaaaaaaaaaaaaaaaaaa'), null);
       const later = at(61_000);
       const input = newFile(projectId, { creatorId: old.creatorId, filePath: old.filePath });
-      const { file, replacedFileId } = await fixture.repos.files.create(input, later);
-      assert.equal(replacedFileId, old.id);
+      const { file, replaced } = await fixture.repos.files.create(input, later);
+      assert.deepEqual(replaced, { id: old.id, pendingBlobVersion: 'aaaaaaaaaaaaaaaaaaaaaaaa' });
       assert.equal(file.id, input.id);
       assert.deepEqual(file.acl, [user(old.creatorId)]);
       assert.equal(await fixture.repos.files.findById(old.id), undefined);
@@ -77,9 +80,9 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         { creatorId: 'racer', filePath: 'race.txt', uploadExpiresAt: seconds(T0) + 60 },
         T0,
       );
-      assert.equal(first.replacedFileId, undefined);
+      assert.equal(first.replaced, undefined);
       const second = await race({ creatorId: 'racer', filePath: 'race.txt' }, at(61_000));
-      assert.equal(second.replacedFileId, first.file.id);
+      assert.deepEqual(second.replaced, { id: first.file.id, pendingBlobVersion: null });
       assert.deepEqual(await fixture.repos.files.findById(second.file.id), second.file);
     });
 
@@ -163,7 +166,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
       assert.deepEqual(await other.repos.files.findById(file.id), after);
     });
 
-    it('marks a file verified with etag and content info, bumping version once', async () => {
+    it('marks a file verified with etag, content info and its pinned version, bumping version once', async () => {
       const { file } = await create();
       const verified = await fixture.repos.files.markVerified(file.id, verification, at(5000));
       assert.deepEqual(verified, {
@@ -171,11 +174,56 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         verified: true,
         etag: verification.etag,
         content: verification.content,
+        blobVersion: verification.blobVersion,
         updatedAt: at(5000),
         version: 1,
       });
       assert.deepEqual(await fixture.repos.files.findById(file.id), verified);
       assert.equal(await fixture.repos.files.markVerified(newId(), verification, at(5000)), undefined);
+      // Verified once: a second verify changes nothing.
+      assert.equal(await fixture.repos.files.markVerified(file.id, verification, at(6000)), undefined);
+    });
+
+    it('commits uploads with compare-and-set, and verify pins only the upload it compared', async () => {
+      const { file } = await create();
+      const [a, b, c] = ['a', 'b', 'c'].map((letter) => upload(letter.repeat(24))) as [
+        PendingUpload,
+        PendingUpload,
+        PendingUpload,
+      ];
+      assert.equal(await fixture.repos.files.commitUpload(file.id, a, null), 'committed');
+      assert.equal(
+        (await fixture.repos.files.findById(file.id))?.version,
+        0,
+        'an upload is not a record change',
+      );
+      assert.deepEqual((await fixture.repos.files.findById(file.id))?.pendingUpload, a);
+      // A writer that read before `a` committed loses, and learns it.
+      assert.equal(await fixture.repos.files.commitUpload(file.id, b, null), 'changed');
+      assert.equal(await fixture.repos.files.commitUpload(file.id, b, a.blobVersion), 'committed');
+      // A verify that compared `a` must not pin it once `b` replaced it.
+      const pinA = { ...verification, blobVersion: a.blobVersion, pendingVersion: a.blobVersion };
+      assert.equal(await fixture.repos.files.markVerified(file.id, pinA, at(1000)), undefined);
+      const pinB = { ...verification, blobVersion: b.blobVersion, pendingVersion: b.blobVersion };
+      const verified = await fixture.repos.files.markVerified(file.id, pinB, at(1000));
+      assert.equal(verified?.blobVersion, b.blobVersion);
+      assert.equal(verified?.pendingUpload, null);
+      // The late PUT of the race: refused by the record, whatever it expected.
+      assert.equal(await fixture.repos.files.commitUpload(file.id, c, b.blobVersion), 'verified');
+      assert.equal(await fixture.repos.files.commitUpload(file.id, c, null), 'verified');
+      assert.equal(await fixture.repos.files.commitUpload(newId(), c, null), 'missing');
+      assert.equal((await fixture.repos.files.findById(file.id))?.blobVersion, b.blobVersion);
+    });
+
+    it('lets exactly one of ten concurrent uploads expecting the same predecessor commit', async () => {
+      const { file } = await create();
+      const outcomes = await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          fixture.repos.files.commitUpload(file.id, upload(String(index).repeat(24)), null),
+        ),
+      );
+      assert.equal(outcomes.filter((outcome) => outcome === 'committed').length, 1, outcomes.join());
+      assert.equal(outcomes.filter((outcome) => outcome === 'changed').length, 9, outcomes.join());
     });
 
     it('deletes a record together with its ACL', async () => {
@@ -192,7 +240,19 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
   });
 }
 
+function upload(blobVersion: string): PendingUpload {
+  return {
+    blobVersion,
+    etag: `"${blobVersion.slice(0, 8)}"`,
+    sizeBytes: 14,
+    contentType: 'text/plain',
+    lastModified: new Date('2026-11-22T01:15:31.000Z'),
+  };
+}
+
 const verification = {
+  blobVersion: '0123456789abcdef01234567',
+  pendingVersion: null,
   etag: '"9a0364b9e99bb480dd25e1f0284c8555"',
   content: {
     sizeBytes: 5_000_000_000,

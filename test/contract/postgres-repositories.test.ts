@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
+import { migrateToLatest, migrationNames } from '../../src/persistence/migrations/migrate-to-latest.ts';
 import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
 import { createRepositories } from '../../src/persistence/repositories/create-repositories.ts';
 import { startPostgres } from '../support/postgres-server.ts';
@@ -40,7 +40,7 @@ if (server === undefined) {
       const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(nodes[0]!.db);
       assert.deepEqual(
         rows.map((row) => row.name),
-        ['0001_initial_schema', '0002_files_creator_index'],
+        migrationNames,
       );
     });
 

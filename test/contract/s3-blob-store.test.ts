@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
+import { ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { parseS3StorageUrl, S3BlobStore } from '../../src/blob-stores/s3-blob-store.ts';
 import { toAttachmentDisposition } from '../../src/domain/files/content-disposition.ts';
 import { bodyOf, generatedBody, quotedMd5, readAll } from '../support/byte-streams.ts';
@@ -40,9 +40,12 @@ describe('S3BlobStore against s3rver', () => {
 
   it('presigns a GET that serves the bytes with the requested Content-Disposition and Content-Type', async () => {
     const key = newKey();
-    await store.put(key, bodyOf('report bytes'), { contentType: 'application/octet-stream', maxBytes: MiB });
+    const { version } = await store.put(key, bodyOf('report bytes'), {
+      contentType: 'application/octet-stream',
+      maxBytes: MiB,
+    });
     const fileName = 'Résumé "final".txt';
-    const url = await store.presignDownload(key, {
+    const url = await store.presignDownload(key, version, {
       expiresInSeconds: 60,
       fileName,
       contentType: 'text/plain; charset=utf-8',
@@ -58,7 +61,7 @@ describe('S3BlobStore against s3rver', () => {
     assert.equal((await fetch(relabelled)).status, 403);
   });
 
-  it('presigns a PUT bound to its content type', async () => {
+  it('presigns a PUT bound to its content type, to a staging object verify adopts by ETag', async () => {
     const key = newKey();
     const url = await store.presignUpload(key, { expiresInSeconds: 60, contentType: 'image/png' });
     assert.match(new URL(url).searchParams.get('X-Amz-SignedHeaders') ?? '', /content-type/);
@@ -75,8 +78,16 @@ describe('S3BlobStore against s3rver', () => {
     });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('etag'), quotedMd5('png bytes'));
-    const head = await store.head(key);
-    assert.deepEqual([head?.contentType, head?.etag], ['image/png', quotedMd5('png bytes')]);
+    await assert.rejects(store.adoptDirectUpload(key, quotedMd5('other bytes')), { code: 'ETAG_MISMATCH' });
+    const adopted = await store.adoptDirectUpload(key, quotedMd5('png bytes'));
+    assert.equal(adopted?.sizeBytes, 'png bytes'.length);
+    assert.equal(adopted?.etag, quotedMd5('png bytes'));
+    assert.equal((await readAll((await store.get(key, adopted!.version))!.body)).toString(), 'png bytes');
+    // The staging object is gone: a second adoption finds nothing, and a later PUT to the same
+    // link (still valid) cannot reach the adopted version.
+    assert.equal(await store.adoptDirectUpload(key, quotedMd5('png bytes')), undefined);
+    await fetch(url, { method: 'PUT', body: 'late bytes', headers: { 'content-type': 'image/png' } });
+    assert.equal((await readAll((await store.get(key, adopted!.version))!.body)).toString(), 'png bytes');
   });
 
   it('leaves no object and no pending multipart upload when a multipart upload fails', async () => {
@@ -102,7 +113,8 @@ describe('S3BlobStore against s3rver', () => {
     await assert.rejects(store.put(key, aborted.body, { contentType: 'a/b', maxBytes: 32 * MiB, signal }), {
       name: 'AbortError',
     });
-    assert.equal(await store.head(key), undefined);
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: server.bucket, Prefix: key }));
+    assert.deepEqual(listed.Contents ?? [], []);
     assert.deepEqual(await pendingUploads(), []);
     client.destroy();
   });
@@ -115,15 +127,18 @@ describe('S3BlobStore against s3rver', () => {
     });
     // S3 answers "<md5 of the part md5s>-<parts>"; s3rver the MD5 of the whole.
     assert.match(info.etag, /^"[0-9a-f]{32}(-3)?"$/);
-    assert.equal((await store.head(key))?.etag, info.etag);
+    assert.equal((await store.head(key, info.version))?.sizeBytes, 12 * MiB);
   });
 
   it('keeps keys under its prefix', async () => {
     const key = newKey();
     const prefixed = storeFor(server, 'tenant-a');
-    await prefixed.put(key, bodyOf('scoped'), { contentType: 'text/plain', maxBytes: MiB });
-    assert.equal((await readAll((await store.get(`tenant-a/${key}`))!.body)).toString(), 'scoped');
-    assert.equal(await store.head(key), undefined);
+    const { version } = await prefixed.put(key, bodyOf('scoped'), {
+      contentType: 'text/plain',
+      maxBytes: MiB,
+    });
+    assert.equal((await readAll((await store.get(`tenant-a/${key}`, version))!.body)).toString(), 'scoped');
+    assert.equal(await store.head(key, version), undefined);
     await prefixed.close();
   });
 
@@ -135,7 +150,7 @@ describe('S3BlobStore against s3rver', () => {
       credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
     });
     await assert.rejects(unreachable.check(), { code: 'UNAVAILABLE' });
-    await assert.rejects(unreachable.head(newKey()), { code: 'UNAVAILABLE' });
+    await assert.rejects(unreachable.head(newKey(), 'abcdef0123456789abcdef01'), { code: 'UNAVAILABLE' });
     await assert.rejects(unreachable.put(newKey(), bodyOf('x'), { contentType: 'a/b', maxBytes: MiB }), {
       code: 'UNAVAILABLE',
     });

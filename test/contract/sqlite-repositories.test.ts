@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
-import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
+import { migrateToLatest, migrationNames } from '../../src/persistence/migrations/migrate-to-latest.ts';
 import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
 import { createRepositories } from '../../src/persistence/repositories/create-repositories.ts';
 import { runRepositoryContract } from './repositories.contract.ts';
@@ -84,7 +84,7 @@ describe('SQLite specifics', () => {
       const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(database.db);
       assert.deepEqual(
         rows.map((row) => row.name),
-        ['0001_initial_schema', '0002_files_creator_index'],
+        migrationNames,
       );
     });
   });

@@ -43,5 +43,18 @@ describe('direct uploads to S3', { skip }, () => {
     assert.equal(verified.body.meta.ContentType, 'image/png');
     const link = await server.client.call('GET', `/api/v1/file/${requested.body.fileId}`, { token });
     assert.equal(await (await fetch(link.body.url)).text(), 'meow');
+
+    // The upload link is still valid: a PUT after verify reaches only the staging object,
+    // never the bytes the verified record describes.
+    const late = await fetch(putUrl, {
+      method: 'PUT',
+      body: 'late and longer',
+      headers: { 'content-type': 'image/png' },
+    });
+    assert.equal(late.status, 200);
+    const again = await server.client.call('GET', `/api/v1/file/${requested.body.fileId}`, { token });
+    const download = await fetch(again.body.url);
+    assert.equal(download.headers.get('content-length'), '4');
+    assert.equal(await download.text(), 'meow');
   });
 });

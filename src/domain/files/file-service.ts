@@ -5,6 +5,8 @@ import {
   etagMismatch,
   fileNotFound,
   fileNotVerified,
+  internal,
+  unavailable,
   uploadMissing,
   validationFailed,
 } from '../../errors/errors.ts';
@@ -14,16 +16,23 @@ import { isWellFormedId, newId } from '../ids.ts';
 import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
 import type {
   AclEntry,
-  BlobInfo,
   BlobStore,
   ByteRange,
   FileContentInfo,
   FileRecord,
   FileRepository,
+  PendingUpload,
   PermissionScope,
+  StoredBlob,
 } from '../ports.ts';
 import { toContentType } from './content-type.ts';
 import { toFileName, validateFilePath } from './validate-file-path.ts';
+
+/** A verified file with everything a download needs. */
+export type DownloadableFile = FileRecord & { content: FileContentInfo; etag: string; blobVersion: string };
+
+/** Concurrent PUTs to one link each commit with compare-and-set; a few rounds settle any race. */
+const maxCommitAttempts = 8;
 
 /** The parts of a gateway link: the file id from the path, the rest from the query string. */
 export type GatewayLink = { fileId: string; expiresAt: number; kid?: string; sig?: string };
@@ -35,6 +44,8 @@ export type FileServiceOptions = {
   clock: Clock;
   uploadLinkTtlSeconds: number;
   maxFileSizeBytes: number;
+  /** Direct-upload mode: clients PUT to the store; verify adopts what they stored. */
+  directUploads?: boolean;
 };
 
 /** Where a file's bytes live: derived from server ids only, never from the user's filePath. */
@@ -58,7 +69,7 @@ export class FileService {
     const filePath = validateFilePath(request.filePath);
     const now = this.#o.clock.now();
     const uploadExpiresAt = toUnixSeconds(now) + this.#o.uploadLinkTtlSeconds;
-    const { file, replacedFileId } = await this.#o.files.create(
+    const { file, replaced } = await this.#o.files.create(
       {
         id: newId(),
         projectId: principal.projectId,
@@ -71,8 +82,11 @@ export class FileService {
     );
     // The replaced record was never verified and its link had expired: its bytes, if any, go
     // only after the new record is committed (PocketBase's order).
-    if (replacedFileId)
-      await this.#o.blobs.delete(toStorageKey({ projectId: file.projectId, id: replacedFileId }));
+    if (replaced?.pendingBlobVersion)
+      await this.#discard(
+        toStorageKey({ projectId: file.projectId, id: replaced.id }),
+        replaced.pendingBlobVersion,
+      );
     const upload = await this.#o.links.issueUpload(
       { id: file.id, storageKey: toStorageKey(file), contentType: toContentType(undefined, filePath) },
       uploadExpiresAt,
@@ -81,7 +95,10 @@ export class FileService {
     return { file, upload };
   }
 
-  /** Spec 4.2: compares the etag with the stored bytes and records their metadata. */
+  /**
+   * Spec 4.2: compares the etag with the last upload committed to the record and pins that
+   * upload's blob version: from here on the record and its bytes cannot drift apart.
+   */
   async verifyUpload(principal: Principal, fileId: string, etag: string): Promise<FileRecord> {
     const file = await this.#getAccessible(principal, fileId, 'manage');
     const wanted = toQuotedEtag(etag);
@@ -89,23 +106,44 @@ export class FileService {
       if (file.etag === wanted) return file; // a repeated verify answers the same record
       throw etagMismatch();
     }
-    const info = await this.#o.blobs.head(toStorageKey(file));
-    if (!info) throw uploadMissing();
-    if (info.etag !== wanted) throw etagMismatch();
+    const pinned = file.pendingUpload ?? (await this.#adoptDirectUpload(file, wanted));
+    if (!pinned) throw uploadMissing();
+    if (pinned.etag !== wanted) throw etagMismatch();
     const verified = await this.#o.files.markVerified(
       file.id,
       {
-        etag: info.etag,
+        blobVersion: pinned.blobVersion,
+        etag: pinned.etag,
         content: {
-          sizeBytes: info.sizeBytes,
-          contentType: info.contentType,
-          lastModified: info.lastModified,
+          sizeBytes: pinned.sizeBytes,
+          contentType: pinned.contentType,
+          lastModified: pinned.lastModified,
         },
+        pendingVersion: file.pendingUpload?.blobVersion ?? null,
       },
       this.#o.clock.now(),
     );
-    if (!verified) throw fileNotFound();
-    return verified;
+    if (verified) return verified;
+    // Another upload or verify committed between our read and our write: answer as it left things.
+    if (!file.pendingUpload) await this.#discard(toStorageKey(file), pinned.blobVersion);
+    const current = await this.#o.files.findById(file.id);
+    if (!current) throw fileNotFound();
+    if (current.verified && current.etag === wanted) return current;
+    throw etagMismatch();
+  }
+
+  /** Direct-upload mode: the client PUT to the store itself; copy what it holds into a version. */
+  async #adoptDirectUpload(file: FileRecord, etag: string): Promise<PendingUpload | undefined> {
+    if (!this.#o.directUploads || !this.#o.blobs.adoptDirectUpload) return undefined;
+    const adopted = await this.#o.blobs.adoptDirectUpload(toStorageKey(file), etag);
+    if (!adopted) return undefined;
+    return {
+      blobVersion: adopted.version,
+      etag: adopted.etag,
+      sizeBytes: adopted.sizeBytes,
+      contentType: toContentType(undefined, file.filePath),
+      lastModified: adopted.lastModified,
+    };
   }
 
   /** Spec 4.3 / 4.4: appends an ACL entry; sharing twice changes nothing. */
@@ -123,12 +161,13 @@ export class FileService {
     expiresInSeconds: number,
   ): Promise<{ file: FileRecord; download: IssuedLink }> {
     const file = await this.#getAccessible(principal, fileId, 'read');
-    if (!file.verified || !file.content) throw fileNotVerified();
+    if (!file.verified || !file.content || !file.blobVersion) throw fileNotVerified();
     const nowSeconds = toUnixSeconds(this.#o.clock.now());
     const download = await this.#o.links.issueDownload(
       {
         id: file.id,
         storageKey: toStorageKey(file),
+        blobVersion: file.blobVersion,
         fileName: toFileName(file.filePath),
         contentType: file.content.contentType,
       },
@@ -158,7 +197,9 @@ export class FileService {
   async delete(principal: Principal, fileId: string): Promise<void> {
     const file = await this.#getAccessible(principal, fileId, 'manage');
     if (!(await this.#o.files.delete(file.id))) throw fileNotFound();
-    await this.#o.blobs.delete(toStorageKey(file));
+    for (const version of [file.blobVersion, file.pendingUpload?.blobVersion]) {
+      if (version) await this.#discard(toStorageKey(file), version);
+    }
   }
 
   /** DELETE …/acl/user/:id and …/acl/role/:role; removing an absent entry changes nothing. */
@@ -173,36 +214,79 @@ export class FileService {
   }
 
   /**
-   * Data plane, upload link: stores the body under the file's storage key. The link is
-   * single-use in effect: once the upload is verified its content can no longer be replaced.
+   * Data plane, upload link: stores the body as a new blob version, then commits it to the
+   * record only while the record is unverified (PocketBase's order: bytes first, record
+   * second, the new bytes removed if the record refuses them). The upload it replaces is
+   * removed after the commit. Once verified, no upload can change the file.
    */
   async acceptUpload(
     link: GatewayLink,
     body: Readable,
     declaredContentType: string | undefined,
     signal?: AbortSignal,
-  ): Promise<BlobInfo> {
+  ): Promise<StoredBlob> {
     const file = await this.#getLinked(link, 'upload');
     if (file.verified) throw alreadyVerified();
     const contentType = toContentType(declaredContentType, file.filePath);
-    return this.#o.blobs.put(toStorageKey(file), body, {
+    const key = toStorageKey(file);
+    const stored = await this.#o.blobs.put(key, body, {
       contentType,
       maxBytes: this.#o.maxFileSizeBytes,
       signal,
     });
+    const upload: PendingUpload = {
+      blobVersion: stored.version,
+      etag: stored.etag,
+      sizeBytes: stored.sizeBytes,
+      contentType,
+      lastModified: stored.lastModified,
+    };
+    const replaced = await this.#commitUpload(file, upload).catch(async (error: unknown) => {
+      await this.#discard(key, stored.version);
+      throw error;
+    });
+    if (replaced) await this.#discard(key, replaced);
+    return stored;
+  }
+
+  /** Commits with compare-and-set, retrying when a concurrent PUT committed first; answers the replaced version. */
+  async #commitUpload(file: FileRecord, upload: PendingUpload): Promise<string | null> {
+    let previous = file.pendingUpload?.blobVersion ?? null;
+    for (let attempt = 0; attempt < maxCommitAttempts; attempt++) {
+      const outcome = await this.#o.files.commitUpload(file.id, upload, previous);
+      if (outcome === 'committed') return previous;
+      if (outcome === 'verified') throw alreadyVerified();
+      if (outcome === 'missing') throw fileNotFound();
+      const current = await this.#o.files.findById(file.id);
+      if (!current) throw fileNotFound();
+      if (current.verified) throw alreadyVerified();
+      previous = current.pendingUpload?.blobVersion ?? null;
+    }
+    throw unavailable('database', new Error('too many concurrent uploads to one link'));
+  }
+
+  /** Removes bytes no record needs; a failure leaves a stray version for `coffer gc`, never an error. */
+  async #discard(key: string, version: string): Promise<void> {
+    await this.#o.blobs.delete(key, version).catch(() => {});
   }
 
   /** Data plane, download link: the verified file it names (checked before any byte is read). */
-  async getDownloadable(link: GatewayLink): Promise<FileRecord & { content: FileContentInfo; etag: string }> {
+  async getDownloadable(link: GatewayLink): Promise<DownloadableFile> {
     const file = await this.#getLinked(link, 'download');
-    if (!file.verified || !file.content || !file.etag) throw fileNotVerified();
-    return file as FileRecord & { content: FileContentInfo; etag: string };
+    if (!file.verified || !file.content || !file.etag || !file.blobVersion) throw fileNotVerified();
+    return file as DownloadableFile;
   }
 
   /** Opens the bytes (or an inclusive range of them) of a file from getDownloadable. */
-  async openContent(file: FileRecord, options: { range?: ByteRange; signal?: AbortSignal } = {}) {
-    const blob = await this.#o.blobs.get(toStorageKey(file), options);
+  async openContent(file: DownloadableFile, options: { range?: ByteRange; signal?: AbortSignal } = {}) {
+    const blob = await this.#o.blobs.get(toStorageKey(file), file.blobVersion, options);
     if (!blob) throw fileNotFound();
+    // The version is immutable, so this only fails if the store lost or damaged the bytes: then
+    // answer an error rather than a body of another length than the one declared.
+    if (blob.info.sizeBytes !== file.content.sizeBytes) {
+      blob.body.destroy();
+      throw internal(new Error(`stored size of ${toStorageKey(file)} differs from its record`));
+    }
     return blob;
   }
 

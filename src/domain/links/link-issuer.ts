@@ -45,12 +45,12 @@ export class LinkIssuer {
   }
 
   async issueDownload(
-    file: { id: string; storageKey: string; fileName: string; contentType: string },
+    file: { id: string; storageKey: string; blobVersion: string; fileName: string; contentType: string },
     expiresAt: number,
     nowSeconds: number,
   ): Promise<IssuedLink> {
     if (this.#blobs.presignDownload) {
-      const url = await this.#blobs.presignDownload(file.storageKey, {
+      const url = await this.#blobs.presignDownload(file.storageKey, file.blobVersion, {
         expiresInSeconds: expiresAt - nowSeconds,
         fileName: file.fileName,
         contentType: file.contentType,

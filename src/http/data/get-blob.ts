@@ -39,7 +39,10 @@ export const getBlob: RouteRegistrar = (app, services) => {
       if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${sizeBytes}`);
       reply.header('content-length', String(range ? range.end - range.start + 1 : sizeBytes));
       if (request.method === 'HEAD' || sizeBytes === 0) return sendEmpty(reply);
-      const blob = await services.files.openContent(file, { range });
+      // Always an explicit range: the body can never carry more than Content-Length declared.
+      const blob = await services.files.openContent(file, {
+        range: range ?? { start: 0, end: sizeBytes - 1 },
+      });
       return reply.send(blob.body);
     },
   });

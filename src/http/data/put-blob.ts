@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { BlobInfo } from '../../domain/ports.ts';
+import type { StoredBlob } from '../../domain/ports.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { GatewayParams, GatewayQuery, toGatewayLink } from './gateway-link.ts';
 import { isMultipart, readMultipartUpload } from './read-multipart-upload.ts';
@@ -16,7 +16,7 @@ export const putBlob: RouteRegistrar = (app, services) => {
     async (request, reply) => {
       const link = toGatewayLink(request.params, request.query);
       const signal = abortOnClose(request);
-      const info: BlobInfo = isMultipart(request.headers['content-type'])
+      const info: StoredBlob = isMultipart(request.headers['content-type'])
         ? await readMultipartUpload(request.raw, (part) =>
             services.files.acceptUpload(link, part.stream, part.contentType, signal),
           )

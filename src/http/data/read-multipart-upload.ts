@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Busboy, type BusboyConfig, type BusboyInstance } from '@fastify/busboy';
-import type { BlobInfo } from '../../domain/ports.ts';
+import type { StoredBlob } from '../../domain/ports.ts';
 import { isAppError } from '../../errors/app-error.ts';
 import { validationFailed } from '../../errors/errors.ts';
 
@@ -25,10 +25,10 @@ const malformed = (error: unknown) =>
  */
 export function readMultipartUpload(
   raw: IncomingMessage,
-  store: (part: UploadPart) => Promise<BlobInfo>,
-): Promise<BlobInfo> {
+  store: (part: UploadPart) => Promise<StoredBlob>,
+): Promise<StoredBlob> {
   return new Promise((resolve, reject) => {
-    let stored: Promise<BlobInfo> | undefined;
+    let stored: Promise<StoredBlob> | undefined;
     let filePart: Readable | undefined;
     let settled = false;
     const settle = (outcome: () => void) => {

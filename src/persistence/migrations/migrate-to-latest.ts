@@ -2,6 +2,7 @@ import { type Kysely, SqliteAdapter } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { writeTransaction } from '../repositories/write-transaction.ts';
+import { fileBlobVersions } from './file-blob-versions.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
 
@@ -12,7 +13,11 @@ import { initialSchema } from './initial-schema.ts';
 const migrations: Record<string, Migration> = {
   '0001_initial_schema': initialSchema,
   '0002_files_creator_index': filesCreatorIndex,
+  '0003_file_blob_versions': fileBlobVersions,
 };
+
+/** The names of every migration, in the order they run. */
+export const migrationNames = Object.keys(migrations).sort();
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { AclEntry, AclScope, FileRecord, PermissionScope } from '../../domain/ports.ts';
+import type { AclEntry, AclScope, FileRecord, PendingUpload, PermissionScope } from '../../domain/ports.ts';
 import type { DatabaseSchema, FilesTable } from '../database-schema.ts';
 
 type FileRow = Selectable<FilesTable>;
@@ -71,11 +71,33 @@ export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
           lastModified: new Date(row.content_last_modified!),
         }
       : null,
+    blobVersion: row.blob_version,
+    pendingUpload: toPendingUpload(row),
     uploadExpiresAt: row.upload_expires_at,
     acl,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     version: row.version,
+  };
+}
+
+function toPendingUpload(row: FileRow): PendingUpload | null {
+  const { upload_blob_version, upload_etag, upload_size_bytes, upload_content_type, upload_last_modified } =
+    row;
+  if (
+    upload_blob_version === null ||
+    upload_etag === null ||
+    upload_size_bytes === null ||
+    upload_content_type === null ||
+    upload_last_modified === null
+  )
+    return null;
+  return {
+    blobVersion: upload_blob_version,
+    etag: upload_etag,
+    sizeBytes: upload_size_bytes,
+    contentType: upload_content_type,
+    lastModified: new Date(upload_last_modified),
   };
 }
 

@@ -6,6 +6,8 @@ import type {
   FileRecord,
   FileRepository,
   NewFile,
+  PendingUpload,
+  ReplacedUpload,
 } from '../../domain/ports.ts';
 import { fileExists } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
@@ -26,7 +28,7 @@ export class KyselyFileRepository implements FileRepository {
     this.#selectById = prepareQuery(db, (id: string) => selectFileWithAcl(db, id), ['']);
   }
 
-  async create(file: NewFile, now: Date): Promise<{ file: FileRecord; replacedFileId?: string }> {
+  async create(file: NewFile, now: Date): Promise<{ file: FileRecord; replaced?: ReplacedUpload }> {
     const row = {
       id: file.id,
       project_id: file.projectId,
@@ -38,23 +40,29 @@ export class KyselyFileRepository implements FileRepository {
       content_size_bytes: null,
       content_type: null,
       content_last_modified: null,
+      blob_version: null,
+      upload_blob_version: null,
+      upload_etag: null,
+      upload_size_bytes: null,
+      upload_content_type: null,
+      upload_last_modified: null,
       upload_expires_at: file.uploadExpiresAt,
       created_at: now.getTime(),
       updated_at: now.getTime(),
       version: 0,
     };
     try {
-      const replacedFileId = await writeTransaction(this.#db, async (trx) => {
-        const replacedFileId = await deleteAbandonedUpload(trx, file, now);
+      const replaced = await writeTransaction(this.#db, async (trx) => {
+        const replaced = await deleteAbandonedUpload(trx, file, now);
         await trx.insertInto('files').values(row).execute();
         await trx
           .insertInto('file_acl')
           .values({ file_id: file.id, scope: 'user', identifier: file.creatorId, position: 0 })
           .execute();
-        return replacedFileId;
+        return replaced;
       });
       const created = toFileRecord(row, [{ scope: 'user', identifier: file.creatorId }]);
-      return replacedFileId === undefined ? { file: created } : { file: created, replacedFileId };
+      return replaced === undefined ? { file: created } : { file: created, replaced };
     } catch (error) {
       // A live record at this path, or a concurrent create that committed first.
       if (isUniqueViolation(error)) throw fileExists();
@@ -99,12 +107,51 @@ export class KyselyFileRepository implements FileRepository {
     });
   }
 
+  async commitUpload(
+    id: string,
+    upload: PendingUpload,
+    expectedPrevious: string | null,
+  ): Promise<'committed' | 'changed' | 'verified' | 'missing'> {
+    // One conditional statement: the database decides, so a PUT that ends after verify (on any
+    // process or node) can never change what the verified record describes.
+    const updated = await this.#db
+      .updateTable('files')
+      .set({
+        upload_blob_version: upload.blobVersion,
+        upload_etag: upload.etag,
+        upload_size_bytes: upload.sizeBytes,
+        upload_content_type: upload.contentType,
+        upload_last_modified: upload.lastModified.getTime(),
+      })
+      .where('id', '=', id)
+      .where('verified', '=', 0)
+      .where((eb) =>
+        expectedPrevious === null
+          ? eb('upload_blob_version', 'is', null)
+          : eb('upload_blob_version', '=', expectedPrevious),
+      )
+      .executeTakeFirst();
+    if (updated.numUpdatedRows > 0n) return 'committed';
+    const now = await this.#db
+      .selectFrom('files')
+      .select(['verified'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (now === undefined) return 'missing';
+    return now.verified === 1 ? 'verified' : 'changed';
+  }
+
   markVerified(
     id: string,
-    verification: { etag: string; content: FileContentInfo },
+    verification: {
+      blobVersion: string;
+      etag: string;
+      content: FileContentInfo;
+      pendingVersion: string | null;
+    },
     now: Date,
   ): Promise<FileRecord | undefined> {
-    const { etag, content } = verification;
+    const { blobVersion, etag, content, pendingVersion } = verification;
     return writeTransaction(this.#db, async (trx) => {
       const updated = await trx
         .updateTable('files')
@@ -114,10 +161,22 @@ export class KyselyFileRepository implements FileRepository {
           content_size_bytes: content.sizeBytes,
           content_type: content.contentType,
           content_last_modified: content.lastModified.getTime(),
+          blob_version: blobVersion,
+          upload_blob_version: null,
+          upload_etag: null,
+          upload_size_bytes: null,
+          upload_content_type: null,
+          upload_last_modified: null,
           version: eb('version', '+', 1),
           updated_at: now.getTime(),
         }))
         .where('id', '=', id)
+        .where('verified', '=', 0)
+        .where((eb) =>
+          pendingVersion === null
+            ? eb('upload_blob_version', 'is', null)
+            : eb('upload_blob_version', '=', pendingVersion),
+        )
         .executeTakeFirst();
       return updated.numUpdatedRows > 0n ? findFileById(trx, id) : undefined;
     });
@@ -151,17 +210,17 @@ export class KyselyFileRepository implements FileRepository {
 
 /**
  * Makes room at the creator's filePath when the record there is an abandoned upload (never
- * verified, link expired at `now`); returns its id so the caller can delete its blob after
- * the commit. A live record stays, and the insert that follows fails with FILE_EXISTS.
+ * verified, link expired at `now`); returns it so the caller can delete its blob after the
+ * commit. A live record stays, and the insert that follows fails with FILE_EXISTS.
  */
 async function deleteAbandonedUpload(
   trx: Kysely<DatabaseSchema>,
   file: NewFile,
   now: Date,
-): Promise<string | undefined> {
+): Promise<ReplacedUpload | undefined> {
   const existing = await trx
     .selectFrom('files')
-    .select(['id', 'verified', 'upload_expires_at'])
+    .select(['id', 'verified', 'upload_expires_at', 'upload_blob_version'])
     .where('project_id', '=', file.projectId)
     .where('creator_id', '=', file.creatorId)
     .where('file_path', '=', file.filePath)
@@ -171,5 +230,7 @@ async function deleteAbandonedUpload(
   if (!abandoned) throw fileExists();
   const deleted = await trx.deleteFrom('files').where('id', '=', existing.id).executeTakeFirst();
   // Zero rows: a concurrent create replaced it first, and our insert will hit its new record.
-  return deleted.numDeletedRows > 0n ? existing.id : undefined;
+  return deleted.numDeletedRows > 0n
+    ? { id: existing.id, pendingBlobVersion: existing.upload_blob_version }
+    : undefined;
 }
