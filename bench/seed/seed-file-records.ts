@@ -5,7 +5,8 @@ import { DatabaseSync } from 'node:sqlite';
  * Inserts `count` verified file records (each with its creator's ACL entry, as the API would
  * write them) straight into a Coffer SQLite file: one transaction, two prepared statements,
  * about a million rows in seconds where the API would take hours of argon2-free but
- * fsync-bound requests. Columns follow src/persistence/migrations/initial-schema.ts.
+ * fsync-bound requests. Columns follow src/persistence/migrations/ (a pinned blob version that no store holds: the
+ * records serve metadata and links, not downloads).
  * Safe while the server runs: WAL lets its reads go on, BEGIN IMMEDIATE queues its writes.
  */
 export function seedFileRecords(options: {
@@ -25,8 +26,9 @@ export function seedFileRecords(options: {
     db.exec('pragma cache_size = -262144');
     const insertFile = db.prepare(
       `insert into files (id, project_id, creator_id, file_path, permission_scope, verified, etag,
-         content_size_bytes, content_type, content_last_modified, upload_expires_at, created_at, updated_at, version)
-       values (?, ?, ?, ?, 'user', 1, ?, 1024, 'application/octet-stream', ?, ?, ?, ?, 1)`,
+         content_size_bytes, content_type, content_last_modified, blob_version, upload_expires_at, created_at,
+         updated_at, version)
+       values (?, ?, ?, ?, 'user', 1, ?, 1024, 'application/octet-stream', ?, '000000000000000000000000', ?, ?, ?, 1)`,
     );
     const insertAcl = db.prepare(
       `insert into file_acl (file_id, scope, identifier, position) values (?, 'user', ?, 0)`,
