@@ -6,9 +6,15 @@ import Fastify, { type FastifyRequest } from 'fastify';
 import { controlPlane } from './http/control/control-plane.ts';
 import { health } from './http/control/ops/health.ts';
 import { dataPlane } from './http/data/data-plane.ts';
-import { answerClientError, answerFrameworkError } from './http/plugins/connection-errors.ts';
+import { installBodyDeadline } from './http/plugins/body-deadline.ts';
+import {
+  answerClientError,
+  answerFrameworkError,
+  installHostRequirement,
+} from './http/plugins/connection-errors.ts';
 import { installErrorHandler } from './http/plugins/error-handler.ts';
 import { installHttpsBarrier } from './http/plugins/https-barrier.ts';
+import { installResponseHardening } from './http/plugins/response-hardening.ts';
 import { ErrorSchema, FileRecordSchema } from './http/wire/schemas.ts';
 import type { Services } from './services.ts';
 
@@ -24,9 +30,14 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   const { config } = services;
   // Node enforces the header and request timeouts on a sweep; the default sweep (30 s) would
   // let a slow client hold a connection well past a short headers timeout.
-  const sweep = { connectionsCheckingInterval: Math.min(2000, config.headersTimeoutSeconds * 1000) };
+  // Node's own answer to a request without Host has an empty body: installHostRequirement
+  // answers it in the error shape instead.
+  const serverOptions = {
+    connectionsCheckingInterval: Math.min(2000, config.headersTimeoutSeconds * 1000),
+    requireHostHeader: false,
+  };
   const app = Fastify({
-    ...(options.tls ? { https: { ...options.tls, ...sweep } } : { http: sweep }),
+    ...(options.tls ? { https: { ...options.tls, ...serverOptions } } : { http: serverOptions }),
     logger: toLoggerOptions(options.logger ?? { level: config.logLevel }),
     genReqId: () => randomUUID(),
     // One access-log line per request (below) instead of Fastify's two: logging is a visible
@@ -35,6 +46,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     trustProxy: config.trustProxy,
     bodyLimit: config.jsonBodyLimitBytes,
     connectionTimeout: config.idleTimeoutSeconds * 1000,
+    // The upload deadline; every other body has bodyTimeoutSeconds (installBodyDeadline).
     requestTimeout: config.requestTimeoutSeconds * 1000,
     keepAliveTimeout: 5000,
     return503OnClosing: true,
@@ -66,7 +78,10 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   });
   app.addSchema({ ...ErrorSchema, $id: 'Error' });
   app.addSchema(FileRecordSchema);
+  installResponseHardening(app);
   installErrorHandler(app, { jsonBodyLimitBytes: config.jsonBodyLimitBytes });
+  installHostRequirement(app);
+  installBodyDeadline(app, { timeoutSeconds: config.bodyTimeoutSeconds });
   if (options.logger !== false) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.info(

@@ -20,6 +20,7 @@ export type Config = Readonly<{
   jsonBodyLimitBytes: number;
   headersTimeoutSeconds: number;
   requestTimeoutSeconds: number;
+  bodyTimeoutSeconds: number;
   idleTimeoutSeconds: number;
   loginAttemptsPerMinute: number;
   databaseBusyTimeoutMs: number;

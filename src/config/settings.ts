@@ -130,7 +130,14 @@ export const settings = {
     kind: 'integer',
     defaultValue: 3600,
     min: 1,
-    doc: 'Time a client has to send a whole request, body included (large uploads).',
+    doc: 'Time a client has to send a whole upload (a PUT to an upload link), body included.',
+  },
+  bodyTimeoutSeconds: {
+    env: 'COFFER_BODY_TIMEOUT_SECONDS',
+    kind: 'integer',
+    defaultValue: 30,
+    min: 1,
+    doc: 'Time a client has to send any other request body (JSON on /api/v1) once its headers are in (408 REQUEST_TIMEOUT).',
   },
   idleTimeoutSeconds: {
     env: 'COFFER_IDLE_TIMEOUT_SECONDS',

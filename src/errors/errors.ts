@@ -45,6 +45,11 @@ export const fileTooLarge = (limitBytes: number) =>
   new AppError('FILE_TOO_LARGE', `The file exceeds the maximum size of ${limitBytes} bytes`);
 export const unsupportedMediaType = () =>
   new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+/** RFC 9110 §15.5.17: a 416 says how long the content is, in Content-Range. */
+export const rangeNotSatisfiable = (sizeBytes: number) =>
+  new AppError('RANGE_NOT_SATISFIABLE', `The range starts past the end of the content (${sizeBytes} bytes)`, {
+    headers: { 'content-range': `bytes */${sizeBytes}` },
+  });
 export const rateLimited = (retryAfterSeconds: number) =>
   new AppError('RATE_LIMITED', 'Too many requests; retry later', {
     headers: { 'retry-after': String(retryAfterSeconds) },
@@ -52,6 +57,9 @@ export const rateLimited = (retryAfterSeconds: number) =>
 export const internal = (cause?: unknown) => new AppError('INTERNAL', 'Internal error', { cause });
 export const unavailable = (what: string, cause?: unknown) =>
   new AppError('UNAVAILABLE', `${what} is unavailable; retry shortly`, { cause });
+// The rest of a request that timed out is never read, so its connection cannot carry another.
 export const requestTimeout = () =>
-  new AppError('REQUEST_TIMEOUT', 'The request was not sent completely in time');
+  new AppError('REQUEST_TIMEOUT', 'The request was not sent completely in time', {
+    headers: { connection: 'close' },
+  });
 export const headersTooLarge = () => new AppError('HEADERS_TOO_LARGE', 'The request headers are too large');

@@ -13,5 +13,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Login and signup need app credentials but no token (spec §5, barrier 3). */
     public?: boolean;
+    /** Uploads: the body may take up to the request timeout, not the body timeout. */
+    streamsBody?: boolean;
   }
 }

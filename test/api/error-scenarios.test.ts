@@ -395,8 +395,9 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   UNAVAILABLE: 'test/api/concurrency.test.ts',
   METHOD_NOT_ALLOWED: 'reserved: the router answers unknown method/URL pairs with NOT_FOUND',
   INTERNAL: 'only a bug reaches it; no request can',
-  REQUEST_TIMEOUT: 'test/api/raw-http.test.ts',
+  REQUEST_TIMEOUT: 'test/api/raw-http.test.ts and test/api/body-timeout.test.ts',
   HEADERS_TOO_LARGE: 'test/api/raw-http.test.ts',
+  RANGE_NOT_SATISFIABLE: 'test/api/data-plane.test.ts',
 };
 
 describe('error scenarios', () => {

@@ -44,6 +44,17 @@ describe('malformed HTTP', () => {
     assert.equal(response.body.code, 'VALIDATION_FAILED');
   });
 
+  it('an HTTP/1.1 request without Host → 400 VALIDATION_FAILED in the error shape', async () => {
+    const response = await raw('GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+    assert.equal(response.status, 400);
+    assert.deepEqual(response.body, {
+      statusCode: 400,
+      error: 'Bad Request',
+      code: 'VALIDATION_FAILED',
+      message: 'An HTTP/1.1 request needs a Host header',
+    });
+  });
+
   it('headers that never end → 408 REQUEST_TIMEOUT, connection closed', async () => {
     const started = Date.now();
     const response = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\n');

@@ -64,7 +64,7 @@ export class IdentityService {
    * account is read on every call, so a disabled account is refused at once.
    */
   async authenticate(project: Project, token: string): Promise<{ principal: Principal; user: User }> {
-    const claims = this.#o.tokens.verify(token);
+    const claims = this.#o.tokens.verify(token, toUnixSeconds(this.#o.clock.now()));
     if (claims.projectId !== project.id) throw invalidToken();
     const user = await this.#o.users.findById(project.id, claims.userId);
     if (!user) throw invalidToken();

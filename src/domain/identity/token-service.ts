@@ -1,4 +1,4 @@
-import { createSigner, createVerifier, TokenError } from 'fast-jwt';
+import { createSigner, createVerifier } from 'fast-jwt';
 import { invalidToken, tokenExpired } from '../../errors/errors.ts';
 import type { HmacKey } from '../links/link-signer.ts';
 
@@ -31,6 +31,9 @@ export class TokenService {
           algorithms: [algorithm],
           allowedIss: issuer,
           requiredClaims: ['sub', 'iat', 'exp', 'iss', 'aud'],
+          // Expiry is checked in verify() against the service clock (fast-jwt's clock is fixed
+          // when the verifier is made).
+          ignoreExpiration: true,
           cache: 10_000,
         }),
       ]),
@@ -43,21 +46,41 @@ export class TokenService {
     return { token, expiresAt };
   }
 
-  /** Throws INVALID_TOKEN or TOKEN_EXPIRED; otherwise answers who the token speaks for. */
-  verify(token: string): TokenClaims {
+  /**
+   * Throws INVALID_TOKEN, or TOKEN_EXPIRED once `nowSeconds` is past the token's `exp`;
+   * otherwise answers who the token speaks for.
+   */
+  verify(token: string, nowSeconds: number): TokenClaims {
     const verifier = this.#verifiers.get(readKeyId(token));
-    if (!verifier) throw invalidToken();
+    if (!verifier || !hasCanonicalSignature(token)) throw invalidToken();
     let payload: Record<string, unknown>;
     try {
       payload = verifier(token);
-    } catch (error) {
-      if (error instanceof TokenError && error.code === TokenError.codes.expired) throw tokenExpired();
+    } catch {
       throw invalidToken();
     }
-    const { sub, aud } = payload;
+    const { sub, aud, exp, iat } = payload;
     if (typeof sub !== 'string' || typeof aud !== 'string') throw invalidToken();
+    if (!Number.isSafeInteger(exp) || !Number.isSafeInteger(iat)) throw invalidToken();
+    if (nowSeconds > (exp as number)) throw tokenExpired();
     return { userId: sub, projectId: aud };
   }
+}
+
+/** An HMAC-SHA256 signature in base64url: 32 bytes are 43 characters, without padding. */
+const signatureLength = 43;
+
+/**
+ * security: fast-jwt decodes the signature leniently (padding, the standard alphabet, junk,
+ * the unused low bits of the last character), which gives one token many spellings. Only the
+ * signer's spelling is accepted: the text must be what encoding its own bytes gives back.
+ */
+function hasCanonicalSignature(token: string): boolean {
+  const signature = token.slice(token.lastIndexOf('.') + 1);
+  return (
+    signature.length === signatureLength &&
+    Buffer.from(signature, 'base64url').toString('base64url') === signature
+  );
 }
 
 // Every token of a key shares one header, so its parse is remembered (bounded: headers come

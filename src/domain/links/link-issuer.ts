@@ -7,6 +7,15 @@ export const blobPathPrefix = '/blob/v1/files/';
 export type IssuedLink = { url: string; expiresAt: number };
 
 /**
+ * The query string of a gateway link, without its `?`. security: this is the one spelling
+ * the gateway accepts (see toGatewayLink), so a link cannot be rewritten into another string
+ * that means the same (a leading zero, a duplicated or extra parameter, another order).
+ */
+export function toGatewayQuery(link: { expiresAt: number; keyId: string; signature: string }): string {
+  return `exp=${link.expiresAt}&kid=${link.keyId}&sig=${link.signature}`;
+}
+
+/**
  * Builds absolute signed links (the original SDKs need absolute URLs). Stores that can sign
  * their own URLs (S3) serve downloads directly; otherwise the links point at our gateway.
  */
@@ -67,6 +76,6 @@ export class LinkIssuer {
 
   #gatewayUrl(operation: LinkOperation, fileId: string, expiresAt: number): string {
     const { keyId, signature } = this.#signer.sign({ operation, fileId, expiresAt });
-    return `${this.#baseUrl()}${blobPathPrefix}${fileId}?exp=${expiresAt}&kid=${keyId}&sig=${signature}`;
+    return `${this.#baseUrl()}${blobPathPrefix}${fileId}?${toGatewayQuery({ expiresAt, keyId, signature })}`;
   }
 }

@@ -94,6 +94,30 @@ describe('LinkSigner', () => {
     );
   });
 
+  it("accepts only the signer's own spelling of a signature", () => {
+    const signer = new LinkSigner([key1]);
+    const { signature } = signer.sign(claims); // m1i79L6dV16hoTLc-ZSEHALv0WN1o4w1BsZVAocmVuA
+    const spellings = {
+      'padded with =': `${signature}=`,
+      'the standard alphabet': signature.replace(/-/g, '+').replace(/_/g, '/'),
+      'junk appended': `${signature}!`,
+      // 'A' → 'B' changes only the 2 unused low bits of the last character: same bytes
+      'the unused low bits of the last character': `${signature.slice(0, -1)}B`,
+      'a non-ASCII lookalike of the last character': `${signature.slice(0, -1)}\u0141`,
+    };
+    for (const [name, spelling] of Object.entries(spellings)) {
+      assert.deepEqual(
+        Buffer.from(spelling, 'base64url').subarray(0, 31),
+        Buffer.from(signature, 'base64url').subarray(0, 31),
+      );
+      assert.equal(
+        code(() => signer.assertValid(claims, { keyId: 'k1', signature: spelling }, now)),
+        'INVALID_SIGNATURE',
+        name,
+      );
+    }
+  });
+
   it('rotates keys: the newest signs, older ones still verify', () => {
     const old = new LinkSigner([key1]).sign(claims);
     const rotated = new LinkSigner([key2, key1]);

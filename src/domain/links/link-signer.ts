@@ -48,8 +48,11 @@ export class LinkSigner {
   assertValid(claims: LinkClaims, given: LinkSignature, nowSeconds: number): void {
     const secret = this.#keysById.get(given.keyId);
     if (!secret) throw invalidSignature();
-    const expected = Buffer.from(hmac(secret, claims), 'base64url');
-    const actual = Buffer.from(given.signature, 'base64url');
+    // security: the signature's text is compared, not its decoded bytes: a decoder forgives
+    // padding, the standard alphabet, junk and the unused low bits of the last character, so
+    // one signature would have many spellings. Only the signer's own spelling is accepted.
+    const expected = Buffer.from(hmac(secret, claims), 'utf8');
+    const actual = Buffer.from(given.signature, 'utf8');
     // security: constant-time comparison, so the signature cannot be guessed byte by byte.
     if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw invalidSignature();
     if (nowSeconds > claims.expiresAt) throw linkExpired();

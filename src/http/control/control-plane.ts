@@ -1,6 +1,7 @@
 import type { Services } from '../../services.ts';
 import { installAppCredentials } from '../plugins/app-credentials.ts';
 import { installAuthenticate } from '../plugins/authenticate.ts';
+import { installNoStore } from '../plugins/response-hardening.ts';
 import type { TypedApp } from '../route-context.ts';
 import { login } from './auth/login.ts';
 import { signup } from './auth/signup.ts';
@@ -38,6 +39,7 @@ export async function controlPlane(app: TypedApp, services: Services): Promise<v
     if ((body as string).trim() === '') return done(null, undefined);
     parseJson(request, body as string, done);
   });
+  installNoStore(app);
   installAppCredentials(app, { identity: services.identity, projects: services.repositories.projects });
   installAuthenticate(app, { identity: services.identity });
   for (const route of routes) route(app, services);

@@ -1,19 +1,28 @@
 import { Type } from '@sinclair/typebox';
 import type { GatewayLink } from '../../domain/files/file-service.ts';
+import { isWellFormedId } from '../../domain/ids.ts';
+import { toGatewayQuery } from '../../domain/links/link-issuer.ts';
 import { invalidSignature } from '../../errors/errors.ts';
 
 export const GatewayParams = Type.Object({ fileId: Type.String() });
-export const GatewayQuery = Type.Object({
-  exp: Type.Optional(Type.String()),
-  kid: Type.Optional(Type.String()),
-  sig: Type.Optional(Type.String()),
-});
 
-/** Reads a gateway link from the path and query; a link missing a part is a bad signature. */
-export function toGatewayLink(
-  params: { fileId: string },
-  query: { exp?: string; kid?: string; sig?: string },
-): GatewayLink {
-  if (!query.exp || !/^\d{1,12}$/.test(query.exp) || !query.kid || !query.sig) throw invalidSignature();
-  return { fileId: params.fileId, expiresAt: Number(query.exp), kid: query.kid, sig: query.sig };
+const linkQuery = /^exp=(\d{1,12})&kid=([^&]*)&sig=([^&]*)$/;
+
+/**
+ * Reads a gateway link from the raw request URL (path and query as the client sent them, not
+ * decoded). security: only the exact spelling the issuer produces is a link; anything else
+ * (a percent-encoded or trailing-slashed file id, a leading zero in `exp`, a duplicated, extra
+ * or reordered parameter, a missing part) is INVALID_SIGNATURE, like an altered signature.
+ */
+export function toGatewayLink(url: string, params: { fileId: string }): GatewayLink {
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  const query = queryStart === -1 ? '' : url.slice(queryStart + 1);
+  const { fileId } = params;
+  const match = linkQuery.exec(query);
+  if (!match || !isWellFormedId(fileId) || !path.endsWith(`/${fileId}`)) throw invalidSignature();
+  const [, exp = '', kid = '', sig = ''] = match;
+  const expiresAt = Number(exp);
+  if (query !== toGatewayQuery({ expiresAt, keyId: kid, signature: sig })) throw invalidSignature();
+  return { fileId, expiresAt, kid, sig };
 }

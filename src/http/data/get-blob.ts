@@ -1,8 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import { toAttachmentDisposition } from '../../domain/files/content-disposition.ts';
 import { toFileName } from '../../domain/files/validate-file-path.ts';
+import { rangeNotSatisfiable } from '../../errors/errors.ts';
 import type { RouteRegistrar } from '../route-context.ts';
-import { GatewayParams, GatewayQuery, toGatewayLink } from './gateway-link.ts';
+import { GatewayParams, toGatewayLink } from './gateway-link.ts';
 import { parseRange } from './parse-range.ts';
 
 /**
@@ -14,9 +15,9 @@ export const getBlob: RouteRegistrar = (app, services) => {
     method: ['GET', 'HEAD'],
     url: '/files/:fileId',
     exposeHeadRoute: false,
-    schema: { hide: true, params: GatewayParams, querystring: GatewayQuery },
+    schema: { hide: true, params: GatewayParams },
     handler: async (request, reply) => {
-      const file = await services.files.getDownloadable(toGatewayLink(request.params, request.query));
+      const file = await services.files.getDownloadable(toGatewayLink(request.url, request.params));
       const { sizeBytes, contentType, lastModified } = file.content;
       reply
         .header('content-type', contentType)
@@ -29,13 +30,7 @@ export const getBlob: RouteRegistrar = (app, services) => {
         .header('cache-control', 'private, no-transform');
       if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
       const range = parseRange(request.headers.range, sizeBytes);
-      if (range === 'unsatisfiable') {
-        return reply
-          .code(416)
-          .header('content-range', `bytes */${sizeBytes}`)
-          .header('content-length', '0')
-          .send();
-      }
+      if (range === 'unsatisfiable') throw rangeNotSatisfiable(sizeBytes);
       if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${sizeBytes}`);
       reply.header('content-length', String(range ? range.end - range.start + 1 : sizeBytes));
       if (request.method === 'HEAD' || sizeBytes === 0) return sendEmpty(reply);

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { StoredBlob } from '../../domain/ports.ts';
 import type { RouteRegistrar } from '../route-context.ts';
-import { GatewayParams, GatewayQuery, toGatewayLink } from './gateway-link.ts';
+import { GatewayParams, toGatewayLink } from './gateway-link.ts';
 import { isMultipart, readMultipartUpload } from './read-multipart-upload.ts';
 
 /**
@@ -12,9 +12,9 @@ import { isMultipart, readMultipartUpload } from './read-multipart-upload.ts';
 export const putBlob: RouteRegistrar = (app, services) => {
   app.put(
     '/files/:fileId',
-    { schema: { hide: true, params: GatewayParams, querystring: GatewayQuery } },
+    { config: { streamsBody: true }, schema: { hide: true, params: GatewayParams } },
     async (request, reply) => {
-      const link = toGatewayLink(request.params, request.query);
+      const link = toGatewayLink(request.url, request.params);
       const signal = abortOnClose(request);
       const info: StoredBlob = isMultipart(request.headers['content-type'])
         ? await readMultipartUpload(request.raw, (part) =>

@@ -23,6 +23,15 @@ export function toErrorBody(error: AppError): ErrorBody {
   };
 }
 
+const contentHeaders = [
+  'content-type',
+  'content-length',
+  'content-range',
+  'content-disposition',
+  'etag',
+  'last-modified',
+];
+
 /** Installs the error and not-found handlers: every failure leaves as ErrorBody with a stable code. */
 export function installErrorHandler(app: FastifyInstance, options: { jsonBodyLimitBytes: number }): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -36,6 +45,9 @@ export function installErrorHandler(app: FastifyInstance, options: { jsonBodyLim
       request.raw.socket?.destroy();
       return;
     }
+    // The error body is not the content a handler may have started describing (a download sets
+    // its type, length and name before it finds the range unsatisfiable or the store gone).
+    for (const header of contentHeaders) reply.removeHeader(header);
     return reply.code(appError.statusCode).headers(appError.headers).send(toErrorBody(appError));
   });
   app.setNotFoundHandler((request, reply) => {
