@@ -243,9 +243,12 @@ describe('tampering with signed links', () => {
       answer: await put(mutate(upload, otherUpload)),
       expected: expect,
     }));
-    // The tampered PUTs stored nothing: the upload still holds what the genuine PUT sent.
-    const stored = await server.services.blobs.head(`${server.credentials.projectId}/${upload.id}`);
-    assert.equal(stored?.etag, `"${createHash('md5').update('the genuine upload').digest('hex')}"`);
+    // The tampered PUTs committed nothing: the pending upload is still what the genuine PUT sent.
+    const stored = await server.services.repositories.files.findById(upload.id);
+    assert.equal(
+      stored?.pendingUpload?.etag,
+      `"${createHash('md5').update('the genuine upload').digest('hex')}"`,
+    );
   });
 
   it('a link is for one operation: download ↔ upload swapped is INVALID_SIGNATURE', async () => {
