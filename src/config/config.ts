@@ -21,7 +21,11 @@ export type Config = Readonly<{
   headersTimeoutSeconds: number;
   requestTimeoutSeconds: number;
   idleTimeoutSeconds: number;
-  loginAttemptsPerMinute: number;
+  loginFailuresPerAccountAddressPerHour: number;
+  loginFailuresPerAccountPerHour: number;
+  loginFailuresPerAddressPerHour: number;
+  signupsPerAddressPerHour: number;
+  signupsPerAppPerHour: number;
   databaseBusyTimeoutMs: number;
   databaseStartTimeoutSeconds: number;
   uploadMode: 'gateway' | 'direct';

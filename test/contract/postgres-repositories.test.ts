@@ -40,7 +40,7 @@ if (server === undefined) {
       const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(nodes[0]!.db);
       assert.deepEqual(
         rows.map((row) => row.name),
-        ['0001_initial_schema', '0002_files_creator_index'],
+        ['0001_initial_schema', '0002_files_creator_index', '0003_rate_limit_buckets'],
       );
     });
 

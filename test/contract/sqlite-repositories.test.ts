@@ -84,7 +84,7 @@ describe('SQLite specifics', () => {
       const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(database.db);
       assert.deepEqual(
         rows.map((row) => row.name),
-        ['0001_initial_schema', '0002_files_creator_index'],
+        ['0001_initial_schema', '0002_files_creator_index', '0003_rate_limit_buckets'],
       );
     });
   });

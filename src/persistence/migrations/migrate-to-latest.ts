@@ -4,6 +4,7 @@ import type { DatabaseSchema } from '../database-schema.ts';
 import { writeTransaction } from '../repositories/write-transaction.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
+import { rateLimitBuckets } from './rate-limit-buckets.ts';
 
 /**
  * Every migration, in code rather than a scanned folder (nothing to resolve at run time, and
@@ -12,6 +13,7 @@ import { initialSchema } from './initial-schema.ts';
 const migrations: Record<string, Migration> = {
   '0001_initial_schema': initialSchema,
   '0002_files_creator_index': filesCreatorIndex,
+  '0003_rate_limit_buckets': rateLimitBuckets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
