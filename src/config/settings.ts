@@ -151,7 +151,7 @@ export const settings = {
     kind: 'integer',
     defaultValue: 30,
     min: 1,
-    doc: 'Failed logins on one account from all addresses together, refilling over an hour; keep it above twice the per-address value, so one or two addresses cannot lock the owner out.',
+    doc: 'Failed logins on one account from all addresses together, refilling over an hour; keep it above twice the per account and address value, so that one or two addresses cannot lock the owner out.',
   },
   loginFailuresPerAddressPerHour: {
     env: 'COFFER_LOGIN_FAILURES_PER_ADDRESS_PER_HOUR',
