@@ -12,11 +12,13 @@ import type { Config } from './config/config.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { FileService } from './domain/files/file-service.ts';
 import { IdentityService } from './domain/identity/identity-service.ts';
-import { LoginRateLimiter } from './domain/identity/login-rate-limiter.ts';
+import { LoginThrottle } from './domain/identity/login-throttle.ts';
+import { SignupThrottle } from './domain/identity/signup-throttle.ts';
 import { TokenService } from './domain/identity/token-service.ts';
 import { LinkIssuer } from './domain/links/link-issuer.ts';
 import { type HmacKey, LinkSigner } from './domain/links/link-signer.ts';
 import type { BlobStore, SigningKey, SigningKeyRepository } from './domain/ports.ts';
+import { TokenBuckets, toBucketRule } from './domain/rate-limits/token-buckets.ts';
 import { migrateToLatest } from './persistence/migrations/migrate-to-latest.ts';
 import { type Database, openDatabase } from './persistence/open-database.ts';
 import { createRepositories, type Repositories } from './persistence/repositories/create-repositories.ts';
@@ -29,7 +31,6 @@ export type Services = {
   blobs: BlobStore;
   identity: IdentityService;
   files: FileService;
-  loginLimiter: LoginRateLimiter;
   /** The base URL links are built on; set once the server knows its address. */
   publicUrl: { value: string };
   close(): Promise<void>;
@@ -72,6 +73,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         users: repositories.users,
         tokens,
         clock,
+        ...buildThrottles(config, repositories, clock),
       }),
       files: new FileService({
         files: repositories.files,
@@ -82,7 +84,6 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         maxFileSizeBytes: config.maxFileSizeBytes,
         directUploads: config.uploadMode === 'direct',
       }),
-      loginLimiter: new LoginRateLimiter(config.loginAttemptsPerMinute),
       publicUrl,
       close: async () => {
         await database.close();
@@ -93,6 +94,30 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     await database.close();
     throw error;
   }
+}
+
+/** Login and signup limits, counted in the metadata store so that every process shares them. */
+function buildThrottles(config: Config, repositories: Repositories, clock: Clock) {
+  const buckets = new TokenBuckets(repositories.rateLimits);
+  return {
+    loginThrottle: new LoginThrottle({
+      buckets,
+      clock,
+      limits: {
+        perAccountAddress: toBucketRule(config.loginFailuresPerAccountAddressPerHour),
+        perAccount: toBucketRule(config.loginFailuresPerAccountPerHour),
+        perAddress: toBucketRule(config.loginFailuresPerAddressPerHour),
+      },
+    }),
+    signupThrottle: new SignupThrottle({
+      buckets,
+      clock,
+      limits: {
+        perAddress: toBucketRule(config.signupsPerAddressPerHour),
+        perApp: toBucketRule(config.signupsPerAppPerHour),
+      },
+    }),
+  };
 }
 
 /**

@@ -22,7 +22,11 @@ export type Config = Readonly<{
   requestTimeoutSeconds: number;
   bodyTimeoutSeconds: number;
   idleTimeoutSeconds: number;
-  loginAttemptsPerMinute: number;
+  loginFailuresPerAccountAddressPerHour: number;
+  loginFailuresPerAccountPerHour: number;
+  loginFailuresPerAddressPerHour: number;
+  signupsPerAddressPerHour: number;
+  signupsPerAppPerHour: number;
   databaseBusyTimeoutMs: number;
   databaseStartTimeoutSeconds: number;
   uploadMode: 'gateway' | 'direct';

@@ -9,6 +9,7 @@ export type DatabaseSchema = {
   files: FilesTable;
   file_acl: FileAclTable;
   signing_keys: SigningKeysTable;
+  rate_limit_buckets: RateLimitBucketsTable;
 };
 
 export type ProjectsTable = {
@@ -76,4 +77,11 @@ export type SigningKeysTable = {
   /** base64 */
   secret: string;
   created_at: number;
+};
+
+export type RateLimitBucketsTable = {
+  /** A hash of what is counted (see domain/rate-limits/token-buckets.ts): no email or address in clear. */
+  key: string;
+  /** Unix ms at which the bucket is full again; the row is dead from then on. */
+  full_at: number;
 };

@@ -2,7 +2,10 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './database-schema.ts';
 import { writeTransaction } from './repositories/write-transaction.ts';
 
-/** The tables in an order that respects their references (file_acl after files). */
+/**
+ * The tables in an order that respects their references (file_acl after files). rate_limit_buckets
+ * is left out: its counters are transient.
+ */
 export const tablesInOrder = ['projects', 'users', 'signing_keys', 'files', 'file_acl'] as const;
 export type TableName = (typeof tablesInOrder)[number];
 

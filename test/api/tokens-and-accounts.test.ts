@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../support/in-process-server.t
 describe('tokens, accounts and logins', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({}, { COFFER_LOGIN_ATTEMPTS_PER_MINUTE: '3' });
+    server = await startTestServer({}, { COFFER_LOGIN_FAILURES_PER_ACCOUNT_ADDRESS_PER_HOUR: '3' });
   });
   after(() => server.stop());
 
@@ -89,17 +89,22 @@ describe('tokens, accounts and logins', () => {
     assert.equal(login.body.code, 'ACCOUNT_DISABLED');
   });
 
-  it('failed logins are rate limited per email with Retry-After', async () => {
-    await server.client.signup('target@example.com', 'correct horse');
-    const attempt = () =>
+  it('failed logins are limited per account and client address, with Retry-After', async () => {
+    const target = await server.client.signup('target@example.com', 'correct horse');
+    const attempt = (password: string, localAddress: string) =>
       server.client.call('POST', '/api/v1/auth/login', {
-        body: { email: 'target@example.com', password: 'guess guess' },
+        body: { email: 'target@example.com', password },
+        localAddress,
       });
-    for (let i = 0; i < 3; i++) assert.equal((await attempt()).body.code, 'INVALID_LOGIN');
-    const limited = await attempt();
+    for (let i = 0; i < 3; i++)
+      assert.equal((await attempt('guess guess', '127.0.0.1')).body.code, 'INVALID_LOGIN');
+    const limited = await attempt('guess guess', '127.0.0.1');
     assert.equal(limited.status, 429);
     assert.equal(limited.body.code, 'RATE_LIMITED');
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    assert.equal((await attempt(target.password, '127.0.0.1')).status, 429);
+    // The owner on another address is not locked out (test/api/rate-limits.test.ts has more).
+    assert.equal((await attempt(target.password, '127.0.0.2')).status, 200);
   });
 
   it('an unknown email costs about as much as a wrong password', async () => {

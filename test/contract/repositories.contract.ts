@@ -7,6 +7,7 @@ import type { Database } from '../../src/persistence/open-database.ts';
 import { createRepositories } from '../../src/persistence/repositories/create-repositories.ts';
 import { runFileListContract } from './file-list.contract.ts';
 import { runFileRepositoryContract } from './file-repository.contract.ts';
+import { runRateLimitContract } from './rate-limit-repository.contract.ts';
 import { at, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
 
 /** Every call opens another handle to the same, initially empty database. */
@@ -42,6 +43,7 @@ export function runRepositoryContract(name: string, open: OpenDatabase): void {
     runSigningKeyContract(fixture);
     runFileRepositoryContract(fixture);
     runFileListContract(fixture);
+    runRateLimitContract(fixture);
   });
 }
 

@@ -1,3 +1,5 @@
+import http from 'node:http';
+
 /** A small HTTP client for tests: app credentials on every call, an optional bearer token. */
 export type AppCredentials = { projectId: string; appId: string; appSecret: string };
 
@@ -10,6 +12,11 @@ export type CallOptions = {
   headers?: Record<string, string>;
   /** Send no app credentials at all. */
   anonymous?: boolean;
+  /**
+   * Connect from this local address, e.g. 127.0.0.2 (all of 127/8 is loopback on Linux): the
+   * server sees it as the client address. fetch cannot choose one, so node:http sends these.
+   */
+  localAddress?: string;
 };
 
 export class ApiClient {
@@ -34,8 +41,10 @@ export class ApiClient {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     }
     Object.assign(headers, options.headers);
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
-    return toApiResponse(response);
+    const url = `${this.baseUrl}${path}`;
+    if (options.localAddress !== undefined)
+      return sendFrom(options.localAddress, url, { method, headers, body });
+    return toApiResponse(await fetch(url, { method, headers, body }));
   }
 
   /** Signs up a fresh user; answers its token and id. */
@@ -77,13 +86,45 @@ export class ApiClient {
   }
 }
 
+/** One request on a fresh connection from `localAddress`. */
+function sendFrom(
+  localAddress: string,
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+): Promise<ApiResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, {
+      method: init.method,
+      headers: init.headers,
+      localAddress,
+      agent: false,
+    });
+    request.on('error', reject);
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(response.headers))
+          for (const one of [value ?? []].flat()) headers.append(name, one);
+        const text = Buffer.concat(chunks).toString();
+        resolve({ status: response.statusCode ?? 0, headers, body: parseJson(text), text });
+      });
+    });
+    request.end(init.body);
+  });
+}
+
 export async function toApiResponse(response: Response): Promise<ApiResponse> {
   const text = await response.text();
-  let body: unknown;
+  return { status: response.status, headers: response.headers, body: parseJson(text), text };
+}
+
+function parseJson(text: string): unknown {
   try {
-    body = text ? JSON.parse(text) : undefined;
+    return text ? JSON.parse(text) : undefined;
   } catch {
-    body = undefined;
+    return undefined;
   }
-  return { status: response.status, headers: response.headers, body, text };
 }

@@ -4,8 +4,10 @@ import { type Clock, toUnixSeconds } from '../clock.ts';
 import type { Project, ProjectRepository, User, UserRepository } from '../ports.ts';
 import { createAccount, type NewAccount } from './accounts.ts';
 import { isAppSecretValid } from './app-secrets.ts';
+import type { LoginThrottle } from './login-throttle.ts';
 import { getDecoyHash, verifyPassword } from './passwords.ts';
 import { ProjectCache } from './project-cache.ts';
+import type { SignupThrottle } from './signup-throttle.ts';
 import type { IssuedToken, TokenService } from './token-service.ts';
 
 export type IdentityServiceOptions = {
@@ -13,7 +15,12 @@ export type IdentityServiceOptions = {
   users: UserRepository;
   tokens: TokenService;
   clock: Clock;
+  loginThrottle: LoginThrottle;
+  signupThrottle: SignupThrottle;
 };
+
+/** Who is asking: rate limits count per client address. */
+export type ClientContext = { clientAddress: string };
 
 export type Session = IssuedToken & { user: User };
 
@@ -37,18 +44,30 @@ export class IdentityService {
     return project;
   }
 
-  /** Signup: a new account with role `user`. */
-  async signup(project: Project, input: Omit<NewAccount, 'role'>): Promise<User> {
-    return createAccount(this.#o.users, project, input);
+  /** Signup: a new account with role `user`; RATE_LIMITED past the address's or the app's allowance. */
+  async signup(project: Project, input: Omit<NewAccount, 'role'>, client: ClientContext): Promise<User> {
+    const attempt = { projectId: project.id, clientAddress: client.clientAddress };
+    return this.#o.signupThrottle.guard(attempt, () => createAccount(this.#o.users, project, input));
   }
 
-  /** Spec 4.6. An unknown email costs one argon2 check too, and answers the same error. */
-  async login(project: Project, email: string, password: string): Promise<Session> {
-    const user = await this.#o.users.findByEmail(project.id, email.trim());
-    const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await getDecoyHash()));
-    if (!user || !passwordOk) throw invalidLogin();
-    if (!user.enabled) throw accountDisabled();
-    return this.startSession(user);
+  /**
+   * Spec 4.6. An unknown email costs one argon2 check too, and answers the same error; failed
+   * logins are limited (RATE_LIMITED, login-throttle.ts).
+   */
+  async login(
+    project: Project,
+    credentials: { email: string; password: string },
+    client: ClientContext,
+  ): Promise<Session> {
+    const { email, password } = credentials;
+    const attempt = { projectId: project.id, email, clientAddress: client.clientAddress };
+    return this.#o.loginThrottle.guard(attempt, async () => {
+      const user = await this.#o.users.findByEmail(project.id, email.trim());
+      const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await getDecoyHash()));
+      if (!user || !passwordOk) throw invalidLogin();
+      if (!user.enabled) throw accountDisabled();
+      return this.startSession(user);
+    });
   }
 
   startSession(user: User): Session {

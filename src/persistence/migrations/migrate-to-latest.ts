@@ -5,6 +5,7 @@ import { writeTransaction } from '../repositories/write-transaction.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
+import { rateLimitBuckets } from './rate-limit-buckets.ts';
 
 /**
  * Every migration, in code rather than a scanned folder (nothing to resolve at run time, and
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0001_initial_schema': initialSchema,
   '0002_files_creator_index': filesCreatorIndex,
   '0003_file_blob_versions': fileBlobVersions,
+  '0004_rate_limit_buckets': rateLimitBuckets,
 };
 
 /** The names of every migration, in the order they run. */

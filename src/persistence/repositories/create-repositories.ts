@@ -2,12 +2,14 @@ import type { Kysely } from 'kysely';
 import type {
   FileRepository,
   ProjectRepository,
+  RateLimitRepository,
   SigningKeyRepository,
   UserRepository,
 } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
 import { KyselyProjectRepository } from './kysely-project-repository.ts';
+import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
 import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
 import { KyselyUserRepository } from './kysely-user-repository.ts';
 
@@ -16,6 +18,7 @@ export type Repositories = {
   users: UserRepository;
   files: FileRepository;
   signingKeys: SigningKeyRepository;
+  rateLimits: RateLimitRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -25,5 +28,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     users: new KyselyUserRepository(db),
     files: new KyselyFileRepository(db),
     signingKeys: new KyselySigningKeyRepository(db),
+    rateLimits: new KyselyRateLimitRepository(db),
   };
 }

@@ -20,16 +20,8 @@ export const login: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const { email, password } = request.body;
-      const attempt = { projectId: request.project.id, email, clientAddress: request.ip };
-      const nowMs = Date.now();
-      services.loginLimiter.assertAllowed(attempt, nowMs);
-      try {
-        return toLoginResult(await services.identity.login(request.project, email, password));
-      } catch (error) {
-        services.loginLimiter.recordFailure(attempt, nowMs);
-        throw error;
-      }
+      const client = { clientAddress: request.ip };
+      return toLoginResult(await services.identity.login(request.project, request.body, client));
     },
   );
 };

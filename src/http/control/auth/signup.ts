@@ -17,12 +17,13 @@ export const signup: RouteRegistrar = (app, services) => {
           password: Type.String({ maxLength: 1024, description: 'at least 8 characters' }),
           displayName: Type.Optional(Type.String({ maxLength: 200 })),
         }),
-        response: { 200: LoginResultSchema, ...errorResponses(400, 401, 403, 409) },
+        response: { 200: LoginResultSchema, ...errorResponses(400, 401, 403, 409, 429) },
       },
     },
     async (request) => {
       const { email, password, displayName } = request.body;
-      const user = await services.identity.signup(request.project, { email, password, displayName });
+      const client = { clientAddress: request.ip };
+      const user = await services.identity.signup(request.project, { email, password, displayName }, client);
       return toLoginResult(services.identity.startSession(user));
     },
   );
