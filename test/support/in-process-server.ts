@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config/config.ts';
+import type { Clock } from '../../src/domain/clock.ts';
 import { createProject } from '../../src/domain/identity/create-project.ts';
 import { buildServices, type Services } from '../../src/services.ts';
 import { ApiClient, type AppCredentials } from './api-client.ts';
@@ -26,11 +27,12 @@ export type TestServer = {
 export async function startTestServer(
   settings: Record<string, string | boolean> = {},
   env: NodeJS.ProcessEnv = {},
+  options: { clock?: Clock } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'coffer-test-'));
   const stack = await prepareTestStack();
   const config: Config = loadConfig({ 'data-dir': dataDir, port: '0', ...stack.settings, ...settings }, env);
-  const services = await buildServices(config);
+  const services = await buildServices(config, { clock: options.clock });
   const app = await buildApp(services, { logger: false });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   services.publicUrl.value = baseUrl;
