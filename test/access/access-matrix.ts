@@ -106,6 +106,8 @@ export const callers = {
   wrongSecret: 'the right app id, a wrong `sb-app-secret`',
   disallowedOrigin: 'app id from an `Origin` the project does not allow, no secret',
   allowedOrigin: 'app id from an allowed `Origin`, no secret (a browser): the creator otherwise',
+  secretFromOtherOrigin:
+    'app id and the right secret from an `Origin` the project does not allow (a server call)',
   // Barrier: user token. Each sends the project's valid app credentials.
   noToken: 'no `Authorization`',
   forgedToken: 'a token signed with another key',
@@ -164,6 +166,8 @@ export const matrix: Record<CallerId, Row> = {
   wrongSecret: { api: 'INVALID_APP_CREDENTIALS', ...noLink },
   disallowedOrigin: { api: 'ORIGIN_NOT_ALLOWED', ...noLink },
   allowedOrigin: { api: 'ok', ...noLink, preflight: 'ok' },
+  // The secret makes it a server call: its Origin is not checked (a browser never holds the secret).
+  secretFromOtherOrigin: { api: 'ok', ...noLink },
 
   // Login and signup take no token: one sent along is ignored (the original SDKs send stale ones).
   noToken: { api: 'AUTH_REQUIRED', login: 'ok', signup: 'ok', ...noLink },

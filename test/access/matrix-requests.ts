@@ -117,6 +117,8 @@ function credentialsOf(world: MatrixWorld, caller: CallerId): Record<string, str
       };
     case 'disallowedOrigin':
       return { 'sb-app-id': appId, origin: 'https://evil.example.com', ...creator };
+    case 'secretFromOtherOrigin':
+      return { ...app, origin: 'https://evil.example.com', ...creator };
     case 'allowedOrigin':
       return { 'sb-app-id': appId, origin: allowedOrigin, ...creator };
     case 'noToken':
