@@ -1,3 +1,4 @@
+import { replaceBetweenMarkers } from '../../src/config/config-table.ts';
 import { errorCodes } from '../../src/errors/error-codes.ts';
 import {
   type CallerId,
@@ -47,13 +48,7 @@ function toCell(caller: CallerId, endpoint: EndpointId): string {
   return user === star ? text(user) : `${text(user)} (scope \`user\`), ${text(star)} (scope \`*\`)`;
 }
 
-const start = '<!-- access-table:start -->';
-const end = '<!-- access-table:end -->';
-
 /** Replaces what lies between the access-table markers of a Markdown document. */
 export function withAccessTable(markdown: string): string {
-  const from = markdown.indexOf(start);
-  const to = markdown.indexOf(end);
-  if (from === -1 || to === -1) throw new Error('access-table markers missing');
-  return `${markdown.slice(0, from + start.length)}\n${toAccessTables()}\n${markdown.slice(to)}`;
+  return replaceBetweenMarkers(markdown, 'access-table', toAccessTables());
 }
