@@ -104,9 +104,10 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   return app;
 }
 
-// security: link signatures and tokens never reach the logs. Fastify logs the full URL by
-// default, so the request serializer drops the query of every gateway link and masks the
-// usual secret-bearing parameters elsewhere.
+// security: link signatures, tokens and secrets never reach the logs. Fastify logs the full URL
+// by default, so the request serializer drops the query of every gateway link and, elsewhere,
+// masks every query value but those of the API's own harmless parameters: a client that puts a
+// secret in a URL under any name (`?sb-app-secret=`) must not have it logged.
 function toLoggerOptions(logger: boolean | { level: string }) {
   if (logger === false) return false;
   const level = logger === true ? 'info' : logger.level;
@@ -122,12 +123,21 @@ function toLoggerOptions(logger: boolean | { level: string }) {
   };
 }
 
+/** Query parameters of the API that carry no secret; every other value is masked. */
+const loggableParameters = new Set(['expiresInSeconds', 'pageSize', 'pageNumber', 'filePath']);
+
 export function redactUrl(url: string): string {
   const query = url.indexOf('?');
   if (query === -1) return url;
   if (url.startsWith('/blob/')) return `${url.slice(0, query)}?[redacted]`;
-  return url.replace(
-    /([?&](?:sig|signature|token|access_token|secret|password|X-Amz-Signature|X-Amz-Credential)=)[^&]*/gi,
-    '$1[redacted]',
-  );
+  const parameters = url
+    .slice(query + 1)
+    .split('&')
+    .map((pair) => {
+      const name = pair.split('=', 1)[0] ?? '';
+      if (loggableParameters.has(name)) return pair;
+      // A name that does not look like one may be a secret itself.
+      return /^[A-Za-z][\w.-]{0,31}$/.test(name) ? `${name}=[redacted]` : '[redacted]';
+    });
+  return `${url.slice(0, query)}?${parameters.join('&')}`;
 }

@@ -10,13 +10,16 @@ export function toConfigTableRows(): string {
     .join('\n');
 }
 
-const start = '<!-- config-table:start -->';
-const end = '<!-- config-table:end -->';
-
 /** Replaces the rows between the config-table markers of a Markdown document. */
 export function withConfigTable(markdown: string): string {
+  return replaceBetweenMarkers(markdown, 'config-table', toConfigTableRows());
+}
+
+/** Replaces what lies between `<!-- name:start -->` and `<!-- name:end -->` in a Markdown document. */
+export function replaceBetweenMarkers(markdown: string, name: string, content: string): string {
+  const start = `<!-- ${name}:start -->`;
   const from = markdown.indexOf(start);
-  const to = markdown.indexOf(end);
-  if (from === -1 || to === -1) throw new Error('config-table markers missing');
-  return `${markdown.slice(0, from + start.length)}\n${toConfigTableRows()}\n${markdown.slice(to)}`;
+  const to = markdown.indexOf(`<!-- ${name}:end -->`);
+  if (from === -1 || to === -1) throw new Error(`${name} markers missing`);
+  return `${markdown.slice(0, from + start.length)}\n${content}\n${markdown.slice(to)}`;
 }

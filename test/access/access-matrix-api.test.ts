@@ -1,68 +1,89 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ApiClient } from '../support/api-client.ts';
-import { startTestServer, type TestServer } from '../support/in-process-server.ts';
-import { accessMatrix, type Caller, type Scope, sharedRole } from './access-matrix.ts';
+import { errorCodes } from '../../src/errors/error-codes.ts';
+import { invalidSignature, linkExpired } from '../../src/errors/errors.ts';
+import { toErrorBody } from '../../src/http/plugins/error-handler.ts';
+import { toApiResponse } from '../support/api-client.ts';
+import {
+  accessMatrix,
+  type CallerId,
+  callers,
+  type EndpointId,
+  endpoints,
+  expectedOutcome,
+  isScoped,
+  type Scope,
+} from './access-matrix.ts';
+import { toCellRequest } from './matrix-requests.ts';
+import { buildMatrixWorld, type MatrixWorld } from './matrix-world.ts';
 
-/** Plays every row of the access matrix against a running server, over HTTP. */
-describe('access matrix over HTTP', () => {
-  let server: TestServer;
-  let otherProject: ApiClient;
-  const tokens = {} as Record<Caller, string>;
-  const files = {} as Record<Scope, string>;
+/** A HEAD answer has no body; its Content-Length still tells which error body it would carry. */
+const headErrorBodies = { INVALID_SIGNATURE: invalidSignature(), LINK_EXPIRED: linkExpired() };
 
+/**
+ * Plays every cell of the authorization matrix (test/access/access-matrix.ts) against one
+ * running server: each cell is one request, asserting the status and the error code.
+ */
+describe('authorization matrix over HTTP: every endpoint × every caller', { concurrency: 4 }, () => {
+  let world: MatrixWorld;
   before(async () => {
-    server = await startTestServer();
-    const api = server.client;
-    otherProject = await server.createProject('elsewhere');
-    const [creator, userEntry, roleEntry, admin, stranger] = await Promise.all(
-      ['creator', 'userentry', 'roleentry', 'admin', 'stranger'].map((name) =>
-        api.signup(`${name}@example.com`),
-      ),
-    );
-    const projectId = server.credentials.projectId;
-    await server.services.repositories.users.setRole(projectId, roleEntry!.userId, sharedRole);
-    await server.services.repositories.users.setRole(projectId, admin!.userId, 'admin');
-    // The other project's user is named in the ACL by id: still nothing crosses projects.
-    const other = await otherProject.signup('other@example.com');
-    Object.assign(tokens, {
-      creator: creator!.token,
-      userEntry: userEntry!.token,
-      roleEntry: roleEntry!.token,
-      admin: admin!.token,
-      stranger: stranger!.token,
-      otherProject: other.token,
-    });
-    for (const scope of ['user', '*'] as const) {
-      const record = await api.uploadFile(
-        creator!.token,
-        `matrix/${scope === '*' ? 'star' : 'user'}.txt`,
-        'matrix',
-        { permissionScope: scope },
-      );
-      files[scope] = record._id;
-      for (const path of [
-        `acl/user/${userEntry!.userId}`,
-        `acl/user/${other.userId}`,
-        `acl/role/${sharedRole}`,
-      ]) {
-        const shared = await api.call('POST', `/api/v1/file/${record._id}/${path}`, {
-          token: creator!.token,
-        });
-        assert.equal(shared.status, 200);
-      }
-    }
+    world = await buildMatrixWorld();
   });
-  after(() => server.stop());
+  after(() => world?.server.stop());
+
+  const cells = (Object.keys(callers) as CallerId[]).flatMap((caller) =>
+    (Object.keys(endpoints) as EndpointId[]).flatMap((endpoint) =>
+      (isScoped(endpoint) ? (['user', '*'] as const) : (['user'] as const)).map((scope) => ({
+        caller,
+        endpoint,
+        scope,
+        scoped: isScoped(endpoint),
+      })),
+    ),
+  );
+
+  for (const { caller, endpoint, scope, scoped } of cells) {
+    const expected = expectedOutcome(caller, endpoint, scope);
+    const { method, path, okStatus } = endpoints[endpoint];
+    const name = `${caller} → ${method} ${path}${scoped ? ` (scope ${scope})` : ''}: ${expected}`;
+    it(name, async (t) => {
+      const request = await toCellRequest(world, caller, endpoint, scope);
+      if (request.skip) return t.skip(request.skip);
+      const response = await fetch(request.url, request).then(toApiResponse);
+      if (expected === 'ok') {
+        assert.equal(response.status, okStatus, response.text);
+        assert.equal(response.body?.code, undefined, response.text);
+        return;
+      }
+      const status = errorCodes[expected];
+      assert.equal(response.status, status, response.text);
+      if (method === 'HEAD') {
+        const body = headErrorBodies[expected as keyof typeof headErrorBodies];
+        assert.ok(body, `no HEAD body known for ${expected}`);
+        assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+        assert.equal(
+          response.headers.get('content-length'),
+          String(JSON.stringify(toErrorBody(body)).length),
+        );
+        return;
+      }
+      assert.deepEqual(Object.keys(response.body ?? {}).sort(), ['code', 'error', 'message', 'statusCode']);
+      assert.equal(response.body.code, expected);
+      assert.equal(response.body.statusCode, status);
+    });
+  }
 
   // Listing agrees with single reads, but for scope `*`: that scope lets whoever holds the id
   // read, it does not hand the id out, so only ACL readers see such a file in their list.
   it('listing agrees with single reads (scope user); scope * lists for ACL readers only', async () => {
     for (const row of accessMatrix.filter((r) => r.action === 'read')) {
-      const client = row.caller === 'otherProject' ? otherProject : server.client;
-      const listed = await client.call('GET', '/api/v1/file?pageSize=100', { token: tokens[row.caller] });
+      const client = row.caller === 'otherProjectUser' ? world.other : world.api;
+      const listed = await client.call('GET', '/api/v1/file?pageSize=100&filePath=matrix/', {
+        token: world.accounts[row.caller].token,
+      });
       assert.equal(listed.status, 200, listed.text);
-      const seen = listed.body.docs.some((doc: { _id: string }) => doc._id === files[row.scope]);
+      const file = world.files[row.scope as Scope].id;
+      const seen = listed.body.docs.some((doc: { _id: string }) => doc._id === file);
       const expected =
         row.scope === 'user'
           ? row.expect === 'allow'
@@ -70,28 +91,4 @@ describe('access matrix over HTTP', () => {
       assert.equal(seen, expected, `${row.caller} lists the ${row.scope} file`);
     }
   });
-
-  for (const row of accessMatrix) {
-    it(`${row.caller} ${row.action} (scope ${row.scope}) → ${row.expect}`, async () => {
-      const client = row.caller === 'otherProject' ? otherProject : server.client;
-      const fileId = files[row.scope];
-      const token = tokens[row.caller];
-      const [read, manage] = await Promise.all([
-        client.call('GET', `/api/v1/file/${fileId}`, { token }),
-        // Sharing an existing role again is a no-op, so the matrix never changes as it runs.
-        client.call('POST', `/api/v1/file/${fileId}/acl/role/${sharedRole}`, { token }),
-      ]);
-      const response = row.action === 'read' ? read : manage;
-      if (row.expect === 'allow') {
-        assert.equal(response.status, 200, response.text);
-        assert.equal(response.body._id, fileId);
-        if (row.action === 'read') assert.equal((await fetch(response.body.url)).status, 200);
-      } else {
-        // Another project's user holds a token its own project's credentials accept; the file
-        // is refused like any other it may not read.
-        assert.equal(response.status, 403, response.text);
-        assert.equal(response.body.code, row.expect);
-      }
-    });
-  }
 });

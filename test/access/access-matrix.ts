@@ -1,44 +1,253 @@
+import type { ErrorCode } from '../../src/errors/error-codes.ts';
+
 /**
- * The one declarative access matrix (DESIGN §4): who may read and who may manage (verify,
- * share) a file, for each permissionScope. It drives the unit test of canAccessFile and the
- * API test that plays every row against a running server.
+ * The one authorization matrix: every endpoint of both planes × every kind of caller → what
+ * Coffer answers. It is data: test/access/access-matrix-api.test.ts plays every cell against
+ * a running server, src/domain/access/decide-file-access.test.ts checks canAccessFile against
+ * its ACL part, and docs/security.md's access table is generated from it
+ * (`npm run docs:security`).
  */
-export type Caller = 'creator' | 'userEntry' | 'roleEntry' | 'admin' | 'stranger' | 'otherProject';
+
+/** `ok`: the endpoint's success status; otherwise the refusal's code (its status is fixed in error-codes.ts). */
+export type Outcome = 'ok' | ErrorCode;
 export type Scope = 'user' | '*';
-export type Action = 'read' | 'manage';
-/** What the API answers: 200, or the status + code of the refusal. */
-export type Outcome = 'allow' | 'ACCESS_DENIED';
+/** A file endpoint's outcome may depend on the file's permissionScope. */
+export type ScopedOutcome = Outcome | Record<Scope, Outcome>;
 
-export type AccessRow = { caller: Caller; scope: Scope; action: Action; expect: Outcome };
+// --- Endpoints ------------------------------------------------------------------------------
 
-const table: Record<Caller, Record<Scope, Record<Action, Outcome>>> = {
-  creator: { user: { read: 'allow', manage: 'allow' }, '*': { read: 'allow', manage: 'allow' } },
-  userEntry: {
-    user: { read: 'allow', manage: 'ACCESS_DENIED' },
-    '*': { read: 'allow', manage: 'ACCESS_DENIED' },
-  },
-  roleEntry: {
-    user: { read: 'allow', manage: 'ACCESS_DENIED' },
-    '*': { read: 'allow', manage: 'ACCESS_DENIED' },
-  },
-  admin: { user: { read: 'allow', manage: 'allow' }, '*': { read: 'allow', manage: 'allow' } },
-  stranger: {
-    user: { read: 'ACCESS_DENIED', manage: 'ACCESS_DENIED' },
-    '*': { read: 'allow', manage: 'ACCESS_DENIED' },
-  },
-  // Another project's user: its token only works with its own project's app credentials,
-  // and with them the file is simply not theirs.
-  otherProject: {
-    user: { read: 'ACCESS_DENIED', manage: 'ACCESS_DENIED' },
-    '*': { read: 'ACCESS_DENIED', manage: 'ACCESS_DENIED' },
-  },
+/**
+ * Endpoints fall into groups that the barriers treat alike; a row names a group once and the
+ * tests expand it to every endpoint in it (each endpoint is still played, cell by cell).
+ */
+export type Group =
+  | 'login'
+  | 'signup'
+  /** Calls that need a user but no file: profile, upload request, listing. */
+  | 'account'
+  /** Reading one file (ACL action `read`): played on a scope `user` and a scope `*` file. */
+  | 'read'
+  /** Changing one file (ACL action `manage`): played on both scopes too. */
+  | 'manage'
+  /** The control plane's CORS preflight. */
+  | 'preflight'
+  | 'probes'
+  /** The data plane's PUT, GET and HEAD: the signed link is the only credential. */
+  | 'gateway'
+  /** The data plane's CORS preflight. */
+  | 'gatewayPreflight';
+
+export type Endpoint = {
+  method: string;
+  /** As the docs show it. */
+  path: string;
+  group: Group;
+  /** The status of `ok`. */
+  okStatus: number;
 };
 
-export const accessMatrix: AccessRow[] = Object.entries(table).flatMap(([caller, scopes]) =>
-  Object.entries(scopes).flatMap(([scope, actions]) =>
-    Object.entries(actions).map(([action, expect]) => ({ caller, scope, action, expect }) as AccessRow),
+export const endpoints = {
+  login: { method: 'POST', path: '/api/v1/auth/login', group: 'login', okStatus: 200 },
+  signup: { method: 'POST', path: '/api/v1/auth/signup', group: 'signup', okStatus: 200 },
+  getProfile: { method: 'GET', path: '/api/v1/user', group: 'account', okStatus: 200 },
+  requestUpload: { method: 'POST', path: '/api/v1/file', group: 'account', okStatus: 200 },
+  listFiles: { method: 'GET', path: '/api/v1/file', group: 'account', okStatus: 200 },
+  getFile: { method: 'GET', path: '/api/v1/file/:fileId', group: 'read', okStatus: 200 },
+  verifyUpload: { method: 'POST', path: '/api/v1/file/:fileId/verify', group: 'manage', okStatus: 200 },
+  shareWithUser: {
+    method: 'POST',
+    path: '/api/v1/file/:fileId/acl/user/:userId',
+    group: 'manage',
+    okStatus: 200,
+  },
+  shareWithRole: {
+    method: 'POST',
+    path: '/api/v1/file/:fileId/acl/role/:role',
+    group: 'manage',
+    okStatus: 200,
+  },
+  unshareUser: {
+    method: 'DELETE',
+    path: '/api/v1/file/:fileId/acl/user/:userId',
+    group: 'manage',
+    okStatus: 204,
+  },
+  unshareRole: {
+    method: 'DELETE',
+    path: '/api/v1/file/:fileId/acl/role/:role',
+    group: 'manage',
+    okStatus: 204,
+  },
+  deleteFile: { method: 'DELETE', path: '/api/v1/file/:fileId', group: 'manage', okStatus: 204 },
+  controlPreflight: { method: 'OPTIONS', path: '/api/v1/file', group: 'preflight', okStatus: 204 },
+  healthz: { method: 'GET', path: '/healthz', group: 'probes', okStatus: 200 },
+  readyz: { method: 'GET', path: '/readyz', group: 'probes', okStatus: 200 },
+  putBlob: { method: 'PUT', path: '/blob/v1/files/:fileId', group: 'gateway', okStatus: 200 },
+  getBlob: { method: 'GET', path: '/blob/v1/files/:fileId', group: 'gateway', okStatus: 200 },
+  headBlob: { method: 'HEAD', path: '/blob/v1/files/:fileId', group: 'gateway', okStatus: 200 },
+  blobPreflight: {
+    method: 'OPTIONS',
+    path: '/blob/v1/files/:fileId',
+    group: 'gatewayPreflight',
+    okStatus: 204,
+  },
+} as const satisfies Record<string, Endpoint>;
+
+export type EndpointId = keyof typeof endpoints;
+
+// --- Callers --------------------------------------------------------------------------------
+
+/** Who calls, as the docs describe them. The API test builds each one's requests. */
+export const callers = {
+  // Barrier: app credentials. Each holds the creator's valid token otherwise.
+  noAppId: 'no `sb-app-id`',
+  appIdOnly: '`sb-app-id` alone: no secret, no `Origin`',
+  unknownAppId: 'an app id no project has',
+  wrongSecret: 'the right app id, a wrong `sb-app-secret`',
+  disallowedOrigin: 'app id from an `Origin` the project does not allow, no secret',
+  allowedOrigin: 'app id from an allowed `Origin`, no secret (a browser): the creator otherwise',
+  secretFromOtherOrigin:
+    'app id and the right secret from an `Origin` the project does not allow (a server call)',
+  // Barrier: user token. Each sends the project's valid app credentials.
+  noToken: 'no `Authorization`',
+  forgedToken: 'a token signed with another key',
+  expiredToken: 'a token past its `exp`',
+  algNoneToken: 'a token with `alg: none` and no signature',
+  otherAlgorithmToken: 'a token signed HS512 with the right key',
+  wrongIssuer: 'a token with another `iss`, signed with the right key',
+  wrongAudience: 'a token whose `aud` is another project, signed with the right key',
+  otherProjectToken: "a real token of another project's user, with this project's app credentials",
+  // ACL: valid app credentials and token.
+  creator: 'the user who requested the upload',
+  userEntry: 'a user named in a `user` ACL entry',
+  roleEntry: 'a user whose role is named in a `role` ACL entry',
+  admin: "a holder of the project's admin role",
+  stranger: 'a user of the project the file is not shared with',
+  disabledUser: 'a user named in the ACL whose account was then disabled',
+  otherProjectUser: "an admin of another project, with its own project's credentials, named in the ACL by id",
+  // Data plane: no app credentials, no token; only a link.
+  linkHolder: 'the link for this file and this method',
+  otherFileLink: "another file's link (query) on this file's path",
+  otherMethodLink: "this file's link for the other method (download link to PUT, upload link to GET)",
+  expiredLink: 'a link past its `exp`',
+  tamperedLink: 'a link with one signature character changed',
+  extendedLink: 'a link with a later `exp` than it was signed with',
+} as const;
+
+export type CallerId = keyof typeof callers;
+export const linkCallers = [
+  'linkHolder',
+  'otherFileLink',
+  'otherMethodLink',
+  'expiredLink',
+  'tamperedLink',
+  'extendedLink',
+] as const satisfies CallerId[];
+
+// --- The table ------------------------------------------------------------------------------
+
+/**
+ * A row sets `api` (every /api/v1 endpoint but the preflight) and may refine it by group
+ * (login, signup, account, read, manage) or by single endpoint; the more specific key wins.
+ * Probes and the data plane's preflight answer everybody; the rest is explicit per row.
+ */
+export type Row = { api: Outcome } & Partial<Record<Group | EndpointId, ScopedOutcome>>;
+
+const everybody = { probes: 'ok', gatewayPreflight: 'ok' } as const;
+/** What a control-plane caller meets on the data plane and at the preflight: it holds no link. */
+const noLink = { gateway: 'INVALID_SIGNATURE', preflight: 'ORIGIN_NOT_ALLOWED', ...everybody } as const;
+/** What a link meets on the control plane: nothing, it is no app credential. */
+const onlyALink = { api: 'APP_CREDENTIALS_REQUIRED', preflight: 'ORIGIN_NOT_ALLOWED', ...everybody } as const;
+
+export const matrix: Record<CallerId, Row> = {
+  noAppId: { api: 'APP_CREDENTIALS_REQUIRED', ...noLink },
+  appIdOnly: { api: 'APP_CREDENTIALS_REQUIRED', ...noLink },
+  unknownAppId: { api: 'INVALID_APP_CREDENTIALS', ...noLink },
+  wrongSecret: { api: 'INVALID_APP_CREDENTIALS', ...noLink },
+  disallowedOrigin: { api: 'ORIGIN_NOT_ALLOWED', ...noLink },
+  allowedOrigin: { api: 'ok', ...noLink, preflight: 'ok' },
+  // The secret makes it a server call: its Origin is not checked (a browser never holds the secret).
+  secretFromOtherOrigin: { api: 'ok', ...noLink },
+
+  // Login and signup take no token: one sent along is ignored (the original SDKs send stale ones).
+  noToken: { api: 'AUTH_REQUIRED', login: 'ok', signup: 'ok', ...noLink },
+  forgedToken: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
+  expiredToken: { api: 'TOKEN_EXPIRED', login: 'ok', signup: 'ok', ...noLink },
+  algNoneToken: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
+  otherAlgorithmToken: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
+  wrongIssuer: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
+  wrongAudience: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
+  otherProjectToken: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
+
+  creator: { api: 'ok', ...noLink },
+  userEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...noLink },
+  roleEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...noLink },
+  admin: { api: 'ok', ...noLink },
+  // Scope `*` lets every user of the project who holds the id read; only the ACL lets anyone manage.
+  stranger: { api: 'ok', read: { user: 'ACCESS_DENIED', '*': 'ok' }, manage: 'ACCESS_DENIED', ...noLink },
+  // Refused at once, before its token expires and whatever the ACL says; signing up again is new.
+  disabledUser: { api: 'ACCOUNT_DISABLED', signup: 'ok', ...noLink },
+  // Its own project works; nothing crosses projects, not even for an admin named in the ACL.
+  otherProjectUser: { api: 'ok', read: 'ACCESS_DENIED', manage: 'ACCESS_DENIED', ...noLink },
+
+  linkHolder: { ...onlyALink, gateway: 'ok' },
+  otherFileLink: { ...onlyALink, gateway: 'INVALID_SIGNATURE' },
+  otherMethodLink: { ...onlyALink, gateway: 'INVALID_SIGNATURE' },
+  expiredLink: { ...onlyALink, gateway: 'LINK_EXPIRED' },
+  tamperedLink: { ...onlyALink, gateway: 'INVALID_SIGNATURE' },
+  extendedLink: { ...onlyALink, gateway: 'INVALID_SIGNATURE' },
+};
+
+const apiGroups: readonly Group[] = ['login', 'signup', 'account', 'read', 'manage'];
+
+/** A cell: what `caller` gets from `endpoint` on a file of `scope` (scope matters for read and manage only). */
+export function expectedOutcome(caller: CallerId, endpoint: EndpointId, scope: Scope = 'user'): Outcome {
+  const row = matrix[caller];
+  const { group } = endpoints[endpoint];
+  const cell = row[endpoint] ?? row[group] ?? (apiGroups.includes(group) ? row.api : undefined);
+  if (cell === undefined) throw new Error(`the access matrix has no cell for ${caller} × ${endpoint}`);
+  return typeof cell === 'string' ? cell : cell[scope];
+}
+
+export function isScoped(endpoint: EndpointId): boolean {
+  const { group } = endpoints[endpoint];
+  return group === 'read' || group === 'manage';
+}
+
+// --- The ACL part, for the unit test of canAccessFile ---------------------------------------
+
+/** The role the matrix's files are shared with, and the role the `roleEntry` caller holds. */
+export const sharedRole = 'editors';
+
+/** Callers who pass both barriers and meet the ACL (a disabled account never gets that far). */
+export const aclCallers = [
+  'creator',
+  'userEntry',
+  'roleEntry',
+  'admin',
+  'stranger',
+  'otherProjectUser',
+] as const satisfies CallerId[];
+export type Caller = (typeof aclCallers)[number];
+export type Action = 'read' | 'manage';
+export type AccessRow = { caller: Caller; scope: Scope; action: Action; expect: 'allow' | 'ACCESS_DENIED' };
+
+/** The matrix's ACL cells as (caller, scope, action) rows: the `read` and `manage` groups. */
+export const accessMatrix: AccessRow[] = aclCallers.flatMap((caller) =>
+  (['user', '*'] as const).flatMap((scope) =>
+    (['read', 'manage'] as const).map((action) => {
+      const outcomes = new Set(
+        (Object.keys(endpoints) as EndpointId[])
+          .filter((endpoint) => endpoints[endpoint].group === action)
+          .map((endpoint) => expectedOutcome(caller, endpoint, scope)),
+      );
+      const [outcome] = outcomes;
+      // canAccessFile knows two actions: every endpoint of a group must agree.
+      if (outcomes.size !== 1 || (outcome !== 'ok' && outcome !== 'ACCESS_DENIED'))
+        throw new Error(
+          `${caller} ${action} (scope ${scope}): one of allow or ACCESS_DENIED, not ${[...outcomes]}`,
+        );
+      return { caller, scope, action, expect: outcome === 'ok' ? 'allow' : outcome };
+    }),
   ),
 );
-
-/** The role the matrix's file is shared with, and the role the `roleEntry` caller holds. */
-export const sharedRole = 'editors';

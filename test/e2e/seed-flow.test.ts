@@ -5,7 +5,6 @@ import { type CofferProcess, runCli, startCofferProcess } from '../support/coffe
 /** The whole flow of the specification, against `coffer serve` started through the CLI. */
 describe('end to end: the seed flow against coffer serve', () => {
   let coffer: CofferProcess;
-  const secrets: string[] = [];
   before(async () => {
     coffer = await startCofferProcess();
   });
@@ -40,7 +39,6 @@ describe('end to end: the seed flow against coffer serve', () => {
       });
       assert.equal(login.status, 200);
       const token = login.body.token as string;
-      secrets.push(token, coffer.credentials.appSecret);
 
       const requested = await api.call('POST', '/api/v1/file', {
         token,
@@ -51,7 +49,6 @@ describe('end to end: the seed flow against coffer serve', () => {
       assert.match(fileId, /^[A-Za-z0-9_-]{22}$/);
       assert.ok(postVerifyUploadUrl.endsWith(`/api/v1/file/${fileId}/verify`));
       assert.ok(Number.isInteger(expiresAt) && expiresAt > Date.now() / 1000);
-      secrets.push(linkSignature(putFileUrl));
 
       const content = `Quarterly numbers, sent as ${style}\n`;
       let put: Response;
@@ -110,7 +107,6 @@ describe('end to end: the seed flow against coffer serve', () => {
         const got = await api.call('GET', `/api/v1/file/${fileId}?expiresInSeconds=120`, { token: reader });
         assert.equal(got.status, 200, got.text);
         assert.equal(got.body.expiresAt - Math.floor(Date.now() / 1000) <= 120, true);
-        secrets.push(linkSignature(got.body.url));
         const download = await fetch(got.body.url);
         assert.equal(download.status, 200);
         assert.equal(await download.text(), content);
@@ -122,19 +118,4 @@ describe('end to end: the seed flow against coffer serve', () => {
       );
     });
   }
-
-  it('never logs tokens, app secrets or link signatures', () => {
-    const log = coffer.output();
-    assert.ok(log.includes('/blob/v1/files/'), 'the requests were logged');
-    for (const secret of secrets)
-      assert.ok(!log.includes(secret), `a secret reached the log: ${secret.slice(0, 8)}…`);
-  });
 });
-
-/** The signature of a gateway link, or of an S3 presigned URL. */
-function linkSignature(url: string): string {
-  const params = new URL(url).searchParams;
-  const signature = params.get('sig') ?? params.get('X-Amz-Signature');
-  assert.ok(signature, `no signature in ${url}`);
-  return signature;
-}

@@ -21,7 +21,7 @@ const principals: Record<Caller, Principal> = {
   admin: { userId: 'admin', projectId: 'p1', role: 'admin', isAdmin: true },
   stranger: { userId: 'stranger', projectId: 'p1', role: 'user', isAdmin: false },
   // Even named in the ACL by id, another project's user gets nothing.
-  otherProject: { userId: 'userEntry', projectId: 'p2', role: sharedRole, isAdmin: true },
+  otherProjectUser: { userId: 'userEntry', projectId: 'p2', role: sharedRole, isAdmin: true },
 };
 
 describe('canAccessFile, driven by the access matrix', () => {

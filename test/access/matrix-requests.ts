@@ -1,0 +1,178 @@
+import {
+  type CallerId,
+  type EndpointId,
+  endpoints,
+  expectedOutcome,
+  type Scope,
+  sharedRole,
+} from './access-matrix.ts';
+import { allowedOrigin, type MatrixWorld, password } from './matrix-world.ts';
+
+/** One cell's HTTP request, or why it cannot be played on this stack. */
+export type CellRequest = {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  skip?: string;
+};
+
+/** An id no user has: unsharing it is a no-op for whoever may manage the file. */
+const absentUserId = 'AAAAAAAAAAAAAAAAAAAAAA';
+let serial = 0;
+
+/** Builds the request `caller` sends to `endpoint` (on the file of `scope` where one is involved). */
+export async function toCellRequest(
+  world: MatrixWorld,
+  caller: CallerId,
+  endpoint: EndpointId,
+  scope: Scope,
+): Promise<CellRequest> {
+  const { method, group } = endpoints[endpoint];
+  if (group === 'gateway' || group === 'gatewayPreflight') return toDataPlaneRequest(world, caller, endpoint);
+  const headers = credentialsOf(world, caller);
+  const json = (body: unknown) => {
+    headers['content-type'] = 'application/json';
+    return JSON.stringify(body);
+  };
+  const fileId = world.files[scope].id;
+  const base = world.server.baseUrl;
+  const request = (path: string, body?: string): CellRequest => ({
+    method,
+    url: `${base}${path}`,
+    headers,
+    body,
+  });
+  switch (endpoint) {
+    case 'login':
+      return request('/api/v1/auth/login', json({ email: accountOf(world, caller).email, password }));
+    case 'signup':
+      return request('/api/v1/auth/signup', json({ email: `signup-${++serial}@example.com`, password }));
+    case 'getProfile':
+      return request('/api/v1/user');
+    case 'requestUpload':
+      return request('/api/v1/file', json({ filePath: `requests/${++serial}.txt` }));
+    case 'listFiles':
+      return request('/api/v1/file?filePath=matrix/');
+    case 'getFile':
+      return request(`/api/v1/file/${fileId}`);
+    case 'verifyUpload':
+      return request(`/api/v1/file/${fileId}/verify`, json({ etag: world.files[scope].etag }));
+    // Sharing an entry again and removing an absent one change nothing: the world stays as built.
+    case 'shareWithUser':
+      return request(`/api/v1/file/${fileId}/acl/user/${world.accounts.userEntry.userId}`);
+    case 'shareWithRole':
+      return request(`/api/v1/file/${fileId}/acl/role/${sharedRole}`);
+    case 'unshareUser':
+      return request(`/api/v1/file/${fileId}/acl/user/${absentUserId}`);
+    case 'unshareRole':
+      return request(`/api/v1/file/${fileId}/acl/role/nobody-has-this-role`);
+    case 'deleteFile': {
+      // A delete that may succeed gets a file of its own; a refused one aims at a decoy that
+      // must survive (if it does not, that cell fails, and so do the refused ones after it).
+      const doomed = expectedOutcome(caller, endpoint, scope) === 'ok';
+      return request(`/api/v1/file/${doomed ? (await world.freshFile(scope)).id : world.decoys[scope].id}`);
+    }
+    case 'controlPreflight':
+      headers['access-control-request-method'] = 'POST';
+      headers['access-control-request-headers'] = 'sb-app-id, authorization, content-type';
+      return request('/api/v1/file');
+    case 'healthz':
+    case 'readyz':
+      return request(`/${endpoint}`);
+    default:
+      throw new Error(`no request for ${endpoint}`);
+  }
+}
+
+/** The account a caller logs in with: its own, or the creator's for callers that are not users. */
+function accountOf(world: MatrixWorld, caller: CallerId) {
+  return caller in world.accounts
+    ? world.accounts[caller as keyof MatrixWorld['accounts']]
+    : world.accounts.creator;
+}
+
+/** The control-plane headers of each caller: app credentials, Origin and token. */
+function credentialsOf(world: MatrixWorld, caller: CallerId): Record<string, string> {
+  const { appId, appSecret } = world.api.credentials;
+  const app = { 'sb-app-id': appId, 'sb-app-secret': appSecret };
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const creator = bearer(world.accounts.creator.token);
+  switch (caller) {
+    case 'noAppId':
+      return { ...creator };
+    case 'appIdOnly':
+      return { 'sb-app-id': appId, ...creator };
+    case 'unknownAppId':
+      return {
+        'sb-app-id': `${appId.slice(0, -1)}${appId.endsWith('A') ? 'B' : 'A'}`,
+        'sb-app-secret': appSecret,
+        ...creator,
+      };
+    case 'wrongSecret':
+      return {
+        'sb-app-id': appId,
+        'sb-app-secret': `${appSecret.startsWith('A') ? 'B' : 'A'}${appSecret.slice(1)}`,
+        ...creator,
+      };
+    case 'disallowedOrigin':
+      return { 'sb-app-id': appId, origin: 'https://evil.example.com', ...creator };
+    case 'secretFromOtherOrigin':
+      return { ...app, origin: 'https://evil.example.com', ...creator };
+    case 'allowedOrigin':
+      return { 'sb-app-id': appId, origin: allowedOrigin, ...creator };
+    case 'noToken':
+      return { ...app };
+    case 'otherProjectUser':
+      return {
+        'sb-app-id': world.other.credentials.appId,
+        'sb-app-secret': world.other.credentials.appSecret,
+        ...bearer(world.accounts.otherProjectUser.token),
+      };
+  }
+  if (caller in world.accounts) return { ...app, ...bearer(accountOf(world, caller).token) };
+  const token = world.badTokens[caller];
+  if (token) return { ...app, ...bearer(token) };
+  return {}; // link holders hold a link, nothing else
+}
+
+/** The link each caller brings to the data plane: uploads target `world.upload`, downloads `files.user`. */
+function toDataPlaneRequest(world: MatrixWorld, caller: CallerId, endpoint: EndpointId): CellRequest {
+  const upload = endpoint === 'putBlob' || endpoint === 'blobPreflight';
+  const target = upload ? world.upload : world.files.user;
+  const own = upload ? world.upload.putUrl : world.files.user.downloadUrl;
+  const links: Partial<Record<CallerId, string>> = {
+    linkHolder: own,
+    otherFileLink: withQueryOf(own, upload ? world.otherUpload.putUrl : world.otherDownload.downloadUrl),
+    otherMethodLink: upload ? world.files.user.downloadUrl : world.files.user.putUrl,
+    expiredLink: upload ? world.expiredUpload.putUrl : world.expiredDownloadUrl,
+    tamperedLink: own.replace(/([?&]sig=)(.)/, (_, name, first) => `${name}${first === 'A' ? 'B' : 'A'}`),
+    extendedLink: own.replace(/([?&]exp=)(\d+)/, (_, name, exp) => `${name}${Number(exp) + 3600}`),
+  };
+  // Callers of the control plane hold no link: they send their headers to the bare path.
+  const url = links[caller] ?? `${world.server.baseUrl}/blob/v1/files/${target.id}`;
+  const headers = links[caller] ? {} : credentialsOf(world, caller);
+  const { method } = endpoints[endpoint];
+  if (method === 'OPTIONS') {
+    Object.assign(headers, { origin: allowedOrigin, 'access-control-request-method': 'PUT' });
+  }
+  const body = method === 'PUT' ? 'bytes put by the matrix' : undefined;
+  return { method, url, headers, body, skip: s3Skip(caller, endpoint, url, world) };
+}
+
+/**
+ * With an S3 store, download links are S3 presigned URLs (and so is every link made from one):
+ * S3 checks them, with its own error codes; they are not the gateway's to judge. The holder's
+ * GET is still played.
+ */
+function s3Skip(caller: CallerId, endpoint: EndpointId, url: string, world: MatrixWorld): string | undefined {
+  if (url.startsWith(`${world.server.baseUrl}/blob/v1/`)) return undefined;
+  if (caller !== 'linkHolder') return 'S3 serves and checks download links itself, with its own error codes';
+  if (endpoint === 'getBlob') return undefined;
+  return "a presigned S3 URL is signed for GET: S3 refuses HEAD with it, in S3's own words";
+}
+
+/** `path`'s URL with the query string of `other`: a link moved to another file. */
+function withQueryOf(url: string, other: string): string {
+  return `${url.split('?')[0]}?${other.split('?')[1] ?? ''}`;
+}
