@@ -1,12 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  AbortMultipartUploadCommand,
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   PutObjectCommand,
+  paginateListObjectsV2,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -15,16 +19,19 @@ import { toAttachmentDisposition } from '../domain/files/content-disposition.ts'
 import type {
   BlobInfo,
   BlobStore,
+  BlobSweeper,
   ByteRange,
   Closable,
   PresignDownloadOptions,
   PutBlobOptions,
   StoredBlob,
+  StoredObject,
+  UnfinishedWrite,
 } from '../domain/ports.ts';
 import { etagMismatch, unavailable } from '../errors/errors.ts';
-import { assertValidBlobKey, assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
+import { assertValidBlobKey, assertValidBlobVersion, newBlobVersion, toStoredName } from './blob-key.ts';
 import { MeteredStream } from './metered-stream.ts';
-import { isS3NotFound, isS3PreconditionFailed, toBlobStoreError } from './s3-errors.ts';
+import { isS3NotFound, isS3PreconditionFailed, isS3StorageFull, toBlobStoreError } from './s3-errors.ts';
 import type { S3Location } from './s3-storage-url.ts';
 
 export { parseS3StorageUrl } from './s3-storage-url.ts';
@@ -37,19 +44,25 @@ export type S3BlobStoreOptions = Omit<S3Location, 'forcePathStyle'> & {
 
 type ObjectHeaders = { ContentLength?: number; LastModified?: Date };
 
+/** The readiness probe's body: small, and removed again at once. */
+const PROBE_BYTES = Buffer.alloc(4096);
+
 /**
  * Blobs in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, R2) through AWS SDK v3. Version
  * `v` of key `p/f` is the object `<prefix>p/f.v`, written once. In direct-upload mode the
  * client PUTs to the staging object `<prefix>p/f`, which verify copies into a version.
  */
-export class S3BlobStore implements BlobStore, Closable {
+export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
   readonly #client: S3Client;
   readonly #bucket: string;
   readonly #prefix: string;
+  /** One probe object per store instance (its name never parses as a blob key: the dot). */
+  readonly #probeKey: string;
 
   constructor(options: S3BlobStoreOptions) {
     this.#bucket = options.bucket;
     this.#prefix = options.prefix ? `${options.prefix}/` : '';
+    this.#probeKey = `${this.#prefix}.coffer-readiness/${randomBytes(8).toString('hex')}`;
     this.#client = new S3Client({
       region: options.region,
       endpoint: options.endpoint,
@@ -175,9 +188,91 @@ export class S3BlobStore implements BlobStore, Closable {
   async check(): Promise<void> {
     try {
       await this.#client.send(new HeadBucketCommand({ Bucket: this.#bucket }));
+      // A store that answers may still refuse writes (MinIO past its free-space threshold).
+      await this.#client.send(
+        new PutObjectCommand({ Bucket: this.#bucket, Key: this.#probeKey, Body: PROBE_BYTES }),
+      );
+      await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#probeKey }));
     } catch (error) {
+      if (isS3StorageFull(error)) throw toBlobStoreError(error);
       // Readiness: a missing bucket or refused credentials make the store as unusable as a network failure.
       throw unavailable('blob store', error);
+    }
+  }
+
+  async *listObjects(options: { pageSize: number; signal?: AbortSignal }): AsyncGenerator<StoredObject[]> {
+    const pages = paginateListObjectsV2(
+      { client: this.#client, pageSize: options.pageSize },
+      { Bucket: this.#bucket, Prefix: this.#prefix },
+    );
+    try {
+      for await (const output of pages) {
+        options.signal?.throwIfAborted();
+        const page: StoredObject[] = [];
+        for (const object of output.Contents ?? []) {
+          const stored = object.Key && toStoredName(object.Key.slice(this.#prefix.length));
+          if (!stored) continue;
+          const sizeBytes = object.Size ?? 0;
+          page.push({ ...stored, sizeBytes, lastModified: object.LastModified ?? new Date(0) });
+        }
+        if (page.length > 0) yield page;
+      }
+    } catch (error) {
+      throw toBlobStoreError(error);
+    }
+  }
+
+  async deleteStaging(key: string): Promise<void> {
+    await this.#deleteObject(this.#toObjectKey(key));
+  }
+
+  async *listUnfinishedWrites(options: {
+    startedBefore: Date;
+    pageSize: number;
+    signal?: AbortSignal;
+  }): AsyncGenerator<UnfinishedWrite[]> {
+    let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const output = await this.#client
+        .send(
+          new ListMultipartUploadsCommand({
+            Bucket: this.#bucket,
+            Prefix: this.#prefix,
+            MaxUploads: options.pageSize,
+            ...markers,
+          }),
+        )
+        .catch((error: unknown) => {
+          throw toBlobStoreError(error);
+        });
+      const page: UnfinishedWrite[] = [];
+      for (const upload of output.Uploads ?? []) {
+        const { Key, UploadId, Initiated } = upload;
+        // Coffer's own keys only; an upload started after the cut-off may still be running.
+        if (!Key || !UploadId || !toStoredName(Key.slice(this.#prefix.length))) continue;
+        if (!Initiated || Initiated >= options.startedBefore) continue;
+        page.push({ kind: 'multipart-upload', objectKey: Key, uploadId: UploadId, startedAt: Initiated });
+      }
+      if (page.length > 0) yield page;
+      if (!output.IsTruncated) return;
+      markers = { KeyMarker: output.NextKeyMarker, UploadIdMarker: output.NextUploadIdMarker };
+    }
+  }
+
+  async removeUnfinishedWrite(write: UnfinishedWrite): Promise<void> {
+    if (write.kind !== 'multipart-upload' || !write.objectKey.startsWith(this.#prefix)) return;
+    try {
+      await this.#client.send(
+        new AbortMultipartUploadCommand({
+          Bucket: this.#bucket,
+          Key: write.objectKey,
+          UploadId: write.uploadId,
+        }),
+      );
+    } catch (error) {
+      if (isS3NotFound(error)) return; // NoSuchUpload: finished or aborted meanwhile
+      throw toBlobStoreError(error);
     }
   }
 

@@ -14,7 +14,9 @@ type Fixes = { directory: string; secretAccessKey: string };
  *   allowMismatchedSignatures and this checks every signed request correctly instead;
  * - it lacks AbortMultipartUpload (DELETE ?uploadId) and ListMultipartUploads (GET ?uploads),
  *   added over its own upload directories (one per upload id, holding `key` and the parts);
- * - it reads `Range: bytes=0-0` as the whole object (`end || Infinity`); S3 sends one byte.
+ * - it reads `Range: bytes=0-0` as the whole object (`end || Infinity`); S3 sends one byte;
+ * - on a full disk it answers 500 and keeps a partial object; MinIO answers 507
+ *   XMinioStorageFull and keeps nothing, so that is what this does (disk-full tests).
  */
 export function s3rverFixes({ directory, secretAccessKey }: Fixes): S3rver.Middleware {
   return async (ctx, next) => {
@@ -37,7 +39,20 @@ export function s3rverFixes({ directory, secretAccessKey }: Fixes): S3rver.Middl
       ctx.body = toListMultipartUploadsXml(bucket, await listUploads(uploadsDir));
       return;
     }
-    await next();
+    try {
+      await next();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOSPC' && code !== 'EDQUOT') throw error;
+      if (ctx.method === 'PUT' && key.length > 0 && uploadId === undefined) {
+        await removeObjectFiles(join(directory, bucket, ...key.slice(0, -1)), key.at(-1) ?? '');
+      }
+      ctx.status = 507;
+      ctx.type = 'application/xml';
+      ctx.body =
+        '<Error><Code>XMinioStorageFull</Code><Message>Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed.</Message></Error>';
+      return;
+    }
     if (ctx.method === 'GET' && ctx.get('range') === 'bytes=0-0' && ctx.status === 206) {
       const size = ctx.response.get('Content-Range').split('/')[1] ?? '';
       (ctx.body as Readable).destroy();
@@ -47,6 +62,12 @@ export function s3rverFixes({ directory, secretAccessKey }: Fixes): S3rver.Middl
       ctx.length = 1;
     }
   };
+}
+
+async function removeObjectFiles(dir: string, name: string): Promise<void> {
+  for (const suffix of ['object', 'object.md5', 'metadata.json']) {
+    await rm(join(dir, `${name}._S3rver_${suffix}`), { force: true });
+  }
 }
 
 async function listUploads(uploadsDir: string): Promise<{ key: string; uploadId: string }[]> {

@@ -27,7 +27,7 @@ export function toErrorBody(error: AppError): ErrorBody {
 export function installErrorHandler(app: FastifyInstance, options: { jsonBodyLimitBytes: number }): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error, options.jsonBodyLimitBytes);
-    if (appError.code === 'INTERNAL' || appError.code === 'UNAVAILABLE') {
+    if (appError.code === 'INTERNAL' || appError.code === 'UNAVAILABLE' || appError.code === 'STORAGE_FULL') {
       request.log.error({ err: error }, 'request failed');
     }
     if (reply.raw.headersSent) {
