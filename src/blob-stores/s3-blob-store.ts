@@ -210,7 +210,7 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
         options.signal?.throwIfAborted();
         const page: StoredObject[] = [];
         for (const object of output.Contents ?? []) {
-          const stored = object.Key && toStoredName(object.Key.slice(this.#prefix.length));
+          const stored = object.Key && this.#toStoredName(object.Key);
           if (!stored) continue;
           const sizeBytes = object.Size ?? 0;
           page.push({ ...stored, sizeBytes, lastModified: object.LastModified ?? new Date(0) });
@@ -250,7 +250,7 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
       for (const upload of output.Uploads ?? []) {
         const { Key, UploadId, Initiated } = upload;
         // Coffer's own keys only; an upload started after the cut-off may still be running.
-        if (!Key || !UploadId || !toStoredName(Key.slice(this.#prefix.length))) continue;
+        if (!Key || !UploadId || !this.#toStoredName(Key)) continue;
         if (!Initiated || Initiated >= options.startedBefore) continue;
         page.push({ kind: 'multipart-upload', objectKey: Key, uploadId: UploadId, startedAt: Initiated });
       }
@@ -296,6 +296,13 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
       .catch((error: unknown) => {
         throw toBlobStoreError(error);
       });
+  }
+
+  /** Only what this store wrote: under its prefix, in its own format. */
+  #toStoredName(objectKey: string) {
+    return objectKey.startsWith(this.#prefix)
+      ? toStoredName(objectKey.slice(this.#prefix.length))
+      : undefined;
   }
 
   #toObjectKey(key: string): string {

@@ -36,7 +36,12 @@ export function thisProcess(): TempFileOwner {
 
 /** A fresh temp file name owned by this process. */
 export function newTempName(): string {
-  const { host, pid, start, token } = thisProcess();
+  return toTempName(thisProcess());
+}
+
+/** A fresh temp file name recording `owner`. */
+export function toTempName(owner: TempFileOwner): string {
+  const { host, pid, start, token } = owner;
   return `${host}-${pid}-${start}-${token}-${randomBytes(8).toString('hex')}.tmp`;
 }
 

@@ -27,7 +27,9 @@ export async function startS3Server(options: { directory?: string } = {}): Promi
   // A given directory is the caller's (e.g. a small file system to fill): only emptied at stop.
   const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 'coffer-s3rver-')));
   const entry = join(import.meta.dirname, 's3-server-process.ts');
-  const child = spawn(process.execPath, [entry, directory, BUCKET, ACCESS_KEY], {
+  // s3rver's ListObjectsV2 continuation tokens are DES-encrypted: OpenSSL 3 keeps DES in its
+  // legacy provider, without which every listing past the first page fails with a 500.
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', entry, directory, BUCKET, ACCESS_KEY], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');

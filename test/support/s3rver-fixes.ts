@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type S3rver from '@20minutes/s3rver';
@@ -70,21 +70,24 @@ async function removeObjectFiles(dir: string, name: string): Promise<void> {
   }
 }
 
-async function listUploads(uploadsDir: string): Promise<{ key: string; uploadId: string }[]> {
+type Upload = { key: string; uploadId: string; initiated: Date };
+
+async function listUploads(uploadsDir: string): Promise<Upload[]> {
   const uploadIds = await readdir(uploadsDir).catch(() => [] as string[]);
   return Promise.all(
     uploadIds.map(async (uploadId) => ({
       uploadId,
       key: await readFile(join(uploadsDir, uploadId, 'key'), 'utf8'),
+      initiated: (await stat(join(uploadsDir, uploadId, 'key'))).mtime,
     })),
   );
 }
 
-function toListMultipartUploadsXml(bucket: string, uploads: { key: string; uploadId: string }[]): string {
+function toListMultipartUploadsXml(bucket: string, uploads: Upload[]): string {
   const toXmlText = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
   const items = uploads.map(
     (upload) =>
-      `<Upload><Key>${toXmlText(upload.key)}</Key><UploadId>${toXmlText(upload.uploadId)}</UploadId></Upload>`,
+      `<Upload><Key>${toXmlText(upload.key)}</Key><UploadId>${toXmlText(upload.uploadId)}</UploadId><Initiated>${upload.initiated.toISOString()}</Initiated></Upload>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${toXmlText(bucket)}</Bucket><IsTruncated>false</IsTruncated>${items.join('')}</ListMultipartUploadsResult>`;
 }
