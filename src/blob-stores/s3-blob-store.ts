@@ -8,9 +8,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
-  ListMultipartUploadsCommand,
   PutObjectCommand,
-  paginateListObjectsV2,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -29,9 +27,10 @@ import type {
   UnfinishedWrite,
 } from '../domain/ports.ts';
 import { etagMismatch, unavailable } from '../errors/errors.ts';
-import { assertValidBlobKey, assertValidBlobVersion, newBlobVersion, toStoredName } from './blob-key.ts';
+import { assertValidBlobKey, assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
 import { MeteredStream } from './metered-stream.ts';
 import { isS3NotFound, isS3PreconditionFailed, isS3StorageFull, toBlobStoreError } from './s3-errors.ts';
+import { listS3MultipartUploads, listS3Objects, type S3Area } from './s3-listings.ts';
 import type { S3Location } from './s3-storage-url.ts';
 
 export { parseS3StorageUrl } from './s3-storage-url.ts';
@@ -58,6 +57,7 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
   readonly #prefix: string;
   /** One probe object per store instance (its name never parses as a blob key: the dot). */
   readonly #probeKey: string;
+  readonly #area: S3Area;
 
   constructor(options: S3BlobStoreOptions) {
     this.#bucket = options.bucket;
@@ -74,6 +74,7 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    this.#area = { client: this.#client, bucket: this.#bucket, prefix: this.#prefix };
   }
 
   async put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob> {
@@ -200,64 +201,20 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
     }
   }
 
-  async *listObjects(options: { pageSize: number; signal?: AbortSignal }): AsyncGenerator<StoredObject[]> {
-    const pages = paginateListObjectsV2(
-      { client: this.#client, pageSize: options.pageSize },
-      { Bucket: this.#bucket, Prefix: this.#prefix },
-    );
-    try {
-      for await (const output of pages) {
-        options.signal?.throwIfAborted();
-        const page: StoredObject[] = [];
-        for (const object of output.Contents ?? []) {
-          const stored = object.Key && this.#toStoredName(object.Key);
-          if (!stored) continue;
-          const sizeBytes = object.Size ?? 0;
-          page.push({ ...stored, sizeBytes, lastModified: object.LastModified ?? new Date(0) });
-        }
-        if (page.length > 0) yield page;
-      }
-    } catch (error) {
-      throw toBlobStoreError(error);
-    }
+  listObjects(options: { pageSize: number; signal?: AbortSignal }): AsyncGenerator<StoredObject[]> {
+    return listS3Objects(this.#area, options);
   }
 
   async deleteStaging(key: string): Promise<void> {
     await this.#deleteObject(this.#toObjectKey(key));
   }
 
-  async *listUnfinishedWrites(options: {
+  listUnfinishedWrites(options: {
     startedBefore: Date;
     pageSize: number;
     signal?: AbortSignal;
   }): AsyncGenerator<UnfinishedWrite[]> {
-    let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
-    for (;;) {
-      options.signal?.throwIfAborted();
-      const output = await this.#client
-        .send(
-          new ListMultipartUploadsCommand({
-            Bucket: this.#bucket,
-            Prefix: this.#prefix,
-            MaxUploads: options.pageSize,
-            ...markers,
-          }),
-        )
-        .catch((error: unknown) => {
-          throw toBlobStoreError(error);
-        });
-      const page: UnfinishedWrite[] = [];
-      for (const upload of output.Uploads ?? []) {
-        const { Key, UploadId, Initiated } = upload;
-        // Coffer's own keys only; an upload started after the cut-off may still be running.
-        if (!Key || !UploadId || !this.#toStoredName(Key)) continue;
-        if (!Initiated || Initiated >= options.startedBefore) continue;
-        page.push({ kind: 'multipart-upload', objectKey: Key, uploadId: UploadId, startedAt: Initiated });
-      }
-      if (page.length > 0) yield page;
-      if (!output.IsTruncated) return;
-      markers = { KeyMarker: output.NextKeyMarker, UploadIdMarker: output.NextUploadIdMarker };
-    }
+    return listS3MultipartUploads(this.#area, options);
   }
 
   async removeUnfinishedWrite(write: UnfinishedWrite): Promise<void> {
@@ -296,13 +253,6 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
       .catch((error: unknown) => {
         throw toBlobStoreError(error);
       });
-  }
-
-  /** Only what this store wrote: under its prefix, in its own format. */
-  #toStoredName(objectKey: string) {
-    return objectKey.startsWith(this.#prefix)
-      ? toStoredName(objectKey.slice(this.#prefix.length))
-      : undefined;
   }
 
   #toObjectKey(key: string): string {
