@@ -1,5 +1,5 @@
-import { open, opendir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { open, opendir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { isTempFileOwnerAlive, newTempName, toTempFileOwner } from './temp-file-owner.ts';
 
 /**
@@ -21,23 +21,6 @@ export async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-/** Writes `data` to a temp file, fsyncs it and renames it over `path`: readers see all or nothing. */
-export async function writeFileAtomic(options: {
-  path: string;
-  data: string;
-  tmpDir: string;
-}): Promise<void> {
-  const tmpPath = toTempPath(options.tmpDir);
-  try {
-    await writeFile(tmpPath, options.data, { flag: 'wx', flush: true });
-    await rename(tmpPath, options.path);
-  } catch (error) {
-    await rm(tmpPath, { force: true });
-    throw error;
-  }
-  await syncDirectory(dirname(options.path));
 }
 
 export type TempFile = { name: string; sizeBytes: number; lastModified: Date };
