@@ -397,6 +397,7 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   INTERNAL: 'only a bug reaches it; no request can',
   REQUEST_TIMEOUT: 'test/api/raw-http.test.ts',
   HEADERS_TOO_LARGE: 'test/api/raw-http.test.ts',
+  STORAGE_FULL: 'test/stacks/disk-full.test.ts',
 };
 
 describe('error scenarios', () => {
