@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { ensureDefaultProject } from './cli/default-project.ts';
 import type { Config } from './config/config.ts';
 import { buildServices, openStores } from './services.ts';
+import { startBlobCollection } from './start-blob-collection.ts';
 
 /** Starts the server (or, with --workers N, a primary that forks N of them) and resolves once it has stopped. */
 export async function serve(config: Config): Promise<void> {
@@ -25,9 +26,11 @@ export async function serve(config: Config): Promise<void> {
   services.publicUrl.value = config.publicUrl?.replace(/\/+$/, '') ?? address;
   if (cluster.isPrimary)
     app.log.info({ url: services.publicUrl.value }, `Coffer ready at ${services.publicUrl.value}`);
+  const collection = startBlobCollection(services, app.log);
   await new Promise<void>((resolve) => {
     const stop = async () => {
       app.log.info('shutting down: draining connections');
+      await collection?.stop();
       await app.close();
       await services.close();
       // A worker's channel to the primary would keep it alive: let it go.

@@ -10,6 +10,7 @@ import { MemoryBlobStore } from './blob-stores/memory-blob-store.ts';
 import { parseS3StorageUrl, S3BlobStore } from './blob-stores/s3-blob-store.ts';
 import type { Config } from './config/config.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
+import { BlobCollector } from './domain/files/blob-collector.ts';
 import { FileService } from './domain/files/file-service.ts';
 import { IdentityService } from './domain/identity/identity-service.ts';
 import { LoginThrottle } from './domain/identity/login-throttle.ts';
@@ -17,7 +18,13 @@ import { SignupThrottle } from './domain/identity/signup-throttle.ts';
 import { TokenService } from './domain/identity/token-service.ts';
 import { LinkIssuer } from './domain/links/link-issuer.ts';
 import { type HmacKey, LinkSigner } from './domain/links/link-signer.ts';
-import type { BlobStore, SigningKey, SigningKeyRepository } from './domain/ports.ts';
+import type {
+  BlobStore,
+  BlobSweeper,
+  FileRepository,
+  SigningKey,
+  SigningKeyRepository,
+} from './domain/ports.ts';
 import { TokenBuckets, toBucketRule } from './domain/rate-limits/token-buckets.ts';
 import { migrateToLatest } from './persistence/migrations/migrate-to-latest.ts';
 import { type Database, openDatabase } from './persistence/open-database.ts';
@@ -28,9 +35,11 @@ export type Services = {
   clock: Clock;
   database: Database;
   repositories: Repositories;
-  blobs: BlobStore;
+  blobs: BlobStore & BlobSweeper;
   identity: IdentityService;
   files: FileService;
+  /** Finds and removes stray blobs (coffer gc; periodically in serve). */
+  collector: BlobCollector;
   /** The base URL links are built on; set once the server knows its address. */
   publicUrl: { value: string };
   close(): Promise<void>;
@@ -84,6 +93,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         maxFileSizeBytes: config.maxFileSizeBytes,
         directUploads: config.uploadMode === 'direct',
       }),
+      collector: createBlobCollector(config, { files: repositories.files, blobs, clock }),
       publicUrl,
       close: async () => {
         await database.close();
@@ -150,7 +160,16 @@ export async function openStores(
   }
 }
 
-export function openBlobStore(storageUrl: string): BlobStore {
+/** The blob collector over the configured stores (serve and `coffer gc` share it). */
+export function createBlobCollector(
+  config: Config,
+  stores: { files: FileRepository; blobs: BlobStore & BlobSweeper; clock?: Clock },
+): BlobCollector {
+  const { files, blobs, clock = systemClock } = stores;
+  return new BlobCollector({ files, blobs, sweeper: blobs, clock, graceSeconds: config.gcGraceSeconds });
+}
+
+export function openBlobStore(storageUrl: string): BlobStore & BlobSweeper {
   // memory: keeps blobs in this process only: tests and benchmarks, never production.
   if (storageUrl === 'memory:') return new MemoryBlobStore();
   if (storageUrl.startsWith('file:'))

@@ -1,10 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { open, opendir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isTempFileOwnerAlive, newTempName, toTempFileOwner } from './temp-file-owner.ts';
 
-/** A fresh, unused path inside `tmpDir` (temp files live there so a crash leaves no half-written key). */
+/**
+ * A fresh, unused path inside `tmpDir` (temp files live there so a crash leaves no half-written
+ * key), named after this process so that sweepers know whether its writer is still alive.
+ */
 export function toTempPath(tmpDir: string): string {
-  return join(tmpDir, `${randomUUID()}.tmp`);
+  return join(tmpDir, newTempName());
 }
 
 /**
@@ -20,29 +23,33 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-/** Writes `data` to a temp file, fsyncs it and renames it over `path`: readers see all or nothing. */
-export async function writeFileAtomic(options: {
-  path: string;
-  data: string;
-  tmpDir: string;
-}): Promise<void> {
-  const tmpPath = toTempPath(options.tmpDir);
-  try {
-    await writeFile(tmpPath, options.data, { flag: 'wx', flush: true });
-    await rename(tmpPath, options.path);
-  } catch (error) {
-    await rm(tmpPath, { force: true });
-    throw error;
-  }
-  await syncDirectory(dirname(options.path));
-}
+export type TempFile = { name: string; sizeBytes: number; lastModified: Date };
 
-/** Removes files in `dir` last modified before `olderThan` (temp files of crashed writers). */
-export async function removeFilesOlderThan(dir: string, olderThan: Date): Promise<void> {
-  for (const name of await readdir(dir)) {
-    const path = join(dir, name);
-    // Another process may finish or remove its temp file between readdir and stat.
-    const info = await stat(path).catch(() => undefined);
-    if (info?.isFile() && info.mtime < olderThan) await rm(path, { force: true });
+/**
+ * The temp files in `dir` that nobody will finish, page by page (the directory is streamed,
+ * never read whole): those whose writer is certainly gone (toTempFileOwner), and, as a
+ * backstop for names without an owner or owners that cannot be asked, those last written
+ * before `staleBefore`.
+ */
+export async function* listAbandonedTempFiles(
+  dir: string,
+  options: { staleBefore: Date; pageSize: number },
+): AsyncGenerator<TempFile[]> {
+  let page: TempFile[] = [];
+  for await (const entry of await opendir(dir)) {
+    if (!entry.isFile()) continue;
+    // Another process may finish or remove its temp file meanwhile.
+    const info = await stat(join(dir, entry.name)).catch(() => undefined);
+    if (!info) continue;
+    const owner = toTempFileOwner(entry.name);
+    const abandoned =
+      info.mtime < options.staleBefore || (owner !== undefined && !(await isTempFileOwnerAlive(owner)));
+    if (!abandoned) continue;
+    page.push({ name: entry.name, sizeBytes: info.size, lastModified: info.mtime });
+    if (page.length >= options.pageSize) {
+      yield page;
+      page = [];
+    }
   }
+  if (page.length > 0) yield page;
 }

@@ -22,3 +22,15 @@ export function assertValidBlobVersion(key: string, version: string): void {
 export function newBlobVersion(): string {
   return randomBytes(12).toString('hex');
 }
+
+// What a store's listing recognises as its own: `<projectId>/<fileId>`, then `.<version>`
+// for a version (the staging object of a direct upload has none). Anything else in the
+// directory or bucket is not Coffer's and is never reported or removed by coffer gc.
+const STORED_NAME = /^([A-Za-z0-9_-]+\/[A-Za-z0-9_-]+)(?:\.([a-f0-9]{24}))?$/;
+
+/** The key and version a stored name stands for; undefined for names Coffer did not write. */
+export function toStoredName(name: string): { key: string; version?: string } | undefined {
+  const match = STORED_NAME.exec(name);
+  if (!match?.[1]) return undefined;
+  return match[2] ? { key: match[1], version: match[2] } : { key: match[1] };
+}

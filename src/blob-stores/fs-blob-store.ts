@@ -1,17 +1,31 @@
 import { constants } from 'node:fs';
-import { access, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { access, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobInfo, BlobStore, ByteRange, PutBlobOptions, StoredBlob } from '../domain/ports.ts';
-import { unavailable } from '../errors/errors.ts';
-import { removeFilesOlderThan, syncDirectory, toTempPath, writeFileAtomic } from './atomic-files.ts';
+import type {
+  BlobInfo,
+  BlobStore,
+  BlobSweeper,
+  ByteRange,
+  PutBlobOptions,
+  StoredBlob,
+  StoredObject,
+  UnfinishedWrite,
+} from '../domain/ports.ts';
+import { storageFull, unavailable } from '../errors/errors.ts';
+import { listAbandonedTempFiles, syncDirectory, toTempPath } from './atomic-files.ts';
 import { assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
+import { isNoSpaceError, toFsStoreError } from './fs-errors.ts';
+import { listVersionFiles } from './list-version-files.ts';
 import { MeteredStream } from './metered-stream.ts';
 
 export type FsBlobStoreOptions = { rootDir: string };
 
+/** Backstop for temp files whose writer cannot be asked: untouched this long, nobody writes them. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
+/** The readiness probe: one page, so that a disk that cannot take one more page fails it. */
+const PROBE_BYTES = Buffer.alloc(4096);
 
 /*
  * Layout: version `v` of key `p/f` is the file `p/f.v.blob` (key segments have no '.', so
@@ -23,10 +37,11 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
  */
 
 /** Blobs in a local directory, written atomically and durably (fsync before every publish). */
-export class FsBlobStore implements BlobStore {
+export class FsBlobStore implements BlobStore, BlobSweeper {
   readonly #rootDir: string;
   readonly #tmpDir: string;
   #prepared: Promise<void> | undefined;
+  #probing: Promise<void> | undefined;
 
   constructor(options: FsBlobStoreOptions) {
     this.#rootDir = options.rootDir;
@@ -50,8 +65,9 @@ export class FsBlobStore implements BlobStore {
       await syncDirectory(dirname(blobPath));
       return { version, sizeBytes: meter.sizeBytes, etag: meter.toEtag(), lastModified: mtime };
     } catch (error) {
+      // Nothing partial is kept, whatever failed (a full disk included).
       await rm(tmpPath, { force: true });
-      throw error;
+      throw toFsStoreError(error);
     }
   }
 
@@ -87,24 +103,74 @@ export class FsBlobStore implements BlobStore {
     try {
       await this.#prepare();
       await access(this.#rootDir, constants.W_OK);
-      const probe = toTempPath(this.#tmpDir);
-      await writeFileAtomic({ path: probe, data: '', tmpDir: this.#tmpDir });
-      await rm(probe);
+      // Concurrent readiness checks share one probe.
+      this.#probing ??= this.#probeWrite().finally(() => {
+        this.#probing = undefined;
+      });
+      await this.#probing;
     } catch (error) {
+      if (isNoSpaceError(error)) throw storageFull('blob store', error);
       throw unavailable('blob store', error);
     }
   }
 
-  /** Creates the directories once and sweeps temp files that crashed writers left behind. */
+  async *listObjects(options: { pageSize: number; signal?: AbortSignal }): AsyncGenerator<StoredObject[]> {
+    yield* listVersionFiles(this.#rootDir, options);
+  }
+
+  /** Direct uploads go to S3 only: there is no staging object on disk. */
+  async deleteStaging(): Promise<void> {}
+
+  async *listUnfinishedWrites(options: { pageSize: number }): AsyncGenerator<UnfinishedWrite[]> {
+    // Not #prepare(): its sweep would remove what a dry run only reports.
+    if (!(await stat(this.#tmpDir).catch(() => undefined))?.isDirectory()) return;
+    const staleBefore = new Date(Date.now() - STALE_TEMP_MS);
+    for await (const page of listAbandonedTempFiles(this.#tmpDir, {
+      staleBefore,
+      pageSize: options.pageSize,
+    })) {
+      yield page.map((file) => ({
+        kind: 'temp-file' as const,
+        name: file.name,
+        sizeBytes: file.sizeBytes,
+        startedAt: file.lastModified,
+      }));
+    }
+  }
+
+  async removeUnfinishedWrite(write: UnfinishedWrite): Promise<void> {
+    // Only names listUnfinishedWrites gave out: plain names inside .tmp, nothing else.
+    if (write.kind !== 'temp-file' || write.name.includes('/') || write.name.startsWith('.')) return;
+    await rm(join(this.#tmpDir, write.name), { force: true });
+  }
+
+  /** Writes and removes one small file: fails with ENOSPC/EDQUOT while the disk is full. */
+  async #probeWrite(): Promise<void> {
+    const probe = toTempPath(this.#tmpDir);
+    try {
+      await writeFile(probe, PROBE_BYTES, { flag: 'wx', flush: true });
+    } finally {
+      await rm(probe, { force: true });
+    }
+  }
+
+  /** Creates the directories once and sweeps the temp files of writers that are gone (crashes). */
   #prepare(): Promise<void> {
     this.#prepared ??= (async () => {
       await mkdir(this.#tmpDir, { recursive: true });
-      await removeFilesOlderThan(this.#tmpDir, new Date(Date.now() - STALE_TEMP_MS));
+      await this.#sweepTempFiles().catch(() => {}); // best effort: the periodic collection retries
     })().catch((error: unknown) => {
       this.#prepared = undefined;
       throw error;
     });
     return this.#prepared;
+  }
+
+  async #sweepTempFiles(): Promise<void> {
+    const staleBefore = new Date(Date.now() - STALE_TEMP_MS);
+    for await (const page of listAbandonedTempFiles(this.#tmpDir, { staleBefore, pageSize: 100 })) {
+      for (const file of page) await rm(join(this.#tmpDir, file.name), { force: true });
+    }
   }
 
   #blobPath(key: string, version: string): string {

@@ -1,13 +1,22 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobInfo, BlobStore, ByteRange, PutBlobOptions, StoredBlob } from '../domain/ports.ts';
-import { assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
+import type {
+  BlobInfo,
+  BlobStore,
+  BlobSweeper,
+  ByteRange,
+  PutBlobOptions,
+  StoredBlob,
+  StoredObject,
+  UnfinishedWrite,
+} from '../domain/ports.ts';
+import { assertValidBlobVersion, newBlobVersion, toStoredName } from './blob-key.ts';
 import { MeteredStream } from './metered-stream.ts';
 
 type MemoryBlob = { info: BlobInfo; bytes: Buffer };
 
 /** Blobs in process memory, for tests and benchmarks; same semantics as the durable stores. */
-export class MemoryBlobStore implements BlobStore {
+export class MemoryBlobStore implements BlobStore, BlobSweeper {
   readonly #blobs = new Map<string, MemoryBlob>();
 
   async put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob> {
@@ -47,6 +56,28 @@ export class MemoryBlobStore implements BlobStore {
   }
 
   async check(): Promise<void> {}
+
+  async *listObjects(options: { pageSize: number }): AsyncGenerator<StoredObject[]> {
+    let page: StoredObject[] = [];
+    for (const [entryKey, blob] of this.#blobs) {
+      const stored = toStoredName(entryKey);
+      if (!stored) continue;
+      page.push({ ...stored, ...blob.info });
+      if (page.length >= options.pageSize) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
+  }
+
+  /** Direct uploads go to S3 only: there is no staging object here. */
+  async deleteStaging(): Promise<void> {}
+
+  /** A write here is one Map.set: nothing is ever left unfinished. */
+  async *listUnfinishedWrites(): AsyncGenerator<UnfinishedWrite[]> {}
+
+  async removeUnfinishedWrite(): Promise<void> {}
 }
 
 function toEntryKey(key: string, version: string): string {

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  AbortMultipartUploadCommand,
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -15,16 +17,20 @@ import { toAttachmentDisposition } from '../domain/files/content-disposition.ts'
 import type {
   BlobInfo,
   BlobStore,
+  BlobSweeper,
   ByteRange,
   Closable,
   PresignDownloadOptions,
   PutBlobOptions,
   StoredBlob,
+  StoredObject,
+  UnfinishedWrite,
 } from '../domain/ports.ts';
 import { etagMismatch, unavailable } from '../errors/errors.ts';
 import { assertValidBlobKey, assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
 import { MeteredStream } from './metered-stream.ts';
-import { isS3NotFound, isS3PreconditionFailed, toBlobStoreError } from './s3-errors.ts';
+import { isS3NotFound, isS3PreconditionFailed, isS3StorageFull, toBlobStoreError } from './s3-errors.ts';
+import { listS3MultipartUploads, listS3Objects, type S3Area } from './s3-listings.ts';
 import type { S3Location } from './s3-storage-url.ts';
 
 export { parseS3StorageUrl } from './s3-storage-url.ts';
@@ -37,19 +43,26 @@ export type S3BlobStoreOptions = Omit<S3Location, 'forcePathStyle'> & {
 
 type ObjectHeaders = { ContentLength?: number; LastModified?: Date };
 
+/** The readiness probe's body: small, and removed again at once. */
+const PROBE_BYTES = Buffer.alloc(4096);
+
 /**
  * Blobs in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, R2) through AWS SDK v3. Version
  * `v` of key `p/f` is the object `<prefix>p/f.v`, written once. In direct-upload mode the
  * client PUTs to the staging object `<prefix>p/f`, which verify copies into a version.
  */
-export class S3BlobStore implements BlobStore, Closable {
+export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
   readonly #client: S3Client;
   readonly #bucket: string;
   readonly #prefix: string;
+  /** One probe object per store instance (its name never parses as a blob key: the dot). */
+  readonly #probeKey: string;
+  readonly #area: S3Area;
 
   constructor(options: S3BlobStoreOptions) {
     this.#bucket = options.bucket;
     this.#prefix = options.prefix ? `${options.prefix}/` : '';
+    this.#probeKey = `${this.#prefix}.coffer-readiness/${randomBytes(8).toString('hex')}`;
     this.#client = new S3Client({
       region: options.region,
       endpoint: options.endpoint,
@@ -61,6 +74,7 @@ export class S3BlobStore implements BlobStore, Closable {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    this.#area = { client: this.#client, bucket: this.#bucket, prefix: this.#prefix };
   }
 
   async put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob> {
@@ -175,9 +189,47 @@ export class S3BlobStore implements BlobStore, Closable {
   async check(): Promise<void> {
     try {
       await this.#client.send(new HeadBucketCommand({ Bucket: this.#bucket }));
+      // A store that answers may still refuse writes (MinIO past its free-space threshold).
+      await this.#client.send(
+        new PutObjectCommand({ Bucket: this.#bucket, Key: this.#probeKey, Body: PROBE_BYTES }),
+      );
+      await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#probeKey }));
     } catch (error) {
+      if (isS3StorageFull(error)) throw toBlobStoreError(error);
       // Readiness: a missing bucket or refused credentials make the store as unusable as a network failure.
       throw unavailable('blob store', error);
+    }
+  }
+
+  listObjects(options: { pageSize: number; signal?: AbortSignal }): AsyncGenerator<StoredObject[]> {
+    return listS3Objects(this.#area, options);
+  }
+
+  async deleteStaging(key: string): Promise<void> {
+    await this.#deleteObject(this.#toObjectKey(key));
+  }
+
+  listUnfinishedWrites(options: {
+    startedBefore: Date;
+    pageSize: number;
+    signal?: AbortSignal;
+  }): AsyncGenerator<UnfinishedWrite[]> {
+    return listS3MultipartUploads(this.#area, options);
+  }
+
+  async removeUnfinishedWrite(write: UnfinishedWrite): Promise<void> {
+    if (write.kind !== 'multipart-upload' || !write.objectKey.startsWith(this.#prefix)) return;
+    try {
+      await this.#client.send(
+        new AbortMultipartUploadCommand({
+          Bucket: this.#bucket,
+          Key: write.objectKey,
+          UploadId: write.uploadId,
+        }),
+      );
+    } catch (error) {
+      if (isS3NotFound(error)) return; // NoSuchUpload: finished or aborted meanwhile
+      throw toBlobStoreError(error);
     }
   }
 

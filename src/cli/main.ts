@@ -4,6 +4,7 @@ import { isAppError } from '../errors/app-error.ts';
 import { serve } from '../main.ts';
 import { migrate, projectCreate, userCreate, userSetEnabled, userSetRole } from './admin-commands.ts';
 import { exportData, importData } from './export-import.ts';
+import { collectGarbage, toGcText } from './gc-command.ts';
 
 const usage = `Usage:
   coffer serve [--host 127.0.0.1] [--port 8080] [--public-url URL] [--tls-cert F --tls-key F] [--trust-proxy] [--workers N]
@@ -14,6 +15,7 @@ const usage = `Usage:
   coffer migrate
   coffer export --out DIR          (metadata and verified files' bytes, from the configured stores)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)
+  coffer gc [--apply] [--json]     (reports stray blobs: a dry run unless --apply, which removes them)
 Every command takes --data-dir (COFFER_DATA_DIR, default ./data), --database-url and --storage-url.`;
 
 const options = {
@@ -36,6 +38,7 @@ const options = {
   json: { type: 'boolean' },
   out: { type: 'string' },
   in: { type: 'string' },
+  apply: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -98,6 +101,10 @@ const commands: Record<string, Command> = {
   import: async (config, values) => {
     const counts = await importData(config, required(values.in, '--in'));
     return { json: counts, text: `Imported ${JSON.stringify(counts)} from ${values.in}` };
+  },
+  gc: async (config, values) => {
+    const report = await collectGarbage(config, { apply: values.apply ?? false });
+    return { json: report, text: toGcText(report) };
   },
   'project create': async (config, values, args) => {
     const result = await projectCreate(config, {

@@ -30,6 +30,8 @@ export type Config = Readonly<{
   databaseBusyTimeoutMs: number;
   databaseStartTimeoutSeconds: number;
   uploadMode: 'gateway' | 'direct';
+  gcIntervalSeconds: number;
+  gcGraceSeconds: number;
   databasePoolMax: number;
   logLevel: string;
 }>;
@@ -57,6 +59,11 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv): Config {
   }
   if (values.uploadMode !== 'gateway' && values.uploadMode !== 'direct') {
     throw new Error(`COFFER_UPLOAD_MODE must be gateway or direct, not ${JSON.stringify(values.uploadMode)}`);
+  }
+  // The grace period protects a put that has not committed yet: it must outlast any upload.
+  values.gcGraceSeconds ??= (values.requestTimeoutSeconds as number) + 3600;
+  if ((values.gcGraceSeconds as number) <= (values.requestTimeoutSeconds as number)) {
+    throw new Error('COFFER_GC_GRACE_SECONDS must be longer than COFFER_REQUEST_TIMEOUT_SECONDS');
   }
   values.maxLinkTtlSeconds = Math.min(values.maxLinkTtlSeconds as number, absoluteMaxLinkTtlSeconds);
   return Object.freeze(values) as Config;

@@ -201,6 +201,19 @@ export const settings = {
     defaultValue: 'gateway',
     doc: '`gateway`: uploads stream through Coffer (multipart form or raw body). `direct` (S3 only): putFileUrl is an S3 presigned PUT for raw bodies.',
   },
+  gcIntervalSeconds: {
+    env: 'COFFER_GC_INTERVAL_SECONDS',
+    kind: 'integer',
+    defaultValue: 3600,
+    min: 0,
+    doc: '`serve` looks for stray blobs (what `coffer gc --apply` removes) at start and then this often; 0 turns it off.',
+  },
+  gcGraceSeconds: {
+    env: 'COFFER_GC_GRACE_SECONDS',
+    kind: 'integer',
+    min: 1,
+    doc: 'Age before an unreferenced blob version or an incomplete multipart upload counts as stray; more than the request timeout (default: request timeout + 3600).',
+  },
   databasePoolMax: {
     env: 'COFFER_DATABASE_POOL_MAX',
     kind: 'integer',

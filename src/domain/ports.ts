@@ -149,7 +149,20 @@ export interface FileRepository {
     },
     now: Date,
   ): Promise<FileRecord | undefined>;
+  /**
+   * What the given records say about blob versions (coffer gc): one indexed lookup for a page
+   * of file ids, never a scan. Ids without a record are absent from the map.
+   */
+  findBlobReferences(ids: readonly string[]): Promise<Map<string, BlobReferences>>;
 }
+
+/** The blob versions a file record needs kept: the one it serves and the one an upload left pending. */
+export type BlobReferences = {
+  projectId: string;
+  verified: boolean;
+  blobVersion: string | null;
+  uploadBlobVersion: string | null;
+};
 
 export type FileListQuery = {
   projectId: string;
@@ -257,8 +270,48 @@ export interface BlobStore {
    * Undefined when there is no staging object; ETAG_MISMATCH when it holds other bytes.
    */
   adoptDirectUpload?(key: string, etag: string): Promise<StoredBlob | undefined>;
-  /** Throws when the store cannot be reached (readiness). */
+  /**
+   * Readiness: throws UNAVAILABLE when the store cannot be reached and STORAGE_FULL when it
+   * cannot take writes (a small write probe that leaves nothing behind).
+   */
   check(): Promise<void>;
+}
+
+/** An object a store holds: a version of a key, or (direct uploads) a key's staging object. */
+export type StoredObject = {
+  key: string;
+  /** Undefined for a staging object. */
+  version?: string;
+  sizeBytes: number;
+  lastModified: Date;
+};
+
+/** A write nobody will finish: a temp file of a dead writer, or an incomplete multipart upload. */
+export type UnfinishedWrite =
+  | { kind: 'temp-file'; name: string; sizeBytes: number; startedAt: Date }
+  | { kind: 'multipart-upload'; objectKey: string; uploadId: string; startedAt: Date };
+
+/**
+ * How stray bytes are found and removed (`coffer gc`, and periodically in `serve`). Listings
+ * come page by page, so a store of millions of objects is never held in memory at once, and
+ * show only what the store itself wrote (keys and names in its own format).
+ */
+export interface BlobSweeper {
+  /** Every version and staging object, a page (at most `pageSize`) at a time, in no set order. */
+  listObjects(options: { pageSize: number; signal?: AbortSignal }): AsyncIterable<StoredObject[]>;
+  /** Removes a key's staging object; a missing one is not an error. */
+  deleteStaging(key: string): Promise<void>;
+  /**
+   * Writes nobody will finish: temp files whose writer is gone (or untouched for an hour),
+   * multipart uploads started before `startedBefore`.
+   */
+  listUnfinishedWrites(options: {
+    startedBefore: Date;
+    pageSize: number;
+    signal?: AbortSignal;
+  }): AsyncIterable<UnfinishedWrite[]>;
+  /** Removes a temp file or aborts a multipart upload; one already gone is not an error. */
+  removeUnfinishedWrite(write: UnfinishedWrite): Promise<void>;
 }
 
 /** Everything that has to be closed on shutdown. */

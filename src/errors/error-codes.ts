@@ -36,6 +36,7 @@ export const errorCodes = {
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  STORAGE_FULL: 507,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

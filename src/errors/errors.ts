@@ -57,6 +57,11 @@ export const rateLimited = (retryAfterSeconds: number) =>
 export const internal = (cause?: unknown) => new AppError('INTERNAL', 'Internal error', { cause });
 export const unavailable = (what: string, cause?: unknown) =>
   new AppError('UNAVAILABLE', `${what} is unavailable; retry shortly`, { cause });
+/** A store refused a write for lack of space (disk full, quota); nothing partial was kept. */
+export const storageFull = (what: string, cause?: unknown) =>
+  new AppError('STORAGE_FULL', `The ${what} is full; nothing was stored. Retry once space is freed`, {
+    cause,
+  });
 // The rest of a request that timed out is never read, so its connection cannot carry another.
 export const requestTimeout = () =>
   new AppError('REQUEST_TIMEOUT', 'The request was not sent completely in time', {

@@ -8,6 +8,7 @@ import { networkErrorCodes } from '../errors/network-errors.ts';
 
 const sqliteBusy = 5; // SQLITE_BUSY: another connection holds the lock
 const sqliteLocked = 6; // SQLITE_LOCKED: a conflict inside this connection's shared cache
+const sqliteFull = 13; // SQLITE_FULL: the disk (or a quota) has no room for the write
 const sqliteConstraintPrimaryKey = 1555;
 const sqliteConstraintUnique = 2067;
 
@@ -49,6 +50,17 @@ export function isSqliteBusy(error: unknown): boolean {
     return primary === sqliteBusy || primary === sqliteLocked;
   }
   return typeof message === 'string' && /database (table )?is locked/.test(message);
+}
+
+/** SQLITE_FULL, extended codes included: the database file or its WAL cannot grow. */
+export function isSqliteFull(error: unknown): boolean {
+  const { errcode } = asDriverError(error);
+  return typeof errcode === 'number' && (errcode & 0xff) === sqliteFull;
+}
+
+/** PostgreSQL's disk_full (53100): its server has no room for the write. */
+export function isPostgresDiskFull(error: unknown): boolean {
+  return asDriverError(error).code === '53100';
 }
 
 /** Contention or a lost connection on PostgreSQL: the request may succeed if retried. */

@@ -22,8 +22,8 @@ import {
   type SqliteStatement,
 } from 'kysely';
 import { isAppError } from '../errors/app-error.ts';
-import { unavailable } from '../errors/errors.ts';
-import { isSqliteBusy } from './database-errors.ts';
+import { storageFull, unavailable } from '../errors/errors.ts';
+import { isSqliteBusy, isSqliteFull } from './database-errors.ts';
 
 export type NodeSqliteDialectConfig = {
   /** An open database; Kysely's destroy() closes it. */
@@ -112,7 +112,8 @@ function isBusyError(error: unknown): boolean {
 /**
  * The better-sqlite3 shape Kysely needs. Statements are cached per SQL text (Kysely prepares
  * every query; re-preparing made findById 2.5x slower, ~125 vs ~50 µs). SQLITE_BUSY that outlasts
- * busy_timeout surfaces as UNAVAILABLE (503), never as a generic error.
+ * busy_timeout surfaces as UNAVAILABLE (503) and SQLITE_FULL as STORAGE_FULL (507), never as
+ * a generic error.
  */
 function toSqliteDatabase(database: DatabaseSync): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
@@ -145,6 +146,7 @@ function guard<T>(work: () => T): T {
   try {
     return work();
   } catch (error) {
-    throw isSqliteBusy(error) ? unavailable('database', error) : error;
+    if (isSqliteBusy(error)) throw unavailable('database', error);
+    throw isSqliteFull(error) ? storageFull('database', error) : error;
   }
 }

@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, sql } from 'kysely';
+import { storageFull } from '../errors/errors.ts';
 import type { DatabaseSchema } from './database-schema.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import type { Database } from './open-database.ts';
@@ -34,8 +36,24 @@ export async function openSqliteDatabase(options: {
     close: () => db.destroy(),
     check: async () => {
       await sql`select 1`.execute(db);
+      if (!inMemory) await probeWrite(`${path.resolve(location)}-readiness-probe`);
     },
   };
+}
+
+/**
+ * Readiness: SQLite answers reads on a full disk, so write one page beside the database and
+ * remove it; ENOSPC or EDQUOT there means the next transaction would fail with SQLITE_FULL.
+ */
+async function probeWrite(probePath: string): Promise<void> {
+  try {
+    await writeFile(probePath, Buffer.alloc(4096), { flush: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw code === 'ENOSPC' || code === 'EDQUOT' ? storageFull('database', error) : error;
+  } finally {
+    await rm(probePath, { force: true });
+  }
 }
 
 function applyPragmas(database: DatabaseSync, busyTimeoutMs: number): void {

@@ -1,7 +1,7 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import { unavailable } from '../errors/errors.ts';
-import { isPostgresUnavailable } from './database-errors.ts';
+import { storageFull, unavailable } from '../errors/errors.ts';
+import { isPostgresDiskFull, isPostgresUnavailable } from './database-errors.ts';
 
 /**
  * The pool as Kysely's PostgresDialect sees it, with lost connections, exhausted pools and
@@ -42,5 +42,6 @@ function wrapClient(client: pg.PoolClient): PostgresPoolClient {
 }
 
 function rethrowTranslated(error: unknown): never {
+  if (isPostgresDiskFull(error)) throw storageFull('database', error);
   throw isPostgresUnavailable(error) ? unavailable('database', error) : error;
 }

@@ -398,6 +398,7 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   REQUEST_TIMEOUT: 'test/api/raw-http.test.ts and test/api/body-timeout.test.ts',
   HEADERS_TOO_LARGE: 'test/api/raw-http.test.ts',
   RANGE_NOT_SATISFIABLE: 'test/api/data-plane.test.ts',
+  STORAGE_FULL: 'test/stacks/disk-full.test.ts',
 };
 
 describe('error scenarios', () => {

@@ -237,6 +237,39 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
       // The path is free again for its creator.
       await create({ creatorId: file.creatorId, filePath: file.filePath });
     });
+
+    it('finds the blob versions records name (served and pending), by id, for a page of ids', async () => {
+      const { file: pending } = await create();
+      await fixture.repos.files.commitUpload(pending.id, upload('aaaaaaaaaaaaaaaaaaaaaaaa'), null);
+      const { file: verified } = await create();
+      await fixture.repos.files.markVerified(verified.id, verification, at(1000));
+      const { file: empty } = await create();
+      const missing = newId();
+      const found = await fixture.repos.files.findBlobReferences([
+        pending.id,
+        verified.id,
+        empty.id,
+        missing,
+      ]);
+      assert.deepEqual(Object.fromEntries(found), {
+        [pending.id]: {
+          projectId,
+          verified: false,
+          blobVersion: null,
+          uploadBlobVersion: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+        },
+        [verified.id]: {
+          projectId,
+          verified: true,
+          blobVersion: verification.blobVersion,
+          uploadBlobVersion: null,
+        },
+        [empty.id]: { projectId, verified: false, blobVersion: null, uploadBlobVersion: null },
+      });
+      assert.equal((await fixture.repos.files.findBlobReferences([])).size, 0);
+      await fixture.repos.files.delete(pending.id);
+      assert.equal((await fixture.repos.files.findBlobReferences([pending.id])).size, 0);
+    });
   });
 }
 

@@ -1,5 +1,6 @@
 import { MemoryBlobStore } from '../../src/blob-stores/memory-blob-store.ts';
 import { runBlobStoreContract } from './blob-store.contract.ts';
+import { runBlobSweeperContract } from './blob-sweeper.contract.ts';
 
 runBlobStoreContract(
   'MemoryBlobStore',
@@ -8,3 +9,8 @@ runBlobStoreContract(
     holdsBodiesInMemory: true,
   },
 );
+
+runBlobSweeperContract('MemoryBlobStore', async () => ({
+  store: new MemoryBlobStore(),
+  cleanup: async () => {},
+}));

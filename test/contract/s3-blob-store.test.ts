@@ -1,12 +1,19 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateMultipartUploadCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { parseS3StorageUrl, S3BlobStore } from '../../src/blob-stores/s3-blob-store.ts';
 import { toAttachmentDisposition } from '../../src/domain/files/content-disposition.ts';
 import { bodyOf, generatedBody, quotedMd5, readAll } from '../support/byte-streams.ts';
 import { type S3TestServer, startS3Server } from '../support/s3-server.ts';
 import { newKey, runBlobStoreContract } from './blob-store.contract.ts';
+import { runBlobSweeperContract } from './blob-sweeper.contract.ts';
 
 const MiB = 1024 * 1024;
 
@@ -20,11 +27,14 @@ function storeFor(server: S3TestServer, prefix?: string): S3BlobStore {
   });
 }
 
-runBlobStoreContract('S3BlobStore (s3rver)', async () => {
+async function createS3Store() {
   const server = await startS3Server();
   const store = storeFor(server);
   return { store, cleanup: () => store.close().then(() => server.stop()) };
-});
+}
+
+runBlobStoreContract('S3BlobStore (s3rver)', createS3Store);
+runBlobSweeperContract('S3BlobStore (s3rver)', createS3Store);
 
 describe('S3BlobStore against s3rver', () => {
   let server: S3TestServer;
@@ -91,12 +101,7 @@ describe('S3BlobStore against s3rver', () => {
   });
 
   it('leaves no object and no pending multipart upload when a multipart upload fails', async () => {
-    const client = new S3Client({
-      region: 'us-east-1',
-      endpoint: server.endpoint,
-      forcePathStyle: true,
-      credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
-    });
+    const client = clientFor(server);
     const pendingUploads = async () =>
       (await client.send(new ListMultipartUploadsCommand({ Bucket: server.bucket }))).Uploads ?? [];
     // Past two 5 MiB parts before failing, so Upload has started a multipart upload each time.
@@ -157,10 +162,88 @@ describe('S3BlobStore against s3rver', () => {
     await unreachable.close();
   });
 
-  it('passes check() against a reachable bucket', async () => {
+  it('passes check() against a reachable bucket, leaving no probe object behind', async () => {
+    const client = clientFor(server);
+    const before = await client.send(new ListObjectsV2Command({ Bucket: server.bucket }));
     await store.check();
+    const after = await client.send(new ListObjectsV2Command({ Bucket: server.bucket }));
+    assert.deepEqual(
+      after.Contents?.map((object) => object.Key),
+      before.Contents?.map((object) => object.Key),
+    );
+    client.destroy();
+  });
+
+  it('lists only its own objects: versions and staging objects under its prefix', async () => {
+    const client = clientFor(server);
+    const prefixed = storeFor(server, 'tenant-gc');
+    const key = newKey();
+    const stored = await prefixed.put(key, bodyOf('mine'), { contentType: 'text/plain', maxBytes: MiB });
+    const foreign = [
+      'tenant-gc/readme.txt',
+      `tenant-gc/${key.split('/')[0]}/three/segments`,
+      `tenant-gc/${key}.not-a-version`,
+      `other/${key}.${stored.version}`,
+    ];
+    for (const Key of [`tenant-gc/${key}`, ...foreign]) {
+      await client.send(new PutObjectCommand({ Bucket: server.bucket, Key, Body: 'x' }));
+    }
+    const listed = [];
+    // One page: s3rver repeats a key across pages when a staging key and its versions meet.
+    for await (const page of prefixed.listObjects({ pageSize: 100 })) listed.push(...page);
+    assert.deepEqual(listed.map((object) => [object.key, object.version]).sort(), [
+      [key, undefined],
+      [key, stored.version],
+    ]);
+    await prefixed.deleteStaging(key);
+    await prefixed.deleteStaging(key);
+    const left = await client.send(new ListObjectsV2Command({ Bucket: server.bucket, Prefix: 'tenant-gc/' }));
+    assert.equal(
+      left.Contents?.some((object) => object.Key === `tenant-gc/${key}`),
+      false,
+    );
+    await prefixed.close();
+    client.destroy();
+  });
+
+  it('lists multipart uploads started before the cut-off as unfinished, and aborts them', async () => {
+    const client = clientFor(server);
+    const prefixed = storeFor(server, 'tenant-mp');
+    const Key = `tenant-mp/${newKey()}.abcdef0123456789abcdef01`;
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: server.bucket, Key }));
+    await client.send(
+      new CreateMultipartUploadCommand({
+        Bucket: server.bucket,
+        Key: `elsewhere/${newKey()}.abcdef0123456789abcdef01`,
+      }),
+    );
+    const unfinished = async (startedBefore: Date) => {
+      const writes = [];
+      for await (const page of prefixed.listUnfinishedWrites({ startedBefore, pageSize: 10 }))
+        writes.push(...page);
+      return writes;
+    };
+    assert.deepEqual(await unfinished(new Date(Date.now() - 60_000)), [], 'too recent: may still be running');
+    const [write, ...others] = await unfinished(new Date(Date.now() + 60_000));
+    assert.deepEqual(others, []);
+    assert.equal(write?.kind, 'multipart-upload');
+    assert.deepEqual(write?.kind === 'multipart-upload' && [write.objectKey, write.uploadId], [
+      Key,
+      UploadId,
+    ]);
+    await prefixed.removeUnfinishedWrite(write!);
+    await prefixed.removeUnfinishedWrite(write!);
+    assert.deepEqual(await unfinished(new Date(Date.now() + 60_000)), []);
+    await prefixed.close();
+    client.destroy();
   });
 });
+
+function clientFor(server: S3TestServer): S3Client {
+  const { accessKeyId, secretAccessKey } = server;
+  const credentials = { accessKeyId, secretAccessKey };
+  return new S3Client({ region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials });
+}
 
 /** A loopback port that nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,12 +20,16 @@ const ACCESS_KEY = 'S3RVER';
 
 /**
  * A real S3-protocol server (s3rver from npm, with the fixes in s3rver-fixes.ts) in a child
- * process on a free loopback port, with an empty bucket; its files go in a temp directory.
+ * process on a free loopback port, with an empty bucket; its files go in a temp directory
+ * (or the given one).
  */
-export async function startS3Server(): Promise<S3TestServer> {
-  const directory = await mkdtemp(join(tmpdir(), 'coffer-s3rver-'));
+export async function startS3Server(options: { directory?: string } = {}): Promise<S3TestServer> {
+  // A given directory is the caller's (e.g. a small file system to fill): only emptied at stop.
+  const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 'coffer-s3rver-')));
   const entry = join(import.meta.dirname, 's3-server-process.ts');
-  const child = spawn(process.execPath, [entry, directory, BUCKET, ACCESS_KEY], {
+  // s3rver's ListObjectsV2 continuation tokens are DES-encrypted: OpenSSL 3 keeps DES in its
+  // legacy provider, without which every listing past the first page fails with a 500.
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', entry, directory, BUCKET, ACCESS_KEY], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = once(child, 'exit');
@@ -44,7 +48,10 @@ export async function startS3Server(): Promise<S3TestServer> {
     async stop() {
       child.stdin.end();
       await exited;
-      await rm(directory, { recursive: true, force: true });
+      if (options.directory) {
+        for (const name of await readdir(directory))
+          await rm(join(directory, name), { recursive: true, force: true });
+      } else await rm(directory, { recursive: true, force: true });
     },
   };
 }

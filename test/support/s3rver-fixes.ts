@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type S3rver from '@20minutes/s3rver';
@@ -14,7 +14,9 @@ type Fixes = { directory: string; secretAccessKey: string };
  *   allowMismatchedSignatures and this checks every signed request correctly instead;
  * - it lacks AbortMultipartUpload (DELETE ?uploadId) and ListMultipartUploads (GET ?uploads),
  *   added over its own upload directories (one per upload id, holding `key` and the parts);
- * - it reads `Range: bytes=0-0` as the whole object (`end || Infinity`); S3 sends one byte.
+ * - it reads `Range: bytes=0-0` as the whole object (`end || Infinity`); S3 sends one byte;
+ * - on a full disk it answers 500 and keeps a partial object; MinIO answers 507
+ *   XMinioStorageFull and keeps nothing, so that is what this does (disk-full tests).
  */
 export function s3rverFixes({ directory, secretAccessKey }: Fixes): S3rver.Middleware {
   return async (ctx, next) => {
@@ -37,7 +39,20 @@ export function s3rverFixes({ directory, secretAccessKey }: Fixes): S3rver.Middl
       ctx.body = toListMultipartUploadsXml(bucket, await listUploads(uploadsDir));
       return;
     }
-    await next();
+    try {
+      await next();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOSPC' && code !== 'EDQUOT') throw error;
+      if (ctx.method === 'PUT' && key.length > 0 && uploadId === undefined) {
+        await removeObjectFiles(join(directory, bucket, ...key.slice(0, -1)), key.at(-1) ?? '');
+      }
+      ctx.status = 507;
+      ctx.type = 'application/xml';
+      ctx.body =
+        '<Error><Code>XMinioStorageFull</Code><Message>Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed.</Message></Error>';
+      return;
+    }
     if (ctx.method === 'GET' && ctx.get('range') === 'bytes=0-0' && ctx.status === 206) {
       const size = ctx.response.get('Content-Range').split('/')[1] ?? '';
       (ctx.body as Readable).destroy();
@@ -49,21 +64,30 @@ export function s3rverFixes({ directory, secretAccessKey }: Fixes): S3rver.Middl
   };
 }
 
-async function listUploads(uploadsDir: string): Promise<{ key: string; uploadId: string }[]> {
+async function removeObjectFiles(dir: string, name: string): Promise<void> {
+  for (const suffix of ['object', 'object.md5', 'metadata.json']) {
+    await rm(join(dir, `${name}._S3rver_${suffix}`), { force: true });
+  }
+}
+
+type Upload = { key: string; uploadId: string; initiated: Date };
+
+async function listUploads(uploadsDir: string): Promise<Upload[]> {
   const uploadIds = await readdir(uploadsDir).catch(() => [] as string[]);
   return Promise.all(
     uploadIds.map(async (uploadId) => ({
       uploadId,
       key: await readFile(join(uploadsDir, uploadId, 'key'), 'utf8'),
+      initiated: (await stat(join(uploadsDir, uploadId, 'key'))).mtime,
     })),
   );
 }
 
-function toListMultipartUploadsXml(bucket: string, uploads: { key: string; uploadId: string }[]): string {
+function toListMultipartUploadsXml(bucket: string, uploads: Upload[]): string {
   const toXmlText = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
   const items = uploads.map(
     (upload) =>
-      `<Upload><Key>${toXmlText(upload.key)}</Key><UploadId>${toXmlText(upload.uploadId)}</UploadId></Upload>`,
+      `<Upload><Key>${toXmlText(upload.key)}</Key><UploadId>${toXmlText(upload.uploadId)}</UploadId><Initiated>${upload.initiated.toISOString()}</Initiated></Upload>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${toXmlText(bucket)}</Bucket><IsTruncated>false</IsTruncated>${items.join('')}</ListMultipartUploadsResult>`;
 }

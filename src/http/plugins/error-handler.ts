@@ -36,7 +36,7 @@ const contentHeaders = [
 export function installErrorHandler(app: FastifyInstance, options: { jsonBodyLimitBytes: number }): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error, options.jsonBodyLimitBytes);
-    if (appError.code === 'INTERNAL' || appError.code === 'UNAVAILABLE') {
+    if (appError.code === 'INTERNAL' || appError.code === 'UNAVAILABLE' || appError.code === 'STORAGE_FULL') {
       request.log.error({ err: error }, 'request failed');
     }
     if (reply.raw.headersSent) {

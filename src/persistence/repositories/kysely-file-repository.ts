@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type {
   AclEntry,
+  BlobReferences,
   FileContentInfo,
   FileListQuery,
   FileRecord,
@@ -180,6 +181,26 @@ export class KyselyFileRepository implements FileRepository {
         .executeTakeFirst();
       return updated.numUpdatedRows > 0n ? findFileById(trx, id) : undefined;
     });
+  }
+
+  async findBlobReferences(ids: readonly string[]): Promise<Map<string, BlobReferences>> {
+    const references = new Map<string, BlobReferences>();
+    if (ids.length === 0) return references;
+    // By primary key: an index lookup per id, whatever the size of the table.
+    const rows = await this.#db
+      .selectFrom('files')
+      .select(['id', 'project_id', 'verified', 'blob_version', 'upload_blob_version'])
+      .where('id', 'in', ids)
+      .execute();
+    for (const row of rows) {
+      references.set(row.id, {
+        projectId: row.project_id,
+        verified: row.verified === 1,
+        blobVersion: row.blob_version,
+        uploadBlobVersion: row.upload_blob_version,
+      });
+    }
+    return references;
   }
 
   /**
