@@ -80,8 +80,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     const message = toOneLine(error);
     if (json) console.log(JSON.stringify({ error: isAppError(error) ? error.code : 'FAILED', message }));
     console.error(`coffer: ${message}`);
-    return isConfigError(error) ? 2 : 1;
+    return toExitStatus(error);
   }
+}
+
+/** 2: the invocation needs fixing (a flag, a variable, a file, a malformed value); 1: the work failed. */
+function toExitStatus(error: unknown): number {
+  return isConfigError(error) || (isAppError(error) && error.code === 'VALIDATION_FAILED') ? 2 : 1;
 }
 
 function parseCommandLine(argv: string[]) {
