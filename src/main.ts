@@ -1,29 +1,37 @@
 /** Entry point of `coffer serve`: load config → build services → build app → listen → drain on SIGTERM. */
 import cluster from 'node:cluster';
-import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { ensureDefaultProject } from './cli/default-project.ts';
+import { logStartWarning } from './cli/start-log.ts';
 import type { Config } from './config/config.ts';
+import { ConfigError } from './config/config-error.ts';
+import { isLoopback, toListenError } from './config/listen-address.ts';
+import { type PublicUrl, resolvePublicUrl } from './config/public-url.ts';
+import { readTlsFiles } from './config/read-tls-files.ts';
 import { buildServices, openStores } from './services.ts';
 import { startBlobCollection } from './start-blob-collection.ts';
 
 /** Starts the server (or, with --workers N, a primary that forks N of them) and resolves once it has stopped. */
 export async function serve(config: Config): Promise<void> {
   assertSafeBind(config);
-  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
-  const services = await buildServices(config, {
-    log: (line) => console.error(JSON.stringify({ level: 40, time: Date.now(), msg: line })),
-  });
-  const tls =
-    config.tlsCert && config.tlsKey
-      ? { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) }
-      : undefined;
-  const app = await buildApp(services, { tls });
+  // Before any worker forks: a bad file stops the start once, with a line naming it.
+  const tls = readTlsFiles(config);
+  const publicUrl = resolvePublicUrl(config, tls?.certificate);
+  if (publicUrl.warning && cluster.isPrimary) logStartWarning(publicUrl.warning);
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, publicUrl);
+  const services = await buildServices(config, { log: logStartWarning });
+  const app = await buildApp(services, { tls: tls && { cert: tls.cert, key: tls.key } });
   if (cluster.isPrimary)
     await ensureDefaultProject(services.repositories.projects, config.dataDir, (line) => app.log.info(line));
-  const address = await app.listen({ host: config.host, port: config.port });
-  services.publicUrl.value = config.publicUrl?.replace(/\/+$/, '') ?? address;
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app.close();
+    await services.close();
+    throw toListenError(error, config);
+  }
+  services.publicUrl.value = publicUrl.at((app.server.address() as AddressInfo).port);
   if (cluster.isPrimary)
     app.log.info({ url: services.publicUrl.value }, `Coffer ready at ${services.publicUrl.value}`);
   const collection = startBlobCollection(services, app.log);
@@ -43,7 +51,7 @@ export async function serve(config: Config): Promise<void> {
 }
 
 /** With --workers N: prepare the stores once, fork N servers sharing the port, restart any that dies. */
-async function runPrimary(config: Config): Promise<void> {
+async function runPrimary(config: Config, publicUrl: PublicUrl): Promise<void> {
   const { database, repositories } = await openStores(config, (line) => console.error(line));
   await ensureDefaultProject(repositories.projects, config.dataDir, (line) => console.log(line));
   await database.close();
@@ -58,9 +66,7 @@ async function runPrimary(config: Config): Promise<void> {
   cluster.on('listening', (_worker, address) => {
     ready += 1;
     if (ready === config.workers) {
-      const url =
-        config.publicUrl ??
-        `${config.tlsCert ? 'https' : 'http'}://${formatHost(config.host)}:${address.port}`;
+      const url = publicUrl.at(address.port);
       console.log(
         JSON.stringify({
           level: 30,
@@ -95,16 +101,8 @@ async function runPrimary(config: Config): Promise<void> {
  */
 function assertSafeBind(config: Config): void {
   if (config.tlsCert || config.trustProxy || isLoopback(config.host)) return;
-  throw new Error(
-    `refusing to serve plain HTTP on ${config.host}: file links and tokens would cross the network in clear text. ` +
-      'Use --tls-cert/--tls-key, or --trust-proxy behind a TLS proxy, or bind 127.0.0.1.',
+  throw new ConfigError(
+    `--host ${config.host}: refusing to serve plain HTTP on ${config.host}, file links and tokens would cross the network in clear text; ` +
+      'use --tls-cert/--tls-key, or --trust-proxy behind a TLS proxy, or bind 127.0.0.1',
   );
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
-}
-
-function formatHost(host: string): string {
-  return isIP(host) === 6 ? `[${host}]` : host;
 }

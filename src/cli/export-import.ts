@@ -1,39 +1,36 @@
-import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
 import type { BlobStore } from '../domain/ports.ts';
+import type { Database } from '../persistence/open-database.ts';
 import { readAllRows, type TableName, writeAllRows } from '../persistence/table-copy.ts';
 import { openBlobStore, openStores } from '../services.ts';
+import { createExportDir, metadataFileName, readExportDir, readLines } from './export-dir.ts';
+import { describeDatabase, prepareLocalPaths } from './local-paths.ts';
+import { privateDirectoryMode, privateFileMode } from './private-files.ts';
 
 // `coffer export --out DIR` and `coffer import --in DIR`: the way from the embedded defaults
-// to PostgreSQL + S3 (or back, or to a backup). DIR holds metadata.ndjson (one {table, row}
-// per line, tables in reference order) and blobs/<projectId>/<fileId> with a .json beside each
-// giving its content type. Only verified files carry bytes: an unverified upload is not content.
-// Blob versions are the source store's own: import stores each file's bytes as a new version of
-// the target store and pins that one in the file's row.
+// to PostgreSQL + S3 (or back, or to a backup). Only verified files carry bytes: an unverified
+// upload is not content. The layout is in export-dir.ts. Blob versions are the source store's
+// own: import stores each file's bytes as a new version of the target store and pins that one
+// in the file's row.
 
 export async function exportData(config: Config, outDir: string) {
+  await prepareLocalPaths(config, { stores: 'existing' });
+  await createExportDir(outDir);
   const { database } = await openStores(config, (line) => console.error(line));
   const blobs = openBlobStore(config.storageUrl);
   const counts: Record<string, number> = { blobs: 0 };
   try {
-    await mkdir(path.join(outDir, 'blobs'), { recursive: true });
-    const metadata = createWriteStream(path.join(outDir, 'metadata.ndjson'), { flags: 'wx' });
-    for await (const { table, row } of readAllRows(database.db)) {
-      if (!metadata.write(`${JSON.stringify({ table, row })}\n`)) await once(metadata, 'drain');
-      counts[table] = (counts[table] ?? 0) + 1;
-      if (table === 'files' && row.verified === 1) {
-        await exportBlob(blobs, row, outDir);
-        counts.blobs! += 1;
-      }
-    }
-    await new Promise<void>((resolve, reject) =>
-      metadata.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
+    // Written under another name and renamed once complete: a failed export cannot be imported.
+    const partial = path.join(outDir, `${metadataFileName}.partial`);
+    const metadata = await open(partial, 'wx', privateFileMode);
+    await pipeline(Readable.from(exportRows(database, blobs, outDir, counts)), metadata.createWriteStream());
+    await rename(partial, path.join(outDir, metadataFileName));
     return counts;
   } finally {
     await database.close();
@@ -41,34 +38,48 @@ export async function exportData(config: Config, outDir: string) {
   }
 }
 
-/** Loads an export into empty stores (refuses stores that already hold projects). */
+/** Loads an export into empty stores; the export is checked whole before the target is opened. */
 export async function importData(config: Config, inDir: string) {
+  const exported = await readExportDir(inDir);
+  await prepareLocalPaths(config, { stores: 'create' });
   const { database } = await openStores(config, (line) => console.error(line));
   const blobs = openBlobStore(config.storageUrl);
   try {
     const existing = await database.db.selectFrom('projects').select('id').limit(1).execute();
     if (existing.length > 0)
-      throw new Error('the target database already holds projects: import needs empty stores');
-    const versions = new Map<string, string>(); // file id → its version in the target store
-    for (const projectId of await listDir(path.join(inDir, 'blobs'))) {
-      for (const name of await listDir(path.join(inDir, 'blobs', projectId))) {
-        if (name.endsWith('.json')) continue;
-        const file = path.join(inDir, 'blobs', projectId, name);
-        const { contentType } = JSON.parse(await readFile(`${file}.json`, 'utf8'));
-        const stored = await blobs.put(`${projectId}/${name}`, createReadStream(file), {
-          contentType,
-          maxBytes: Number.MAX_SAFE_INTEGER,
-        });
-        versions.set(name, stored.version);
-      }
+      throw new ConfigError(`${describeDatabase(config)}: already holds projects; import needs empty stores`);
+    const versions = new Map<string, string>(); // blob key → its version in the target store
+    for (const blob of exported) {
+      const stored = await blobs.put(blob.key, createReadStream(blob.file), {
+        contentType: blob.contentType,
+        maxBytes: Number.MAX_SAFE_INTEGER,
+      });
+      versions.set(blob.key, stored.version);
     }
     // Bytes first, records last: a failed import leaves no record without its bytes.
-    const rows = pinImportedVersions(readLines(path.join(inDir, 'metadata.ndjson')), versions);
+    const rows = pinImportedVersions(readLines(path.join(inDir, metadataFileName)), versions);
     const counts = await writeAllRows(database.db, rows);
-    return { ...counts, blobs: versions.size };
+    return { ...counts, blobs: exported.length };
   } finally {
     await database.close();
     await closeBlobStore(blobs);
+  }
+}
+
+/** Every row as one line of metadata.ndjson, exporting each verified file's bytes on the way. */
+async function* exportRows(
+  database: Database,
+  blobs: BlobStore,
+  outDir: string,
+  counts: Record<string, number>,
+) {
+  for await (const { table, row } of readAllRows(database.db)) {
+    yield `${JSON.stringify({ table, row })}\n`;
+    counts[table] = (counts[table] ?? 0) + 1;
+    if (table === 'files' && row.verified === 1) {
+      await exportBlob(blobs, row, outDir);
+      counts.blobs! += 1;
+    }
   }
 }
 
@@ -81,10 +92,11 @@ async function exportBlob(blobs: BlobStore, row: Record<string, unknown>, outDir
   const blob = typeof row.blob_version === 'string' ? await blobs.get(key, row.blob_version) : undefined;
   if (!blob) throw new Error(`the verified file ${key} has no bytes in the blob store`);
   const file = path.join(outDir, 'blobs', key);
-  await mkdir(path.dirname(file), { recursive: true });
-  await pipeline(blob.body, createWriteStream(file, { flags: 'wx' }));
+  await mkdir(path.dirname(file), { recursive: true, mode: privateDirectoryMode });
+  await pipeline(blob.body, createWriteStream(file, { flags: 'wx', mode: privateFileMode }));
   await writeFile(`${file}.json`, JSON.stringify({ contentType: row.content_type, etag: row.etag }), {
     flag: 'wx',
+    mode: privateFileMode,
   });
 }
 
@@ -95,27 +107,9 @@ async function* pinImportedVersions(
 ): AsyncGenerator<{ table: TableName; row: Record<string, unknown> }> {
   for await (const { table, row } of rows) {
     if (table === 'files' && row.verified === 1) {
-      const version = versions.get(String(row.id));
+      const version = versions.get(`${row.project_id}/${row.id}`);
       if (!version) throw new Error(`the export holds no bytes for the verified file ${row.id}`);
       yield { table, row: { ...row, blob_version: version } };
     } else yield { table, row };
-  }
-}
-
-async function* readLines(file: string): AsyncGenerator<{ table: TableName; row: Record<string, unknown> }> {
-  for await (const line of createInterface({
-    input: createReadStream(file),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  })) {
-    if (line.trim()) yield JSON.parse(line);
-  }
-}
-
-async function listDir(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir)).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
   }
 }

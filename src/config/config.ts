@@ -1,4 +1,7 @@
 import path from 'node:path';
+import { parseS3StorageUrl } from '../blob-stores/s3-storage-url.ts';
+import { ConfigError } from './config-error.ts';
+import { describeValue, parseSetting, type SettingSource } from './parse-setting.ts';
 import { type Setting, settings } from './settings.ts';
 
 /** The frozen configuration one process runs with; built once by loadConfig in the entry point. */
@@ -43,22 +46,31 @@ type Raw = Record<string, string | boolean | undefined>;
 
 /**
  * Builds the configuration from command-line flags (already parsed, keyed by flag name) over
- * environment variables over defaults. Throws an Error naming the setting on a bad value.
+ * environment variables over defaults. A bad value throws a ConfigError naming the flag or
+ * variable that holds it; files are checked at start, where they are used.
  */
 export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv): Config {
   const values: Record<string, unknown> = {};
+  const sources: Record<string, SettingSource> = {};
   for (const [name, setting] of Object.entries(settings as Record<string, Setting>)) {
-    const raw = (setting.flag ? flags[setting.flag] : undefined) ?? env[setting.env];
-    values[name] = raw === undefined ? setting.defaultValue : parseSetting(name, setting, raw);
+    const fromFlag = setting.flag ? flags[setting.flag] : undefined;
+    const raw = fromFlag ?? env[setting.env];
+    // The name the operator used; for a default, the flag (or the variable of a setting without one).
+    sources[name] =
+      setting.flag && (fromFlag !== undefined || raw === undefined) ? `--${setting.flag}` : setting.env;
+    values[name] = raw === undefined ? setting.defaultValue : parseSetting(setting, sources[name], raw);
   }
   const dataDir = values.dataDir as string;
   values.databaseUrl ??= `sqlite:${path.join(dataDir, 'coffer.db')}`;
   values.storageUrl ??= `file:${path.join(dataDir, 'blobs')}`;
+  assertStoreUrls(values, sources);
   if (Boolean(values.tlsCert) !== Boolean(values.tlsKey)) {
-    throw new Error('--tls-cert and --tls-key go together');
-  }
-  if (values.uploadMode !== 'gateway' && values.uploadMode !== 'direct') {
-    throw new Error(`COFFER_UPLOAD_MODE must be gateway or direct, not ${JSON.stringify(values.uploadMode)}`);
+    const [given, missing] = values.tlsCert
+      ? (['tlsCert', 'tlsKey'] as const)
+      : (['tlsKey', 'tlsCert'] as const);
+    throw new ConfigError(
+      `${describeValue(settings[given], sources[given]!, values[given])}: needs ${toNames(missing)} as well`,
+    );
   }
   // The grace period protects a put that has not committed yet: it must outlast any upload.
   values.gcGraceSeconds ??= (values.requestTimeoutSeconds as number) + 3600;
@@ -69,24 +81,34 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv): Config {
   return Object.freeze(values) as Config;
 }
 
-function parseSetting(name: string, setting: Setting, raw: string | boolean) {
-  const label = setting.flag ? `--${setting.flag} / ${setting.env}` : setting.env;
-  switch (setting.kind) {
-    case 'boolean':
-      if (typeof raw === 'boolean') return raw;
-      if (/^(1|true|yes|on)$/i.test(raw)) return true;
-      if (/^(0|false|no|off|)$/i.test(raw)) return false;
-      throw new Error(`${label} must be true or false, not ${JSON.stringify(raw)}`);
-    case 'integer': {
-      const text = String(raw);
-      const min = setting.min ?? 0;
-      if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < min) {
-        throw new Error(`${label} must be a whole number ≥ ${min}, not ${JSON.stringify(text)}`);
-      }
-      return Number(text);
-    }
-    default:
-      if (typeof raw !== 'string' || raw === '') throw new Error(`${label} needs a value (${name})`);
-      return raw;
+/** Only the stores Coffer has; the S3 URL's own parameters are checked here too, not at first use. */
+function assertStoreUrls(values: Record<string, unknown>, sources: Record<string, SettingSource>): void {
+  const databaseUrl = values.databaseUrl as string;
+  if (!/^(sqlite:.|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    // Only the scheme: the rest may hold a password.
+    throw new ConfigError(
+      `${sources.databaseUrl}: unsupported database ${JSON.stringify(databaseUrl.split(':')[0])} (use sqlite:<path> or postgres://…)`,
+    );
   }
+  const storageUrl = values.storageUrl as string;
+  const storage = describeValue(settings.storageUrl, sources.storageUrl!, storageUrl);
+  if (storageUrl.startsWith('s3:')) {
+    try {
+      parseS3StorageUrl(storageUrl);
+    } catch (error) {
+      throw new ConfigError(`${storage}: ${(error as Error).message}`);
+    }
+  } else if (storageUrl !== 'memory:' && !/^file:./.test(storageUrl)) {
+    throw new ConfigError(`${storage}: unsupported store (use file:<dir> or s3://bucket?…)`);
+  }
+  if (values.uploadMode === 'direct' && !storageUrl.startsWith('s3:')) {
+    throw new ConfigError(
+      `${describeValue(settings.uploadMode, sources.uploadMode!, 'direct')}: needs an S3 store (${toNames('storageUrl')} s3://…)`,
+    );
+  }
+}
+
+function toNames(name: string): string {
+  const setting = (settings as Record<string, Setting>)[name]!;
+  return setting.flag ? `--${setting.flag} (${setting.env})` : setting.env;
 }

@@ -3,7 +3,14 @@
  * one line of documentation. docs/config.md and the README table list the same settings
  * (test/docs/config-doc.test.ts checks it).
  */
-export type SettingKind = 'string' | 'integer' | 'boolean';
+export type SettingKind =
+  | 'string'
+  | 'integer'
+  | 'boolean'
+  /** An absolute http(s) base URL without query or fragment (stored without a trailing slash). */
+  | 'base-url'
+  /** An IP address or a DNS host name. */
+  | 'host';
 
 export type Setting = {
   env: string;
@@ -11,9 +18,19 @@ export type Setting = {
   kind: SettingKind;
   /** A default of undefined means "derived" or "unset"; see `doc`. */
   defaultValue?: string | number | boolean;
+  /** Bounds of an integer (inclusive). */
   min?: number;
+  max?: number;
+  /** The only values a string setting takes. */
+  choices?: readonly string[];
+  /** Never repeat the value in a message: it may hold a password. */
+  secret?: boolean;
   doc: string;
 };
+
+/** The longest delay Node's timers hold (2^31 − 1 ms); a longer one would fire at once. */
+const maxTimerMs = 2 ** 31 - 1;
+const maxTimerSeconds = Math.floor(maxTimerMs / 1000);
 
 export const settings = {
   dataDir: {
@@ -27,6 +44,7 @@ export const settings = {
     env: 'COFFER_DATABASE_URL',
     flag: 'database-url',
     kind: 'string',
+    secret: true,
     doc: 'Metadata store: `sqlite:<path>` (default `sqlite:<data-dir>/coffer.db`) or `postgres://…`.',
   },
   storageUrl: {
@@ -38,7 +56,7 @@ export const settings = {
   host: {
     env: 'COFFER_HOST',
     flag: 'host',
-    kind: 'string',
+    kind: 'host',
     defaultValue: '127.0.0.1',
     doc: 'Address to listen on. A non-loopback address needs TLS or --trust-proxy.',
   },
@@ -48,13 +66,14 @@ export const settings = {
     kind: 'integer',
     defaultValue: 8080,
     min: 0,
+    max: 65535,
     doc: 'TCP port to listen on (0 picks a free port).',
   },
   publicUrl: {
     env: 'COFFER_PUBLIC_URL',
     flag: 'public-url',
-    kind: 'string',
-    doc: 'Base URL clients reach this service at; signed links are built on it. Default: the listen address.',
+    kind: 'base-url',
+    doc: 'Base URL clients reach this service at (`https://host[:port][/path]`); signed links are built on it. Default: the listen address; set it whenever clients reach Coffer by another name (a proxy, a non-loopback bind).',
   },
   tlsCert: {
     env: 'COFFER_TLS_CERT',
@@ -123,6 +142,7 @@ export const settings = {
     kind: 'integer',
     defaultValue: 30,
     min: 1,
+    max: maxTimerSeconds,
     doc: 'Time a client has to send the request headers.',
   },
   requestTimeoutSeconds: {
@@ -130,6 +150,7 @@ export const settings = {
     kind: 'integer',
     defaultValue: 3600,
     min: 1,
+    max: maxTimerSeconds,
     doc: 'Time a client has to send a whole upload (a PUT to an upload link), body included.',
   },
   bodyTimeoutSeconds: {
@@ -137,6 +158,7 @@ export const settings = {
     kind: 'integer',
     defaultValue: 30,
     min: 1,
+    max: maxTimerSeconds,
     doc: 'Time a client has to send any other request body (JSON on /api/v1) once its headers are in (408 REQUEST_TIMEOUT).',
   },
   idleTimeoutSeconds: {
@@ -144,6 +166,7 @@ export const settings = {
     kind: 'integer',
     defaultValue: 60,
     min: 1,
+    max: maxTimerSeconds,
     doc: 'A connection silent for this long is closed.',
   },
   loginFailuresPerAccountAddressPerHour: {
@@ -186,6 +209,7 @@ export const settings = {
     kind: 'integer',
     defaultValue: 5000,
     min: 1,
+    max: maxTimerMs,
     doc: 'How long a write waits for the database (SQLite lock, PostgreSQL pool) before answering 503 UNAVAILABLE.',
   },
   databaseStartTimeoutSeconds: {
@@ -193,12 +217,14 @@ export const settings = {
     kind: 'integer',
     defaultValue: 60,
     min: 0,
+    max: maxTimerSeconds,
     doc: '`serve` keeps retrying an unreachable database this long at start, logging each attempt, before giving up.',
   },
   uploadMode: {
     env: 'COFFER_UPLOAD_MODE',
     kind: 'string',
     defaultValue: 'gateway',
+    choices: ['gateway', 'direct'],
     doc: '`gateway`: uploads stream through Coffer (multipart form or raw body). `direct` (S3 only): putFileUrl is an S3 presigned PUT for raw bodies.',
   },
   gcIntervalSeconds: {
@@ -226,6 +252,7 @@ export const settings = {
     flag: 'log-level',
     kind: 'string',
     defaultValue: 'info',
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     doc: 'pino log level: fatal, error, warn, info, debug, trace or silent.',
   },
 } as const satisfies Record<string, Setting>;

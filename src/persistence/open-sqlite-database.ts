@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -21,7 +21,13 @@ export async function openSqliteDatabase(options: {
   if (location === '')
     throw new Error('COFFER_DATABASE_URL: sqlite: needs a path, e.g. sqlite:./data/coffer.db');
   const inMemory = location === ':memory:';
-  if (!inMemory) mkdirSync(path.dirname(path.resolve(location)), { recursive: true });
+  if (!inMemory) {
+    // security: the database holds the signing keys. SQLite would create it 0644 (less the
+    // umask); created 0600 here, and SQLite gives its -wal and -shm files the same mode.
+    const file = path.resolve(location);
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  }
   const database = new DatabaseSync(inMemory ? ':memory:' : path.resolve(location));
   try {
     applyPragmas(database, busyTimeoutMs);

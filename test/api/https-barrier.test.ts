@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { serve } from '../../src/main.ts';
 import { buildServices } from '../../src/services.ts';
 import { startTestServer } from '../support/in-process-server.ts';
+import { makeCertificate } from '../support/tls-fixtures.ts';
 
 describe('barrier 1: HTTPS only', () => {
   it('behind --trust-proxy, a request not forwarded as https is HTTPS_REQUIRED; health stays open', async () => {
@@ -41,26 +41,7 @@ describe('barrier 1: HTTPS only', () => {
 
   it('serves HTTPS itself with --tls-cert/--tls-key', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'coffer-tls-'));
-    const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-      ],
-      { stdio: 'ignore' },
-    );
+    const { cert, key } = await makeCertificate(dir, 'server');
     const config = loadConfig({ 'data-dir': dir, 'tls-cert': cert, 'tls-key': key }, {});
     const services = await buildServices(config);
     const app = await buildApp(services, {

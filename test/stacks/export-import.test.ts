@@ -64,7 +64,8 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
     assert.equal(imported.code, 0, imported.stderr);
     assert.equal(JSON.parse(imported.stdout).files, 2);
     const again = await runCli(['import', '--in', exportDir, '--data-dir', dataDir], target);
-    assert.equal(again.code, 1, 'a second import into non-empty stores is refused');
+    assert.equal(again.code, 2, 'a second import into non-empty stores is refused');
+    assert.match(again.stderr, /--database-url: already holds projects/);
 
     const moved = await startCofferProcess({ dataDir, stack: { ...embedded, name: 'pg-s3', env: target } });
     try {

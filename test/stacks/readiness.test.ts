@@ -50,6 +50,8 @@ describe('readiness and start-up on PostgreSQL + S3 (own servers, stopped on pur
       COFFER_DATABASE_URL: 'postgres://coffer@127.0.0.1:1/none',
       COFFER_DATABASE_START_TIMEOUT_SECONDS: '2',
       COFFER_DATA_DIR: '/tmp',
+      // No blob directory in /tmp: serve makes the local stores' directories at start.
+      COFFER_STORAGE_URL: 'memory:',
     });
     assert.equal(result.code, 1);
     assert.match(result.stderr, /database not reachable yet \(attempt 1/);

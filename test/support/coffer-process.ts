@@ -21,16 +21,29 @@ export type CofferProcess = {
   stop(): Promise<void>;
 };
 
-/** Runs a `coffer` command the way a user does, answering its exit code and output. */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
+/**
+ * Runs a `coffer` command the way a user does, answering its exit code and output. A command
+ * still running after timeoutMs is stopped (SIGTERM) and answers code null: a `serve` that
+ * should have refused to start does not hang the test.
+ */
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { timeoutMs?: number } = {},
+) {
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, [bin, ...args], {
       env: { ...process.env, ...env },
+      timeout: options.timeoutMs ?? 0,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    const failed = error as { code: number | string | null; stdout: string; stderr: string };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : null,
+      stdout: failed.stdout,
+      stderr: failed.stderr,
+    };
   }
 }
 

@@ -1,0 +1,167 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { serve } from '../main.ts';
+import { migrate, projectCreate, userCreate, userSetEnabled, userSetRole } from './admin-commands.ts';
+import { exportData, importData } from './export-import.ts';
+import { collectGarbage, toGcText } from './gc-command.ts';
+import { type LocalPathsUse, prepareLocalPaths } from './local-paths.ts';
+import { tightenExistingFiles } from './private-files.ts';
+import { logStartWarning } from './start-log.ts';
+
+/** Every flag of every command (parseArgs options). */
+const options = {
+  'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
+  'storage-url': { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'public-url': { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'trust-proxy': { type: 'boolean' },
+  workers: { type: 'string' },
+  'log-level': { type: 'string' },
+  origin: { type: 'string', multiple: true },
+  project: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  role: { type: 'string' },
+  json: { type: 'boolean' },
+  out: { type: 'string' },
+  in: { type: 'string' },
+  apply: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export type Flag = keyof typeof options;
+export type Values = ReturnType<
+  typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true }>
+>['values'];
+type Output = { json: Record<string, unknown>; text: string } | undefined;
+
+/** One command: the flags it takes besides the common ones, its positional arguments, what it does. */
+export type Command = {
+  flags: readonly Flag[];
+  args?: readonly string[];
+  run(config: Config, values: Values, args: string[]): Promise<Output>;
+};
+
+/** Flags every command takes. */
+export const commonFlags: readonly Flag[] = ['data-dir', 'database-url', 'storage-url', 'help'];
+
+/** Parses the command line by the flag table; a mistake in it is a ConfigError. */
+export function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true });
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message} (coffer --help lists the commands and flags)`);
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new ConfigError(`${flag} is required`);
+  return value;
+}
+
+async function withPaths<T>(config: Config, use: LocalPathsUse, work: () => Promise<T>): Promise<T> {
+  await prepareLocalPaths(config, use);
+  return work();
+}
+
+/** Every command: what it does and what it prints (JSON with --json, a sentence otherwise). */
+export const commands: Record<string, Command> = {
+  serve: {
+    flags: ['host', 'port', 'public-url', 'tls-cert', 'tls-key', 'trust-proxy', 'workers', 'log-level'],
+    run: async (config) => {
+      await prepareLocalPaths(config, { dataDir: true, stores: 'create' });
+      await tightenExistingFiles(config, logStartWarning);
+      await serve(config);
+      return undefined;
+    },
+  },
+  migrate: {
+    flags: ['json'],
+    run: async (config) => {
+      await withPaths(config, { stores: 'create' }, () => migrate(config));
+      return { json: { migrated: true }, text: 'The database schema is up to date.' };
+    },
+  },
+  export: {
+    flags: ['out', 'json'],
+    run: async (config, values) => {
+      const counts = await exportData(config, required(values.out, '--out'));
+      return { json: counts, text: `Exported ${JSON.stringify(counts)} to ${values.out}` };
+    },
+  },
+  import: {
+    flags: ['in', 'json'],
+    run: async (config, values) => {
+      const counts = await importData(config, required(values.in, '--in'));
+      return { json: counts, text: `Imported ${JSON.stringify(counts)} from ${values.in}` };
+    },
+  },
+  gc: {
+    flags: ['apply', 'json'],
+    run: async (config, values) => {
+      const report = await withPaths(config, { stores: 'existing' }, () =>
+        collectGarbage(config, { apply: values.apply ?? false }),
+      );
+      return { json: report, text: toGcText(report) };
+    },
+  },
+  'project create': {
+    flags: ['origin', 'json'],
+    args: ['<name>'],
+    run: async (config, values, [name]) => {
+      const result = await withPaths(config, { stores: 'create' }, () =>
+        projectCreate(config, { name: name!, origins: values.origin ?? [] }),
+      );
+      const text = `Project ${result.projectId}\n  app id:     ${result.appId}\n  app secret: ${result.appSecret}\n(the secret is shown once; keep it safe)`;
+      return { json: result, text };
+    },
+  },
+  'user create': {
+    flags: ['project', 'email', 'password', 'role', 'json'],
+    run: async (config, values) => {
+      const input = {
+        project: required(values.project, '--project'),
+        email: required(values.email, '--email'),
+        password: required(values.password, '--password'),
+        role: values.role,
+      };
+      const result = await withPaths(config, { stores: 'existing' }, () => userCreate(config, input));
+      return { json: result, text: `User ${result.userId}` };
+    },
+  },
+  'user set-role': {
+    flags: ['project', 'json'],
+    args: ['<userId>', '<role>'],
+    run: async (config, values, [userId, role]) => {
+      const input = { project: required(values.project, '--project'), userId: userId!, role: role! };
+      const result = await withPaths(config, { stores: 'existing' }, () => userSetRole(config, input));
+      return { json: result, text: `User ${result.userId} now has role ${result.role}` };
+    },
+  },
+  'user disable': {
+    flags: ['project', 'json'],
+    args: ['<userId>'],
+    run: (c, v, a) => setEnabled(c, v, a, false),
+  },
+  'user enable': {
+    flags: ['project', 'json'],
+    args: ['<userId>'],
+    run: (c, v, a) => setEnabled(c, v, a, true),
+  },
+};
+
+async function setEnabled(
+  config: Config,
+  values: Values,
+  [userId]: string[],
+  enabled: boolean,
+): Promise<Output> {
+  const input = { project: required(values.project, '--project'), userId: userId!, enabled };
+  const result = await withPaths(config, { stores: 'existing' }, () => userSetEnabled(config, input));
+  return { json: result, text: `User ${result.userId} is ${enabled ? 'enabled' : 'disabled'}` };
+}

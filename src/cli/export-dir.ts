@@ -1,0 +1,116 @@
+import { createReadStream } from 'node:fs';
+import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { ConfigError, toFileErrorReason } from '../config/config-error.ts';
+import { type TableName, tablesInOrder } from '../persistence/table-copy.ts';
+import { privateDirectoryMode } from './private-files.ts';
+
+// An export directory: metadata.ndjson (one {table, row} per line, tables in reference order)
+// and blobs/<projectId>/<fileId> with a .json beside each giving its content type. It holds
+// the signing keys in clear: it is as secret as the database, so it is private (0700/0600).
+
+export const metadataFileName = 'metadata.ndjson';
+
+export type ExportLine = { table: TableName; row: Record<string, unknown> };
+export type ExportedBlob = { key: string; file: string; contentType: string };
+
+/** Makes --out a new private directory (or takes an empty one, made private), before anything is read. */
+export async function createExportDir(outDir: string): Promise<void> {
+  const label = `--out ${outDir}`;
+  const info = await stat(outDir).catch(() => undefined);
+  if (info && !info.isDirectory()) throw new ConfigError(`${label}: is not a directory`);
+  if (info && (await readdir(outDir)).length > 0)
+    throw new ConfigError(`${label}: already holds files; choose a new or empty directory`);
+  try {
+    if (info) await chmod(outDir, privateDirectoryMode);
+    await mkdir(path.join(outDir, 'blobs'), { recursive: true, mode: privateDirectoryMode });
+  } catch (error) {
+    throw new ConfigError(`${label}: cannot create or write it (${toFileErrorReason(error)})`);
+  }
+}
+
+/**
+ * Reads and checks a whole export before an import touches the target: --in is a directory,
+ * every metadata line is a {table, row} in reference order, every blob has its content type
+ * and every verified file its bytes. A problem is a ConfigError naming the file (and line).
+ */
+export async function readExportDir(inDir: string): Promise<ExportedBlob[]> {
+  const info = await stat(inDir).catch((error: unknown) => {
+    throw new ConfigError(`--in ${inDir}: cannot read it (${toFileErrorReason(error)})`);
+  });
+  if (!info.isDirectory()) throw new ConfigError(`--in ${inDir}: is not a directory`);
+  const blobs = await listBlobs(inDir);
+  const keys = new Set(blobs.map((blob) => blob.key));
+  const metadata = path.join(inDir, metadataFileName);
+  let lineNumber = 0;
+  let lastTable = 0;
+  try {
+    for await (const line of readLines(metadata)) {
+      lineNumber += 1;
+      const where = `${metadata} line ${lineNumber}`;
+      const table = tablesInOrder.indexOf(line.table);
+      if (table < lastTable) throw new ConfigError(`${where}: table ${line.table} out of order`);
+      lastTable = table;
+      const { row } = line;
+      if (line.table === 'files' && row.verified === 1 && !keys.has(`${row.project_id}/${row.id}`))
+        throw new ConfigError(
+          `${where}: verified file ${row.id} has no bytes in ${path.join(inDir, 'blobs')}`,
+        );
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    if ((error as NodeJS.ErrnoException).code)
+      throw new ConfigError(`${metadata}: cannot read it (${toFileErrorReason(error)}); is --in an export?`);
+    throw new ConfigError(
+      `${metadata} line ${lineNumber + 1}: not a {table, row} record (a damaged export?)`,
+    );
+  }
+  return blobs;
+}
+
+/** The lines of metadata.ndjson; throws a SyntaxError on a line that is not an export record. */
+export async function* readLines(file: string): AsyncGenerator<ExportLine> {
+  const input = createReadStream(file);
+  for await (const text of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+    if (!text.trim()) continue;
+    const line = JSON.parse(text) as ExportLine;
+    const isRecord = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (!isRecord(line) || !tablesInOrder.includes(line.table) || !isRecord(line.row))
+      throw new SyntaxError('not a {table, row} record');
+    yield line;
+  }
+}
+
+async function listBlobs(inDir: string): Promise<ExportedBlob[]> {
+  const blobs: ExportedBlob[] = [];
+  const root = path.join(inDir, 'blobs');
+  for (const projectId of await listDir(root)) {
+    for (const name of await listDir(path.join(root, projectId))) {
+      if (name.endsWith('.json')) continue;
+      const file = path.join(root, projectId, name);
+      const contentType = await readContentType(`${file}.json`);
+      if (typeof contentType !== 'string')
+        throw new ConfigError(`${file}.json: missing or damaged (it gives the file's content type)`);
+      blobs.push({ key: `${projectId}/${name}`, file, contentType });
+    }
+  }
+  return blobs;
+}
+
+async function readContentType(sidecar: string): Promise<unknown> {
+  try {
+    return (JSON.parse(await readFile(sidecar, 'utf8')) as { contentType?: unknown }).contentType;
+  } catch {
+    return undefined;
+  }
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new ConfigError(`${dir}: cannot read it (${toFileErrorReason(error)})`);
+  }
+}
