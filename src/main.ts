@@ -2,15 +2,33 @@
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { buildApp } from './app.ts';
-import { ensureDefaultProject } from './cli/default-project.ts';
 import type { Config } from './config/config.ts';
-import { buildServices, openStores } from './services.ts';
 
-/** Starts the server (or, with --workers N, a primary that forks N of them) and resolves once it has stopped. */
+/**
+ * Starts the service and resolves once it has stopped. The process `coffer serve` starts is
+ * the supervising primary (src/supervisor/); the servers run in the worker processes it forks.
+ */
 export async function serve(config: Config): Promise<void> {
   assertSafeBind(config);
-  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
+  // The primary never loads the HTTP app: it starts sooner and stays small.
+  if (cluster.isPrimary) return (await import('./supervisor/supervisor.ts')).runSupervisor(config);
+  try {
+    await serveWorker(config);
+  } catch (error) {
+    // A worker that cannot serve exits, once the CLI has said why, and the primary replaces
+    // it: neither its channel to the primary nor anything it opened may keep it alive.
+    setImmediate(() => process.exit(1));
+    throw error;
+  }
+}
+
+/** One server process: builds the services and the app, serves what the primary hands over. */
+async function serveWorker(config: Config): Promise<void> {
+  const [{ buildApp }, { buildServices }, { serveFromPrimary }] = await Promise.all([
+    import('./app.ts'),
+    import('./services.ts'),
+    import('./supervisor/serve-from-primary.ts'),
+  ]);
   const services = await buildServices(config, {
     log: (line) => console.error(JSON.stringify({ level: 40, time: Date.now(), msg: line })),
   });
@@ -19,70 +37,22 @@ export async function serve(config: Config): Promise<void> {
       ? { cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) }
       : undefined;
   const app = await buildApp(services, { tls });
-  if (cluster.isPrimary)
-    await ensureDefaultProject(services.repositories.projects, config.dataDir, (line) => app.log.info(line));
-  const address = await app.listen({ host: config.host, port: config.port });
-  services.publicUrl.value = config.publicUrl?.replace(/\/+$/, '') ?? address;
-  if (cluster.isPrimary)
-    app.log.info({ url: services.publicUrl.value }, `Coffer ready at ${services.publicUrl.value}`);
+  await serveFromPrimary(app, services.publicUrl);
   await new Promise<void>((resolve) => {
+    let stopping = false;
+    // Ctrl-C signals the primary and its workers together; the primary then sends SIGTERM too.
     const stop = async () => {
+      if (stopping) return;
+      stopping = true;
       app.log.info('shutting down: draining connections');
       await app.close();
       await services.close();
-      // A worker's channel to the primary would keep it alive: let it go.
-      if (cluster.isWorker) process.disconnect?.();
+      // The channel to the primary would keep this worker alive: let it go.
+      process.disconnect?.();
       resolve();
     };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
-}
-
-/** With --workers N: prepare the stores once, fork N servers sharing the port, restart any that dies. */
-async function runPrimary(config: Config): Promise<void> {
-  const { database, repositories } = await openStores(config, (line) => console.error(line));
-  await ensureDefaultProject(repositories.projects, config.dataDir, (line) => console.log(line));
-  await database.close();
-  let stopping = false;
-  for (let i = 0; i < config.workers; i++) cluster.fork();
-  cluster.on('exit', (worker, code) => {
-    if (stopping) return;
-    console.error(`worker ${worker.process.pid} exited (${code}); starting another`);
-    cluster.fork();
-  });
-  let ready = 0;
-  cluster.on('listening', (_worker, address) => {
-    ready += 1;
-    if (ready === config.workers) {
-      const url =
-        config.publicUrl ??
-        `${config.tlsCert ? 'https' : 'http'}://${formatHost(config.host)}:${address.port}`;
-      console.log(
-        JSON.stringify({
-          level: 30,
-          time: Date.now(),
-          url,
-          workers: config.workers,
-          msg: `Coffer ready at ${url}`,
-        }),
-      );
-    }
-  });
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      stopping = true;
-      const workers = Object.values(cluster.workers ?? {});
-      let alive = workers.length;
-      if (alive === 0) resolve();
-      cluster.on('exit', () => {
-        alive -= 1;
-        if (alive === 0) resolve();
-      });
-      for (const worker of workers) worker?.process.kill('SIGTERM');
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
   });
 }
 
@@ -100,8 +70,4 @@ function assertSafeBind(config: Config): void {
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
-}
-
-function formatHost(host: string): string {
-  return isIP(host) === 6 ? `[${host}]` : host;
 }
