@@ -42,7 +42,15 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
  * Always a cluster of its own, even when COFFER_TEST_POSTGRES_URL names a shared server: a
  * test that stops its database must not stop anyone else's. Undefined when not installed.
  */
-export async function startPrivatePostgres(): Promise<PrivatePostgresServer | undefined> {
+export async function startPrivatePostgres(
+  options: {
+    /**
+     * Commit only once the WAL is written (synchronous_commit=on), so that a stop -m immediate
+     * keeps every acknowledged transaction. Off by default: faster, and enough for most tests.
+     */
+    durableCommits?: boolean;
+  } = {},
+): Promise<PrivatePostgresServer | undefined> {
   const binDir = findPostgresBinDir();
   if (binDir === undefined) {
     console.warn(
@@ -83,7 +91,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgresServer | un
       `-c port=${await freePort()}`,
       "-c listen_addresses='127.0.0.1'",
       `-c unix_socket_directories='${dir}'`,
-      '-c fsync=off -c synchronous_commit=off -c full_page_writes=off',
+      // fsync only matters when the machine crashes; the processes dying loses nothing.
+      `-c fsync=off -c synchronous_commit=${options.durableCommits ? 'on' : 'off'} -c full_page_writes=off`,
     ];
     await start();
   } catch (error) {
