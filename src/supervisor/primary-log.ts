@@ -6,7 +6,10 @@ export type PrimaryLog = (
   fields?: Record<string, unknown>,
 ) => void;
 
-/** The primary's log: JSON lines shaped like the workers' (pino's), on the same stdout. */
+/**
+ * The primary's log: JSON lines shaped like the workers' (pino's); info on stdout beside the
+ * workers' lines, warnings and errors on stderr (as the workers' start-up warnings).
+ */
 export function toPrimaryLog(logLevel: string): PrimaryLog {
   const threshold =
     logLevel === 'silent'
@@ -15,6 +18,6 @@ export function toPrimaryLog(logLevel: string): PrimaryLog {
   return (level, message, fields = {}) => {
     if (levels[level] < threshold) return;
     const line = { level: levels[level], time: Date.now(), pid: process.pid, ...fields, msg: message };
-    process.stdout.write(`${JSON.stringify(line)}\n`);
+    (levels[level] >= levels.warn ? process.stderr : process.stdout).write(`${JSON.stringify(line)}\n`);
   };
 }

@@ -119,7 +119,8 @@ function waitForOutput(child: ChildProcess, output: () => string, pattern: RegEx
 
 function waitForReady(child: ChildProcess, output: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`coffer serve did not get ready:\n${output()}`)), 30_000);
+    // A hang guard, not a deadline: a busy machine starts slowly (the primary, then its worker).
+    const timer = setTimeout(() => reject(new Error(`coffer serve did not get ready:\n${output()}`)), 90_000);
     const check = () => {
       const match = /Coffer ready at (\S+?)"/.exec(output());
       if (match?.[1]) {
