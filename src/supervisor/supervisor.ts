@@ -22,7 +22,7 @@ const maxWaitingConnections = 4096;
 export async function runSupervisor(config: Config): Promise<void> {
   const log = toPrimaryLog(config.logLevel);
   await prepareStores(config, log);
-  const runtimeDir = await mkdtemp(path.join(tmpdir(), 'coffer-'));
+  const runtimeDir = await mkdtemp(path.join(tmpdir(), 'coffer-sockets-'));
   // Connections wait for a worker no longer than a client may take to send its headers.
   const dispatcher = new ConnectionDispatcher({
     maxWaitMs: config.headersTimeoutSeconds * 1000,

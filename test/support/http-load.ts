@@ -92,6 +92,8 @@ function send(url: string, init: Parameters<Call>[2] = {}): Promise<LoadResponse
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: init.method ?? 'GET', headers: init.headers, agent: false });
     request.on('error', reject);
+    // A hang guard: a request that hangs is recorded as failed instead of holding the test.
+    request.setTimeout(60_000, () => request.destroy(Object.assign(new Error('hung'), { code: 'HUNG' })));
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
