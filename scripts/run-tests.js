@@ -1,7 +1,7 @@
 // Runs every test on node:test, on both stacks:
 //   1. every test file (unit tests beside the code, cross-module tests in test/) on the embedded
 //      stack; the contract suites start their own PostgreSQL and S3 servers;
-//   2. the API, access, CLI and end-to-end suites again on PostgreSQL + S3 (one private
+//   2. the API, access, CLI, end-to-end and some fault suites again on PostgreSQL + S3 (one private
 //      PostgreSQL cluster and one S3 server for the run, a fresh database and key prefix per
 //      Coffer server). Without PostgreSQL installed this pass is skipped, loudly.
 // Test files given as arguments narrow both passes to them (the second pass only to those of
@@ -33,6 +33,9 @@ const stackFiles = narrow(
     'test/api/rate-limits.test.ts',
     'test/api/concurrency.test.ts',
     'test/api/malformed-uploads.test.ts',
+    // The other fault tests stop a PostgreSQL cluster of their own: one pass is enough.
+    'test/faults/s3-outage.test.ts',
+    'test/faults/worker-crash.test.ts',
   ].sort(),
 );
 

@@ -6,7 +6,8 @@ type Log = { info(details: object, message: string): void; warn(details: object,
 /**
  * `serve`'s background collection of stray blobs (what crashes and failed deletes leave; see
  * docs/deploy.md): a pass at start, then every COFFER_GC_INTERVAL_SECONDS, in slices of a
- * few thousand entries. Every process runs its own: passes are safe side by side.
+ * few thousand entries. One worker per node runs it (the primary says which); passes of several
+ * nodes are safe side by side.
  */
 export function startBlobCollection(services: Services, log: Log): { stop(): Promise<void> } | undefined {
   if (services.config.gcIntervalSeconds === 0) return undefined;

@@ -100,7 +100,7 @@ export const settings = {
     kind: 'integer',
     defaultValue: 1,
     min: 1,
-    doc: 'Number of server processes (node:cluster) sharing the port.',
+    doc: 'Number of server processes under the supervising primary, which hands them connections and replaces any that dies.',
   },
   maxFileSizeBytes: {
     env: 'COFFER_MAX_FILE_SIZE_BYTES',

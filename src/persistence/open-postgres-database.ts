@@ -24,9 +24,13 @@ export async function openPostgresDatabase(options: {
         oid === int8Oid ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client whose server went away emits 'error' on the pool; unhandled, that would
-  // crash the process. The pool already drops that client, and the next query reconnects.
+  // A client whose server goes away (a restart, `pg_ctl stop -m immediate`, a cut network)
+  // emits 'error'; unhandled, that would crash the process. Idle in the pool, the pool
+  // re-emits it and drops the client. Checked out (in a transaction, mid-query), pg-pool
+  // listens no more: the client needs its own listener. Its query fails (UNAVAILABLE, below)
+  // and the pool drops it on release, since it is no longer queryable; the next query reconnects.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DatabaseSchema>({
     dialect: new PostgresDialect({ pool: toUnavailableTranslatingPool(pool) }),
   });

@@ -26,6 +26,7 @@ describe('readiness and start-up on PostgreSQL + S3 (own servers, stopped on pur
   });
   after(async () => {
     await coffer?.stop();
+    await s3?.stop(); // stopped by the test already, unless it failed first
     await postgres?.stop().catch(() => {});
   });
 

@@ -16,8 +16,15 @@ export type CofferProcess = {
   dataDir: string;
   credentials: AppCredentials;
   client: ApiClient;
+  /** The pid of the process `coffer serve` started: the supervising primary. */
+  pid: number;
   /** Everything the server printed so far (its logs). */
   output(): string;
+  /**
+   * Waits until the output from character `from` on matches `pattern` (a log line to come);
+   * answers the match. Worker pids are in the primary's lines (`"workerPid":123`).
+   */
+  waitForOutput(pattern: RegExp, from?: number): Promise<RegExpExecArray>;
   stop(): Promise<void>;
 };
 
@@ -86,7 +93,9 @@ export async function startCofferProcess(
     env: stack.env,
     credentials,
     client: new ApiClient(baseUrl, credentials),
+    pid: child.pid!,
     output: () => output,
+    waitForOutput: (pattern, from = 0) => waitForOutput(child, () => output.slice(from), pattern),
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -99,9 +108,32 @@ export async function startCofferProcess(
   };
 }
 
+function waitForOutput(child: ChildProcess, output: () => string, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(output());
+      if (!match) return;
+      child.stdout?.off('data', check);
+      child.stderr?.off('data', check);
+      clearTimeout(timer);
+      resolve(match);
+    };
+    // Generous: a busy machine is slow, not wrong; a hung server still ends the test.
+    const timer = setTimeout(() => {
+      child.stdout?.off('data', check);
+      child.stderr?.off('data', check);
+      reject(new Error(`coffer serve never printed ${pattern}:\n${output()}`));
+    }, 90_000);
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    check();
+  });
+}
+
 function waitForReady(child: ChildProcess, output: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`coffer serve did not get ready:\n${output()}`)), 30_000);
+    // A hang guard, not a deadline: a busy machine starts slowly (the primary, then its worker).
+    const timer = setTimeout(() => reject(new Error(`coffer serve did not get ready:\n${output()}`)), 90_000);
     const check = () => {
       const match = /Coffer ready at (\S+?)"/.exec(output());
       if (match?.[1]) {

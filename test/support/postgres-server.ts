@@ -23,10 +23,34 @@ export type PostgresServer = {
 
 const run = promisify(execFile);
 
+/** A private cluster a test may stop and start again (a database outage), on the same port. */
+export type PrivatePostgresServer = PostgresServer & {
+  /** `pg_ctl stop -m immediate`: every backend dies at once, as in a crash or a power cut. */
+  stopImmediately(): Promise<void>;
+  /** Starts the stopped cluster again (it recovers from its write-ahead log). */
+  start(): Promise<void>;
+};
+
 /** Starts a server, or returns undefined (after saying so, loudly) when PostgreSQL is not installed. */
 export async function startPostgres(): Promise<PostgresServer | undefined> {
   const external = process.env['COFFER_TEST_POSTGRES_URL'];
   if (external) return onServer(external, async () => {});
+  return startPrivatePostgres();
+}
+
+/**
+ * Always a cluster of its own, even when COFFER_TEST_POSTGRES_URL names a shared server: a
+ * test that stops its database must not stop anyone else's. Undefined when not installed.
+ */
+export async function startPrivatePostgres(
+  options: {
+    /**
+     * Commit only once the WAL is written (synchronous_commit=on), so that a stop -m immediate
+     * keeps every acknowledged transaction. Off by default: faster, and enough for most tests.
+     */
+    durableCommits?: boolean;
+  } = {},
+): Promise<PrivatePostgresServer | undefined> {
   const binDir = findPostgresBinDir();
   if (binDir === undefined) {
     console.warn(
@@ -46,6 +70,9 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
       ? ['runuser', ['-u', 'postgres', '--', join(binDir, binary), ...args]]
       : [join(binDir, binary), args];
   const pgCtl = (...args: string[]) => toCommand('pg_ctl', ['-D', dataDir, ...args]);
+  let settings: string[];
+  const start = () =>
+    run(...pgCtl('start', '-w', '-t', '60', '-l', join(dir, 'server.log'), '-o', settings.join(' ')));
   try {
     const initdbArgs = [
       '-D',
@@ -60,13 +87,14 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
       '--no-sync',
     ];
     await run(...toCommand('initdb', initdbArgs));
-    const settings = [
+    settings = [
       `-c port=${await freePort()}`,
       "-c listen_addresses='127.0.0.1'",
       `-c unix_socket_directories='${dir}'`,
-      '-c fsync=off -c synchronous_commit=off -c full_page_writes=off',
+      // fsync only matters when the machine crashes; the processes dying loses nothing.
+      `-c fsync=off -c synchronous_commit=${options.durableCommits ? 'on' : 'off'} -c full_page_writes=off`,
     ];
-    await run(...pgCtl('start', '-w', '-t', '60', '-l', join(dir, 'server.log'), '-o', settings.join(' ')));
+    await start();
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
@@ -79,11 +107,29 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
       // already stopped
     }
   });
-  return onServer(`postgres://postgres@127.0.0.1:${port}/postgres`, async () => {
+  let running = true;
+  const server = await onServer(`postgres://postgres@127.0.0.1:${port}/postgres`, async () => {
     unregister();
     await run(...pgCtl('stop', '-m', 'fast', '-w'));
     await rm(dir, { recursive: true, force: true });
   });
+  const startAgain = async () => {
+    await start();
+    running = true;
+  };
+  return {
+    ...server,
+    // Its databases are dropped before the cluster stops: a stopped cluster starts again first.
+    async stop() {
+      if (!running) await startAgain();
+      await server.stop();
+    },
+    async stopImmediately() {
+      await run(...pgCtl('stop', '-m', 'immediate', '-w'));
+      running = false;
+    },
+    start: startAgain,
+  };
 }
 
 /**

@@ -3,10 +3,11 @@
 import S3rver from '@20minutes/s3rver';
 import { s3rverFixes } from './s3rver-fixes.ts';
 
-const [directory = '', bucket = '', secretAccessKey = ''] = process.argv.slice(2);
+const [directory = '', bucket = '', secretAccessKey = '', port = '0'] = process.argv.slice(2);
 const server = new S3rver({
   address: '127.0.0.1',
-  port: 0,
+  // 0 picks a free port; a restarted server takes its old one again.
+  port: Number(port),
   silent: true,
   directory,
   // s3rverFixes checks signatures instead (s3rver's own check rejects valid ones).
@@ -14,8 +15,8 @@ const server = new S3rver({
   configureBuckets: [{ name: bucket }],
 });
 server.middleware.unshift(s3rverFixes({ directory, secretAccessKey }));
-const { port } = await server.run();
-process.stdout.write(`${JSON.stringify({ port })}\n`);
+const address = await server.run();
+process.stdout.write(`${JSON.stringify({ port: address.port })}\n`);
 // The parent ends us by closing stdin (also when it dies without cleaning up).
 process.stdin.resume();
 process.stdin.on('end', () => process.exit(0));

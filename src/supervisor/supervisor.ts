@@ -1,0 +1,98 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { type AddressInfo, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ensureDefaultProject } from '../cli/default-project.ts';
+import type { Config } from '../config/config.ts';
+import { toListenError } from '../config/listen-address.ts';
+import type { PublicUrl } from '../config/public-url.ts';
+import { openStores } from '../services.ts';
+import { ConnectionDispatcher } from './connection-dispatcher.ts';
+import { type PrimaryLog, toPrimaryLog } from './primary-log.ts';
+import { WorkerSlots } from './worker-slots.ts';
+
+/** Connections that may wait for a worker at once (all restarting); beyond, new ones are closed. */
+const maxWaitingConnections = 4096;
+
+/**
+ * `coffer serve`'s primary process, whatever the worker count: it prepares the stores once,
+ * owns the listening socket, and keeps `config.workers` server processes running (see
+ * WorkerSlots). No bug in a worker takes the service down: it costs that worker's in-flight
+ * requests. SIGTERM or SIGINT stops accepting, lets the workers drain, then resolves; a
+ * second signal kills them.
+ */
+export async function runSupervisor(config: Config, publicUrlFor: PublicUrl): Promise<void> {
+  const log = toPrimaryLog(config.logLevel);
+  await prepareStores(config, log);
+  const runtimeDir = await mkdtemp(path.join(tmpdir(), 'coffer-sockets-'));
+  // Connections wait for a worker no longer than a client may take to send its headers.
+  const dispatcher = new ConnectionDispatcher({
+    maxWaitMs: config.headersTimeoutSeconds * 1000,
+    maxWaiting: maxWaitingConnections,
+  });
+  const server = createServer({ pauseOnConnect: true }, (socket) => dispatcher.dispatch(socket));
+  let workers: WorkerSlots | undefined;
+  const signals = new StopSignals(() => workers?.kill());
+  try {
+    const port = await listen(server, config, log);
+    const publicUrl = publicUrlFor.at(port);
+    workers = new WorkerSlots({ count: config.workers, log, dispatcher, runtimeDir, publicUrl });
+    if ((await Promise.race([workers.start(), signals.received])) === undefined)
+      log('info', `Coffer ready at ${publicUrl}`, { url: publicUrl, workers: config.workers });
+    await signals.received;
+    log('info', 'shutting down: draining workers');
+  } finally {
+    server.close();
+    dispatcher.close();
+    await workers?.stop();
+    signals.dispose();
+    await rm(runtimeDir, { recursive: true, force: true });
+  }
+}
+
+/** Migrates the database and creates the default project, once, before any worker starts. */
+async function prepareStores(config: Config, log: PrimaryLog): Promise<void> {
+  const { database, repositories } = await openStores(config, (line) => log('warn', line));
+  try {
+    await ensureDefaultProject(repositories.projects, config.dataDir, (line) => log('info', line));
+  } finally {
+    await database.close();
+  }
+}
+
+function listen(server: Server, config: Config, log: PrimaryLog): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error) => reject(toListenError(error, config)));
+    server.listen({ host: config.host, port: config.port }, () => {
+      server.removeAllListeners('error');
+      // Accepting can fail later (EMFILE): the server keeps listening, the primary keeps running.
+      server.on('error', (error) => log('error', `accepting a connection failed: ${error.message}`));
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** SIGTERM and SIGINT: the first asks for a drain (`received` resolves), a second for `onAgain`. */
+class StopSignals {
+  readonly received: Promise<string>;
+  readonly #listeners: Array<[NodeJS.Signals, () => void]> = [];
+
+  constructor(onAgain: () => void) {
+    let signalled = false;
+    this.received = new Promise((resolve) => {
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+        const listener = () => {
+          if (signalled) return onAgain();
+          signalled = true;
+          resolve(signal);
+        };
+        process.on(signal, listener);
+        this.#listeners.push([signal, listener]);
+      }
+    });
+  }
+
+  dispose(): void {
+    for (const [signal, listener] of this.#listeners) process.off(signal, listener);
+  }
+}
