@@ -6,7 +6,11 @@ import Fastify, { type FastifyRequest } from 'fastify';
 import { controlPlane } from './http/control/control-plane.ts';
 import { health } from './http/control/ops/health.ts';
 import { dataPlane } from './http/data/data-plane.ts';
-import { answerClientError, answerFrameworkError } from './http/plugins/connection-errors.ts';
+import {
+  answerClientError,
+  answerFrameworkError,
+  ignoreUnknownExpectations,
+} from './http/plugins/connection-errors.ts';
 import { installErrorHandler } from './http/plugins/error-handler.ts';
 import { installHttpsBarrier } from './http/plugins/https-barrier.ts';
 import { ErrorSchema, FileRecordSchema } from './http/wire/schemas.ts';
@@ -46,6 +50,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutSeconds * 1000;
+  ignoreUnknownExpectations(app.server);
 
   await app.register(swagger, {
     openapi: {

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from '../../errors/app-error.ts';
@@ -31,4 +31,13 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
 export function answerFrameworkError(_error: Error, _request: FastifyRequest, reply: FastifyReply) {
   const appError = validationFailed('The URL is not validly percent-encoded');
   return reply.code(appError.statusCode).send(toErrorBody(appError));
+}
+
+/**
+ * RFC 9110 §10.1.1: a server that receives an expectation other than 100-continue MAY answer
+ * 417. Node's own 417 has an empty body, outside our error shape; ignoring the expectation and
+ * serving the request, as the RFC also allows, is what clients cope with best.
+ */
+export function ignoreUnknownExpectations(server: Pick<Server, 'on' | 'emit'>): void {
+  server.on('checkExpectation', (request, response) => server.emit('request', request, response));
 }

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../support/in-process-server.ts';
+
+// Focused regression tests for what the fuzzers found in the HTTP layer: each failed before
+// its fix.
+
+function send(baseUrl: string, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; contentType?: string; body: string }>((resolve, reject) => {
+    const outgoing = request(`${baseUrl}${path}`, { headers, agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'], body }),
+      );
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+describe('HTTP findings of the fuzzers', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.stop());
+
+  // Found by the mutated-request campaign: Node answered an unknown `Expect` with an empty 417,
+  // outside the error shape. RFC 9110 §10.1.1 lets a server ignore an expectation it does not
+  // know; Coffer serves the request as if it had none.
+  for (const expect of ['', 'nonsense', 'Bearer x', '200-ok']) {
+    it(`an unknown expectation (${JSON.stringify(expect)}) is ignored: the request is served`, async () => {
+      const probe = await send(server.baseUrl, '/healthz', { expect });
+      assert.equal(probe.status, 200, probe.body);
+      const refused = await send(server.baseUrl, '/api/v1/user', { expect });
+      assert.equal(refused.status, 401, refused.body);
+      assert.equal(JSON.parse(refused.body).code, 'APP_CREDENTIALS_REQUIRED');
+    });
+  }
+});
