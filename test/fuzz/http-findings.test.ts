@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 
@@ -40,4 +41,24 @@ describe('HTTP findings of the fuzzers', () => {
       assert.equal(JSON.parse(refused.body).code, 'APP_CREDENTIALS_REQUIRED');
     });
   }
+
+  // Found by the mutated-request campaign: a HEAD that Node could not parse (a raw non-ASCII
+  // byte in its path) was answered with a body, which HTTP forbids after a HEAD: the client
+  // reads those bytes as the start of the next response.
+  it('a HEAD that is not valid HTTP gets a 400 without a body', async () => {
+    const { port } = new URL(server.baseUrl);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(Buffer.from('HEAD /\xee HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1')),
+      );
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+    const [head, body] = answer.split('\r\n\r\n');
+    assert.match(head ?? '', /^HTTP\/1\.1 400 /);
+    assert.match(head ?? '', /content-type: application\/json/i);
+    assert.equal(body, '');
+  });
 });

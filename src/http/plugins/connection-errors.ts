@@ -18,10 +18,15 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
         ? headersTooLarge()
         : validationFailed('The request is not valid HTTP');
   const body = JSON.stringify(toErrorBody(appError));
+  // A response to HEAD never carries a body (RFC 9110 §9.3.2), even when the rest of the
+  // request could not be parsed: a client would read it as the start of the next response.
+  const { rawPacket } = error as { rawPacket?: unknown };
+  const isHead = Buffer.isBuffer(rawPacket) && rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${appError.statusCode} ${STATUS_CODES[appError.statusCode]}\r\nConnection: close\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+        (isHead ? '' : body),
     );
   }
   socket.destroy(error);
