@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Parameters } from 'fast-check';
+import fc, { type Parameters } from 'fast-check';
 
 /**
  * How hard the fuzz suites push. `npm test` runs the default rounds (a minute or two in all);
@@ -32,3 +32,9 @@ export function chooseSeed(suite: string): number {
 export function propertyParameters(suite: string, numRuns: number): Parameters<unknown> {
   return { seed: chooseSeed(suite), numRuns: toRounds(numRuns) };
 }
+
+/**
+ * Any UTF-16 code unit, lone surrogates included. fast-check's own `unit: 'binary'` covers the
+ * same ground but spends seconds building a table of all of Unicode the first time it is used.
+ */
+export const anyCodeUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
