@@ -10,6 +10,7 @@ import {
   answerClientError,
   answerFrameworkError,
   ignoreUnknownExpectations,
+  trackEarlyAnswers,
 } from './http/plugins/connection-errors.ts';
 import { installErrorHandler } from './http/plugins/error-handler.ts';
 import { installHttpsBarrier } from './http/plugins/https-barrier.ts';
@@ -72,6 +73,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   app.addSchema({ ...ErrorSchema, $id: 'Error' });
   app.addSchema(FileRecordSchema);
   installErrorHandler(app, { jsonBodyLimitBytes: config.jsonBodyLimitBytes });
+  trackEarlyAnswers(app);
   if (options.logger !== false) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.info(

@@ -62,3 +62,51 @@ describe('HTTP findings of the fuzzers', () => {
     assert.equal(body, '');
   });
 });
+
+describe('HTTP findings of the hostile-client suite', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(
+      {},
+      {
+        COFFER_REQUEST_TIMEOUT_SECONDS: '2',
+        COFFER_HEADERS_TIMEOUT_SECONDS: '1',
+        COFFER_MAX_FILE_SIZE_BYTES: '1024',
+      },
+    );
+  });
+  after(() => server.stop());
+
+  // Found by the slow-body clients: an upload refused early (413) whose client kept trickling
+  // bytes got a second, unasked-for answer on the same connection when the request timeout
+  // struck (a raw 408 after the 413): a client or proxy reusing the connection would take it
+  // for the answer to its next request.
+  it('a request already answered gets no second answer when its slow body times out', async () => {
+    const { token } = await server.client.signup();
+    const requested = await server.client.call('POST', '/api/v1/file', {
+      token,
+      body: { filePath: 'big.bin' },
+    });
+    const link = new URL(requested.body.putFileUrl);
+    const { port } = new URL(server.baseUrl);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1', async () => {
+        socket.write(
+          `PUT ${link.pathname}${link.search} HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n`,
+        );
+        socket.write(Buffer.alloc(2048, 'a'));
+        // Keep trickling, well past the request timeout, until the server hangs up.
+        while (!socket.destroyed) {
+          socket.write('a');
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(text));
+    });
+    assert.equal(answer.match(/HTTP\/1\.1 \d{3} /g)?.length, 1, answer);
+    assert.match(answer, /^HTTP\/1\.1 413 /);
+  });
+});

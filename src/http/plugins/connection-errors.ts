@@ -1,6 +1,6 @@
 import { type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from '../../errors/app-error.ts';
 import { headersTooLarge, requestTimeout, validationFailed } from '../../errors/errors.ts';
 import { toErrorBody } from './error-handler.ts';
@@ -8,9 +8,33 @@ import { toErrorBody } from './error-handler.ts';
 // Errors Node or the router raise before a request reaches our handlers still leave in our
 // one JSON shape with a stable code (DESIGN §5), never in Fastify's own.
 
+/**
+ * Connections whose request was answered before its body ended (an upload refused early while
+ * the client kept sending). Node still reads the rest of that body; if it then breaks off or
+ * times out, the request already has its one answer and must not get a second.
+ */
+const answeredBeforeBodyEnd = new WeakSet<Socket>();
+
+/** Marks connections whose request is answered before its body has all arrived. */
+export function trackEarlyAnswers(app: FastifyInstance): void {
+  // A new request on the connection means the previous one's body is behind it.
+  app.addHook('onRequest', (request, _reply, done) => {
+    answeredBeforeBodyEnd.delete(request.raw.socket);
+    done();
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.raw.complete && reply.raw.socket) answeredBeforeBodyEnd.add(reply.raw.socket);
+    done(null, payload);
+  });
+}
+
 /** Fastify's clientErrorHandler: a request Node could not even parse. */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (answeredBeforeBodyEnd.has(socket)) {
+    socket.destroy(error);
+    return;
+  }
   const appError: AppError =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? requestTimeout()
