@@ -32,6 +32,7 @@ const stackFiles = narrow(
     'test/api/tokens-and-accounts.test.ts',
     'test/api/concurrency.test.ts',
     'test/api/malformed-uploads.test.ts',
+    'test/fuzz/http-findings.test.ts',
   ].sort(),
 );
 

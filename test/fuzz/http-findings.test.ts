@@ -42,6 +42,39 @@ describe('HTTP findings of the fuzzers', () => {
     });
   }
 
+  // Found by the mutated-request campaign on PostgreSQL, which cannot store U+0000 in text:
+  // a NUL character in a listing filter, a login email or a signup field was a 500 INTERNAL.
+  // Text with a NUL character is refused at the edge on every store.
+  const withNul = [
+    { name: 'listing filter', method: 'GET', path: '/api/v1/file?filePath=a%00b' },
+    {
+      name: 'login email',
+      method: 'POST',
+      path: '/api/v1/auth/login',
+      body: { email: 'a\u0000@x.example', password: 'p' },
+    },
+    {
+      name: 'signup email',
+      method: 'POST',
+      path: '/api/v1/auth/signup',
+      body: { email: 'b\u0000@x.example', password: 'correct horse battery' },
+    },
+    {
+      name: 'signup display name',
+      method: 'POST',
+      path: '/api/v1/auth/signup',
+      body: { email: 'nul@x.example', password: 'correct horse battery', displayName: 'a\u0000b' },
+    },
+  ];
+  for (const request of withNul) {
+    it(`a NUL character in the ${request.name} is 400 VALIDATION_FAILED, never a 500`, async () => {
+      const { token } = await server.client.signup();
+      const response = await server.client.call(request.method, request.path, { token, body: request.body });
+      assert.equal(response.status, 400, response.text);
+      assert.equal(response.body.code, 'VALIDATION_FAILED');
+    });
+  }
+
   // Found by the mutated-request campaign: a HEAD that Node could not parse (a raw non-ASCII
   // byte in its path) was answered with a body, which HTTP forbids after a HEAD: the client
   // reads those bytes as the start of the next response.
