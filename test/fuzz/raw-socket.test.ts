@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
 import { findErrorShapeProblem } from '../support/error-shape.ts';
@@ -11,7 +9,7 @@ import { chooseSeed, toRounds, toTimeoutMs } from '../support/fuzz-settings.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { type RawCase, type RawTargets, rawCase } from '../support/raw-cases.ts';
 import { exchangeRaw, parseResponses, type RawExchange } from '../support/raw-http.ts';
-import { waitForSockets } from '../support/resource-usage.ts';
+import { waitForConnections, waitForEmptyDirectory } from '../support/resource-usage.ts';
 import { currentStackName } from '../support/test-stack.ts';
 
 // A few thousand byte-level cases per run. Pass: the server answers in the error shape or
@@ -136,15 +134,7 @@ async function assertServes(baseUrl: string, targets: RawTargets): Promise<void>
 
 /** Partial uploads leave nothing behind in the store's temp directory (embedded stack). */
 async function waitForEmptyTempDir(dataDir: string): Promise<void> {
-  if (currentStackName() !== 'embedded') return;
-  const tmp = path.join(dataDir, 'blobs', '.tmp');
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const left = await readdir(tmp).catch(() => []);
-    if (left.length === 0) return;
-    if (Date.now() > deadline) assert.fail(`temp files left behind: ${left.join(', ')}`);
-    await sleep(50);
-  }
+  if (currentStackName() === 'embedded') await waitForEmptyDirectory(path.join(dataDir, 'blobs', '.tmp'));
 }
 
 describe('raw-socket cases', { timeout: toTimeoutMs(240_000) }, () => {
@@ -172,7 +162,7 @@ describe('raw-socket cases', { timeout: toTimeoutMs(240_000) }, () => {
       });
       assertClean(result);
       await assertServes(server.baseUrl, targets);
-      await waitForSockets(0);
+      await waitForConnections(server);
       await waitForEmptyTempDir(server.dataDir);
     });
   });

@@ -53,35 +53,37 @@ export async function waitUntilClosedByServer(sockets: Socket[], timeoutMs = 60_
 }
 
 /**
- * Streams `totalBytes` of filler after `head` as fast as the server reads it, stopping once
- * the server closes; answers how many bytes it managed to write and what came back.
+ * Streams filler after `head` as fast as the server takes it (at most a chunk a timer tick)
+ * until the server hangs up or `timeoutMs` passes; answers what came back and whether the
+ * server was the one to close.
  */
 export function flood(
   address: Address,
   head: string,
-  totalBytes: number,
+  timeoutMs = 60_000,
 ): Promise<{ written: number; received: string; closedByServer: boolean }> {
   return new Promise((resolve) => {
     let written = 0;
     let received = '';
+    const deadline = Date.now() + timeoutMs;
     const chunk = Buffer.alloc(64 * 1024, 'x');
     const socket = connect(address.port, address.host, async () => {
       socket.write(head);
-      while (written < totalBytes && !socket.destroyed) {
-        const ok = socket.write(chunk);
+      while (!socket.destroyed && Date.now() < deadline) {
+        const drained = socket.write(chunk);
         written += chunk.length;
-        if (!ok)
-          await Promise.race([
-            new Promise((r) => socket.once('drain', r)),
-            new Promise((r) => socket.once('close', r)),
-          ]);
-        else await sleep(0);
+        if (drained) await sleep(1);
+        else
+          await new Promise((resolve) => {
+            socket.once('drain', resolve);
+            socket.once('close', resolve);
+          });
       }
-      if (!socket.destroyed) socket.end();
+      socket.destroy();
     });
     socket.on('data', (data) => (received += data.toString('latin1')));
     socket.on('error', () => {});
-    socket.on('close', () => resolve({ written, received, closedByServer: written < totalBytes }));
+    socket.on('close', () => resolve({ written, received, closedByServer: Date.now() < deadline }));
   });
 }
 

@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -16,7 +17,7 @@ export type ResourceUsage = {
   rssBytes: number;
   /** Live libuv handles and requests by kind (TCPSocketWrap, FSReqCallback, Timeout…). */
   handles: Record<string, number>;
-  /** Open file descriptors, where /proc tells (Linux). */
+  /** Open file descriptors other than sockets, where /proc tells (Linux). */
   openFiles: number | undefined;
 };
 
@@ -39,21 +40,44 @@ export function countHandles(): Record<string, number> {
   return counts;
 }
 
+/** Open file descriptors other than sockets (files, directories, pipes), where /proc tells (Linux). */
 export function countOpenFiles(): number | undefined {
   try {
-    return readdirSync('/proc/self/fd').length;
+    return readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return !readlinkSync(`/proc/self/fd/${fd}`).startsWith('socket:');
+      } catch {
+        return false; // closed while we looked
+      }
+    }).length;
   } catch {
     return undefined;
   }
 }
 
-/** Waits until at most `count` TCP sockets are open in this process (both ends of a connection count). */
-export async function waitForSockets(count: number, timeoutMs = 30_000): Promise<void> {
+/** Waits until the server holds at most `count` client connections. */
+export async function waitForConnections(
+  server: { countConnections(): Promise<number> },
+  count = 0,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const open = countHandles().TCPSocketWrap ?? 0;
+    const open = await server.countConnections();
     if (open <= count) return;
-    if (Date.now() > deadline) throw new Error(`${open} TCP sockets still open after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`the server still holds ${open} connections after ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
+
+/** Waits until the directory is empty or gone: a store's temp files of aborted uploads are removed. */
+export async function waitForEmptyDirectory(directory: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = await readdir(directory).catch(() => []);
+    if (left.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`files left behind in ${directory}: ${left.join(', ')}`);
     await sleep(50);
   }
 }

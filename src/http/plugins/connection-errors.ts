@@ -28,13 +28,18 @@ export function trackEarlyAnswers(app: FastifyInstance): void {
   });
 }
 
+/** How long a connection refused as not HTTP is still read from (and dropped) before it closes. */
+const lingerMs = 2000;
+
 /** Fastify's clientErrorHandler: a request Node could not even parse. */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (answeredBeforeBodyEnd.has(socket)) {
-    socket.destroy(error);
-    return;
-  }
+  // Once answered, the connection only drains: later parse errors of the same bytes are moot.
+  if (error.code === 'ECONNRESET' || socket.destroyed || socket.writableEnded) return;
+  // A request answered before its body ended already has its one answer.
+  closeLingering(socket, answeredBeforeBodyEnd.has(socket) ? '' : toRawErrorResponse(error));
+}
+
+function toRawErrorResponse(error: Error & { code?: string }): string {
   const appError: AppError =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? requestTimeout()
@@ -46,14 +51,24 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   // request could not be parsed: a client would read it as the start of the next response.
   const { rawPacket } = error as { rawPacket?: unknown };
   const isHead = Buffer.isBuffer(rawPacket) && rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${appError.statusCode} ${STATUS_CODES[appError.statusCode]}\r\nConnection: close\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
-        (isHead ? '' : body),
-    );
-  }
-  socket.destroy(error);
+  return (
+    `HTTP/1.1 ${appError.statusCode} ${STATUS_CODES[appError.statusCode]}\r\nConnection: close\r\n` +
+    `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+    (isHead ? '' : body)
+  );
+}
+
+/**
+ * RFC 9112 §9.6: closing at once while the client still sends resets the connection, and the
+ * client's TCP stack may then drop the answer before the client reads it. So: send the last
+ * bytes and half-close, keep reading (Node's parser drops what comes), close for good when
+ * the client does or after a moment.
+ */
+function closeLingering(socket: Socket, lastBytes: string): void {
+  if (socket.writable) socket.end(lastBytes);
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 /** Fastify's frameworkErrors: a URL that does not decode, before any route is chosen. */
