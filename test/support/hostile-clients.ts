@@ -74,9 +74,12 @@ export function flood(
         written += chunk.length;
         if (drained) await sleep(1);
         else
-          await new Promise((resolve) => {
-            socket.once('drain', resolve);
-            socket.once('close', resolve);
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              socket.off('drain', done).off('close', done);
+              resolve();
+            };
+            socket.once('drain', done).once('close', done);
           });
       }
       socket.destroy();
