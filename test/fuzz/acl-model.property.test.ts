@@ -288,7 +288,7 @@ describe('access rules against a model (property)', () => {
   it('sequences through FileService agree with the model', { timeout: toTimeoutMs(120_000) }, async () => {
     await fc.assert(
       playSequences(() => serviceDriver(server)),
-      propertyParameters('access model through FileService', 100),
+      propertyParameters('access model through FileService', 60),
     );
   });
 });

@@ -42,7 +42,9 @@ describe('mutated HTTP requests', { timeout: toTimeoutMs(300_000) }, () => {
     });
     after(() => server.stop());
 
-    it(`${inProcessCount} requests: no 5xx, every refusal in the error shape, memory and handles back near their baseline`, async () => {
+    it(`${inProcessCount} requests: no 5xx, every refusal in the error shape, memory and handles back near their baseline`, {
+      timeout: toTimeoutMs(300_000),
+    }, async () => {
       const seed = chooseSeed('mutated HTTP, in-process');
       // Three rounds: the first warms caches, JIT and pools (the baseline is taken after it);
       // the last must not grow what the second left.
@@ -81,7 +83,9 @@ describe('mutated HTTP requests', { timeout: toTimeoutMs(300_000) }, () => {
     });
     after(() => server.stop());
 
-    it(`${processCount} requests: no 5xx, every refusal in the error shape, the process never falls`, async () => {
+    it(`${processCount} requests: no 5xx, every refusal in the error shape, the process never falls`, {
+      timeout: toTimeoutMs(300_000),
+    }, async () => {
       const seed = chooseSeed('mutated HTTP, coffer serve');
       const result = await runFuzzCampaign({
         baseUrl: server.baseUrl,

@@ -153,7 +153,9 @@ describe('raw-socket cases', { timeout: toTimeoutMs(240_000) }, () => {
     });
     after(() => server.stop());
 
-    it(`${inProcessCount} cases: answered in the error shape or closed, never 5xx; normal service after`, async () => {
+    it(`${inProcessCount} cases: answered in the error shape or closed, never 5xx; normal service after`, {
+      timeout: toTimeoutMs(180_000),
+    }, async () => {
       const result = await runRawCampaign({
         baseUrl: server.baseUrl,
         targets,
@@ -179,7 +181,9 @@ describe('raw-socket cases', { timeout: toTimeoutMs(240_000) }, () => {
     });
     after(() => server.stop());
 
-    it(`${processCount} cases: the process never falls, and serves normally after`, async () => {
+    it(`${processCount} cases: the process never falls, and serves normally after`, {
+      timeout: toTimeoutMs(180_000),
+    }, async () => {
       const result = await runRawCampaign({
         baseUrl: server.baseUrl,
         targets,
