@@ -166,4 +166,30 @@ describe('HTTP findings of the hostile-client suite', () => {
     assert.equal(answer.match(/HTTP\/1\.1 \d{3} /g)?.length, 1, answer);
     assert.match(answer, /^HTTP\/1\.1 413 /);
   });
+
+  // Found by the mutated-request campaign on PostgreSQL + S3, after the fix above: a request
+  // refused before its body arrived (401 at the barrier) marked its connection, and a later,
+  // unparseable request on that same connection then got no answer at all.
+  it('once an early-answered body has arrived, the next bad request on the connection gets its 400', async () => {
+    const { port } = new URL(server.baseUrl);
+    const body = JSON.stringify({ filePath: 'x'.repeat(20_000) });
+    const answers = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          `POST /api/v1/file HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        );
+      });
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk;
+        // The 401 came before the body: send the body, then a request that is not HTTP.
+        if (text.includes('AUTH') || text.includes('APP_CREDENTIALS_REQUIRED')) {
+          if (!socket.writableEnded) socket.end(`${body}X /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+        }
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(text));
+    });
+    assert.deepEqual(answers.match(/HTTP\/1\.1 \d{3}/g), ['HTTP/1.1 401', 'HTTP/1.1 400'], answers);
+  });
 });

@@ -1,4 +1,4 @@
-import { type Server, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppError } from '../../errors/app-error.ts';
@@ -9,23 +9,24 @@ import { toErrorBody } from './error-handler.ts';
 // one JSON shape with a stable code (DESIGN §5), never in Fastify's own.
 
 /**
- * Connections whose request was answered before its body ended (an upload refused early while
- * the client kept sending). Node still reads the rest of that body; if it then breaks off or
- * times out, the request already has its one answer and must not get a second.
+ * Requests answered before their body ended (an upload refused early while the client kept
+ * sending), by connection. Node still reads the rest of such a body; if it then breaks off or
+ * times out, the request already has its one answer and must not get a second. Once the body
+ * is complete, errors on the connection belong to the next request again.
  */
-const answeredBeforeBodyEnd = new WeakSet<Socket>();
+const answeredBeforeBodyEnd = new WeakMap<Socket, IncomingMessage>();
 
-/** Marks connections whose request is answered before its body has all arrived. */
+/** Remembers requests answered before their body has all arrived. */
 export function trackEarlyAnswers(app: FastifyInstance): void {
-  // A new request on the connection means the previous one's body is behind it.
-  app.addHook('onRequest', (request, _reply, done) => {
-    answeredBeforeBodyEnd.delete(request.raw.socket);
-    done();
-  });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.raw.complete && reply.raw.socket) answeredBeforeBodyEnd.add(reply.raw.socket);
+    if (!request.raw.complete && reply.raw.socket) answeredBeforeBodyEnd.set(reply.raw.socket, request.raw);
     done(null, payload);
   });
+}
+
+function isAnsweredAlready(socket: Socket): boolean {
+  const request = answeredBeforeBodyEnd.get(socket);
+  return request !== undefined && !request.complete;
 }
 
 /** How long a connection refused as not HTTP is still read from (and dropped) before it closes. */
@@ -36,7 +37,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   // Once answered, the connection only drains: later parse errors of the same bytes are moot.
   if (error.code === 'ECONNRESET' || socket.destroyed || socket.writableEnded) return;
   // A request answered before its body ended already has its one answer.
-  closeLingering(socket, answeredBeforeBodyEnd.has(socket) ? '' : toRawErrorResponse(error));
+  closeLingering(socket, isAnsweredAlready(socket) ? '' : toRawErrorResponse(error));
 }
 
 function toRawErrorResponse(error: Error & { code?: string }): string {
