@@ -10,7 +10,9 @@ import { installBodyDeadline } from './http/plugins/body-deadline.ts';
 import {
   answerClientError,
   answerFrameworkError,
+  ignoreUnknownExpectations,
   installHostRequirement,
+  trackEarlyAnswers,
 } from './http/plugins/connection-errors.ts';
 import { installErrorHandler } from './http/plugins/error-handler.ts';
 import { installHttpsBarrier } from './http/plugins/https-barrier.ts';
@@ -58,6 +60,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutSeconds * 1000;
+  ignoreUnknownExpectations(app.server);
 
   await app.register(swagger, {
     openapi: {
@@ -82,6 +85,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   installErrorHandler(app, { jsonBodyLimitBytes: config.jsonBodyLimitBytes });
   installHostRequirement(app);
   installBodyDeadline(app, { timeoutSeconds: config.bodyTimeoutSeconds });
+  trackEarlyAnswers(app);
   if (options.logger !== false) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.info(

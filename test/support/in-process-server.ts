@@ -17,6 +17,8 @@ export type TestServer = {
   dataDir: string;
   /** Creates another project with its own credentials (and allowed origins). */
   createProject(name: string, origins?: string[]): Promise<ApiClient>;
+  /** How many client connections the server holds open right now. */
+  countConnections(): Promise<number>;
   stop(): Promise<void>;
 };
 
@@ -51,6 +53,10 @@ export async function startTestServer(
     credentials: client.credentials,
     dataDir,
     createProject: makeProject,
+    countConnections: () =>
+      new Promise((resolve, reject) =>
+        app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      ),
     stop: async () => {
       await app.close();
       await services.close();

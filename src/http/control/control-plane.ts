@@ -1,6 +1,7 @@
 import type { Services } from '../../services.ts';
 import { installAppCredentials } from '../plugins/app-credentials.ts';
 import { installAuthenticate } from '../plugins/authenticate.ts';
+import { installNulTextGuard } from '../plugins/nul-text-guard.ts';
 import { installNoStore } from '../plugins/response-hardening.ts';
 import type { TypedApp } from '../route-context.ts';
 import { login } from './auth/login.ts';
@@ -42,5 +43,6 @@ export async function controlPlane(app: TypedApp, services: Services): Promise<v
   installNoStore(app);
   installAppCredentials(app, { identity: services.identity, projects: services.repositories.projects });
   installAuthenticate(app, { identity: services.identity });
+  installNulTextGuard(app);
   for (const route of routes) route(app, services);
 }
