@@ -123,7 +123,11 @@ export async function runUploads(options: {
   verifyTogether?: boolean;
 }): Promise<FileJournal[]> {
   const { coffer, token, killSwitch } = options;
-  const call = async (method: string, path: string, body?: unknown): Promise<Answer & { body: ApiResponse['body'] }> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<Answer & { body: ApiResponse['body'] }> => {
     killSwitch.tick('request');
     const response = await coffer.client.call(method, path, { token, body });
     killSwitch.tick('answer');
