@@ -1,7 +1,7 @@
 // Runs every test on node:test, on both stacks:
 //   1. every test file (unit tests beside the code, cross-module tests in test/) on the embedded
 //      stack; the contract suites start their own PostgreSQL and S3 servers;
-//   2. the API, access, CLI and end-to-end suites again on PostgreSQL + S3 (one private
+//   2. the API, access, CLI, end-to-end, crash and concurrency suites again on PostgreSQL + S3 (one private
 //      PostgreSQL cluster and one S3 server for the run, a fresh database and key prefix per
 //      Coffer server). Without PostgreSQL installed this pass is skipped, loudly.
 // Test files given as arguments narrow both passes to them (the second pass only to those of
@@ -28,6 +28,8 @@ const stackFiles = narrow(
     ...globSync('test/access/*.test.ts'),
     ...globSync('test/cli/*.test.ts'),
     ...globSync('test/stacks/*.test.ts'),
+    ...globSync('test/crash/*.test.ts'),
+    ...globSync('test/concurrency/*.test.ts'),
     'test/api/error-scenarios.test.ts',
     'test/api/tokens-and-accounts.test.ts',
     'test/api/concurrency.test.ts',

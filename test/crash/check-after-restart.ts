@@ -92,16 +92,20 @@ function checkAcl(record: Listed, journal: FileJournal, where: string): void {
   );
 }
 
+/** A PUT answered with an error must have kept nothing. */
+const isRefused = (put: PutJournal) => put.answer !== undefined && put.answer.status !== 200;
+
 /** The PUT whose whole body has this etag: a verified record never holds anything else. */
 function wholePut(journal: FileJournal, etag: string, where: string): PutJournal {
-  const put = journal.puts.find((candidate) => candidate.md5 === etag);
-  assert.ok(put, `${where}: verified bytes (${etag}) that no PUT sent whole`);
+  const put = journal.puts.find((candidate) => candidate.md5 === etag && !isRefused(candidate));
+  assert.ok(put, `${where}: verified bytes (${etag}) that no PUT sent whole, or one answered with an error`);
   return put;
 }
 
 /**
  * Verifies an unverified record the way its client would after the crash: with the etag of
  * the PUT answered last, or, when a later PUT committed but lost its answer, with that one's.
+ * The etag of a PUT answered with an error must not verify.
  */
 async function verifyPendingUpload(
   client: ApiClient,
@@ -111,18 +115,29 @@ async function verifyPendingUpload(
   where: string,
 ): Promise<PutJournal | undefined> {
   const lastAnswered = journal.puts.findLastIndex((put) => put.answer?.status === 200);
-  const candidates = journal.puts.slice(Math.max(0, lastAnswered)).reverse();
-  for (const put of candidates) {
+  const candidates = journal.puts
+    .filter((put, index) => index === lastAnswered || (index > lastAnswered && !put.answer))
+    .reverse();
+  const verify = async (put: PutJournal) => {
     const verified = await client.call('POST', `/api/v1/file/${record._id}/verify`, {
       token,
       body: { etag: put.md5 },
     });
-    if (verified.status === 200) return put;
+    if (verified.status === 200) return true;
     assert.ok(
       verified.body?.code === 'ETAG_MISMATCH' || verified.body?.code === 'UPLOAD_MISSING',
       `${where}: verify answered ${verified.status} ${verified.text}`,
     );
-  }
+    return false;
+  };
+  for (const refused of journal.puts.filter(isRefused))
+    if (!candidates.some((put) => put.md5 === refused.md5))
+      assert.equal(
+        await verify(refused),
+        false,
+        `${where}: an upload answered ${refused.answer?.status} kept its bytes`,
+      );
+  for (const put of candidates) if (await verify(put)) return put;
   assert.equal(lastAnswered, -1, `${where}: the upload answered 200 cannot be verified`);
   return undefined;
 }

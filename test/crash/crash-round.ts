@@ -28,7 +28,11 @@ export type FileJournal = {
   shares: { role: string; answer?: Answer }[];
 };
 
-/** Which requests the kill switch counts: every step (`any`), or one kind only. */
+/**
+ * What the kill switch counts: every step (`any`: a request sent, a body chunk, an answer), or
+ * the answers of one kind only. Requests sent together all leave in the same tick, so counting
+ * answers is what puts the kill among requests the server is still working on.
+ */
 export type KillPoint = 'any' | 'verify' | 'share';
 
 /** SIGKILLs the server at the `at`-th counted event (a request sent, a body chunk, an answer). */
@@ -78,16 +82,19 @@ export function countEvents(plans: FilePlan[], counts: KillPoint): number {
   );
 }
 
-/** 32 uploads: most rounds small (fast), `big` rounds spread up to 11 MiB, zero bytes included. */
+/**
+ * 32 uploads, sizes log-uniform from 0 to `maxSizeBytes` (default 192 KiB: quick rounds; the
+ * suite's big rounds pass 11 MiB), one of exactly 0 bytes and one of the maximum.
+ */
 export function planUploads(
   random: SeededRandom,
-  options: { prefix: string; count?: number; big: boolean },
+  options: { prefix: string; count?: number; maxSizeBytes?: number },
 ): FilePlan[] {
+  const max = options.maxSizeBytes ?? 192 * 1024;
   const size = (index: number) => {
     if (index === 0) return 0;
-    if (options.big && index === 1) return maxUploadBytes;
-    const max = options.big ? maxUploadBytes : 192 * 1024;
-    return Math.floor(Math.exp(random.next() * Math.log(max + 1))) - 1; // log-uniform over 0…max
+    if (index === 1) return max;
+    return Math.floor(Math.exp(random.next() * Math.log(max + 1))) - 1;
   };
   return Array.from({ length: options.count ?? 32 }, (_, index) => ({
     filePath: `${options.prefix}/file-${index}.bin`,
@@ -111,18 +118,20 @@ const toAnswer = (status: number, body: { code?: string } | undefined, etag?: st
 
 /**
  * Runs the plans concurrently until they finish or the switch fires (no new request after
- * that); answers the journal. Bytes come from `random`, labelled by path and attempt.
+ * that; if it has not fired by the end, it fires then); answers the journal. Bytes come from `random`, labelled by path and attempt.
  */
 export async function runUploads(options: {
   coffer: CofferProcess;
   token: string;
   plans: FilePlan[];
   random: SeededRandom;
-  killSwitch: KillSwitch;
+  /** Omitted: nothing is killed (the caller inspects the quiet server first). */
+  killSwitch?: KillSwitch;
   /** Verify only once every file is uploaded, all at once: many verifies in flight. */
   verifyTogether?: boolean;
 }): Promise<FileJournal[]> {
-  const { coffer, token, killSwitch } = options;
+  const { coffer, token } = options;
+  const killSwitch = options.killSwitch ?? { fired: false, tick: () => {}, fire: async () => {} };
   const call = async (
     method: string,
     path: string,
@@ -159,16 +168,16 @@ export async function runUploads(options: {
     if (plan.verify && etag && !killSwitch.fired) {
       const verify: FileJournal['verifies'][number] = { etag };
       journal.verifies.push(verify);
-      killSwitch.tick('verify');
       verify.answer = await call('POST', `/api/v1/file/${journal.fileId}/verify`, { etag });
+      killSwitch.tick('verify');
     }
     await Promise.all(
       plan.roles.map(async (role) => {
         if (killSwitch.fired) return;
         const share: FileJournal['shares'][number] = { role };
         journal.shares.push(share);
-        killSwitch.tick('share');
         share.answer = await call('POST', `/api/v1/file/${journal.fileId}/acl/role/${role}`);
+        killSwitch.tick('share');
       }),
     );
   };

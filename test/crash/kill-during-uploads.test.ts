@@ -37,7 +37,10 @@ describe(`kill -9 during uploads, verifies and shares (${stack} stack)`, () => {
       const random = seededRandom(seed + round);
       const prefix = `round-${round}`;
       // Small bodies keep most rounds quick; every fifth spreads up to 11 MiB (multipart parts included).
-      const plans = planUploads(random, { prefix, big: round % 5 === 4 });
+      const plans = planUploads(random, {
+        prefix,
+        maxSizeBytes: round % 5 === 4 ? maxUploadBytes : undefined,
+      });
       const killSwitch = new KillSwitch(coffer, {
         at: random.int(1, countEvents(plans, 'any')),
         counts: 'any',

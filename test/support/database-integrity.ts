@@ -26,34 +26,50 @@ const inconsistentRows = `
   union all
   select a.file_id, 'entry newer than the file' from file_acl a join files f on f.id = a.file_id where a.position > f.version`;
 
+type Target = { dataDir: string; env: Record<string, string> };
+
+/** Runs one read-only query on the target's metadata store (SQLite in its data dir, or PostgreSQL). */
+async function queryRows(target: Target, query: string): Promise<Record<string, unknown>[]> {
+  const postgresUrl = target.env.COFFER_DATABASE_URL;
+  if (postgresUrl?.startsWith('postgres')) {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    client.on('error', () => {}); // a lost connection fails the query instead
+    await client.connect();
+    try {
+      return (await client.query(query)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const database = new DatabaseSync(path.join(target.dataDir, 'coffer.db'), { readOnly: true });
+  try {
+    return database
+      .prepare(query)
+      .all()
+      .map((row) => ({ ...row }));
+  } finally {
+    database.close();
+  }
+}
+
+/** The blob files (`<projectId>/<fileId>.<version>.blob`) some record still points at. */
+export async function listReferencedBlobFiles(target: Target): Promise<string[]> {
+  const rows = await queryRows(target, 'select project_id, id, blob_version, upload_blob_version from files');
+  return rows.flatMap((row) =>
+    [row.blob_version, row.upload_blob_version]
+      .filter((version) => version !== null)
+      .map((version) => `${row.project_id}/${row.id}.${version}.blob`),
+  );
+}
+
 /**
  * The metadata store after a crash: SQLite's own integrity and foreign-key checks, and on
  * both databases the consistency query above (PostgreSQL checks its pages itself).
  */
-export async function assertDatabaseIntegrity(target: { dataDir: string; env: Record<string, string> }) {
-  const postgresUrl = target.env.COFFER_DATABASE_URL;
-  if (postgresUrl?.startsWith('postgres')) {
-    const client = new pg.Client({ connectionString: postgresUrl });
-    client.on('error', () => {}); // a lost connection fails the query below instead
-    await client.connect();
-    try {
-      assert.deepEqual((await client.query(inconsistentRows)).rows, [], 'inconsistent rows in PostgreSQL');
-    } finally {
-      await client.end();
-    }
-    return;
+export async function assertDatabaseIntegrity(target: Target): Promise<void> {
+  if (!target.env.COFFER_DATABASE_URL?.startsWith('postgres')) {
+    assert.deepEqual(await queryRows(target, 'pragma integrity_check'), [{ integrity_check: 'ok' }]);
+    assert.deepEqual(await queryRows(target, 'pragma foreign_key_check'), [], 'foreign keys');
   }
-  const database = new DatabaseSync(path.join(target.dataDir, 'coffer.db'), { readOnly: true });
-  const rows = (query: string) =>
-    database
-      .prepare(query)
-      .all()
-      .map((row) => ({ ...row }));
-  try {
-    assert.deepEqual(rows('pragma integrity_check'), [{ integrity_check: 'ok' }]);
-    assert.deepEqual(rows('pragma foreign_key_check'), [], 'foreign keys');
-    assert.deepEqual(rows(inconsistentRows), [], 'inconsistent rows in SQLite');
-  } finally {
-    database.close();
-  }
+  assert.deepEqual(await queryRows(target, inconsistentRows), [], 'inconsistent rows');
 }

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
+import { assertDatabaseIntegrity } from '../support/database-integrity.ts';
+import { chooseSeed, seededRandom } from '../support/seeded-random.ts';
+import { currentStackName } from '../support/test-stack.ts';
+import { checkAfterRestart } from './check-after-restart.ts';
+import { type Answer, type FileJournal, KillSwitch, toEtag, toUnexpectedAnswers } from './crash-round.ts';
+
+const rounds = process.env.COFFER_TEST_LONG === '1' ? 40 : 4;
+const filesPerRound = 8;
+const sharesPerFile = 16;
+
+describe(`kill -9 while 128 shares are in flight (${currentStackName()} stack)`, () => {
+  const seed = chooseSeed('kill -9 during ACL writes');
+  let coffer: CofferProcess;
+  let token: string;
+  before(async () => {
+    coffer = await startCofferProcess();
+    token = (await coffer.client.signup()).token;
+  });
+  after(() => coffer?.stop());
+
+  it(`${rounds} rounds: every ACL entry is kept whole or not at all, and __v counts exactly those kept`, async (t) => {
+    for (let round = 0; round < rounds; round++) {
+      const random = seededRandom(seed + round);
+      const prefix = `shares-${round}`;
+      const journals: FileJournal[] = [];
+      for (let index = 0; index < filesPerRound; index++) {
+        const filePath = `${prefix}/file-${index}.txt`;
+        const body = random.bytes(random.int(0, 2048), filePath);
+        const record = await coffer.client.uploadFile(token, filePath, body);
+        const done: Answer = { status: 200, etag: toEtag(body) };
+        journals.push({
+          filePath,
+          fileId: record._id,
+          puts: [
+            { sizeBytes: body.length, multipart: false, chunked: false, md5: toEtag(body), answer: done },
+          ],
+          verifies: [{ etag: toEtag(body), answer: done }],
+          shares: [],
+        });
+      }
+      // Every share at once, on its own connection; the kill comes with the at-th answer, while the
+      // server still works on the others.
+      const killSwitch = new KillSwitch(coffer, {
+        at: random.int(1, filesPerRound * sharesPerFile - 1),
+        counts: 'share',
+      });
+      await Promise.allSettled(
+        journals.flatMap((journal) =>
+          Array.from({ length: sharesPerFile }, async (_, index) => {
+            const share: FileJournal['shares'][number] = { role: `role-${index}` };
+            journal.shares.push(share);
+            const answer = await coffer.client.call(
+              'POST',
+              `/api/v1/file/${journal.fileId}/acl/role/${share.role}`,
+              {
+                token,
+                headers: { connection: 'close' },
+              },
+            );
+            share.answer = { status: answer.status, code: answer.body?.code };
+            killSwitch.tick('share');
+          }),
+        ),
+      );
+      await killSwitch.fire();
+      const context = `round ${round} (seed ${seed})`;
+      assert.deepEqual(toUnexpectedAnswers(journals), [], context);
+      coffer = await coffer.restart();
+      await checkAfterRestart({ client: coffer.client, token, prefix, journals });
+      await assertDatabaseIntegrity(coffer);
+      const answered = journals.flatMap((journal) => journal.shares).filter((share) => share.answer).length;
+      t.diagnostic(
+        `${context}: shares answered before the kill ${answered} of ${filesPerRound * sharesPerFile}`,
+      );
+    }
+  });
+});
