@@ -21,7 +21,9 @@ describe(`kill -9 while 128 shares are in flight (${currentStackName()} stack)`,
   });
   after(() => coffer?.stop());
 
-  it(`${rounds} rounds: every ACL entry is kept whole or not at all, and __v counts exactly those kept`, async (t) => {
+  it(`${rounds} rounds: every ACL entry is kept whole or not at all, and __v counts exactly those kept`, {
+    timeout: rounds * 30_000,
+  }, async (t) => {
     for (let round = 0; round < rounds; round++) {
       const random = seededRandom(seed + round);
       const prefix = `shares-${round}`;

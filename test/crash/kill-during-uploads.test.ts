@@ -32,7 +32,9 @@ describe(`kill -9 during uploads, verifies and shares (${stack} stack)`, () => {
   });
   after(() => coffer?.stop());
 
-  it(`${rounds} rounds of 32 concurrent uploads (0 B to 11 MiB), SIGKILL at a seeded moment, restart, check`, async (t) => {
+  it(`${rounds} rounds of 32 concurrent uploads (0 B to 11 MiB), SIGKILL at a seeded moment, restart, check`, {
+    timeout: rounds * 30_000,
+  }, async (t) => {
     for (let round = 0; round < rounds; round++) {
       const random = seededRandom(seed + round);
       const prefix = `round-${round}`;
