@@ -11,12 +11,14 @@ const rounds = process.env.COFFER_TEST_LONG === '1' ? 40 : 4;
 const filesPerRound = 8;
 const sharesPerFile = 16;
 
-describe(`kill -9 while 128 shares are in flight (${currentStackName()} stack)`, () => {
+// On --workers 2: the ACL writes come from two processes (over one SQLite file on the embedded
+// stack), and the kill takes the primary and both workers at once.
+describe(`kill -9 of serve --workers 2 while 128 shares are in flight (${currentStackName()} stack)`, () => {
   const seed = chooseSeed('kill -9 during ACL writes');
   let coffer: CofferProcess;
   let token: string;
   before(async () => {
-    coffer = await startCofferProcess();
+    coffer = await startCofferProcess({ args: ['--workers', '2'] });
     token = (await coffer.client.signup()).token;
   });
   after(() => coffer?.stop());
