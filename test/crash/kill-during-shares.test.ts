@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
-import { assertDatabaseIntegrity } from '../support/database-integrity.ts';
+import { describe, it } from 'node:test';
 import { chooseSeed, seededRandom } from '../support/seeded-random.ts';
 import { currentStackName } from '../support/test-stack.ts';
-import { checkAfterRestart } from './check-after-restart.ts';
 import { type Answer, type FileJournal, KillSwitch, toEtag, toUnexpectedAnswers } from './crash-round.ts';
+import { restartAndCheck, toRounds, useCrashTarget } from './crash-target.ts';
 
-const rounds = process.env.COFFER_TEST_LONG === '1' ? 40 : 4;
+const rounds = toRounds(4);
 const filesPerRound = 8;
 const sharesPerFile = 16;
 
@@ -15,13 +13,7 @@ const sharesPerFile = 16;
 // stack), and the kill takes the primary and both workers at once.
 describe(`kill -9 of serve --workers 2 while 128 shares are in flight (${currentStackName()} stack)`, () => {
   const seed = chooseSeed('kill -9 during ACL writes');
-  let coffer: CofferProcess;
-  let token: string;
-  before(async () => {
-    coffer = await startCofferProcess({ args: ['--workers', '2'] });
-    token = (await coffer.client.signup()).token;
-  });
-  after(() => coffer?.stop());
+  const target = useCrashTarget(['--workers', '2']);
 
   it(`${rounds} rounds: every ACL entry is kept whole or not at all, and __v counts exactly those kept`, {
     timeout: rounds * 30_000,
@@ -29,6 +21,8 @@ describe(`kill -9 of serve --workers 2 while 128 shares are in flight (${current
     for (let round = 0; round < rounds; round++) {
       const random = seededRandom(seed + round);
       const prefix = `shares-${round}`;
+      const context = `round ${round} (seed ${seed})`;
+      const { coffer, token } = target;
       const journals: FileJournal[] = [];
       for (let index = 0; index < filesPerRound; index++) {
         const filePath = `${prefix}/file-${index}.txt`;
@@ -70,11 +64,8 @@ describe(`kill -9 of serve --workers 2 while 128 shares are in flight (${current
         ),
       );
       await killSwitch.fire();
-      const context = `round ${round} (seed ${seed})`;
       assert.deepEqual(toUnexpectedAnswers(journals), [], context);
-      coffer = await coffer.restart();
-      await checkAfterRestart({ client: coffer.client, token, prefix, journals });
-      await assertDatabaseIntegrity(coffer);
+      await restartAndCheck(target, { prefix, journals, context });
       const answered = journals.flatMap((journal) => journal.shares).filter((share) => share.answer).length;
       t.diagnostic(
         `${context}: shares answered before the kill ${answered} of ${filesPerRound * sharesPerFile}`,

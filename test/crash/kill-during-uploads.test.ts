@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
-import { assertDatabaseIntegrity } from '../support/database-integrity.ts';
 import { chooseSeed, seededRandom } from '../support/seeded-random.ts';
 import { streamedPut } from '../support/streamed-put.ts';
 import { currentStackName } from '../support/test-stack.ts';
-import { checkAfterRestart } from './check-after-restart.ts';
 import {
   countEvents,
   KillSwitch,
@@ -17,20 +14,14 @@ import {
   runUploads,
   toUnexpectedAnswers,
 } from './crash-round.ts';
+import { restartAndCheck, toRounds, useCrashTarget } from './crash-target.ts';
 
-// COFFER_TEST_LONG=1 (npm run test:long) runs ten times the rounds.
-const rounds = process.env.COFFER_TEST_LONG === '1' ? 200 : 20;
+const rounds = toRounds(20);
 const stack = currentStackName();
 
 describe(`kill -9 during uploads, verifies and shares (${stack} stack)`, () => {
   const seed = chooseSeed('kill -9 during uploads');
-  let coffer: CofferProcess;
-  let token: string;
-  before(async () => {
-    coffer = await startCofferProcess();
-    token = (await coffer.client.signup()).token;
-  });
-  after(() => coffer?.stop());
+  const target = useCrashTarget();
 
   it(`${rounds} rounds of 32 concurrent uploads (0 B to 11 MiB), SIGKILL at a seeded moment, restart, check`, {
     timeout: rounds * 30_000,
@@ -43,26 +34,19 @@ describe(`kill -9 during uploads, verifies and shares (${stack} stack)`, () => {
         prefix,
         maxSizeBytes: round % 5 === 4 ? maxUploadBytes : undefined,
       });
+      const context = `round ${round} (seed ${seed})`;
+      const { coffer, token } = target;
       const killSwitch = new KillSwitch(coffer, {
         at: random.int(1, countEvents(plans, 'any')),
         counts: 'any',
       });
-      const context = `round ${round} (seed ${seed})`;
       const started = Date.now();
       const journals = await runUploads({ coffer, token, plans, random, killSwitch });
       assert.deepEqual(toUnexpectedAnswers(journals), [], context);
       const killed = Date.now();
-      coffer = await coffer.restart();
-      const restarted = Date.now();
-      const outcome = await checkAfterRestart({ client: coffer.client, token, prefix, journals }).catch(
-        (error: Error) => {
-          error.message = `${context}: ${error.message}`;
-          throw error;
-        },
-      );
-      await assertDatabaseIntegrity(coffer);
+      const outcome = await restartAndCheck(target, { prefix, journals, context });
       t.diagnostic(
-        `${context}: ${JSON.stringify(outcome)} run ${killed - started} ms, restart ${restarted - killed} ms, check ${Date.now() - restarted} ms`,
+        `${context}: ${JSON.stringify(outcome)}, run ${killed - started} ms, restart and check ${Date.now() - killed} ms`,
       );
     }
   });
@@ -71,6 +55,7 @@ describe(`kill -9 during uploads, verifies and shares (${stack} stack)`, () => {
     skip: stack === 'embedded' ? false : 'the S3 store keeps no temp files (its leftovers are for coffer gc)',
     todo: 'temp sweep lands with issue 8 defect 5',
   }, async () => {
+    const { coffer, token } = target;
     const tmpDir = path.join(coffer.dataDir, 'blobs', '.tmp');
     const { body } = await coffer.client.call('POST', '/api/v1/file', {
       token,
@@ -85,20 +70,20 @@ describe(`kill -9 during uploads, verifies and shares (${stack} stack)`, () => {
       onChunk: () => (++chunks > 16 ? never : undefined),
     }).catch(() => undefined);
     let left: string[] = [];
-    for (let waited = 0; left.length === 0 && waited < 200; waited++) {
+    for (let waited = 0; left.length === 0 && waited < 1200; waited++) {
       left = await readdir(tmpDir).catch(() => []);
       await delay(25);
     }
     assert.notDeepEqual(left, [], 'the upload should have left a temp file to sweep');
     await coffer.kill();
     await upload;
-    coffer = await coffer.restart();
+    target.coffer = await coffer.restart();
     let remaining = left;
-    for (let waited = 0; remaining.length > 0 && waited < 50; waited++) {
+    for (let waited = 0; remaining.length > 0 && waited < 200; waited++) {
       await delay(100);
       const now = new Set(await readdir(tmpDir));
       remaining = left.filter((name) => now.has(name));
     }
-    assert.deepEqual(remaining, [], 'temp files of the killed process are still there 5 s after the restart');
+    assert.deepEqual(remaining, [], 'temp files of the killed process are still there 20 s after the restart');
   });
 });

@@ -3,12 +3,12 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { startCofferProcess } from '../support/coffer-process.ts';
-import { assertDatabaseIntegrity, listReferencedBlobFiles } from '../support/database-integrity.ts';
+import { listReferencedBlobFiles } from '../support/database-integrity.ts';
 import { type FaultyDiskKind, findFaultyDiskObstacle, mountFaultyDisk } from '../support/faulty-disk.ts';
 import { chooseSeed, seededRandom } from '../support/seeded-random.ts';
 import { currentStackName } from '../support/test-stack.ts';
-import { checkAfterRestart } from './check-after-restart.ts';
 import { type Answer, planUploads, runUploads, toUnexpectedAnswers } from './crash-round.ts';
+import { restartAndCheck } from './crash-target.ts';
 
 const MiB = 1024 * 1024;
 const faults: { kind: FaultyDiskKind; sizeBytes: number; what: string; expected: Answer }[] = [
@@ -52,9 +52,11 @@ describe(`uploads on failing disks, then kill -9 (fs store, ${currentStackName()
       if (obstacle) return t.skip(obstacle);
       const disk = await mountFaultyDisk(fault.kind, { sizeBytes: fault.sizeBytes });
       const storeDir = path.join(disk.dir, 'blobs');
-      let coffer = await startCofferProcess({ args: ['--storage-url', `file:${storeDir}`] });
+      const coffer = await startCofferProcess({ args: ['--storage-url', `file:${storeDir}`] });
+      const target = { coffer, token: '' };
       try {
         const { token } = await coffer.client.signup();
+        target.token = token;
         const random = seededRandom(seed + index);
         const prefix = `fault-${fault.kind}`;
         const plans = planUploads(random, { prefix, maxSizeBytes: 3 * MiB });
@@ -87,11 +89,9 @@ describe(`uploads on failing disks, then kill -9 (fs store, ${currentStackName()
         );
         await coffer.kill();
         await disk.repair();
-        coffer = await coffer.restart();
-        await checkAfterRestart({ client: coffer.client, token, prefix, journals });
-        await assertDatabaseIntegrity(coffer);
+        await restartAndCheck(target, { prefix, journals, context: `${fault.kind} (seed ${seed})` });
       } finally {
-        await coffer.stop();
+        await target.coffer.stop();
         await disk.remove();
       }
     });
