@@ -84,6 +84,10 @@ describe(`kill -9 during uploads, verifies and shares (${stack} stack)`, () => {
       const now = new Set(await readdir(tmpDir));
       remaining = left.filter((name) => now.has(name));
     }
-    assert.deepEqual(remaining, [], 'temp files of the killed process are still there 20 s after the restart');
+    assert.deepEqual(
+      remaining,
+      [],
+      'temp files of the killed process are still there 20 s after the restart',
+    );
   });
 });

@@ -144,7 +144,8 @@ function signal(pid: number, name: NodeJS.Signals): void {
 /** Linux: the processes whose parent is `pid`, from /proc. */
 async function childrenOf(pid: number): Promise<number[]> {
   const children: number[] = [];
-  for (const entry of await readdir('/proc')) {
+  // Elsewhere than Linux there is no /proc: only the root process is killed.
+  for (const entry of await readdir('/proc').catch(() => [])) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
     // The fields after the parenthesised command: state, then the parent's pid.
