@@ -8,10 +8,11 @@ import { restartAndCheck, toRounds, useCrashTarget } from './crash-target.ts';
 const rounds = toRounds(4);
 const filesPerRound = 8;
 const sharesPerFile = 16;
+const sharesPerWave = 4;
 
 // On --workers 2: the ACL writes come from two processes (over one SQLite file on the embedded
 // stack), and the kill takes the primary and both workers at once.
-describe(`kill -9 of serve --workers 2 while 128 shares are in flight (${currentStackName()} stack)`, () => {
+describe(`kill -9 of serve --workers 2 while shares stream in (${currentStackName()} stack)`, () => {
   const seed = chooseSeed('kill -9 during ACL writes');
   const target = useCrashTarget(['--workers', '2']);
 
@@ -39,29 +40,30 @@ describe(`kill -9 of serve --workers 2 while 128 shares are in flight (${current
           shares: [],
         });
       }
-      // Every share at once, on its own connection; the kill comes with the at-th answer, while the
-      // server still works on the others.
+      // A steady stream, not one burst (which a fast server finishes before the kill lands): each
+      // file sends its shares in waves of 4 on fresh connections, so about 32 are in flight at
+      // any moment; the kill comes with the at-th answer, none is sent after it.
       const killSwitch = new KillSwitch(coffer, {
         at: random.int(1, filesPerRound * sharesPerFile - 1),
         counts: 'share',
       });
+      const share = async (journal: FileJournal, role: string) => {
+        const sent: FileJournal['shares'][number] = { role };
+        journal.shares.push(sent);
+        const answer = await coffer.client.call('POST', `/api/v1/file/${journal.fileId}/acl/role/${role}`, {
+          token,
+          headers: { connection: 'close' },
+        });
+        sent.answer = { status: answer.status, code: answer.body?.code };
+        killSwitch.tick('share');
+      };
       await Promise.allSettled(
-        journals.flatMap((journal) =>
-          Array.from({ length: sharesPerFile }, async (_, index) => {
-            const share: FileJournal['shares'][number] = { role: `role-${index}` };
-            journal.shares.push(share);
-            const answer = await coffer.client.call(
-              'POST',
-              `/api/v1/file/${journal.fileId}/acl/role/${share.role}`,
-              {
-                token,
-                headers: { connection: 'close' },
-              },
-            );
-            share.answer = { status: answer.status, code: answer.body?.code };
-            killSwitch.tick('share');
-          }),
-        ),
+        journals.map(async (journal) => {
+          for (let wave = 0; wave < sharesPerFile && !killSwitch.fired; wave += sharesPerWave) {
+            const roles = Array.from({ length: sharesPerWave }, (_, index) => `role-${wave + index}`);
+            await Promise.allSettled(roles.map((role) => share(journal, role)));
+          }
+        }),
       );
       await killSwitch.fire();
       assert.deepEqual(toUnexpectedAnswers(journals), [], context);
