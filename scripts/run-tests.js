@@ -1,9 +1,10 @@
 // Runs every test on node:test, on both stacks:
 //   1. every test file (unit tests beside the code, cross-module tests in test/) on the embedded
 //      stack; the contract suites start their own PostgreSQL and S3 servers;
-//   2. the API, access, CLI, end-to-end and some fault suites again on PostgreSQL + S3 (one private
-//      PostgreSQL cluster and one S3 server for the run, a fresh database and key prefix per
-//      Coffer server). Without PostgreSQL installed this pass is skipped, loudly.
+//   2. the API, access, CLI, end-to-end, crash, concurrency, fuzz and some fault suites again on
+//      PostgreSQL + S3 (one private PostgreSQL cluster and one S3 server for the run, a fresh
+//      database and key prefix per Coffer server). Without PostgreSQL installed this pass is
+//      skipped, loudly.
 // Test files given as arguments narrow both passes to them (the second pass only to those of
 // its list); other arguments go to node --test (e.g. --test-name-pattern=…).
 import { spawnSync } from 'node:child_process';
@@ -32,6 +33,8 @@ const stackFiles = narrow(
     'test/fuzz/acl-model.property.test.ts',
     'test/fuzz/http-mutation.test.ts',
     'test/fuzz/raw-socket.test.ts',
+    ...globSync('test/crash/*.test.ts'),
+    ...globSync('test/concurrency/*.test.ts'),
     'test/api/error-scenarios.test.ts',
     'test/api/tokens-and-accounts.test.ts',
     'test/api/rate-limits.test.ts',

@@ -85,7 +85,7 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
       info = { sizeBytes: stats.size, lastModified: stats.mtime };
     } catch (error) {
       await handle.close();
-      throw error;
+      throw toFsStoreError(error);
     }
     const { start, end } = options.range ?? {};
     // The stream owns the handle from here (autoClose). 1 MiB reads (not 64 KiB): large
@@ -179,7 +179,8 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
   }
 }
 
+/** A missing file is `undefined`; a failing device still answers as one (toFsStoreError). */
 function undefinedIfMissing(error: unknown): undefined {
   if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-  throw error;
+  throw toFsStoreError(error);
 }

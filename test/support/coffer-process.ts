@@ -1,7 +1,8 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { ApiClient, type AppCredentials } from './api-client.ts';
 import { prepareTestStack, type TestStack } from './test-stack.ts';
@@ -26,6 +27,16 @@ export type CofferProcess = {
    */
   waitForOutput(pattern: RegExp, from?: number): Promise<RegExpExecArray>;
   stop(): Promise<void>;
+  /**
+   * A crash: SIGKILLs the server and every process it started at one instant (nothing drains,
+   * nothing is flushed), and resolves once they are all gone. The data dir and stack stay.
+   */
+  kill(): Promise<void>;
+  /**
+   * Starts `coffer serve` again with the same arguments on the same data dir and stack (after
+   * kill() or stop()); the new process takes over cleaning up what this one would have.
+   */
+  restart(): Promise<CofferProcess>;
 };
 
 /**
@@ -66,6 +77,14 @@ export async function startCofferProcess(
 ): Promise<CofferProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'coffer-e2e-')));
   const stack = options.stack ?? (await prepareTestStack());
+  return launch({ ...options, dataDir, stack }, { stack: !options.stack, dataDir: !options.dataDir });
+}
+
+async function launch(
+  options: { args?: string[]; env?: NodeJS.ProcessEnv; dataDir: string; stack: TestStack },
+  owned: { stack: boolean; dataDir: boolean },
+): Promise<CofferProcess> {
+  const { dataDir, stack } = options;
   const child = spawn(
     process.execPath,
     [bin, 'serve', '--data-dir', dataDir, '--port', '0', ...(options.args ?? [])],
@@ -87,6 +106,8 @@ export async function startCofferProcess(
     child.kill('SIGKILL');
     throw error;
   }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let handedOver = false;
   return {
     baseUrl,
     dataDir,
@@ -97,13 +118,24 @@ export async function startCofferProcess(
     output: () => output,
     waitForOutput: (pattern, from = 0) => waitForOutput(child, () => output.slice(from), pattern),
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         await exited;
       }
-      if (!options.stack) await stack.cleanup();
-      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+      if (handedOver) return;
+      if (owned.stack) await stack.cleanup();
+      if (owned.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+    kill: async () => {
+      await killProcessTree(child.pid!);
+      await exited;
+    },
+    restart: async () => {
+      if (child.exitCode === null && child.signalCode === null)
+        throw new Error('restart() needs kill() or stop() first');
+      const next = await launch(options, owned);
+      handedOver = true;
+      return next;
     },
   };
 }
@@ -128,6 +160,49 @@ function waitForOutput(child: ChildProcess, output: () => string, pattern: RegEx
     child.stderr?.on('data', check);
     check();
   });
+}
+
+/**
+ * SIGKILLs a process and all its descendants as one crash: each is stopped (SIGSTOP) before
+ * its children are listed, so none can fork a replacement meanwhile, then all are killed.
+ * Resolves once none of them runs any more (a zombie awaiting its reaper counts as gone).
+ */
+async function killProcessTree(rootPid: number): Promise<void> {
+  const tree = [rootPid];
+  for (let index = 0; index < tree.length; index++) {
+    signal(tree[index]!, 'SIGSTOP');
+    tree.push(...(await childrenOf(tree[index]!)));
+  }
+  for (const pid of tree) signal(pid, 'SIGKILL');
+  for (const pid of tree) while (await isRunning(pid)) await delay(10);
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // already gone
+  }
+}
+
+/** Linux: the processes whose parent is `pid`, from /proc. */
+async function childrenOf(pid: number): Promise<number[]> {
+  const children: number[] = [];
+  // Elsewhere than Linux there is no /proc: only the root process is killed.
+  for (const entry of await readdir('/proc').catch(() => [])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // The fields after the parenthesised command: state, then the parent's pid.
+    const [, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(parent) === pid) children.push(Number(entry));
+  }
+  return children;
+}
+
+async function isRunning(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state !== '' && state !== 'Z' && state !== 'X';
 }
 
 function waitForReady(child: ChildProcess, output: () => string): Promise<string> {

@@ -1,6 +1,8 @@
-import { randomInt } from 'node:crypto';
 import fc, { type Parameters } from 'fast-check';
+import { chooseSeed } from './seeded-random.ts';
 import { currentStackName } from './test-stack.ts';
+
+export { chooseSeed };
 
 /**
  * How hard the fuzz suites push. `npm test` runs the default rounds (a minute or two in all);
@@ -21,17 +23,6 @@ export function toRounds(base: number): number {
 /** A per-test timeout that grows with the rounds (node --test's default is for normal runs). */
 export function toTimeoutMs(baseMs: number): number {
   return isLongRun ? baseMs * 12 : baseMs;
-}
-
-/**
- * The seed of a seeded suite: COFFER_FUZZ_SEED to replay a failure, otherwise a fresh one.
- * It is printed either way, so any failure can be reproduced with the seed it names.
- */
-export function chooseSeed(suite: string): number {
-  const given = process.env.COFFER_FUZZ_SEED;
-  const seed = given ? Number(given) : randomInt(2 ** 31);
-  console.log(`# ${suite}: seed ${seed} (replay with COFFER_FUZZ_SEED=${seed})`);
-  return seed;
 }
 
 /** fast-check parameters: the chosen seed and `numRuns` scaled for long runs. */

@@ -57,15 +57,22 @@ export function readMultipartUpload(
     busboy.on('file', (fieldName, stream, _fileName, _encoding, mimeType) => {
       // security: a part stream errors when the form breaks off; unheard, that error would
       // take the whole process down. The form's own 'error' below decides the answer.
-      stream.on('error', () => {});
+      let partError: unknown;
+      stream.on('error', (error) => {
+        partError = error;
+      });
       if (fieldName !== filePartName || stored) {
         stream.resume(); // not ours: read past it
         return;
       }
       filePart = stream;
       stored = store({ stream, contentType: mimeType || undefined });
-      // A part that broke off is the client's fault, whatever the store made of it.
-      stored.catch((error: unknown) => fail(isAppError(error) ? error : malformed(error)));
+      // A part that broke off is the client's fault, whatever the store made of it; a store
+      // that failed on its own (a bug, a device error it does not name) is not.
+      stored.catch((error: unknown) => {
+        if (isAppError(error)) fail(error);
+        else fail(partError === undefined ? error : malformed(partError));
+      });
     });
     busboy.on('error', (error) => fail(malformed(error)));
     busboy.on('finish', () => {

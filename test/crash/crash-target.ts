@@ -1,0 +1,47 @@
+import { after, before } from 'node:test';
+import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
+import { assertDatabaseIntegrity } from '../support/database-integrity.ts';
+import { checkAfterRestart, type RoundOutcome } from './check-after-restart.ts';
+import type { FileJournal } from './crash-round.ts';
+
+/** The `coffer serve` a crash test file kills and restarts, and the user its rounds act as. */
+export type CrashTarget = { coffer: CofferProcess; token: string };
+
+/** `rounds` in `npm test`; ten times as many under COFFER_TEST_LONG=1 (`npm run test:long`). */
+export const toRounds = (rounds: number) => (process.env.COFFER_TEST_LONG === '1' ? rounds * 10 : rounds);
+
+/** Starts the server before the file's tests (with `args`) and stops whichever process runs last. */
+export function useCrashTarget(args: string[] = []): CrashTarget {
+  const target = {} as CrashTarget;
+  before(async () => {
+    target.coffer = await startCofferProcess({ args });
+    target.token = (await target.coffer.client.signup()).token;
+  });
+  after(() => target.coffer?.stop());
+  return target;
+}
+
+/**
+ * Restarts the killed server on its data and holds it to the round's journal and to the
+ * database's integrity checks; a failure names the round and its seed.
+ */
+export async function restartAndCheck(
+  target: CrashTarget,
+  round: { prefix: string; journals: FileJournal[]; context: string },
+): Promise<RoundOutcome> {
+  target.coffer = await target.coffer.restart();
+  try {
+    const { prefix, journals } = round;
+    const outcome = await checkAfterRestart({
+      client: target.coffer.client,
+      token: target.token,
+      prefix,
+      journals,
+    });
+    await assertDatabaseIntegrity(target.coffer);
+    return outcome;
+  } catch (error) {
+    (error as Error).message = `${round.context}: ${(error as Error).message}`;
+    throw error;
+  }
+}

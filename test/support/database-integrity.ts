@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+
+/**
+ * Rows that break what the code relies on, in portable SQL: a verified record without its
+ * pinned version and content or still holding a pending upload, an unverified one with
+ * content, a pending upload written by halves, a file without its creator's entry first, an
+ * entry without its file, or an entry newer than the file's version.
+ */
+const inconsistentRows = `
+  select f.id as id, 'record fields' as problem from files f where
+       (f.verified = 1 and (f.etag is null or f.blob_version is null or f.content_size_bytes is null
+                            or f.content_type is null or f.upload_blob_version is not null))
+    or (f.verified = 0 and (f.etag is not null or f.blob_version is not null or f.content_size_bytes is not null))
+    or ((f.upload_blob_version is null) <> (f.upload_etag is null))
+    or ((f.upload_blob_version is null) <> (f.upload_size_bytes is null))
+    or ((f.upload_blob_version is null) <> (f.upload_content_type is null))
+  union all
+  select f.id, 'no creator entry' from files f where not exists (
+    select 1 from file_acl a
+    where a.file_id = f.id and a.position = 0 and a.scope = 'user' and a.identifier = f.creator_id)
+  union all
+  select a.file_id, 'entry without file' from file_acl a where not exists (select 1 from files f where f.id = a.file_id)
+  union all
+  select a.file_id, 'entry newer than the file' from file_acl a join files f on f.id = a.file_id where a.position > f.version`;
+
+type Target = { dataDir: string; env: Record<string, string> };
+
+/** Runs one read-only query on the target's metadata store (SQLite in its data dir, or PostgreSQL). */
+async function queryRows(target: Target, query: string): Promise<Record<string, unknown>[]> {
+  const postgresUrl = target.env.COFFER_DATABASE_URL;
+  if (postgresUrl?.startsWith('postgres')) {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    client.on('error', () => {}); // a lost connection fails the query instead
+    await client.connect();
+    try {
+      return (await client.query(query)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const database = new DatabaseSync(path.join(target.dataDir, 'coffer.db'), { readOnly: true });
+  try {
+    return database
+      .prepare(query)
+      .all()
+      .map((row) => ({ ...row }));
+  } finally {
+    database.close();
+  }
+}
+
+/** The blob files (`<projectId>/<fileId>.<version>.blob`) some record still points at. */
+export async function listReferencedBlobFiles(target: Target): Promise<string[]> {
+  const rows = await queryRows(target, 'select project_id, id, blob_version, upload_blob_version from files');
+  return rows.flatMap((row) =>
+    [row.blob_version, row.upload_blob_version]
+      .filter((version) => version !== null)
+      .map((version) => `${row.project_id}/${row.id}.${version}.blob`),
+  );
+}
+
+/**
+ * The metadata store after a crash: SQLite's own integrity and foreign-key checks, and on
+ * both databases the consistency query above (PostgreSQL checks its pages itself).
+ */
+export async function assertDatabaseIntegrity(target: Target): Promise<void> {
+  if (!target.env.COFFER_DATABASE_URL?.startsWith('postgres')) {
+    assert.deepEqual(await queryRows(target, 'pragma integrity_check'), [{ integrity_check: 'ok' }]);
+    assert.deepEqual(await queryRows(target, 'pragma foreign_key_check'), [], 'foreign keys');
+  }
+  assert.deepEqual(await queryRows(target, inconsistentRows), [], 'inconsistent rows');
+}

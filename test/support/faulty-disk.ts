@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/*
+ * Real filesystems that fail, for the storage fault tests (Linux, as root; no test hooks in
+ * Coffer). Without device-mapper (no dm-error or dm-flakey here), the faults come from sizes:
+ * - full: a small tmpfs, so write() fails with ENOSPC part-way through an upload;
+ * - thin: ext4 on a loop device whose backing file lives on a small tmpfs (thin provisioning
+ *   run dry), so write() succeeds into the page cache and fsync() fails with ENOSPC;
+ * - failing: ext4 on a loop device cut short under the filesystem, so writes past the cut
+ *   fail at fsync() with EIO, as on a disk with bad sectors.
+ * repair() undoes the fault the way an operator would (more room, the disk back whole).
+ */
+
+const run = promisify(execFile);
+
+export type FaultyDiskKind = 'full' | 'thin' | 'failing';
+
+export type FaultyDisk = {
+  /** An empty directory on the faulty filesystem. */
+  dir: string;
+  repair(): Promise<void>;
+  remove(): Promise<void>;
+};
+
+/** Why this machine cannot mount test filesystems (not root, no loop devices…), or undefined. */
+export async function findFaultyDiskObstacle(): Promise<string | undefined> {
+  if (process.platform !== 'linux') return 'faulty disks need Linux (tmpfs, loop devices)';
+  if (process.getuid?.() !== 0) return 'faulty disks need root (mount, losetup)';
+  try {
+    const disk = await mountFaultyDisk('thin');
+    await disk.remove();
+    return undefined;
+  } catch (error) {
+    return `this machine does not let tests mount a tmpfs or an ext4 loop device: ${(error as Error).message.split('\n')[0]}`;
+  }
+}
+
+const MiB = 1024 * 1024;
+
+/** Mounts a fresh faulty filesystem of the given kind; remove() unmounts it and deletes everything. */
+export async function mountFaultyDisk(kind: FaultyDiskKind, options: { sizeBytes?: number } = {}) {
+  const root = await mkdtemp(path.join(tmpdir(), `coffer-${kind}-disk-`));
+  const undo: (() => Promise<unknown>)[] = [() => rm(root, { recursive: true, force: true })];
+  const remove = async () => {
+    for (const step of undo.splice(0).reverse()) await step().catch(() => {});
+  };
+  try {
+    const backing = path.join(root, 'backing');
+    const dir = path.join(root, 'mnt');
+    await run('mkdir', ['-p', backing, dir]);
+    const sizeBytes = options.sizeBytes ?? 4 * MiB;
+    if (kind === 'full') {
+      await mount(['-t', 'tmpfs', '-o', `size=${sizeBytes}`, 'tmpfs', dir], undo, dir);
+      return { dir, remove, repair: () => remount(dir, 256 * MiB) } satisfies FaultyDisk;
+    }
+    // One block group (4 KiB blocks) keeps all metadata at the start, before any cut. The backing
+    // file is sparse: a 64 MiB filesystem over `sizeBytes` of real room (thin), or
+    // over 64 MiB of room with the device then cut to `sizeBytes` (failing).
+    const image = path.join(backing, 'disk.img');
+    await mount(
+      ['-t', 'tmpfs', '-o', `size=${kind === 'thin' ? sizeBytes : 80 * MiB}`, 'tmpfs', backing],
+      undo,
+      backing,
+    );
+    await run('truncate', ['-s', '64M', image]);
+    await run('mkfs.ext4', [
+      '-q',
+      '-F',
+      '-b',
+      '4096',
+      '-N',
+      '2048',
+      '-O',
+      '^has_journal',
+      '-E',
+      'lazy_itable_init=1,nodiscard',
+      '-m',
+      '0',
+      image,
+    ]);
+    const device = (await run('losetup', ['-f', '--show', image])).stdout.trim();
+    undo.push(() => run('losetup', ['-d', device]));
+    // errors=continue: the filesystem keeps serving what it can, as a degraded disk would.
+    await mount(['-o', 'errors=continue', device, dir], undo, dir);
+    if (kind === 'failing') await resize(image, device, sizeBytes);
+    const repair =
+      kind === 'thin' ? () => remount(backing, 256 * MiB) : () => resize(image, device, 64 * MiB);
+    return { dir, remove, repair } satisfies FaultyDisk;
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}
+
+async function mount(args: string[], undo: (() => Promise<unknown>)[], target: string) {
+  await run('mount', args);
+  undo.push(() => run('umount', ['-l', target]));
+}
+
+async function remount(target: string, sizeBytes: number) {
+  await run('mount', ['-o', `remount,size=${sizeBytes}`, target]);
+}
+
+async function resize(image: string, device: string, sizeBytes: number) {
+  await run('truncate', ['-s', String(sizeBytes), image]);
+  await run('losetup', ['-c', device]);
+}
