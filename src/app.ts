@@ -2,7 +2,7 @@ import './http/fastify-types.ts';
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyRequest, LogController } from 'fastify';
 import { controlPlane } from './http/control/control-plane.ts';
 import { health } from './http/control/ops/health.ts';
 import { dataPlane } from './http/data/data-plane.ts';
@@ -44,14 +44,17 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     genReqId: () => randomUUID(),
     // One access-log line per request (below) instead of Fastify's two: logging is a visible
     // share of a small request's cost.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     bodyLimit: config.jsonBodyLimitBytes,
     connectionTimeout: config.idleTimeoutSeconds * 1000,
     // The upload deadline; every other body has bodyTimeoutSeconds (installBodyDeadline).
     requestTimeout: config.requestTimeoutSeconds * 1000,
     keepAliveTimeout: 5000,
-    return503OnClosing: true,
+    // While draining, a request that still arrives on an open connection is served, with
+    // Connection: close, instead of Fastify's own 503 outside our error shape: the worker
+    // waits for it anyway, and the client's next request goes to another process.
+    return503OnClosing: false,
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },

@@ -17,6 +17,8 @@ export type TestServer = {
   dataDir: string;
   /** Creates another project with its own credentials (and allowed origins). */
   createProject(name: string, origins?: string[]): Promise<ApiClient>;
+  /** Starts the app's close (a drain), as SIGTERM does in a worker; stop() still cleans up. */
+  beginClose(): Promise<void>;
   /** How many client connections the server holds open right now. */
   countConnections(): Promise<number>;
   stop(): Promise<void>;
@@ -53,6 +55,7 @@ export async function startTestServer(
     credentials: client.credentials,
     dataDir,
     createProject: makeProject,
+    beginClose: () => app.close(),
     countConnections: () =>
       new Promise((resolve, reject) =>
         app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
