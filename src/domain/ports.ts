@@ -124,16 +124,16 @@ export interface FileRepository {
   /** Adds the entry if absent, bumping version and updatedAt in the same transaction. */
   addAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined>;
   /**
-   * Commits an upload to an unverified record, replacing the pending one only if it is still
-   * `expectedPrevious` (compare-and-set). Answers 'committed', 'changed' (another upload
-   * committed meanwhile: read and try again), 'verified' or 'missing'; the record's version
+   * Commits an upload to an unverified record, replacing its pending upload, and answers the
+   * blob version it replaced (null: none) so the caller can remove those bytes; 'verified' or
+   * 'missing' when the record no longer takes uploads. Concurrent commits to one record are
+   * serialized by the database (each replaces exactly the one before it); the record's version
    * is not bumped (an upload is not a change of the record the API shows).
    */
   commitUpload(
     id: string,
     upload: PendingUpload,
-    expectedPrevious: string | null,
-  ): Promise<'committed' | 'changed' | 'verified' | 'missing'>;
+  ): Promise<{ replaced: string | null } | 'verified' | 'missing'>;
   /**
    * Marks the file verified and pins `blobVersion`, only while the file is unverified and its
    * pending upload is still `pendingVersion` (null: none, as in direct-upload mode); bumps

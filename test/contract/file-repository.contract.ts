@@ -54,7 +54,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
     it('replaces an abandoned upload (unverified, link expired) and reports it with its pending bytes', async () => {
       const { file: old } = await create({ uploadExpiresAt: seconds(T0) + 60 });
       await fixture.repos.files.addAclEntry(old.id, user('bob'), at(1));
-      await fixture.repos.files.commitUpload(old.id, upload('aaaaaaaaaaaaaaaaaaaaaaaa'), null);
+      await fixture.repos.files.commitUpload(old.id, upload('aaaaaaaaaaaaaaaaaaaaaaaa'));
       const later = at(61_000);
       const input = newFile(projectId, { creatorId: old.creatorId, filePath: old.filePath });
       const { file, replaced } = await fixture.repos.files.create(input, later);
@@ -184,23 +184,22 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
       assert.equal(await fixture.repos.files.markVerified(file.id, verification, at(6000)), undefined);
     });
 
-    it('commits uploads with compare-and-set, and verify pins only the upload it compared', async () => {
+    it('commits uploads one after another, answering what each replaced; verify pins only the upload it compared', async () => {
       const { file } = await create();
       const [a, b, c] = ['a', 'b', 'c'].map((letter) => upload(letter.repeat(24))) as [
         PendingUpload,
         PendingUpload,
         PendingUpload,
       ];
-      assert.equal(await fixture.repos.files.commitUpload(file.id, a, null), 'committed');
+      assert.deepEqual(await fixture.repos.files.commitUpload(file.id, a), { replaced: null });
       assert.equal(
         (await fixture.repos.files.findById(file.id))?.version,
         0,
         'an upload is not a record change',
       );
       assert.deepEqual((await fixture.repos.files.findById(file.id))?.pendingUpload, a);
-      // A writer that read before `a` committed loses, and learns it.
-      assert.equal(await fixture.repos.files.commitUpload(file.id, b, null), 'changed');
-      assert.equal(await fixture.repos.files.commitUpload(file.id, b, a.blobVersion), 'committed');
+      // The next upload replaces `a`, and learns it (its bytes are the caller's to remove).
+      assert.deepEqual(await fixture.repos.files.commitUpload(file.id, b), { replaced: a.blobVersion });
       // A verify that compared `a` must not pin it once `b` replaced it.
       const pinA = { ...verification, blobVersion: a.blobVersion, pendingVersion: a.blobVersion };
       assert.equal(await fixture.repos.files.markVerified(file.id, pinA, at(1000)), undefined);
@@ -209,21 +208,30 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
       assert.equal(verified?.blobVersion, b.blobVersion);
       assert.equal(verified?.pendingUpload, null);
       // The late PUT of the race: refused by the record, whatever it expected.
-      assert.equal(await fixture.repos.files.commitUpload(file.id, c, b.blobVersion), 'verified');
-      assert.equal(await fixture.repos.files.commitUpload(file.id, c, null), 'verified');
-      assert.equal(await fixture.repos.files.commitUpload(newId(), c, null), 'missing');
+      assert.equal(await fixture.repos.files.commitUpload(file.id, c), 'verified');
+      assert.equal(await fixture.repos.files.commitUpload(newId(), c), 'missing');
       assert.equal((await fixture.repos.files.findById(file.id))?.blobVersion, b.blobVersion);
     });
 
-    it('lets exactly one of ten concurrent uploads expecting the same predecessor commit', async () => {
+    it('serializes twenty concurrent uploads: each replaces exactly one other, none is lost track of', async () => {
       const { file } = await create();
-      const outcomes = await Promise.all(
-        Array.from({ length: 10 }, (_, index) =>
-          fixture.repos.files.commitUpload(file.id, upload(String(index).repeat(24)), null),
-        ),
+      const uploads = Array.from({ length: 20 }, (_, index) =>
+        upload(String(index % 10).repeat(23) + (index < 10 ? 'a' : 'b')),
       );
-      assert.equal(outcomes.filter((outcome) => outcome === 'committed').length, 1, outcomes.join());
-      assert.equal(outcomes.filter((outcome) => outcome === 'changed').length, 9, outcomes.join());
+      const outcomes = await Promise.all(
+        uploads.map((each) => fixture.repos.files.commitUpload(file.id, each)),
+      );
+      const replaced = outcomes.map((outcome) => (typeof outcome === 'string' ? outcome : outcome.replaced));
+      // A chain: one found nothing before it, every other replaced a distinct upload, and the
+      // one left pending is the one nobody replaced.
+      assert.equal(replaced.filter((version) => version === null).length, 1, replaced.join());
+      const replacedVersions = replaced.filter((version) => version !== null);
+      assert.equal(new Set(replacedVersions).size, 19, replaced.join());
+      const pending = (await fixture.repos.files.findById(file.id))?.pendingUpload?.blobVersion;
+      assert.deepEqual(
+        uploads.map((each) => each.blobVersion).filter((version) => !replacedVersions.includes(version)),
+        [pending],
+      );
     });
 
     it('deletes a record together with its ACL', async () => {
@@ -240,7 +248,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
 
     it('finds the blob versions records name (served and pending), by id, for a page of ids', async () => {
       const { file: pending } = await create();
-      await fixture.repos.files.commitUpload(pending.id, upload('aaaaaaaaaaaaaaaaaaaaaaaa'), null);
+      await fixture.repos.files.commitUpload(pending.id, upload('aaaaaaaaaaaaaaaaaaaaaaaa'));
       const { file: verified } = await create();
       await fixture.repos.files.markVerified(verified.id, verification, at(1000));
       const { file: empty } = await create();

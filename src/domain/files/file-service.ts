@@ -6,7 +6,6 @@ import {
   fileNotFound,
   fileNotVerified,
   internal,
-  unavailable,
   uploadMissing,
   validationFailed,
 } from '../../errors/errors.ts';
@@ -30,9 +29,6 @@ import { toFileName, validateFilePath } from './validate-file-path.ts';
 
 /** A verified file with everything a download needs. */
 export type DownloadableFile = FileRecord & { content: FileContentInfo; etag: string; blobVersion: string };
-
-/** Concurrent PUTs to one link each commit with compare-and-set; a few rounds settle any race. */
-const maxCommitAttempts = 8;
 
 /** The parts of a gateway link: the file id from the path, the rest from the query string. */
 export type GatewayLink = { fileId: string; expiresAt: number; kid?: string; sig?: string };
@@ -249,20 +245,12 @@ export class FileService {
     return stored;
   }
 
-  /** Commits with compare-and-set, retrying when a concurrent PUT committed first; answers the replaced version. */
+  /** Commits the upload to the record; answers the version it replaced. */
   async #commitUpload(file: FileRecord, upload: PendingUpload): Promise<string | null> {
-    let previous = file.pendingUpload?.blobVersion ?? null;
-    for (let attempt = 0; attempt < maxCommitAttempts; attempt++) {
-      const outcome = await this.#o.files.commitUpload(file.id, upload, previous);
-      if (outcome === 'committed') return previous;
-      if (outcome === 'verified') throw alreadyVerified();
-      if (outcome === 'missing') throw fileNotFound();
-      const current = await this.#o.files.findById(file.id);
-      if (!current) throw fileNotFound();
-      if (current.verified) throw alreadyVerified();
-      previous = current.pendingUpload?.blobVersion ?? null;
-    }
-    throw unavailable('database', new Error('too many concurrent uploads to one link'));
+    const outcome = await this.#o.files.commitUpload(file.id, upload);
+    if (outcome === 'verified') throw alreadyVerified();
+    if (outcome === 'missing') throw fileNotFound();
+    return outcome.replaced;
   }
 
   /** Removes bytes no record needs; a failure leaves a stray version for `coffer gc`, never an error. */

@@ -108,38 +108,39 @@ export class KyselyFileRepository implements FileRepository {
     });
   }
 
-  async commitUpload(
+  commitUpload(
     id: string,
     upload: PendingUpload,
-    expectedPrevious: string | null,
-  ): Promise<'committed' | 'changed' | 'verified' | 'missing'> {
-    // One conditional statement: the database decides, so a PUT that ends after verify (on any
-    // process or node) can never change what the verified record describes.
-    const updated = await this.#db
-      .updateTable('files')
-      .set({
-        upload_blob_version: upload.blobVersion,
-        upload_etag: upload.etag,
-        upload_size_bytes: upload.sizeBytes,
-        upload_content_type: upload.contentType,
-        upload_last_modified: upload.lastModified.getTime(),
-      })
-      .where('id', '=', id)
-      .where('verified', '=', 0)
-      .where((eb) =>
-        expectedPrevious === null
-          ? eb('upload_blob_version', 'is', null)
-          : eb('upload_blob_version', '=', expectedPrevious),
-      )
-      .executeTakeFirst();
-    if (updated.numUpdatedRows > 0n) return 'committed';
-    const now = await this.#db
-      .selectFrom('files')
-      .select(['verified'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (now === undefined) return 'missing';
-    return now.verified === 1 ? 'verified' : 'changed';
+  ): Promise<{ replaced: string | null } | 'verified' | 'missing'> {
+    return writeTransaction(this.#db, async (trx) => {
+      // A no-op update first: it locks the row (PostgreSQL; SQLite's BEGIN IMMEDIATE holds the
+      // whole database) until commit, and answers the pending upload this commit replaces,
+      // read after any concurrent commit. The condition lives in the database, so a PUT that
+      // ends after verify (on any process or node) can never change a verified record.
+      const current = await trx
+        .updateTable('files')
+        .set((eb) => ({ upload_blob_version: eb.ref('upload_blob_version') }))
+        .where('id', '=', id)
+        .where('verified', '=', 0)
+        .returning('upload_blob_version')
+        .executeTakeFirst();
+      if (current === undefined) {
+        const now = await trx.selectFrom('files').select('verified').where('id', '=', id).executeTakeFirst();
+        return now === undefined ? 'missing' : 'verified';
+      }
+      await trx
+        .updateTable('files')
+        .set({
+          upload_blob_version: upload.blobVersion,
+          upload_etag: upload.etag,
+          upload_size_bytes: upload.sizeBytes,
+          upload_content_type: upload.contentType,
+          upload_last_modified: upload.lastModified.getTime(),
+        })
+        .where('id', '=', id)
+        .execute();
+      return { replaced: current.upload_blob_version };
+    });
   }
 
   markVerified(
