@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, type FileHandle, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -54,18 +54,32 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
     await this.#prepare();
     const meter = new MeteredStream({ maxBytes: options.maxBytes, md5: true });
     const tmpPath = toTempPath(this.#tmpDir);
+    let handle: FileHandle | undefined;
     try {
       // Created before streaming so the cleanup below always finds it, even when aborted at once.
-      const handle = await open(tmpPath, 'wx');
-      // flush: fsync before close; pipeline settles after close, so the bytes are durable here.
-      await pipeline(body, meter, handle.createWriteStream({ flush: true }), { signal: options.signal });
-      const { mtime } = await stat(tmpPath);
+      handle = await open(tmpPath, 'wx');
+      const file = handle;
+      await pipeline(
+        body,
+        meter,
+        async (chunks: AsyncIterable<Buffer>) => {
+          for await (const chunk of chunks) await writeAll(file, chunk);
+        },
+        { signal: options.signal },
+      );
+      // Durable before the rename makes it a version: fsync is where a disk that took the
+      // writes into its cache says it could not keep them (ENOSPC on a thin disk, EIO).
+      await handle.sync();
+      const { mtime } = await handle.stat();
+      await handle.close();
+      handle = undefined;
       await mkdir(dirname(blobPath), { recursive: true });
       await rename(tmpPath, blobPath);
       await syncDirectory(dirname(blobPath));
       return { version, sizeBytes: meter.sizeBytes, etag: meter.toEtag(), lastModified: mtime };
     } catch (error) {
       // Nothing partial is kept, whatever failed (a full disk included).
+      await handle?.close().catch(() => {});
       await rm(tmpPath, { force: true });
       throw toFsStoreError(error);
     }
@@ -176,6 +190,15 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
   #blobPath(key: string, version: string): string {
     assertValidBlobVersion(key, version);
     return join(this.#rootDir, `${key}.${version}.blob`);
+  }
+}
+
+/** write() may write less than asked (a disk filling up): the rest goes in further writes. */
+async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
+  for (let offset = 0; offset < chunk.length; ) {
+    const { bytesWritten } = await file.write(chunk, offset);
+    if (bytesWritten === 0) throw Object.assign(new Error('the disk took no byte'), { code: 'ENOSPC' });
+    offset += bytesWritten;
   }
 }
 
