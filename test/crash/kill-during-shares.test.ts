@@ -17,7 +17,7 @@ describe(`kill -9 of serve --workers 2 while shares stream in (${currentStackNam
   const target = useCrashTarget(['--workers', '2']);
 
   it(`${rounds} rounds: every ACL entry is kept whole or not at all, and __v counts exactly those kept`, {
-    timeout: rounds * 30_000,
+    timeout: rounds * 90_000,
   }, async (t) => {
     for (let round = 0; round < rounds; round++) {
       const random = seededRandom(seed + round);

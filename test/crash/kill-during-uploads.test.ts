@@ -24,7 +24,7 @@ describe(`kill -9 during uploads, verifies and shares (${stack} stack)`, () => {
   const target = useCrashTarget();
 
   it(`${rounds} rounds of 32 concurrent uploads (0 B to 11 MiB), SIGKILL at a seeded moment, restart, check`, {
-    timeout: rounds * 30_000,
+    timeout: rounds * 90_000,
   }, async (t) => {
     for (let round = 0; round < rounds; round++) {
       const random = seededRandom(seed + round);

@@ -12,7 +12,7 @@ describe(`kill -9 while 32 verifies are in flight (${currentStackName()} stack)`
   const target = useCrashTarget();
 
   it(`${rounds} rounds: a verification is kept whole or not at all, and the upload can still be verified`, {
-    timeout: rounds * 30_000,
+    timeout: rounds * 90_000,
   }, async (t) => {
     for (let round = 0; round < rounds; round++) {
       const random = seededRandom(seed + round);

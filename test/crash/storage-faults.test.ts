@@ -52,7 +52,7 @@ describe(`uploads on failing disks, then kill -9 (fs store, ${currentStackName()
 
   for (const [index, fault] of faults.entries()) {
     it(`${fault.what}: no crash, nothing partial or stray kept, every answered upload intact`, {
-      timeout: 300_000,
+      timeout: 900_000,
     }, async (t) => {
       if (obstacle) return t.skip(obstacle);
       const disk = await mountFaultyDisk(fault.kind, { sizeBytes: fault.sizeBytes });

@@ -278,14 +278,14 @@ describe('access rules against a model (property)', () => {
       await fc.asyncModelRun(setup, sequence);
     });
 
-  it('sequences over HTTP agree with the model', { timeout: toTimeoutMs(120_000) }, async () => {
+  it('sequences over HTTP agree with the model', { timeout: toTimeoutMs(600_000) }, async () => {
     await fc.assert(
       playSequences(() => httpDriver(server)),
       propertyParameters('access model over HTTP', 12),
     );
   });
 
-  it('sequences through FileService agree with the model', { timeout: toTimeoutMs(120_000) }, async () => {
+  it('sequences through FileService agree with the model', { timeout: toTimeoutMs(600_000) }, async () => {
     await fc.assert(
       playSequences(() => serviceDriver(server)),
       propertyParameters('access model through FileService', 60),

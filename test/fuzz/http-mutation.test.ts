@@ -28,7 +28,7 @@ function assertClean(result: CampaignResult, expected: number): void {
   );
 }
 
-describe('mutated HTTP requests', { timeout: toTimeoutMs(300_000) }, () => {
+describe('mutated HTTP requests', { timeout: toTimeoutMs(1_800_000) }, () => {
   describe('against an in-process server', () => {
     let server: TestServer;
     let prepareFixture: () => Promise<FuzzFixture>;
@@ -40,7 +40,7 @@ describe('mutated HTTP requests', { timeout: toTimeoutMs(300_000) }, () => {
     after(() => server.stop());
 
     it(`${inProcessCount} requests: no 5xx, every refusal in the error shape, memory and handles back near their baseline`, {
-      timeout: toTimeoutMs(300_000),
+      timeout: toTimeoutMs(900_000),
     }, async () => {
       const seed = chooseSeed('mutated HTTP, in-process');
       // Three rounds: the first warms caches, JIT and pools (the baseline is taken after it);
@@ -80,7 +80,7 @@ describe('mutated HTTP requests', { timeout: toTimeoutMs(300_000) }, () => {
     after(() => server.stop());
 
     it(`${processCount} requests: no 5xx, every refusal in the error shape, the process never falls`, {
-      timeout: toTimeoutMs(300_000),
+      timeout: toTimeoutMs(900_000),
     }, async () => {
       const seed = chooseSeed('mutated HTTP, coffer serve');
       const result = await runFuzzCampaign({

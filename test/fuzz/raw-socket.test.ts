@@ -126,7 +126,7 @@ async function waitForEmptyTempDir(dataDir: string): Promise<void> {
   if (currentStackName() === 'embedded') await waitForEmptyDirectory(path.join(dataDir, 'blobs', '.tmp'));
 }
 
-describe('raw-socket cases', { timeout: toTimeoutMs(240_000) }, () => {
+describe('raw-socket cases', { timeout: toTimeoutMs(1_200_000) }, () => {
   describe('against an in-process server', () => {
     let server: TestServer;
     let targets: RawTargets;
@@ -143,7 +143,7 @@ describe('raw-socket cases', { timeout: toTimeoutMs(240_000) }, () => {
     after(() => server.stop());
 
     it(`${inProcessCount} cases: answered in the error shape or closed, never 5xx; normal service after`, {
-      timeout: toTimeoutMs(180_000),
+      timeout: toTimeoutMs(600_000),
     }, async () => {
       const result = await runRawCampaign({
         baseUrl: server.baseUrl,
@@ -171,7 +171,7 @@ describe('raw-socket cases', { timeout: toTimeoutMs(240_000) }, () => {
     after(() => server.stop());
 
     it(`${processCount} cases: the process never falls, and serves normally after`, {
-      timeout: toTimeoutMs(180_000),
+      timeout: toTimeoutMs(600_000),
     }, async () => {
       const result = await runRawCampaign({
         baseUrl: server.baseUrl,

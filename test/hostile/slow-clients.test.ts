@@ -24,7 +24,7 @@ import { currentStackName } from '../support/test-stack.ts';
 const latencyRatio = 10;
 const mebibyte = 1024 * 1024;
 
-describe('slow and hostile clients', { timeout: 300_000 }, () => {
+describe('slow and hostile clients', { timeout: 900_000 }, () => {
   let server: TestServer;
   let address: Address;
   let token: string;

@@ -49,7 +49,8 @@ describe('readiness and start-up on PostgreSQL + S3 (own servers, stopped on pur
   it('serve retries an unreachable database with a log line per attempt, then gives up clearly', async () => {
     const result = await runCli(['serve', '--port', '0'], {
       COFFER_DATABASE_URL: 'postgres://coffer@127.0.0.1:1/none',
-      COFFER_DATABASE_START_TIMEOUT_SECONDS: '2',
+      // Long enough for two attempts however slowly this machine starts a process.
+      COFFER_DATABASE_START_TIMEOUT_SECONDS: '8',
       COFFER_DATA_DIR: '/tmp',
       // No blob directory in /tmp: serve makes the local stores' directories at start.
       COFFER_STORAGE_URL: 'memory:',
