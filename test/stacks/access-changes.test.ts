@@ -80,7 +80,7 @@ function describeAccessChanges(
     );
   });
 
-  it('a role given or an account disabled by `coffer user …` reaches every process', async () => {
+  it('a role given, an account disabled or enabled by the CLI reaches every process', async () => {
     await waitUntilEverywhere(() => readEverywhere(servers(), fileId, reader.token), 'ACCESS_DENIED');
     const toAdmin = await cli('user', 'set-role', '--project', projectId, reader.userId, 'admin');
     assert.equal(toAdmin.code, 0, toAdmin.stderr);
