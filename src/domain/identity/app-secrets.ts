@@ -8,12 +8,29 @@ export function hashAppSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 
-/**
- * Compares a presented secret with the stored hash in constant time. Every request with a
- * secret pays this, so it uses the one-shot `crypto.hash` (no Hash object per call).
- */
+/** Compares a presented secret with the stored hash in constant time. */
 export function isAppSecretValid(secret: string, storedHash: string): boolean {
   const actual = hash('sha256', secret, 'buffer');
   const expected = Buffer.from(storedHash, 'hex');
   return expected.length === actual.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * Checks app secrets against their project, remembering the last secret that matched each
+ * project object: every server call presents the same secret, and comparing it costs less than
+ * hashing it (the hash was ~2.5% of the hot path). Keyed by the object, so a project read again
+ * (its cache was invalidated: the secret may have been rotated) starts with nothing remembered.
+ */
+export class AppSecretCheck {
+  readonly #matched = new WeakMap<{ appSecretHash: string }, Buffer>();
+
+  isValid(project: { appSecretHash: string }, secret: string): boolean {
+    const presented = Buffer.from(secret, 'utf8');
+    const matched = this.#matched.get(project);
+    // security: constant time, against a secret that already matched the stored hash.
+    if (matched && matched.length === presented.length && timingSafeEqual(matched, presented)) return true;
+    if (!isAppSecretValid(secret, project.appSecretHash)) return false;
+    this.#matched.set(project, presented);
+    return true;
+  }
 }

@@ -4,7 +4,7 @@ import { type Clock, toUnixSeconds } from '../clock.ts';
 import type { Project, ProjectRepository, User, UserRepository } from '../ports.ts';
 import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { createAccount, type NewAccount } from './accounts.ts';
-import { isAppSecretValid } from './app-secrets.ts';
+import { AppSecretCheck } from './app-secrets.ts';
 import { EpochCache } from './epoch-cache.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { getDecoyHash, verifyPassword } from './passwords.ts';
@@ -33,6 +33,7 @@ export class IdentityService {
 
   /** Projects by app id: every API call names its app. */
   readonly #projectsByApp: EpochCache<Project>;
+  readonly #appSecrets = new AppSecretCheck();
 
   constructor(options: IdentityServiceOptions) {
     this.#o = options;
@@ -43,7 +44,7 @@ export class IdentityService {
   async getProjectByApp(appId: string, appSecret?: string): Promise<Project> {
     const project = await this.#projectsByApp.get(appId, () => this.#o.projects.findByAppId(appId));
     if (!project) throw invalidAppCredentials();
-    if (appSecret !== undefined && !isAppSecretValid(appSecret, project.appSecretHash))
+    if (appSecret !== undefined && !this.#appSecrets.isValid(project, appSecret))
       throw invalidAppCredentials();
     return project;
   }
