@@ -35,11 +35,7 @@ export class AccessEpochWatch {
     return this.#reading;
   }
 
-  /**
-   * The generation as last read, without reading: a cache stores what it read only if this
-   * still equals what current() answered before the read, so a reading that saw a change in
-   * between can never be followed by a stale entry.
-   */
+  /** The generation as last read, without reading (has it moved since a read began?). */
   get generation(): number {
     return this.#generation;
   }

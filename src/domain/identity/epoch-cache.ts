@@ -22,7 +22,8 @@ export class EpochCache<Value> {
     const cached = this.#entries.get(key);
     if (cached?.generation === generation) return cached.value;
     const value = await load();
-    // Not stored if the generation moved while we read: what we read may predate the change.
+    // An entry counts only under the generation current before its read, so a read that a
+    // change overtook is never served; it is not even stored (a fresher entry may be there).
     if (value === undefined || this.#watch.generation !== generation) return value;
     if (this.#entries.size >= this.#maxEntries) this.#entries.clear();
     this.#entries.set(key, { value, generation });
