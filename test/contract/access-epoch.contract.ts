@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { newId } from '../../src/domain/ids.ts';
-import { newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
+import { newProjectId, newUser, type RepositoryFixture } from './repository-fixtures.ts';
 
 /** The number caches of projects and users trust (decisions.md, "access epoch"). */
 export function runAccessEpochContract(fixture: RepositoryFixture): void {
@@ -11,15 +10,7 @@ export function runAccessEpochContract(fixture: RepositoryFixture): void {
       const { repos, database } = fixture;
       const epoch = () => repos.accessEpoch.read();
       const projectId = await newProjectId(repos);
-      const user = await repos.users.create({
-        id: newId(),
-        projectId,
-        email: `${newId()}@example.com`,
-        passwordHash: 'x',
-        role: 'user',
-        displayName: 'u',
-        enabled: true,
-      });
+      const user = await newUser(repos, projectId);
       const moves = async (change: () => Promise<unknown>) => {
         const before = await epoch();
         await change();

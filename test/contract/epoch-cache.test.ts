@@ -3,30 +3,20 @@ import { after, before, describe, it } from 'node:test';
 import { AccessEpochWatch } from '../../src/domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from '../../src/domain/identity/cached-user-repository.ts';
 import { EpochCache } from '../../src/domain/identity/epoch-cache.ts';
-import { newId } from '../../src/domain/ids.ts';
 import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
 import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
 import {
   createRepositories,
   type Repositories,
 } from '../../src/persistence/repositories/create-repositories.ts';
-import { newProjectId } from './repository-fixtures.ts';
+import { newProjectId, newUser as newUserOf } from './repository-fixtures.ts';
 
 /** The caches of barriers 2–3 over a real database (SQLite in memory). */
 describe('EpochCache and CachedUserRepository', () => {
   let database: Database;
   let repos: Repositories;
   let projectId: string;
-  const newUser = () =>
-    repos.users.create({
-      id: newId(),
-      projectId,
-      email: `${newId()}@example.com`,
-      passwordHash: 'x',
-      role: 'user',
-      displayName: 'u',
-      enabled: true,
-    });
+  const newUser = () => newUserOf(repos, projectId);
   before(async () => {
     database = await openDatabase({ databaseUrl: 'sqlite::memory:' });
     await migrateToLatest(database.db);

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { hashAppSecret } from '../../src/domain/identity/app-secrets.ts';
 import { openDatabase } from '../../src/persistence/open-database.ts';
 import type { ApiClient, ApiResponse } from '../support/api-client.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
-import { currentStackName, prepareTestStack, type TestStack } from '../support/test-stack.ts';
+import { currentStackName } from '../support/test-stack.ts';
+import { useTwoNodes } from '../support/two-nodes.ts';
 
 /**
  * Projects and users are cached in every process (docs/decisions.md, "access epoch"). These
@@ -137,27 +135,12 @@ describe(`access changes reach both workers of serve --workers 2 (${currentStack
 const skip = currentStackName() === 'pg-s3' ? false : 'needs shared stores: runs in the PostgreSQL + S3 pass';
 
 describe('access changes reach two nodes on one PostgreSQL', { skip }, () => {
-  let stack: TestStack;
-  let nodeA: CofferProcess;
-  let nodeB: CofferProcess;
-  let dataDir: string;
-  before(async () => {
-    stack = await prepareTestStack();
-    dataDir = await mkdtemp(path.join(tmpdir(), 'coffer-nodes-'));
-    nodeA = await startCofferProcess({ stack, dataDir });
-    nodeB = await startCofferProcess({ stack, dataDir, args: ['--workers', '2'] });
-  });
-  after(async () => {
-    await nodeA?.stop();
-    await nodeB?.stop();
-    await stack?.cleanup();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const nodes = useTwoNodes({ argsB: ['--workers', '2'] });
   describeAccessChanges(
     () => [
-      { name: 'A', client: nodeA.client },
-      { name: 'B', client: nodeB.client },
+      { name: 'A', client: nodes.nodeA.client },
+      { name: 'B', client: nodes.nodeB.client },
     ],
-    () => nodeA,
+    () => nodes.nodeA,
   );
 });
