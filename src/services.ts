@@ -12,6 +12,8 @@ import type { Config } from './config/config.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { BlobCollector } from './domain/files/blob-collector.ts';
 import { FileService } from './domain/files/file-service.ts';
+import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
+import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
 import { IdentityService } from './domain/identity/identity-service.ts';
 import { LoginThrottle } from './domain/identity/login-throttle.ts';
 import { SignupThrottle } from './domain/identity/signup-throttle.ts';
@@ -54,7 +56,15 @@ export type BuildOptions = {
 /** Opens the stores (migrating the database), loads the signing keys and builds the services. */
 export async function buildServices(config: Config, options: BuildOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
-  const { database, repositories } = await openStores(config, options.log);
+  const stores = await openStores(config, options.log);
+  const { database } = stores;
+  // Every authenticated request reads its project and user: both are cached, and a change
+  // made anywhere is seen within the access epoch's interval (docs/decisions.md).
+  const accessEpoch = new AccessEpochWatch(stores.repositories.accessEpoch);
+  const repositories: Repositories = {
+    ...stores.repositories,
+    users: new CachedUserRepository(stores.repositories.users, accessEpoch),
+  };
   const blobs = openBlobStore(config.storageUrl);
   try {
     if (config.uploadMode === 'direct' && !blobs.presignUpload) {
@@ -82,6 +92,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         users: repositories.users,
         tokens,
         clock,
+        accessEpoch,
         ...buildThrottles(config, repositories, clock),
       }),
       files: new FileService({

@@ -104,6 +104,14 @@ export interface UserRepository {
   setEnabled(projectId: string, id: string, enabled: boolean): Promise<User | undefined>;
 }
 
+/**
+ * A number the database bumps whenever a project or a user changes or is removed, by any
+ * process or node: caches of projects and users stay valid while it stays the same.
+ */
+export interface AccessEpochRepository {
+  read(): Promise<number>;
+}
+
 /** An abandoned upload that create() replaced: its bytes are the caller's to remove. */
 export type ReplacedUpload = { id: string; pendingBlobVersion: string | null };
 

@@ -10,6 +10,7 @@ export type DatabaseSchema = {
   file_acl: FileAclTable;
   signing_keys: SigningKeysTable;
   rate_limit_buckets: RateLimitBucketsTable;
+  access_epoch: AccessEpochTable;
 };
 
 export type ProjectsTable = {
@@ -84,4 +85,10 @@ export type RateLimitBucketsTable = {
   key: string;
   /** Unix ms at which the bucket is full again; the row is dead from then on. */
   full_at: number;
+};
+
+/** One row (id 1): bumped by triggers whenever a project or a user changes (migrations/access-epoch.ts). */
+export type AccessEpochTable = {
+  id: number;
+  value: number;
 };

@@ -5,6 +5,7 @@ import { newId } from '../../src/domain/ids.ts';
 import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
 import type { Database } from '../../src/persistence/open-database.ts';
 import { createRepositories } from '../../src/persistence/repositories/create-repositories.ts';
+import { runAccessEpochContract } from './access-epoch.contract.ts';
 import { runFileListContract } from './file-list.contract.ts';
 import { runFileRepositoryContract } from './file-repository.contract.ts';
 import { runRateLimitContract } from './rate-limit-repository.contract.ts';
@@ -44,6 +45,7 @@ export function runRepositoryContract(name: string, open: OpenDatabase): void {
     runFileRepositoryContract(fixture);
     runFileListContract(fixture);
     runRateLimitContract(fixture);
+    runAccessEpochContract(fixture);
   });
 }
 

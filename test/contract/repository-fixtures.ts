@@ -38,3 +38,16 @@ export function newFile(projectId: string, overrides: Partial<NewFile> = {}): Ne
     ...overrides,
   };
 }
+
+/** A fresh enabled user of the project, role `user`. */
+export function newUser(repos: Repositories, projectId: string) {
+  return repos.users.create({
+    id: newId(),
+    projectId,
+    email: `${newId()}@example.com`,
+    passwordHash: 'x',
+    role: 'user',
+    displayName: 'u',
+    enabled: true,
+  });
+}

@@ -1,34 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
-import { currentStackName, prepareTestStack, type TestStack } from '../support/test-stack.ts';
+import { describe, it } from 'node:test';
+import { currentStackName } from '../support/test-stack.ts';
+import { useTwoNodes } from '../support/two-nodes.ts';
 
 const skip = currentStackName() === 'pg-s3' ? false : 'needs shared stores: runs in the PostgreSQL + S3 pass';
 
 /** Stateless nodes: two `coffer serve` processes sharing one PostgreSQL and one S3 store. */
 describe('two nodes, one PostgreSQL, one S3 store', { skip }, () => {
-  let stack: TestStack;
-  let nodeA: CofferProcess;
-  let nodeB: CofferProcess;
-  let dataDir: string;
-  before(async () => {
-    stack = await prepareTestStack();
-    // One data dir: node A writes the default project's credentials there, B finds it made.
-    dataDir = await mkdtemp(path.join(tmpdir(), 'coffer-nodes-'));
-    nodeA = await startCofferProcess({ stack, dataDir });
-    nodeB = await startCofferProcess({ stack, dataDir });
-  });
-  after(async () => {
-    await nodeA?.stop();
-    await nodeB?.stop();
-    await stack?.cleanup();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const nodes = useTwoNodes();
 
   it('requested on A, uploaded, verified and shared on B, downloaded with a link issued by A', async () => {
+    const { nodeA, nodeB } = nodes;
     assert.deepEqual(nodeA.credentials, nodeB.credentials, 'both nodes see the one default project');
     const alice = await nodeA.client.signup('alice@example.com');
     const bob = await nodeB.client.signup('bob@example.com');

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 
 // App secrets are 256 random bits, so a fast hash is enough to keep them useless if the
 // database leaks: there is nothing to brute-force. Passwords, chosen by people, use argon2id.
@@ -10,7 +10,27 @@ export function hashAppSecret(secret: string): string {
 
 /** Compares a presented secret with the stored hash in constant time. */
 export function isAppSecretValid(secret: string, storedHash: string): boolean {
-  const actual = createHash('sha256').update(secret).digest();
+  const actual = hash('sha256', secret, 'buffer');
   const expected = Buffer.from(storedHash, 'hex');
   return expected.length === actual.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * Checks app secrets against their project, remembering the last secret that matched each
+ * project object: every server call presents the same secret, and comparing it costs less than
+ * hashing it (the hash was ~2.5% of the hot path). Keyed by the object, so a project read again
+ * (its cache was invalidated: the secret may have been rotated) starts with nothing remembered.
+ */
+export class AppSecretCheck {
+  readonly #matched = new WeakMap<{ appSecretHash: string }, Buffer>();
+
+  isValid(project: { appSecretHash: string }, secret: string): boolean {
+    const presented = Buffer.from(secret, 'utf8');
+    const matched = this.#matched.get(project);
+    // security: constant time, against a secret that already matched the stored hash.
+    if (matched && matched.length === presented.length && timingSafeEqual(matched, presented)) return true;
+    if (!isAppSecretValid(secret, project.appSecretHash)) return false;
+    this.#matched.set(project, presented);
+    return true;
+  }
 }

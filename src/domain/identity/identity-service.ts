@@ -2,11 +2,12 @@ import { accountDisabled, invalidAppCredentials, invalidLogin, invalidToken } fr
 import type { Principal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
 import type { Project, ProjectRepository, User, UserRepository } from '../ports.ts';
+import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { createAccount, type NewAccount } from './accounts.ts';
-import { isAppSecretValid } from './app-secrets.ts';
+import { AppSecretCheck } from './app-secrets.ts';
+import { EpochCache } from './epoch-cache.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { getDecoyHash, verifyPassword } from './passwords.ts';
-import { ProjectCache } from './project-cache.ts';
 import type { SignupThrottle } from './signup-throttle.ts';
 import type { IssuedToken, TokenService } from './token-service.ts';
 
@@ -17,6 +18,8 @@ export type IdentityServiceOptions = {
   clock: Clock;
   loginThrottle: LoginThrottle;
   signupThrottle: SignupThrottle;
+  /** When cached projects must be read again (a user cache, if any, is in `users`). */
+  accessEpoch: AccessEpochWatch;
 };
 
 /** Who is asking: rate limits count per client address. */
@@ -28,18 +31,20 @@ export type Session = IssuedToken & { user: User };
 export class IdentityService {
   readonly #o: IdentityServiceOptions;
 
-  readonly #projectsByApp: ProjectCache;
+  /** Projects by app id: every API call names its app. */
+  readonly #projectsByApp: EpochCache<Project>;
+  readonly #appSecrets = new AppSecretCheck();
 
   constructor(options: IdentityServiceOptions) {
     this.#o = options;
-    this.#projectsByApp = new ProjectCache(options.projects);
+    this.#projectsByApp = new EpochCache(options.accessEpoch);
   }
 
   /** The project an app id names, checking its secret in constant time when one is given. */
   async getProjectByApp(appId: string, appSecret?: string): Promise<Project> {
-    const project = await this.#projectsByApp.findByAppId(appId);
+    const project = await this.#projectsByApp.get(appId, () => this.#o.projects.findByAppId(appId));
     if (!project) throw invalidAppCredentials();
-    if (appSecret !== undefined && !isAppSecretValid(appSecret, project.appSecretHash))
+    if (appSecret !== undefined && !this.#appSecrets.isValid(project, appSecret))
       throw invalidAppCredentials();
     return project;
   }
@@ -80,7 +85,8 @@ export class IdentityService {
 
   /**
    * Barrier 3: the bearer token, checked against the project of the app credentials; the
-   * account is read on every call, so a disabled account is refused at once.
+   * account is read on every call (from a cache that a change anywhere invalidates within the
+   * access epoch's interval, cached-user-repository.ts), so a disabled account is refused.
    */
   async authenticate(project: Project, token: string): Promise<{ principal: Principal; user: User }> {
     const claims = this.#o.tokens.verify(token, toUnixSeconds(this.#o.clock.now()));

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type {
+  AccessEpochRepository,
   FileRepository,
   ProjectRepository,
   RateLimitRepository,
@@ -7,6 +8,7 @@ import type {
   UserRepository,
 } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
+import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
 import { KyselyProjectRepository } from './kysely-project-repository.ts';
 import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
@@ -19,6 +21,7 @@ export type Repositories = {
   files: FileRepository;
   signingKeys: SigningKeyRepository;
   rateLimits: RateLimitRepository;
+  accessEpoch: AccessEpochRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -29,5 +32,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     files: new KyselyFileRepository(db),
     signingKeys: new KyselySigningKeyRepository(db),
     rateLimits: new KyselyRateLimitRepository(db),
+    accessEpoch: new KyselyAccessEpochRepository(db),
   };
 }

@@ -1,0 +1,63 @@
+import type { AccessEpochRepository } from '../ports.ts';
+
+/**
+ * How long a reading of the access epoch is trusted. A disabled account, a removed user or a
+ * changed project is refused by every process and node at most this long after it commits
+ * (plus one database round trip); the issue allows one second.
+ */
+export const accessEpochCheckIntervalMs = 250;
+
+/**
+ * Tells caches of projects and users when to stop trusting what they hold. Answers a
+ * generation that changes whenever the database's access epoch changed since the last reading
+ * or this process changed a user itself; the epoch is re-read at most every `intervalMs`, on
+ * demand (an idle process reads nothing). A failed reading fails the request that needed it:
+ * nothing cached is trusted past the interval.
+ */
+export class AccessEpochWatch {
+  readonly #epochs: AccessEpochRepository;
+  readonly #intervalMs: number;
+  #epoch: number | undefined;
+  #generation = 0;
+  /** performance.now() when the last successful reading started (its snapshot is no older). */
+  #readAtMs = Number.NEGATIVE_INFINITY;
+  #reading: Promise<number> | undefined;
+
+  constructor(epochs: AccessEpochRepository, intervalMs = accessEpochCheckIntervalMs) {
+    this.#epochs = epochs;
+    this.#intervalMs = intervalMs;
+  }
+
+  /** The current generation; a number while the last reading is fresh (no await on the hot path). */
+  current(): number | Promise<number> {
+    if (performance.now() - this.#readAtMs < this.#intervalMs) return this.#generation;
+    this.#reading ??= this.#read();
+    return this.#reading;
+  }
+
+  /** The generation as last read, without reading (has it moved since a read began?). */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** This process changed a user or project: trust nothing cached before it, at once. */
+  invalidate(): void {
+    this.#generation += 1;
+    this.#readAtMs = Number.NEGATIVE_INFINITY;
+  }
+
+  async #read(): Promise<number> {
+    const startedAtMs = performance.now();
+    try {
+      const epoch = await this.#epochs.read();
+      if (epoch !== this.#epoch) {
+        this.#epoch = epoch;
+        this.#generation += 1;
+      }
+      this.#readAtMs = startedAtMs;
+      return this.#generation;
+    } finally {
+      this.#reading = undefined;
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import type { NewUser, User, UserRepository } from '../ports.ts';
+import type { AccessEpochWatch } from './access-epoch-watch.ts';
+import { EpochCache } from './epoch-cache.ts';
+
+/**
+ * Users by id, for barrier 3 (every authenticated request reads its user). An entry is
+ * trusted only while the access epoch's generation is the one it was read under, so a
+ * disabled, re-roled or removed account is refused within the epoch's check interval on every
+ * process and node, and at once in the process that changed it. Logins (findByEmail) always
+ * read the database.
+ */
+export class CachedUserRepository implements UserRepository {
+  readonly #users: UserRepository;
+  readonly #watch: AccessEpochWatch;
+  readonly #byId: EpochCache<User>;
+
+  constructor(users: UserRepository, watch: AccessEpochWatch) {
+    this.#users = users;
+    this.#watch = watch;
+    this.#byId = new EpochCache(watch);
+  }
+
+  findById(projectId: string, id: string): Promise<User | undefined> {
+    return this.#byId.get(`${projectId}\n${id}`, () => this.#users.findById(projectId, id));
+  }
+
+  findByEmail(projectId: string, email: string): Promise<User | undefined> {
+    return this.#users.findByEmail(projectId, email);
+  }
+
+  async create(user: NewUser): Promise<User> {
+    return this.#users.create(user);
+  }
+
+  setRole(projectId: string, id: string, role: string): Promise<User | undefined> {
+    return this.#changed(this.#users.setRole(projectId, id, role));
+  }
+
+  setEnabled(projectId: string, id: string, enabled: boolean): Promise<User | undefined> {
+    return this.#changed(this.#users.setEnabled(projectId, id, enabled));
+  }
+
+  async #changed(change: Promise<User | undefined>): Promise<User | undefined> {
+    try {
+      return await change;
+    } finally {
+      // Also after a failure: the statement may have committed before the error reached us.
+      this.#watch.invalidate();
+    }
+  }
+}

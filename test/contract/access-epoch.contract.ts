@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { newProjectId, newUser, type RepositoryFixture } from './repository-fixtures.ts';
+
+/** The number caches of projects and users trust (decisions.md, "access epoch"). */
+export function runAccessEpochContract(fixture: RepositoryFixture): void {
+  describe('AccessEpochRepository', () => {
+    it('moves on every update or delete of a user or project, whoever writes, and only then', async () => {
+      const { repos, database } = fixture;
+      const epoch = () => repos.accessEpoch.read();
+      const projectId = await newProjectId(repos);
+      const user = await newUser(repos, projectId);
+      const moves = async (change: () => Promise<unknown>) => {
+        const before = await epoch();
+        await change();
+        return (await epoch()) > before;
+      };
+      assert.equal(await moves(() => repos.users.findById(projectId, user.id)), false);
+      assert.equal(await moves(() => newProjectId(repos)), false, 'a new project is never cached as missing');
+      assert.equal(await moves(() => repos.users.setEnabled(projectId, user.id, false)), true);
+      assert.equal(await moves(() => repos.users.setRole(projectId, user.id, 'admin')), true);
+      // Writers that bypass the repositories: another handle, plain SQL.
+      const other = await fixture.openAnother();
+      assert.equal(
+        await moves(() =>
+          other.database.db
+            .updateTable('projects')
+            .set({ app_secret_hash: 'b'.repeat(64) })
+            .where('id', '=', projectId)
+            .execute(),
+        ),
+        true,
+      );
+      assert.equal(
+        await moves(() => sql`delete from users where id = ${user.id}`.execute(database.db)),
+        true,
+      );
+    });
+  });
+}
