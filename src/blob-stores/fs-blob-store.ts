@@ -68,15 +68,16 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
         { signal: options.signal },
       );
       // Durable before the rename makes it a version: fsync is where a disk that took the
-      // writes into its cache says it could not keep them (ENOSPC on a thin disk, EIO).
-      await handle.sync();
+      // writes into its cache says it could not keep them (ENOSPC on a thin disk, EIO). The
+      // MD5 thread finishes the last bytes meanwhile.
+      const [etag] = await Promise.all([meter.toEtag(), handle.sync()]);
       const { mtime } = await handle.stat();
       await handle.close();
       handle = undefined;
       await mkdir(dirname(blobPath), { recursive: true });
       await rename(tmpPath, blobPath);
       await syncDirectory(dirname(blobPath));
-      return { version, sizeBytes: meter.sizeBytes, etag: meter.toEtag(), lastModified: mtime };
+      return { version, sizeBytes: meter.sizeBytes, etag, lastModified: mtime };
     } catch (error) {
       // Nothing partial is kept, whatever failed (a full disk included).
       await handle?.close().catch(() => {});
