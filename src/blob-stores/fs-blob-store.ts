@@ -59,6 +59,7 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
     const meter = new MeteredStream({ maxBytes: options.maxBytes, md5: true });
     const tmpPath = toTempPath(this.#tmpDir);
     let handle: FileHandle | undefined;
+    let renamed = false;
     try {
       // Created before streaming so the cleanup below always finds it, even when aborted at once.
       handle = await open(tmpPath, 'wx');
@@ -72,12 +73,16 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
       handle = undefined;
       await mkdir(dirname(blobPath), { recursive: true });
       await rename(tmpPath, blobPath);
+      renamed = true;
       await syncDirectory(dirname(blobPath));
       return { version, sizeBytes: meter.sizeBytes, etag, lastModified: mtime };
     } catch (error) {
       // Nothing partial is kept, whatever failed (a full disk included).
       await handle?.close().catch(() => {});
       await rm(tmpPath, { force: true });
+      // A version whose directory entry could not be made durable is not answered, so no
+      // record will ever name it: it goes too (it would be a stray for coffer gc otherwise).
+      if (renamed) await rm(blobPath, { force: true }).catch(() => {});
       throw toFsStoreError(error);
     }
   }
