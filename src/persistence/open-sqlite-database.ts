@@ -86,7 +86,7 @@ function applyPragmas(database: DatabaseSync, busyTimeoutMs: number): void {
   // Checkpoints run on a thread of their own (sqlite-checkpointer.ts), not at commit.
   database.exec('pragma wal_autocheckpoint = 0');
   // When the WAL starts over, a file grown past this under a burst of writes is cut back to it.
-  database.exec(`pragma journal_size_limit = ${32 * 1024 * 1024}`);
+  database.exec(`pragma journal_size_limit = ${64 * 1024 * 1024}`);
   // SQLite leaves foreign keys off by default; the ACL cascade depends on them. Per connection.
   database.exec('pragma foreign_keys = on');
 }
