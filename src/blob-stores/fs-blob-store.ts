@@ -16,7 +16,6 @@ import type {
 import { storageFull, unavailable } from '../errors/errors.ts';
 import { listAbandonedTempFiles, syncDirectory, toTempPath } from './atomic-files.ts';
 import { assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
-import { FileHandleSink } from './file-handle-sink.ts';
 import { isNoSpaceError, toFsStoreError } from './fs-errors.ts';
 import { listVersionFiles } from './list-version-files.ts';
 import { MeteredStream } from './metered-stream.ts';
@@ -63,11 +62,18 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
     try {
       // Created before streaming so the cleanup below always finds it, even when aborted at once.
       handle = await open(tmpPath, 'wx');
-      await pipeline(body, meter, new FileHandleSink(handle), { signal: options.signal });
+      const file = handle;
+      await pipeline(
+        body,
+        meter,
+        async (chunks: AsyncIterable<Buffer>) => {
+          for await (const chunk of chunks) await writeAll(file, chunk);
+        },
+        { signal: options.signal },
+      );
       // Durable before the rename makes it a version: fsync is where a disk that took the
-      // writes into its cache says it could not keep them (ENOSPC on a thin disk, EIO). The
-      // MD5 thread finishes the last bytes meanwhile.
-      const [etag] = await Promise.all([meter.toEtag(), handle.sync()]);
+      // writes into its cache says it could not keep them (ENOSPC on a thin disk, EIO).
+      await handle.sync();
       const { mtime } = await handle.stat();
       await handle.close();
       handle = undefined;
@@ -75,7 +81,7 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
       await rename(tmpPath, blobPath);
       renamed = true;
       await syncDirectory(dirname(blobPath));
-      return { version, sizeBytes: meter.sizeBytes, etag, lastModified: mtime };
+      return { version, sizeBytes: meter.sizeBytes, etag: meter.toEtag(), lastModified: mtime };
     } catch (error) {
       // Nothing partial is kept, whatever failed (a full disk included).
       await handle?.close().catch(() => {});
@@ -203,6 +209,15 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
   #blobPath(key: string, version: string): string {
     assertValidBlobVersion(key, version);
     return join(this.#rootDir, `${key}.${version}.blob`);
+  }
+}
+
+/** write() may write less than asked (a disk filling up): the rest goes in further writes. */
+async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
+  for (let offset = 0; offset < chunk.length; ) {
+    const { bytesWritten } = await file.write(chunk, offset);
+    if (bytesWritten === 0) throw Object.assign(new Error('the disk took no byte'), { code: 'ENOSPC' });
+    offset += bytesWritten;
   }
 }
 

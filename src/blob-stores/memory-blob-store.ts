@@ -31,11 +31,10 @@ export class MemoryBlobStore implements BlobStore, BlobSweeper {
       },
     });
     await pipeline(body, meter, collect, { signal: options.signal });
-    const etag = await meter.toEtag();
     // Only a complete body becomes a version: a failure above leaves nothing.
     const info: BlobInfo = { sizeBytes: meter.sizeBytes, lastModified: new Date() };
     this.#blobs.set(toEntryKey(key, version), { info, bytes: Buffer.concat(chunks, meter.sizeBytes) });
-    return { ...info, version, etag };
+    return { ...info, version, etag: meter.toEtag() };
   }
 
   async head(key: string, version: string): Promise<BlobInfo | undefined> {
