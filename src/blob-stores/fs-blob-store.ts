@@ -19,6 +19,7 @@ import { assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
 import { isNoSpaceError, toFsStoreError } from './fs-errors.ts';
 import { listVersionFiles } from './list-version-files.ts';
 import { MeteredStream } from './metered-stream.ts';
+import { createSmallBlobCache, SMALL_BLOB_BYTES } from './small-blob-cache.ts';
 
 export type FsBlobStoreOptions = { rootDir: string };
 
@@ -42,6 +43,8 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
   readonly #tmpDir: string;
   #prepared: Promise<void> | undefined;
   #probing: Promise<void> | undefined;
+  /** Small versions once read (small-blob-cache.ts): a small download then waits for no disk. */
+  readonly #small = createSmallBlobCache();
 
   constructor(options: FsBlobStoreOptions) {
     this.#rootDir = options.rootDir;
@@ -55,6 +58,7 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
     const meter = new MeteredStream({ maxBytes: options.maxBytes, md5: true });
     const tmpPath = toTempPath(this.#tmpDir);
     let handle: FileHandle | undefined;
+    let renamed = false;
     try {
       // Created before streaming so the cleanup below always finds it, even when aborted at once.
       handle = await open(tmpPath, 'wx');
@@ -75,12 +79,16 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
       handle = undefined;
       await mkdir(dirname(blobPath), { recursive: true });
       await rename(tmpPath, blobPath);
+      renamed = true;
       await syncDirectory(dirname(blobPath));
       return { version, sizeBytes: meter.sizeBytes, etag: meter.toEtag(), lastModified: mtime };
     } catch (error) {
       // Nothing partial is kept, whatever failed (a full disk included).
       await handle?.close().catch(() => {});
       await rm(tmpPath, { force: true });
+      // A version whose directory entry could not be made durable is not answered, so no
+      // record will ever name it: it goes too (it would be a stray for coffer gc otherwise).
+      if (renamed) await rm(blobPath, { force: true }).catch(() => {});
       throw toFsStoreError(error);
     }
   }
@@ -91,26 +99,37 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
   }
 
   async get(key: string, version: string, options: { range?: ByteRange; signal?: AbortSignal } = {}) {
-    const handle = await open(this.#blobPath(key, version), 'r').catch(undefinedIfMissing);
+    const blobPath = this.#blobPath(key, version);
+    const small = this.#small.get(blobPath);
+    if (small) return { info: small.info, body: toRangeBytes(small.bytes, options.range) };
+    const handle = await open(blobPath, 'r').catch(undefinedIfMissing);
     if (!handle) return undefined;
     let info: BlobInfo;
     try {
       const stats = await handle.stat();
       info = { sizeBytes: stats.size, lastModified: stats.mtime };
+      if (info.sizeBytes <= SMALL_BLOB_BYTES) {
+        const bytes = await readWhole(handle, info.sizeBytes);
+        await handle.close();
+        this.#small.set(blobPath, { info, bytes });
+        return { info, body: toRangeBytes(bytes, options.range) };
+      }
     } catch (error) {
-      await handle.close();
+      await handle.close().catch(() => {});
       throw toFsStoreError(error);
     }
     const { start, end } = options.range ?? {};
     // The stream owns the handle from here (autoClose). 1 MiB reads (not 64 KiB): large
-    // downloads go ~1.5x faster; small files read what they hold.
-    const highWaterMark = Math.max(1, Math.min(info.sizeBytes, 1024 * 1024));
+    // downloads go ~1.5x faster.
+    const highWaterMark = Math.min(info.sizeBytes, 1024 * 1024);
     const body = handle.createReadStream({ start, end, signal: options.signal, highWaterMark });
     return { info, body };
   }
 
   async delete(key: string, version: string): Promise<void> {
-    await rm(this.#blobPath(key, version), { force: true });
+    const blobPath = this.#blobPath(key, version);
+    this.#small.delete(blobPath);
+    await rm(blobPath, { force: true });
   }
 
   async check(): Promise<void> {
@@ -200,6 +219,23 @@ async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
     if (bytesWritten === 0) throw Object.assign(new Error('the disk took no byte'), { code: 'ENOSPC' });
     offset += bytesWritten;
   }
+}
+
+/** The whole file (its size is known: versions never change), read in as few reads as it takes. */
+async function readWhole(file: FileHandle, sizeBytes: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(sizeBytes);
+  for (let offset = 0; offset < sizeBytes; ) {
+    const { bytesRead } = await file.read(bytes, offset, sizeBytes - offset, offset);
+    if (bytesRead === 0)
+      throw new Error(`a blob version is shorter than its size (${offset} of ${sizeBytes} bytes)`);
+    offset += bytesRead;
+  }
+  return bytes;
+}
+
+/** An inclusive byte range of kept bytes, without a copy. */
+function toRangeBytes(bytes: Buffer, range: ByteRange | undefined): Buffer {
+  return range ? bytes.subarray(range.start, range.end + 1) : bytes;
 }
 
 /** A missing file is `undefined`; a failing device still answers as one (toFsStoreError). */

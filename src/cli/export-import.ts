@@ -93,7 +93,8 @@ async function exportBlob(blobs: BlobStore, row: Record<string, unknown>, outDir
   if (!blob) throw new Error(`the verified file ${key} has no bytes in the blob store`);
   const file = path.join(outDir, 'blobs', key);
   await mkdir(path.dirname(file), { recursive: true, mode: privateDirectoryMode });
-  await pipeline(blob.body, createWriteStream(file, { flags: 'wx', mode: privateFileMode }));
+  const body = Buffer.isBuffer(blob.body) ? Readable.from([blob.body]) : blob.body;
+  await pipeline(body, createWriteStream(file, { flags: 'wx', mode: privateFileMode }));
   await writeFile(`${file}.json`, JSON.stringify({ contentType: row.content_type, etag: row.etag }), {
     flag: 'wx',
     mode: privateFileMode,

@@ -254,12 +254,15 @@ export interface BlobStore {
   /** Streams the body into a new version, published whole or not at all. */
   put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob>;
   head(key: string, version: string): Promise<BlobInfo | undefined>;
-  /** Opens the version (or an inclusive byte range of it); undefined when it does not exist. */
+  /**
+   * Opens the version (or an inclusive byte range of it); undefined when it does not exist.
+   * The body is a Buffer when the store already holds those bytes in memory (small versions).
+   */
   get(
     key: string,
     version: string,
     options?: { range?: ByteRange; signal?: AbortSignal },
-  ): Promise<{ info: BlobInfo; body: Readable } | undefined>;
+  ): Promise<{ info: BlobInfo; body: Readable | Buffer } | undefined>;
   /** Deleting a missing version is not an error. */
   delete(key: string, version: string): Promise<void>;
   /**

@@ -7,6 +7,7 @@ import { storageFull } from '../errors/errors.ts';
 import type { DatabaseSchema } from './database-schema.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import type { Database } from './open-database.ts';
+import { startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 
 /**
  * Opens the embedded store: one connection per process. Other processes (the `coffer` CLI,
@@ -35,11 +36,21 @@ export async function openSqliteDatabase(options: {
     database.close();
     throw error;
   }
+  const checkpointer = inMemory
+    ? undefined
+    : startSqliteCheckpointer(path.resolve(location), {
+        busyTimeoutMs,
+        // Without its thread, SQLite checkpoints on commit again (on the request thread).
+        onFailure: () => database.isOpen && database.exec('pragma wal_autocheckpoint = 1000'),
+      });
   const db = new Kysely<DatabaseSchema>({ dialect: new NodeSqliteDialect({ database, busyTimeoutMs }) });
   return {
     db,
     dialect: 'sqlite',
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
     check: async () => {
       await sql`select 1`.execute(db);
       if (!inMemory) await probeWrite(`${path.resolve(location)}-readiness-probe`);
@@ -67,10 +78,15 @@ function applyPragmas(database: DatabaseSync, busyTimeoutMs: number): void {
   database.exec(`pragma busy_timeout = ${Math.max(0, Math.trunc(busyTimeoutMs))}`);
   // WAL: readers never block the writer and the writer never blocks readers.
   database.exec('pragma journal_mode = wal');
-  // NORMAL (PocketBase's choice): in WAL mode a commit survives any crash of the process;
-  // only an OS crash or power loss may drop the last commits, and the file never corrupts.
-  // FULL would add an fsync to every commit for that last case.
+  // NORMAL (PocketBase's choice): in WAL mode a commit survives any crash of the process (it is
+  // in the OS's page cache before it is acknowledged); only an OS crash or power loss may drop
+  // the last commits, and the file never corrupts. FULL would add an fsync to every commit
+  // (on the request thread) for that last case. See docs/decisions.md.
   database.exec('pragma synchronous = normal');
+  // Checkpoints run on a thread of their own (sqlite-checkpointer.ts), not at commit.
+  database.exec('pragma wal_autocheckpoint = 0');
+  // When the WAL starts over, a file grown past this under a burst of writes is cut back to it.
+  database.exec(`pragma journal_size_limit = ${64 * 1024 * 1024}`);
   // SQLite leaves foreign keys off by default; the ACL cascade depends on them. Per connection.
   database.exec('pragma foreign_keys = on');
 }

@@ -59,6 +59,23 @@ export function runBlobStoreContract(
       assert.equal((await readAll(got!.body)).toString(), TEXT);
     });
 
+    it('answers each of several concurrent puts the MD5 of its own bytes', async () => {
+      // Bodies of several MiB in odd-sized chunks, interleaved: stores that hash off the main
+      // thread (parallel-md5.ts) batch them, and must never mix two uploads' bytes.
+      const bodies = [3, 5, 7].map((fill) =>
+        generatedBody(3 * MiB + fill * 1000, { chunkBytes: 10_000 + fill * 777 }),
+      );
+      const stored = await Promise.all(
+        bodies.map((generated) =>
+          store.put(newKey(), generated.body, { contentType: 'a/b', maxBytes: 8 * MiB }),
+        ),
+      );
+      stored.forEach((info, index) => {
+        assert.equal(info.etag, bodies[index]?.etag());
+        assert.equal(info.sizeBytes, 3 * MiB + [3, 5, 7][index]! * 1000);
+      });
+    });
+
     it('stores an empty body', async () => {
       const key = newKey();
       const stored = await put(key, '');
@@ -97,6 +114,8 @@ export function runBlobStoreContract(
       await store.delete(key, missing);
       const kept = await put(key, 'kept');
       const deleted = await put(key, TEXT);
+      // Read once first: a store that keeps small versions in memory must forget it on delete.
+      await assertHolds(key, deleted.version, TEXT);
       await store.delete(key, deleted.version);
       await store.delete(key, deleted.version);
       assert.equal(await store.head(key, deleted.version), undefined);

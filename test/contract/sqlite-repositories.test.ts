@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { migrateToLatest, migrationNames } from '../../src/persistence/migrations/migrate-to-latest.ts';
 import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
 import { createRepositories } from '../../src/persistence/repositories/create-repositories.ts';
+import { waitFor } from '../support/resource-usage.ts';
 import { runRepositoryContract } from './repositories.contract.ts';
 import { newFile, newProjectId, T0 } from './repository-fixtures.ts';
 
@@ -47,6 +48,23 @@ describe('SQLite specifics', () => {
     assert.equal(await pragma('busy_timeout'), 1234);
     assert.equal(database.dialect, 'sqlite');
     await database.close();
+  });
+
+  it('checkpoints the WAL on its own thread, with autocheckpoint off on the request connection', async () => {
+    const url = freshUrl();
+    const file = url.slice('sqlite:'.length);
+    await withDatabase(url, async (database) => {
+      await migrateToLatest(database.db);
+      const pragma = async (name: string) =>
+        Object.values((await sql.raw(`pragma ${name}`).execute(database.db)).rows[0] as object)[0];
+      assert.equal(await pragma('wal_autocheckpoint'), 0);
+      const before = statSync(file).size;
+      const repos = createRepositories(database.db);
+      const projectId = await newProjectId(repos);
+      for (let index = 0; index < 300; index++) await repos.files.create(newFile(projectId), T0);
+      // Only a checkpoint writes pages into the database file itself; this connection never does.
+      await waitFor(() => statSync(file).size > before, 'the database file to grow by a checkpoint');
+    });
   });
 
   it('resolves a relative path against the working directory and creates its parent dirs', async () => {

@@ -38,17 +38,18 @@ export function bodyOf(bytes: Buffer | string): Readable {
   return Readable.from([Buffer.from(bytes)], { objectMode: false });
 }
 
-export async function readAll(body: Readable): Promise<Buffer> {
+export async function readAll(body: Readable | Buffer): Promise<Buffer> {
+  if (Buffer.isBuffer(body)) return body; // a store's get() answers small versions from memory
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
 /** Consumes a stream and returns its quoted MD5 and length, holding no more than one chunk. */
-export async function md5Of(body: Readable): Promise<{ etag: string; sizeBytes: number }> {
+export async function md5Of(body: Readable | Buffer): Promise<{ etag: string; sizeBytes: number }> {
   const md5 = createHash('md5');
   let sizeBytes = 0;
-  for await (const chunk of body) {
+  for await (const chunk of Buffer.isBuffer(body) ? [body] : body) {
     md5.update(chunk as Buffer);
     sizeBytes += (chunk as Buffer).length;
   }

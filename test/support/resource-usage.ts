@@ -81,3 +81,12 @@ export async function waitForEmptyDirectory(directory: string, timeoutMs = 30_00
     await sleep(50);
   }
 }
+
+/** Waits until `check` holds (polled every 50 ms); fails naming `what` after `timeoutMs`. */
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}

@@ -272,7 +272,7 @@ export class FileService {
     // The version is immutable, so this only fails if the store lost or damaged the bytes: then
     // answer an error rather than a body of another length than the one declared.
     if (blob.info.sizeBytes !== file.content.sizeBytes) {
-      blob.body.destroy();
+      if (!Buffer.isBuffer(blob.body)) blob.body.destroy();
       throw internal(new Error(`stored size of ${toStorageKey(file)} differs from its record`));
     }
     return blob;
