@@ -20,6 +20,8 @@ export class BenchContext {
   readonly nodeArgs: string[];
   /** Things a reader of the results should know (a baseline skipped, and why). */
   readonly notes: string[] = [];
+  /** Every Coffer server started so far (the profiler reads their worker pids). */
+  readonly coffers: CofferServer[] = [];
   readonly #stops: Array<() => Promise<void>> = [];
   readonly #started = new Map<string, Promise<unknown>>();
 
@@ -39,6 +41,7 @@ export class BenchContext {
     mkdirSync(dataDir, { recursive: true });
     const server = await startCofferServer({ dataDir, nodeArgs: this.nodeArgs, stackArgs: this.stackArgs() });
     this.#stops.push(server.stop);
+    this.coffers.push(server);
     return server;
   }
 
@@ -101,7 +104,7 @@ export class BenchContext {
       command: process.execPath,
       args: [path.join(serversDir, script), ...args],
       logPath: path.join(this.workDir, `${script}.log`),
-      readyPattern: /listening at (\S+)/,
+      ready: /listening at (\S+)/,
     });
     this.#stops.push(server.stop);
     return server.url;
