@@ -10,6 +10,8 @@ const bin = path.resolve(import.meta.dirname, '../../bin/coffer.js');
 export type CofferServer = ChildServer & {
   dataDir: string;
   credentials: AppCredentials;
+  /** Its PostgreSQL database (pg stacks), for seeding records. */
+  databaseUrl?: string;
   /** The worker process that serves (`pid` is the supervising primary's): RSS and profiles are its. */
   workerPid: number;
 };
@@ -24,8 +26,10 @@ export async function startCofferServer(options: {
   dataDir: string;
   /** Extra flags for node itself, e.g. --cpu-prof (the worker inherits them: cluster.fork passes execArgv on). */
   nodeArgs?: string[];
-  /** --database-url / --storage-url for another stack. */
-  stackArgs?: string[];
+  /** --database-url / --storage-url for another stack, and the environment it needs. */
+  args?: string[];
+  env?: Record<string, string>;
+  databaseUrl?: string;
 }): Promise<CofferServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -39,8 +43,9 @@ export async function startCofferServer(options: {
       options.dataDir,
       '--port',
       String(port),
-      ...(options.stackArgs ?? []),
+      ...(options.args ?? []),
     ],
+    env: options.env,
     logPath: path.join(options.dataDir, '..', `${path.basename(options.dataDir)}.log`),
     ready: { url, path: '/healthz' },
     // The first start migrates the database (PostgreSQL: a few seconds) before any worker forks.
@@ -52,7 +57,8 @@ export async function startCofferServer(options: {
     ) as AppCredentials;
     const [workerPid] = await childrenOf(server.pid);
     if (workerPid === undefined) throw new Error(`coffer serve (pid ${server.pid}) has no worker process`);
-    return { ...server, dataDir: options.dataDir, credentials, workerPid };
+    const { dataDir, databaseUrl } = options;
+    return { ...server, dataDir, credentials, workerPid, ...(databaseUrl && { databaseUrl }) };
   } catch (error) {
     await server.stop();
     throw error;
