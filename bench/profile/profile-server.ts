@@ -5,7 +5,8 @@
  * profile), and the top frames of the busiest worker during the load are printed (not the
  * primary's, which only hands connections over, nor the start-up's). The .cpuprofile files
  * stay in bench/results/profiles/ (gitignored) for Chrome DevTools or speedscope.
- *   node bench/profile/profile-server.ts [scenario ids…] [--duration S]   (default: get-file request-upload, 15 s)
+ *   node bench/profile/profile-server.ts [scenario ids…] [--duration S] [--stack pg-s3]
+ *   (default: get-file request-upload, 15 s, the embedded stack)
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,11 +18,14 @@ import { formatSummary, type ProfileWindow, summarizeProfile } from './top-frame
 
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
-  options: { duration: { type: 'string' } },
+  options: { duration: { type: 'string' }, stack: { type: 'string' } },
   allowPositionals: true,
 });
 const ids = positionals.length > 0 ? positionals : ['get-file', 'request-upload'];
-const options = parseBenchOptions(['--duration', values.duration ?? '15', '--no-docs']);
+const options = parseBenchOptions([
+  ...['--duration', values.duration ?? '15', '--no-docs'],
+  ...(values.stack ? ['--stack', values.stack] : []),
+]);
 
 for (const id of ids) {
   const scenario = scenarios.find((candidate) => candidate.id === id);
