@@ -25,6 +25,23 @@ const locations: Record<string, Location> = {
     region: 'us-east-1',
     forcePathStyle: false,
   },
+  'path style under an endpoint path': {
+    bucket: 'coffer-test',
+    region: 'us-east-1',
+    endpoint: 'http://127.0.0.1:9000/s3/',
+    forcePathStyle: true,
+  },
+  'a dotted bucket on a custom endpoint (path style over plain HTTP too)': {
+    bucket: 'my.bucket',
+    region: 'eu-west-1',
+    endpoint: 'http://minio.local:9000',
+    forcePathStyle: false,
+  },
+  'an upper-case bucket on AWS (path style)': {
+    bucket: 'MyBucket',
+    region: 'us-east-1',
+    forcePathStyle: false,
+  },
   'virtual-hosted on a custom endpoint': {
     bucket: 'blobs',
     region: 'auto',

@@ -50,7 +50,7 @@ export class S3Presigner {
     const { bucket, region } = options;
     const endpoint = new URL(options.endpoint ?? `https://s3.${region}.amazonaws.com`);
     const endpointPath = endpoint.pathname.replace(/\/+$/, '');
-    if (options.forcePathStyle || !isVirtualHostable(bucket, endpoint.protocol)) {
+    if (options.forcePathStyle || !isVirtualHostable(bucket)) {
       this.#host = endpoint.host;
       this.#basePath = `${endpointPath}/${encodeSegment(bucket)}`;
     } else {
@@ -131,10 +131,8 @@ function encodeSegment(text: string): string {
 
 /**
  * Whether the bucket can be a host name label (`<bucket>.<endpoint host>`), as the AWS SDK
- * decides: a DNS-compatible name, and no dots over TLS (the certificate covers one label).
+ * decides: a DNS-compatible name without dots (a dotted one goes in the path, over TLS or not).
  */
-function isVirtualHostable(bucket: string, protocol: string): boolean {
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) return false;
-  if (/\.\.|\.-|-\.|^\d+\.\d+\.\d+\.\d+$/.test(bucket)) return false;
-  return protocol === 'http:' || !bucket.includes('.');
+function isVirtualHostable(bucket: string): boolean {
+  return /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(bucket);
 }
