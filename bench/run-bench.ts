@@ -25,8 +25,15 @@ const selected = scenarios.filter(
   (scenario) => options.only.length === 0 || options.only.includes(scenario.id),
 );
 const context = new BenchContext(options);
-// Ctrl-C: stop the servers this run started before leaving.
-process.once('SIGINT', () => void context.close().finally(() => process.exit(130)));
+// Ctrl-C: stop the servers this run started before leaving. Not `once`: the PostgreSQL
+// cluster's own handler (test/support) stops it and raises SIGINT again, which must not end
+// this process before the Coffer servers and the S3 server are stopped too.
+let interrupted = false;
+process.on('SIGINT', () => {
+  if (interrupted) return;
+  interrupted = true;
+  void context.close().finally(() => process.exit(130));
+});
 if (options.stack === 'pg-s3' && !(await context.stores.hasPostgres())) {
   // startPostgres has said why, loudly; a machine without PostgreSQL still passes the smoke run.
   await context.close();
