@@ -30,8 +30,8 @@ const rowsPerChunk = 5000;
 /**
  * The PostgreSQL twin of seed-file-records.ts: `count` verified file records, each with its
  * creator's ACL entry, written with COPY FROM STDIN (two streams in one transaction, then
- * ANALYZE so the planner knows the table's size), as the API would write them. A million
- * rows take seconds where INSERTs would take minutes. Same columns, same values.
+ * ANALYZE so the planner knows the table's size), as the API would write them: the fastest
+ * way in (no per-row statement or round trip). Same columns, same values.
  */
 export async function seedPostgresFileRecords(
   options: SeedOptions & { databaseUrl: string },
@@ -55,6 +55,9 @@ export async function seedPostgresFileRecords(
   client.on('error', () => {}); // a dropped connection fails the query in flight, which throws
   await client.connect();
   try {
+    // The ACL rows are valid by construction: a superuser (the bench's private cluster) skips
+    // their per-row foreign-key checks for this session; anyone else just pays for them.
+    await client.query('set session_replication_role = replica').catch(() => {});
     await client.query('begin');
     await copyRows(
       client,
