@@ -7,7 +7,7 @@ export type BenchOptions = {
   smoke: boolean;
   /** Scenario ids to run (all when empty). */
   only: string[];
-  /** `sqlite-fs` (embedded defaults) or `pg-s3` (PostgreSQL + S3, when available). */
+  /** `sqlite-fs` (embedded defaults) or `pg-s3` (PostgreSQL + S3, when PostgreSQL is installed). */
   stack: 'sqlite-fs' | 'pg-s3';
   rounds: number;
   /** Seconds per load run of request-rate scenarios. */
@@ -35,7 +35,7 @@ const usage = `Usage: npm run bench [-- options]   (npm run bench:smoke = --smok
   --rounds N        alternated scenario/baseline rounds (default 5)
   --duration S      seconds per request-rate run (default 5)
   --connections N   concurrent connections for request-rate runs (default 10)
-  --stack NAME      sqlite-fs (default) or pg-s3
+  --stack NAME      sqlite-fs (default) or pg-s3 (a private PostgreSQL cluster and S3 server, as the tests start)
   --no-docs         do not rewrite docs/benchmarks.md even on a full run`;
 
 export function parseBenchOptions(argv: string[]): BenchOptions {
