@@ -65,7 +65,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     only,
     stack,
     rounds: toPositive(values.rounds, smoke ? 1 : 5),
-    durationSeconds: toPositive(values.duration, smoke ? 1 : 5),
+    // PostgreSQL's first statements (plans, pool connections) can outlast a 1 s smoke run on a busy machine.
+    durationSeconds: toPositive(values.duration, smoke ? (stack === 'pg-s3' ? 2 : 1) : 5),
     connections: toPositive(values.connections, 10),
     largeBytes: smoke ? 4 * MiB : 256 * MiB,
     largeRequests: smoke ? 2 : 3,
