@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BenchOptions } from './bench-options.ts';
+import { BenchStores, type StackName } from './processes/bench-stores.ts';
 import { startChildServer } from './processes/child-server.ts';
 import { type CofferServer, startCofferServer } from './processes/coffer-server.ts';
 import { findNginx, startNginx } from './processes/nginx-server.ts';
@@ -20,6 +21,10 @@ export class BenchContext {
   readonly nodeArgs: string[];
   /** Things a reader of the results should know (a baseline skipped, and why). */
   readonly notes: string[] = [];
+  /** PostgreSQL and S3 for the pg stacks, started on first use. */
+  readonly stores = new BenchStores();
+  /** Every Coffer server started so far (the profiler reads their worker pids). */
+  readonly coffers: CofferServer[] = [];
   readonly #stops: Array<() => Promise<void>> = [];
   readonly #started = new Map<string, Promise<unknown>>();
 
@@ -33,12 +38,14 @@ export class BenchContext {
     return this.#once('coffer', async () => seedWorkload(await this.startCoffer('coffer'), 'main'));
   }
 
-  /** Another Coffer server with its own data dir (scale, memory). */
-  async startCoffer(name: string): Promise<CofferServer> {
+  /** Another Coffer server with its own data dir (scale, memory), on the run's stack unless told. */
+  async startCoffer(name: string, stack: StackName = this.options.stack): Promise<CofferServer> {
     const dataDir = path.join(this.workDir, name);
     mkdirSync(dataDir, { recursive: true });
-    const server = await startCofferServer({ dataDir, nodeArgs: this.nodeArgs, stackArgs: this.stackArgs() });
+    const settings = await this.stores.settingsFor(stack, name);
+    const server = await startCofferServer({ dataDir, nodeArgs: this.nodeArgs, ...settings });
     this.#stops.push(server.stop);
+    this.coffers.push(server);
     return server;
   }
 
@@ -71,19 +78,10 @@ export class BenchContext {
     console.log(`  note: ${text}`);
   }
 
-  /** --database-url / --storage-url of the pg-s3 stack; none for the embedded defaults. */
-  stackArgs(): string[] {
-    if (this.options.stack === 'sqlite-fs') return [];
-    const database = process.env.COFFER_BENCH_DATABASE_URL;
-    const storage = process.env.COFFER_BENCH_STORAGE_URL;
-    if (!database || !storage)
-      throw new Error('--stack pg-s3 needs COFFER_BENCH_DATABASE_URL and COFFER_BENCH_STORAGE_URL');
-    return ['--database-url', database, '--storage-url', storage];
-  }
-
   /** Stops every process this context started (by its own handle, never by name) and removes the temp dir. */
   async close(): Promise<void> {
     for (const stop of this.#stops.reverse()) await stop().catch((error) => console.error(error));
+    await this.stores.close().catch((error) => console.error(error));
     rmSync(this.workDir, { recursive: true, force: true });
   }
 
@@ -101,7 +99,7 @@ export class BenchContext {
       command: process.execPath,
       args: [path.join(serversDir, script), ...args],
       logPath: path.join(this.workDir, `${script}.log`),
-      readyPattern: /listening at (\S+)/,
+      ready: /listening at (\S+)/,
     });
     this.#stops.push(server.stop);
     return server.url;

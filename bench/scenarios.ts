@@ -20,6 +20,7 @@ import {
   uploadLargeRaw,
 } from './scenarios/data-plane-scenarios.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
+import { getFileOnPostgres, getFileOnPostgresS3 } from './scenarios/stack-scenarios.ts';
 
 export const scenarios: readonly Scenario[] = [
   getUser,
@@ -34,4 +35,6 @@ export const scenarios: readonly Scenario[] = [
   login,
   loginInterference,
   manyRecords,
+  getFileOnPostgres,
+  getFileOnPostgresS3,
 ];

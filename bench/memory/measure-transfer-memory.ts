@@ -59,7 +59,8 @@ export async function measureTransferMemory(context: BenchContext): Promise<Memo
 
 /** Upload, verify, download: the RSS of each transfer against the reading just before it. */
 async function roundTrip(workload: Workload, body: Readable, sizeBytes: number) {
-  const { pid } = workload.server;
+  // The worker serves the transfers; the primary only hands it connections.
+  const pid = workload.server.workerPid;
   const [link] = await requestUploadLinks(workload, 1, `memory/${randomBytes(3).toString('hex')}`);
   const upload = await measure(pid, sizeBytes, () =>
     streamTransfer({

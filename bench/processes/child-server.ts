@@ -16,8 +16,11 @@ export async function startChildServer(options: {
   args: string[];
   /** Where stdout and stderr go; also searched for the ready line. */
   logPath: string;
-  /** Matches the ready line; group 1 is the base URL. */
-  readyPattern: RegExp;
+  /**
+   * How to tell the server is ready: a log line whose group 1 is the base URL, or a base URL
+   * known in advance and a path on it that answers 200 once the server serves (whatever it logs).
+   */
+  ready: RegExp | { url: string; path: string };
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
 }): Promise<ChildServer> {
@@ -45,8 +48,8 @@ export async function startChildServer(options: {
   };
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   while (Date.now() < deadline) {
-    const match = options.readyPattern.exec(readFileSync(options.logPath, 'utf8'));
-    if (match?.[1]) return { url: match[1], pid: child.pid!, stop };
+    const url = await readyUrl(options.ready, options.logPath);
+    if (url) return { url, pid: child.pid!, stop };
     if (child.exitCode !== null) break;
     await sleep(50);
   }
@@ -54,6 +57,13 @@ export async function startChildServer(options: {
   throw new Error(
     `${options.args.join(' ')} did not get ready:\n${readFileSync(options.logPath, 'utf8').slice(-2000)}`,
   );
+}
+
+async function readyUrl(ready: RegExp | { url: string; path: string }, logPath: string) {
+  if (ready instanceof RegExp) return ready.exec(readFileSync(logPath, 'utf8'))?.[1];
+  const answer = await fetch(`${ready.url}${ready.path}`).catch(() => undefined);
+  await answer?.arrayBuffer();
+  return answer?.status === 200 ? ready.url : undefined;
 }
 
 /** Says so on stderr with the end of the server's log, and keeps that end in bench/results/. */

@@ -1,23 +1,38 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppCredentials } from '../../test/support/api-client.ts';
+import { childrenOf } from '../../test/support/coffer-process.ts';
+import { freePort } from '../../test/support/postgres-server.ts';
 import { type ChildServer, startChildServer } from './child-server.ts';
 
 const bin = path.resolve(import.meta.dirname, '../../bin/coffer.js');
 
-export type CofferServer = ChildServer & { dataDir: string; credentials: AppCredentials };
+export type CofferServer = ChildServer & {
+  dataDir: string;
+  credentials: AppCredentials;
+  /** Its PostgreSQL database (pg stacks), for seeding records. */
+  databaseUrl?: string;
+  /** The worker process that serves (`pid` is the supervising primary's): RSS and profiles are its. */
+  workerPid: number;
+};
 
 /**
- * Runs `coffer serve` exactly as a user does (the CLI, its embedded defaults, a free loopback
- * port) and reads the default project's credentials it writes on first start.
+ * Runs `coffer serve` exactly as a user does (the CLI, its embedded defaults, a loopback port)
+ * and reads the default project's credentials it writes on first start. Ready is when
+ * /healthz answers, not a log line: the primary logs "Coffer ready at" only at level info,
+ * and a run may set COFFER_LOG_LEVEL=warn.
  */
 export async function startCofferServer(options: {
   dataDir: string;
-  /** Extra flags for node itself, e.g. --cpu-prof. */
+  /** Extra flags for node itself, e.g. --cpu-prof (the worker inherits them: cluster.fork passes execArgv on). */
   nodeArgs?: string[];
-  /** --database-url / --storage-url for another stack. */
-  stackArgs?: string[];
+  /** --database-url / --storage-url for another stack, and the environment it needs. */
+  args?: string[];
+  env?: Record<string, string>;
+  databaseUrl?: string;
 }): Promise<CofferServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const server = await startChildServer({
     command: process.execPath,
     args: [
@@ -27,17 +42,23 @@ export async function startCofferServer(options: {
       '--data-dir',
       options.dataDir,
       '--port',
-      '0',
-      ...(options.stackArgs ?? []),
+      String(port),
+      ...(options.args ?? []),
     ],
+    env: options.env,
     logPath: path.join(options.dataDir, '..', `${path.basename(options.dataDir)}.log`),
-    readyPattern: /Coffer ready at (\S+?)"/,
+    ready: { url, path: '/healthz' },
+    // The first start migrates the database (PostgreSQL: a few seconds) before any worker forks.
+    timeoutMs: 90_000,
   });
   try {
     const credentials = JSON.parse(
       await readFile(path.join(options.dataDir, 'default-project.json'), 'utf8'),
     ) as AppCredentials;
-    return { ...server, dataDir: options.dataDir, credentials };
+    const [workerPid] = await childrenOf(server.pid);
+    if (workerPid === undefined) throw new Error(`coffer serve (pid ${server.pid}) has no worker process`);
+    const { dataDir, databaseUrl } = options;
+    return { ...server, dataDir, credentials, workerPid, ...(databaseUrl && { databaseUrl }) };
   } catch (error) {
     await server.stop();
     throw error;

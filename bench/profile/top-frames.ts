@@ -12,7 +12,10 @@ type ProfileNode = {
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 };
-type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number };
+
+/** A span of the monotonic clock in µs (`process.hrtime.bigint() / 1000n`, V8's profile clock on Linux). */
+export type ProfileWindow = { fromUs: number; toUs: number };
 
 export type TimeShare = { name: string; ms: number; percent: number };
 export type ProfileSummary = {
@@ -28,7 +31,8 @@ export type ProfileSummary = {
 const root = path.resolve(import.meta.dirname, '../..');
 const meta = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
 
-export function summarizeProfile(profile: CpuProfile, top = 25): ProfileSummary {
+/** Only the samples within `window` when given (e.g. the load, without the server's start-up). */
+export function summarizeProfile(profile: CpuProfile, top = 25, window?: ProfileWindow): ProfileSummary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
@@ -37,7 +41,10 @@ export function summarizeProfile(profile: CpuProfile, top = 25): ProfileSummary 
   const stackAreas = new Map<string, number>();
   let busyMs = 0;
   let idleMs = 0;
+  let atUs = profile.startTime;
   profile.samples.forEach((id, i) => {
+    atUs += profile.timeDeltas[i] ?? 0;
+    if (window && (atUs < window.fromUs || atUs > window.toUs)) return;
     // timeDeltas[i] is the time before sample i: the time sample i stood for is the next delta.
     const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
     const node = byId.get(id)!;

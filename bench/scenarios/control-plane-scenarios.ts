@@ -1,8 +1,7 @@
 /** /api/v1 scenarios, each against the bare Fastify ceiling. */
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { Scenario } from '../scenario.ts';
-import { seedFileRecords } from '../seed/seed-file-records.ts';
+import { seedServerRecords } from '../seed/seed-postgres-file-records.ts';
 import { seedWorkload, uploadPool } from '../seed/workload.ts';
 import { againstBareFastify, fromPool } from './sides.ts';
 
@@ -64,8 +63,6 @@ export const listFiles: Scenario = {
   unit: 'req/s',
   metric: 'rate',
   prepare: async (context) => {
-    if (context.options.stack !== 'sqlite-fs')
-      return { skipped: 'TODO(pg-s3): bulk-seed PostgreSQL with COPY; only SQLite is seeded so far' };
     // A server of its own: on the main one, the reader's file count would depend on which
     // scenarios ran before (every upload request adds a record).
     const server = await context.startCoffer('list');
@@ -76,8 +73,7 @@ export const listFiles: Scenario = {
     if (probe.status !== 200)
       return { skipped: `GET /api/v1/file answers ${probe.status}: no listing endpoint yet` };
     const count = context.options.listRecords;
-    seedFileRecords({
-      databasePath: path.join(server.dataDir, 'coffer.db'),
+    await seedServerRecords(server, {
       projectId: server.credentials.projectId,
       creatorId: workload.userId,
       count: count - 1, // the workload's own file is one record

@@ -4,14 +4,8 @@ import type { BenchContext } from '../bench-context.ts';
 import type { LoadRequest } from '../run-load.ts';
 import type { PreparedScenario, Scenario, Side } from '../scenario.ts';
 import { fillBytes, findBlobFile, getDownloadLink, requestUploadLinks } from '../seed/workload.ts';
+import { sdkDownloadLink, sdkUploadLink } from './s3-sides.ts';
 import { fromPool, loadSide } from './sides.ts';
-
-/** Scenarios whose baselines read Coffer's blob files on disk need the embedded store. */
-function needsFsStore(context: BenchContext): string | undefined {
-  return context.options.stack === 'sqlite-fs'
-    ? undefined
-    : 'TODO(pg-s3): downloads are S3 presigned URLs there; compare against the S3 server directly';
-}
 
 /** The same file three ways: Coffer's signed link, node:http streaming it, nginx (when installed). */
 async function downloadSides(
@@ -19,17 +13,23 @@ async function downloadSides(
   fileId: string,
   sizeBytes: number,
 ): Promise<PreparedScenario> {
-  const skipped = needsFsStore(context);
-  if (skipped) return { skipped };
   const workload = await context.workload();
   const link = await getDownloadLink(workload, fileId);
-  const blob = await findBlobFile(workload, fileId);
   const large = sizeBytes > 1024 * 1024;
   // Large files: one stream at a time, a fixed number of transfers; small ones: a request-rate run.
   const load = large
     ? { connections: 1, amount: context.options.largeRequests, payloadBytes: sizeBytes }
     : { connections: context.options.connections, durationSeconds: context.options.durationSeconds };
   const get = (path: string): LoadRequest => ({ method: 'GET', path });
+  const scenario = loadSide('coffer', { url: link.origin, request: get(link.path), ...load });
+  if (context.options.stack === 'pg-s3') {
+    const direct = await sdkDownloadLink(context, link);
+    return {
+      scenario,
+      baselines: [loadSide('s3 direct', { url: direct.origin, request: get(direct.path), ...load })],
+    };
+  }
+  const blob = await findBlobFile(workload, fileId);
   const baselines: Side[] = [
     loadSide('node:http', {
       url: await context.nodeHttpUrl(blob.root),
@@ -39,7 +39,7 @@ async function downloadSides(
   ];
   const nginx = await context.nginxUrl(blob.root);
   if (nginx) baselines.push(loadSide('nginx', { url: nginx, request: get(blob.relative), ...load }));
-  return { scenario: loadSide('coffer', { url: link.origin, request: get(link.path), ...load }), baselines };
+  return { scenario, baselines };
 }
 
 export const download1k: Scenario = {
@@ -81,8 +81,6 @@ function uploadScenario(form: 'raw' | 'multipart'): Scenario {
     metric: 'rate',
     target: 0.6,
     prepare: async (context) => {
-      const skipped = needsFsStore(context);
-      if (skipped) return { skipped };
       const workload = await context.workload();
       const size = context.options.largeBytes;
       const { body, contentType } = toUploadBody(fillBytes(size), form);
@@ -94,7 +92,6 @@ function uploadScenario(form: 'raw' | 'multipart'): Scenario {
         payloadBytes: size,
         request: { method: 'PUT' as const, headers, body },
       };
-      const blob = await findBlobFile(workload, workload.smallFileId);
       const scenario: Side = {
         label: 'coffer',
         run: async () => {
@@ -108,6 +105,15 @@ function uploadScenario(form: 'raw' | 'multipart'): Scenario {
           return loadSide('coffer', { url: workload.server.url, nextRequest: next, ...load }).run();
         },
       };
+      if (context.options.stack === 'pg-s3') {
+        const direct = await sdkUploadLink(context);
+        const path = direct.path;
+        return {
+          scenario,
+          baselines: [loadSide('s3 direct', { url: direct.origin, nextRequest: () => ({ path }), ...load })],
+        };
+      }
+      const blob = await findBlobFile(workload, workload.smallFileId);
       const nodeHttp = await context.nodeHttpUrl(blob.root);
       const baseline = loadSide('node:http', {
         url: nodeHttp,

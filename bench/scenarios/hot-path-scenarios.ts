@@ -1,12 +1,11 @@
 /** The hot path (GET /api/v1/file/:id) under conditions: concurrent logins, a million records. */
-import path from 'node:path';
 import { runLoad } from '../run-load.ts';
 import type { Scenario } from '../scenario.ts';
-import { seedFileRecords } from '../seed/seed-file-records.ts';
+import { seedServerRecords } from '../seed/seed-postgres-file-records.ts';
 import { seedWorkload, type Workload } from '../seed/workload.ts';
 import { loadSide } from './sides.ts';
 
-function hotPathLoad(workload: Workload, connections: number, durationSeconds: number) {
+export function hotPathLoad(workload: Workload, connections: number, durationSeconds: number) {
   return {
     url: workload.server.url,
     request: {
@@ -92,15 +91,12 @@ export const manyRecords: Scenario = {
   // The issue: at 1M records the hot path's p50 stays within 1.5× of the 1k figure.
   target: 1 / 1.5,
   prepare: async (context) => {
-    if (context.options.stack !== 'sqlite-fs')
-      return { skipped: 'TODO(pg-s3): bulk-seed PostgreSQL with COPY; only SQLite is seeded so far' };
     const sizes = { few: 1000, many: context.options.manyRecords };
     const seeded: Record<string, { workload: Workload; ids: string[] }> = {};
     for (const [name, count] of Object.entries(sizes)) {
       const server = await context.startCoffer(`records-${name}`);
       const workload = await seedWorkload(server, name);
-      const { seconds, sampleIds } = seedFileRecords({
-        databasePath: path.join(server.dataDir, 'coffer.db'),
+      const { seconds, sampleIds } = await seedServerRecords(server, {
         projectId: server.credentials.projectId,
         creatorId: workload.userId,
         count: count - 1, // the workload's own file is one record

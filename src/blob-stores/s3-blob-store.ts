@@ -12,7 +12,6 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { toAttachmentDisposition } from '../domain/files/content-disposition.ts';
 import type {
   BlobInfo,
@@ -31,6 +30,7 @@ import { assertValidBlobKey, assertValidBlobVersion, newBlobVersion } from './bl
 import { MeteredStream } from './metered-stream.ts';
 import { isS3NotFound, isS3PreconditionFailed, isS3StorageFull, toBlobStoreError } from './s3-errors.ts';
 import { listS3MultipartUploads, listS3Objects, type S3Area } from './s3-listings.ts';
+import { S3Presigner } from './s3-presigner.ts';
 import type { S3Location } from './s3-storage-url.ts';
 
 export { parseS3StorageUrl } from './s3-storage-url.ts';
@@ -58,6 +58,7 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
   /** One probe object per store instance (its name never parses as a blob key: the dot). */
   readonly #probeKey: string;
   readonly #area: S3Area;
+  readonly #presigner: S3Presigner;
 
   constructor(options: S3BlobStoreOptions) {
     this.#bucket = options.bucket;
@@ -75,6 +76,16 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
     this.#area = { client: this.#client, bucket: this.#bucket, prefix: this.#prefix };
+    // Links are signed without the SDK's per-call machinery, with the credentials it resolves
+    // (and refreshes: roles, profiles), into the same URLs its presigner would write.
+    const client = this.#client;
+    this.#presigner = new S3Presigner({
+      bucket: options.bucket,
+      region: options.region,
+      ...(options.endpoint && { endpoint: options.endpoint }),
+      forcePathStyle: options.forcePathStyle ?? false,
+      credentials: () => client.config.credentials(),
+    });
   }
 
   async put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob> {
@@ -138,25 +149,26 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
   }
 
   async presignDownload(key: string, version: string, options: PresignDownloadOptions): Promise<string> {
-    const command = new GetObjectCommand({
-      Bucket: this.#bucket,
-      Key: this.#toVersionKey(key, version),
+    return this.#presigner.presign({
+      method: 'GET',
+      key: this.#toVersionKey(key, version),
+      expiresInSeconds: options.expiresInSeconds,
       // Response overrides are part of the signature: the link cannot be re-labelled.
-      ResponseContentDisposition: toAttachmentDisposition(options.fileName),
-      ResponseContentType: options.contentType,
+      query: {
+        'response-content-disposition': toAttachmentDisposition(options.fileName),
+        'response-content-type': options.contentType,
+      },
     });
-    return getSignedUrl(this.#client, command, { expiresIn: options.expiresInSeconds });
   }
 
   async presignUpload(key: string, options: { expiresInSeconds: number; contentType: string }) {
-    const command = new PutObjectCommand({
-      Bucket: this.#bucket,
-      Key: this.#toObjectKey(key),
-      ContentType: options.contentType,
+    return this.#presigner.presign({
+      method: 'PUT',
+      key: this.#toObjectKey(key),
+      expiresInSeconds: options.expiresInSeconds,
+      // security: Content-Type is a signed header, so the uploader cannot store another type.
+      headers: { 'content-type': options.contentType },
     });
-    // security: Content-Type is a signed header, so the uploader cannot store another type.
-    const signableHeaders = new Set(['content-type']);
-    return getSignedUrl(this.#client, command, { expiresIn: options.expiresInSeconds, signableHeaders });
   }
 
   async adoptDirectUpload(key: string, etag: string): Promise<StoredBlob | undefined> {

@@ -186,7 +186,7 @@ function signal(pid: number, name: NodeJS.Signals): void {
 }
 
 /** Linux: the processes whose parent is `pid`, from /proc. */
-async function childrenOf(pid: number): Promise<number[]> {
+export async function childrenOf(pid: number): Promise<number[]> {
   const children: number[] = [];
   // Elsewhere than Linux there is no /proc: only the root process is killed.
   for (const entry of await readdir('/proc').catch(() => [])) {

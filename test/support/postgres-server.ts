@@ -196,7 +196,8 @@ async function idOf(flag: '-u' | '-g'): Promise<number> {
   return Number((await run('id', [flag, 'postgres'])).stdout.trim());
 }
 
-function freePort(): Promise<number> {
+/** A port free on loopback a moment ago (a race another process may win, rarely). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

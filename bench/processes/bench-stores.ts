@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { type PostgresServer, startPostgres } from '../../test/support/postgres-server.ts';
+import { type S3TestServer, startS3Server } from '../../test/support/s3-server.ts';
+
+/** Where a Coffer server keeps its records and its blobs. */
+export type StackName = 'sqlite-fs' | 'pg-fs' | 'pg-s3';
+
+/** What `coffer serve` needs to run on a stack: its flags and environment, and its database. */
+export type StackSettings = { args: string[]; env: Record<string, string>; databaseUrl?: string };
+
+/**
+ * The PostgreSQL cluster and S3 server of a bench run: the very ones the tests use
+ * (test/support/: a private cluster, or COFFER_TEST_POSTGRES_URL's server; s3rver in a child
+ * process), each started on first use. Every Coffer server gets a database of its own and a
+ * key prefix of its own in the bucket, so servers never see each other's records.
+ */
+export class BenchStores {
+  #postgres: Promise<PostgresServer | undefined> | undefined;
+  #s3: Promise<S3TestServer> | undefined;
+
+  /** Whether PostgreSQL can be started here (else the pg stacks are skipped, loudly). */
+  async hasPostgres(): Promise<boolean> {
+    return (await this.#startPostgres()) !== undefined;
+  }
+
+  /** The S3 server (started if need be), for baselines that talk to it directly. */
+  s3(): Promise<S3TestServer> {
+    this.#s3 ??= startS3Server();
+    return this.#s3;
+  }
+
+  async settingsFor(stack: StackName, name: string): Promise<StackSettings> {
+    if (stack === 'sqlite-fs') return { args: [], env: {} };
+    const postgres = await this.#startPostgres();
+    if (!postgres) throw new Error(`--stack ${stack} needs PostgreSQL (apt-get install -y postgresql)`);
+    const databaseUrl = await postgres.createDatabase();
+    const args = ['--database-url', databaseUrl];
+    if (stack === 'pg-fs') return { args, env: {}, databaseUrl };
+    const s3 = await this.s3();
+    const prefix = `${name}-${randomBytes(3).toString('hex')}`;
+    return {
+      args: [...args, '--storage-url', `${s3.storageUrl}&prefix=${prefix}`],
+      // The S3 blob store takes its credentials from the AWS SDK's default chain.
+      env: {
+        AWS_ACCESS_KEY_ID: s3.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        AWS_REGION: 'us-east-1',
+      },
+      databaseUrl,
+    };
+  }
+
+  /** Stops what was started (after the Coffer servers using it). */
+  async close(): Promise<void> {
+    await (await this.#s3?.catch(() => undefined))?.stop();
+    await (await this.#postgres?.catch(() => undefined))?.stop();
+  }
+
+  #startPostgres(): Promise<PostgresServer | undefined> {
+    this.#postgres ??= startPostgres();
+    return this.#postgres;
+  }
+}
