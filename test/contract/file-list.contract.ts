@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import type { FileListQuery, FileRecord, NewFile } from '../../src/domain/ports.ts';
+import { pagesCountedAhead } from '../../src/persistence/repositories/list-files.ts';
 import { at, newFile, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
 
 /** FileRepository.list: who sees what, in which order, page by page (part of the repository contract). */
@@ -50,6 +51,8 @@ export function runFileListContract(fixture: RepositoryFixture): void {
         await fixture.repos.files.create(newFile(otherProject, { creatorId: ann }), at(5000))
       ).file;
       await fixture.repos.files.addAclEntry(elsewhere.id, { scope: 'user', identifier: bob }, at(5000));
+      // Role names repeat across projects: another project's role entry must not show here.
+      await fixture.repos.files.addAclEntry(elsewhere.id, { scope: 'role', identifier: 'editors' }, at(5000));
       files = { shared, forEditors, bobs, open };
     });
 
@@ -95,6 +98,36 @@ export function runFileListContract(fixture: RepositoryFixture): void {
           `${limit}/${offset}`,
         );
         assert.equal(page.total, 4, `${limit}/${offset}`);
+      }
+    });
+
+    it(`counts the total exactly up to ${pagesCountedAhead} pages ahead, each file once, and a lower bound past that`, async () => {
+      const countProject = await newProjectId(fixture.repos);
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const file = (await fixture.repos.files.create(newFile(countProject, { creatorId: ann }), at(i)))
+          .file;
+        // In all three of ann's sets: own, a user entry (the creator's) and a role entry.
+        await fixture.repos.files.addAclEntry(file.id, { scope: 'role', identifier: 'team' }, at(i));
+        ids.unshift(file.id);
+      }
+      const list = (limit: number, offset: number) =>
+        fixture.repos.files.list({ ...reader(ann, 'team', { limit, offset }), projectId: countProject });
+      for (const [limit, offset, total] of [
+        [10, 0, 30],
+        [2, 28, 30],
+        [1, 25, 30],
+        [5, 40, 30],
+        [1, 0, 1 + pagesCountedAhead + 1],
+        [2, 4, 4 + 2 * (1 + pagesCountedAhead) + 1],
+      ] as const) {
+        const page = await list(limit, offset);
+        assert.deepEqual(
+          page.files.map((file) => file.id),
+          ids.slice(offset, offset + limit),
+          `${limit}/${offset}`,
+        );
+        assert.equal(page.total, total, `${limit}/${offset}`);
       }
     });
 

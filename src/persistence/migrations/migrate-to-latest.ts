@@ -2,6 +2,7 @@ import { type Kysely, SqliteAdapter } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { writeTransaction } from '../repositories/write-transaction.ts';
+import { aclListingKeys } from './acl-listing-keys.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0002_files_creator_index': filesCreatorIndex,
   '0003_file_blob_versions': fileBlobVersions,
   '0004_rate_limit_buckets': rateLimitBuckets,
+  '0005_acl_listing_keys': aclListingKeys,
 };
 
 /** The names of every migration, in the order they run. */

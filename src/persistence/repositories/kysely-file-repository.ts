@@ -58,7 +58,14 @@ export class KyselyFileRepository implements FileRepository {
         await trx.insertInto('files').values(row).execute();
         await trx
           .insertInto('file_acl')
-          .values({ file_id: file.id, scope: 'user', identifier: file.creatorId, position: 0 })
+          .values({
+            file_id: file.id,
+            scope: 'user',
+            identifier: file.creatorId,
+            position: 0,
+            project_id: row.project_id,
+            file_created_at: row.created_at,
+          })
           .execute();
         return replaced;
       });
@@ -87,9 +94,23 @@ export class KyselyFileRepository implements FileRepository {
 
   addAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined> {
     return this.#changeAcl(id, now, async (trx, version) => {
+      // The entry copies its file's listing keys (project, creation time) in the same statement.
       const inserted = await trx
         .insertInto('file_acl')
-        .values({ file_id: id, scope: entry.scope, identifier: entry.identifier, position: version })
+        .columns(['file_id', 'scope', 'identifier', 'position', 'project_id', 'file_created_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('files')
+            .select((files) => [
+              'files.id',
+              files.val(entry.scope).as('scope'),
+              files.val(entry.identifier).as('identifier'),
+              files.val(version).as('position'),
+              'files.project_id',
+              'files.created_at',
+            ])
+            .where('files.id', '=', id),
+        )
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
       return (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n;

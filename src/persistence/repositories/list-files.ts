@@ -1,56 +1,108 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { FileListQuery, FileRecord } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { findAclsByFileIds, toFileRecord } from './file-rows.ts';
 
 /**
+ * How many pages past the requested one `total` counts exactly. Past that horizon `total` is
+ * a lower bound (docs/decisions.md): counting further would cost the reader's whole set.
+ */
+export const pagesCountedAhead = 10;
+
+type ListingKey = { created_at: number; id: string };
+
+/**
  * The files a reader may list, newest first: the creator's own, those whose ACL names the
  * reader or the reader's role, or all of the project for its admins. permissionScope "*"
  * lets anyone holding the id read a file, but does not list it (DESIGN §4).
+ *
+ * The cost is bounded by the page, not by the project (issue 9): each of the reader's sets
+ * is read from its own index in listing order (migrations/acl-listing-keys.ts), at most up
+ * to the horizon (offset + page + pagesCountedAhead pages, plus one to tell whether more
+ * follow); their union, deduplicated, yields the page and a count capped at the horizon.
+ * A filePath prefix is tested on each entry walked, so a rare prefix walks the reader's
+ * sets (the whole project for an admin) but never anybody else's.
  */
 export async function listFiles(
   db: Kysely<DatabaseSchema>,
   query: FileListQuery,
 ): Promise<{ files: FileRecord[]; total: number }> {
-  const visible = db
-    .selectFrom('files')
-    .where('project_id', '=', query.projectId)
-    .$if(!query.isAdmin, (qb) => qb.where((eb) => isReadableBy(eb, query)))
-    .$if(query.filePathPrefix !== undefined && query.filePathPrefix !== '', (qb) =>
-      qb.where(startsWith(query.filePathPrefix ?? '')),
-    );
-  const rows = await visible
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+  const horizon = query.offset + query.limit * (1 + pagesCountedAhead);
+  const visible = visibleKeys(db, query, horizon + 1);
+  const page = db
+    .selectFrom(visible.as('visible'))
+    .select((eb) => ['visible.id', 'visible.created_at', eb.fn.countAll<number | string>().over().as('seen')])
+    .orderBy('visible.created_at', 'desc')
+    .orderBy('visible.id', 'desc')
     .limit(query.limit)
-    .offset(query.offset)
+    .offset(query.offset);
+  // One statement for the page's keys and rows: one snapshot, so every row is one the reader could list.
+  const rows = await db
+    .selectFrom(page.as('page'))
+    .innerJoin('files', 'files.id', 'page.id')
+    .selectAll('files')
+    .select('page.seen')
+    .orderBy('page.created_at', 'desc')
+    .orderBy('page.id', 'desc')
     .execute();
-  // A page that is neither empty nor full is the last one: its end is the total, no count needed.
-  const total =
-    rows.length > 0 && rows.length < query.limit
-      ? query.offset + rows.length
-      : Number((await visible.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()).total);
+  // An empty page (past the end) still answers the total.
+  const seen =
+    rows[0] === undefined
+      ? (
+          await db
+            .selectFrom(visible.as('visible'))
+            .select((eb) => eb.fn.countAll<number | string>().as('seen'))
+            .executeTakeFirstOrThrow()
+        ).seen
+      : rows[0].seen;
+  const total = Math.min(Number(seen), horizon + 1);
   const acls = await findAclsByFileIds(
     db,
     rows.map((row) => row.id),
   );
-  return { files: rows.map((row) => toFileRecord(row, acls.get(row.id) ?? [])), total };
+  return {
+    files: rows.map(({ seen: _, ...row }) => toFileRecord(row, acls.get(row.id) ?? [])),
+    total,
+  };
 }
 
-function isReadableBy(eb: ExpressionBuilder<DatabaseSchema, 'files'>, query: FileListQuery) {
-  // Not correlated: both dialects evaluate the ACL side once, through the
-  // (scope, identifier) index, and test each of the project's files against that set.
-  const namedInAcl = eb
-    .selectFrom('file_acl')
-    .select('file_acl.file_id')
-    .where((acl) =>
-      acl.or([
-        acl.and([acl('file_acl.scope', '=', 'user'), acl('file_acl.identifier', '=', query.readerId)]),
-        acl.and([acl('file_acl.scope', '=', 'role'), acl('file_acl.identifier', '=', query.readerRole)]),
-      ]),
-    );
-  return eb.or([eb('files.creator_id', '=', query.readerId), eb('files.id', 'in', namedInAcl)]);
+/** The first `count` keys of each of the reader's sets, as one deduplicated union. */
+function visibleKeys(
+  db: Kysely<DatabaseSchema>,
+  query: FileListQuery,
+  count: number,
+): SelectQueryBuilder<DatabaseSchema, never, ListingKey> {
+  const prefix = query.filePathPrefix === '' ? undefined : query.filePathPrefix;
+  const created = db
+    .selectFrom('files')
+    .select(['files.created_at', 'files.id'])
+    .where('files.project_id', '=', query.projectId)
+    .$if(!query.isAdmin, (qb) => qb.where('files.creator_id', '=', query.readerId))
+    .$if(prefix !== undefined, (qb) => qb.where(startsWith(prefix ?? '')))
+    .orderBy('files.created_at', 'desc')
+    .orderBy('files.id', 'desc')
+    .limit(count);
+  const own = db.selectFrom(created.as('own')).selectAll();
+  if (query.isAdmin) return own as never;
+  const named = (scope: 'user' | 'role', identifier: string) =>
+    db
+      .selectFrom(
+        db
+          .selectFrom('file_acl')
+          .$if(prefix !== undefined, (qb) =>
+            qb.innerJoin('files', 'files.id', 'file_acl.file_id').where(startsWith(prefix ?? '')),
+          )
+          .select(['file_acl.file_created_at as created_at', 'file_acl.file_id as id'])
+          .where('file_acl.project_id', '=', query.projectId)
+          .where('file_acl.scope', '=', scope)
+          .where('file_acl.identifier', '=', identifier)
+          .orderBy('file_acl.file_created_at', 'desc')
+          .orderBy('file_acl.file_id', 'desc')
+          .limit(count)
+          .as(scope),
+      )
+      .selectAll();
+  return own.union(named('user', query.readerId)).union(named('role', query.readerRole)) as never;
 }
 
 /**
