@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, SqliteAdapter, sql } from 'kysely';
 import type { FileListQuery, FileRecord } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { findAclsByFileIds, toFileRecord } from './file-rows.ts';
@@ -78,7 +78,9 @@ function visibleKeys(
     .select(['files.created_at', 'files.id'])
     .where('files.project_id', '=', query.projectId)
     .$if(!query.isAdmin, (qb) => qb.where('files.creator_id', '=', query.readerId))
-    .$if(prefix !== undefined, (qb) => qb.where(startsWith(prefix ?? '')))
+    .$if(prefix !== undefined, (qb) =>
+      qb.where(inPathRange(db, prefix ?? '')).where(startsWith(prefix ?? '')),
+    )
     .orderBy('files.created_at', 'desc')
     .orderBy('files.id', 'desc')
     .limit(count);
@@ -96,6 +98,8 @@ function visibleKeys(
           .where('file_acl.project_id', '=', query.projectId)
           .where('file_acl.scope', '=', scope)
           .where('file_acl.identifier', '=', identifier)
+          // The creator's own entry (position 0) is in `own` already; the partial index leaves it out.
+          .where('file_acl.position', '>', 0)
           .orderBy('file_acl.file_created_at', 'desc')
           .orderBy('file_acl.file_id', 'desc')
           .limit(count)
@@ -103,6 +107,37 @@ function visibleKeys(
       )
       .selectAll();
   return own.union(named('user', query.readerId)).union(named('role', query.readerRole)) as never;
+}
+
+/**
+ * The paths that start with `prefix` lie in [prefix, the prefix with its last code point
+ * raised by one) in code-point order: an index range (migrations/acl-listing-keys.ts). On
+ * PostgreSQL the comparison names the "C" collation, as its indexes do; SQLite compares
+ * bytes already. startsWith stays beside it as the exact test.
+ */
+function inPathRange(db: Kysely<DatabaseSchema>, prefix: string) {
+  const path =
+    db.getExecutor().adapter instanceof SqliteAdapter
+      ? sql`files.file_path`
+      : sql`files.file_path collate "C"`;
+  const upper = nextPrefix(prefix);
+  return upper === undefined
+    ? sql<boolean>`${path} >= ${prefix}`
+    : sql<boolean>`${path} >= ${prefix} and ${path} < ${upper}`;
+}
+
+/** The least string above every string that starts with `prefix`; undefined when there is none. */
+export function nextPrefix(prefix: string): string | undefined {
+  const codePoints = [...prefix].map((char) => char.codePointAt(0) ?? 0);
+  while (codePoints.length > 0) {
+    const last = codePoints.pop() ?? 0;
+    if (last < 0x10ffff) {
+      // Surrogates are no characters of their own: the next one past them is U+E000.
+      codePoints.push(last + 1 === 0xd800 ? 0xe000 : last + 1);
+      return String.fromCodePoint(...codePoints);
+    }
+  }
+  return undefined;
 }
 
 /**
