@@ -33,11 +33,19 @@ export class BenchContext {
     return this.#once('coffer', async () => seedWorkload(await this.startCoffer('coffer'), 'main'));
   }
 
-  /** Another Coffer server with its own data dir (scale, memory). */
-  async startCoffer(name: string): Promise<CofferServer> {
+  /** Another Coffer server with its own data dir (scale, memory); `extra` adds node flags and environment. */
+  async startCoffer(
+    name: string,
+    extra: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+  ): Promise<CofferServer> {
     const dataDir = path.join(this.workDir, name);
     mkdirSync(dataDir, { recursive: true });
-    const server = await startCofferServer({ dataDir, nodeArgs: this.nodeArgs, stackArgs: this.stackArgs() });
+    const server = await startCofferServer({
+      dataDir,
+      nodeArgs: [...this.nodeArgs, ...(extra.nodeArgs ?? [])],
+      stackArgs: this.stackArgs(),
+      env: extra.env,
+    });
     this.#stops.push(server.stop);
     return server;
   }

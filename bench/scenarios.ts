@@ -20,6 +20,13 @@ import {
   uploadLargeRaw,
 } from './scenarios/data-plane-scenarios.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
+import {
+  scaleListAdmin,
+  scaleListFew,
+  scaleListMany,
+  scaleListNone,
+  scaleReadsWhileListing,
+} from './scenarios/scale-scenarios.ts';
 
 export const scenarios: readonly Scenario[] = [
   getUser,
@@ -34,4 +41,9 @@ export const scenarios: readonly Scenario[] = [
   login,
   loginInterference,
   manyRecords,
+  scaleListAdmin,
+  scaleListMany,
+  scaleListFew,
+  scaleListNone,
+  scaleReadsWhileListing,
 ];

@@ -17,6 +17,8 @@ export async function startCofferServer(options: {
   nodeArgs?: string[];
   /** --database-url / --storage-url for another stack. */
   stackArgs?: string[];
+  /** Extra environment (the event-loop probe's directory). */
+  env?: NodeJS.ProcessEnv;
 }): Promise<CofferServer> {
   const server = await startChildServer({
     command: process.execPath,
@@ -32,6 +34,7 @@ export async function startCofferServer(options: {
     ],
     logPath: path.join(options.dataDir, '..', `${path.basename(options.dataDir)}.log`),
     readyPattern: /Coffer ready at (\S+?)"/,
+    env: options.env,
   });
   try {
     const credentials = JSON.parse(

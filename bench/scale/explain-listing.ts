@@ -131,7 +131,7 @@ async function onPostgres() {
         insert into files (id, project_id, creator_id, file_path, permission_scope, verified,
           upload_expires_at, created_at, updated_at, version)
         select ${creatorId} || '-' || n, ${projectId}, ${creatorId}, 'seed-' || n, 'user', 1, 0,
-          ${Date.now() - spanMs}::bigint + (n * ${spanMs / count})::bigint, 0, 1
+          ${Date.now() - spanMs}::bigint + (n::bigint * ${Math.floor(spanMs / count)}), 0, 1
         from generate_series(${first}::int, ${first + count - 1}::int) n`.execute(db);
       first += count;
     }
