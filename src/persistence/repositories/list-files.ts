@@ -99,7 +99,9 @@ function visibleKeys(
           .where('file_acl.scope', '=', scope)
           .where('file_acl.identifier', '=', identifier)
           // The creator's own entry (position 0) is in `own` already; the partial index leaves it out.
-          .where('file_acl.position', '>', 0)
+          // A literal, not a parameter: SQLite picks a partial index only when the query's terms
+          // imply the index's own condition at prepare time.
+          .where('file_acl.position', '>', sql.lit(0))
           .orderBy('file_acl.file_created_at', 'desc')
           .orderBy('file_acl.file_id', 'desc')
           .limit(count)
