@@ -14,6 +14,7 @@ import { type LoadOptions, runLoad } from '../run-load.ts';
 import type { Scenario, Side } from '../scenario.ts';
 import { seedFileRecords } from '../seed/seed-file-records.ts';
 import { seedWorkload, type Workload } from '../seed/workload.ts';
+import { withCompanion } from './sides.ts';
 
 const readerNames = ['admin', 'many', 'few', 'none'] as const;
 type ReaderName = (typeof readerNames)[number];
@@ -180,14 +181,7 @@ export const scaleReadsWhileListing: Scenario = {
           runLoad(reads),
           runLoad(listingLoad(large, readerNames, durationSeconds)),
         ]);
-        // The listing must have happened, and succeeded, for the comparison to mean anything.
-        if (listing.requests2xx === 0 || listing.non2xx > 0 || listing.errors > 0)
-          return {
-            ...measured,
-            non2xx: measured.non2xx + listing.non2xx,
-            errors: measured.errors + listing.errors,
-          };
-        return measured;
+        return withCompanion(measured, listing);
       }),
       baselines: [probedSide('reads alone', large, () => runLoad(reads))],
     };
