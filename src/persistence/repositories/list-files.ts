@@ -1,4 +1,11 @@
-import { type Kysely, type SelectQueryBuilder, SqliteAdapter, sql } from 'kysely';
+import {
+  type Compilable,
+  type CompiledQuery,
+  type Kysely,
+  type SelectQueryBuilder,
+  SqliteAdapter,
+  sql,
+} from 'kysely';
 import type { FileListQuery, FileRecord } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { findAclsByFileIds, toFileRecord } from './file-rows.ts';
@@ -20,42 +27,38 @@ type ListingKey = { created_at: number; id: string };
  * is read from its own index in listing order (migrations/acl-listing-keys.ts), at most up
  * to the horizon (offset + page + pagesCountedAhead pages, plus one to tell whether more
  * follow); their union, deduplicated, yields the page and a count capped at the horizon.
- * A filePath prefix is tested on each entry walked, so a rare prefix walks the reader's
- * sets (the whole project for an admin) but never anybody else's.
+ * A filePath prefix reads a range of paths from an index for the reader's own files (the
+ * project's for an admin) and tests each file shared with them (docs/decisions.md).
  */
 export async function listFiles(
   db: Kysely<DatabaseSchema>,
   query: FileListQuery,
 ): Promise<{ files: FileRecord[]; total: number }> {
+  const prefix = query.filePathPrefix === '' ? undefined : query.filePathPrefix;
+  const upper = prefix === undefined ? undefined : nextPrefix(prefix);
+  const shape: ListingShape = {
+    isAdmin: query.isAdmin,
+    hasPrefix: prefix !== undefined,
+    hasUpper: upper !== undefined,
+  };
   const horizon = query.offset + query.limit * (1 + pagesCountedAhead);
-  const visible = visibleKeys(db, query, horizon + 1);
-  const page = db
-    .selectFrom(visible.as('visible'))
-    .select((eb) => ['visible.id', 'visible.created_at', eb.fn.countAll<number | string>().over().as('seen')])
-    .orderBy('visible.created_at', 'desc')
-    .orderBy('visible.id', 'desc')
-    .limit(query.limit)
-    .offset(query.offset);
-  // One statement for the page's keys and rows: one snapshot, so every row is one the reader could list.
-  const rows = await db
-    .selectFrom(page.as('page'))
-    .innerJoin('files', 'files.id', 'page.id')
-    .selectAll('files')
-    .select('page.seen')
-    .orderBy('page.created_at', 'desc')
-    .orderBy('page.id', 'desc')
-    .execute();
+  const values: ListingValues = {
+    projectId: query.projectId,
+    readerId: query.readerId,
+    readerRole: query.readerRole,
+    prefix: prefix ?? '',
+    upper: upper ?? '',
+    count: horizon + 1,
+    limit: query.limit,
+    offset: query.offset,
+  };
+  const rows = await runShaped(db, 'page', shape, values, selectPage);
   // An empty page (past the end) still answers the total.
   const seen =
     rows[0] === undefined
-      ? (
-          await db
-            .selectFrom(visible.as('visible'))
-            .select((eb) => eb.fn.countAll<number | string>().as('seen'))
-            .executeTakeFirstOrThrow()
-        ).seen
+      ? (await runShaped(db, 'count', shape, values, countVisible))[0]?.seen
       : rows[0].seen;
-  const total = Math.min(Number(seen), horizon + 1);
+  const total = Math.min(Number(seen ?? 0), horizon + 1);
   const acls = await findAclsByFileIds(
     db,
     rows.map((row) => row.id),
@@ -66,36 +69,122 @@ export async function listFiles(
   };
 }
 
+/** What changes the SQL of a listing; everything else is a parameter value. */
+type ListingShape = { isAdmin: boolean; hasPrefix: boolean; hasUpper: boolean };
+type ListingValues = {
+  projectId: string;
+  readerId: string;
+  readerRole: string;
+  prefix: string;
+  upper: string;
+  /** How many keys to read from each set. */
+  count: number;
+  limit: number;
+  offset: number;
+};
+
+/**
+ * Placeholder values, each unique, to compile a shape once: a run puts its own value wherever
+ * the compiled parameters hold a placeholder (a value the builder wrote itself, like the
+ * scope 'user', stays). Building and compiling these queries with Kysely costs ~0.35 ms a
+ * listing otherwise, more than SQLite takes to run them.
+ */
+const placeholders: ListingValues = {
+  projectId: '\u0000projectId',
+  readerId: '\u0000readerId',
+  readerRole: '\u0000readerRole',
+  prefix: '\u0000prefix',
+  upper: '\u0000upper',
+  count: -1_000_001,
+  limit: -1_000_002,
+  offset: -1_000_003,
+};
+const placeholderNames = new Map<unknown, keyof ListingValues>(
+  Object.entries(placeholders).map(([name, value]) => [value, name as keyof ListingValues]),
+);
+const compiledByDatabase = new WeakMap<Kysely<DatabaseSchema>, Map<string, CompiledQuery>>();
+
+async function runShaped<Row>(
+  db: Kysely<DatabaseSchema>,
+  name: string,
+  shape: ListingShape,
+  values: ListingValues,
+  build: (db: Kysely<DatabaseSchema>, shape: ListingShape, values: ListingValues) => Compilable<Row>,
+): Promise<Row[]> {
+  let compiled = compiledByDatabase.get(db);
+  if (compiled === undefined) {
+    compiled = new Map();
+    compiledByDatabase.set(db, compiled);
+  }
+  const key = `${name}:${shape.isAdmin}:${shape.hasPrefix}:${shape.hasUpper}`;
+  let query = compiled.get(key);
+  if (query === undefined) {
+    query = build(db, shape, placeholders).compile();
+    compiled.set(key, query);
+  }
+  const parameters = query.parameters.map((parameter) => {
+    const placeholder = placeholderNames.get(parameter);
+    return placeholder === undefined ? parameter : values[placeholder];
+  });
+  return (await db.executeQuery<Row>({ ...query, parameters })).rows;
+}
+
+/** The page's rows, each with how many keys the union held (capped per set at `count`). */
+function selectPage(db: Kysely<DatabaseSchema>, shape: ListingShape, values: ListingValues) {
+  const page = db
+    .selectFrom(visibleKeys(db, shape, values).as('visible'))
+    .select((eb) => ['visible.id', 'visible.created_at', eb.fn.countAll<number | string>().over().as('seen')])
+    .orderBy('visible.created_at', 'desc')
+    .orderBy('visible.id', 'desc')
+    .limit(values.limit)
+    .offset(values.offset);
+  // One statement for the page's keys and rows: one snapshot, so every row is one the reader could list.
+  return db
+    .selectFrom(page.as('page'))
+    .innerJoin('files', 'files.id', 'page.id')
+    .selectAll('files')
+    .select('page.seen')
+    .orderBy('page.created_at', 'desc')
+    .orderBy('page.id', 'desc');
+}
+
+function countVisible(db: Kysely<DatabaseSchema>, shape: ListingShape, values: ListingValues) {
+  return db
+    .selectFrom(visibleKeys(db, shape, values).as('visible'))
+    .select((eb) => eb.fn.countAll<number | string>().as('seen'));
+}
+
 /** The first `count` keys of each of the reader's sets, as one deduplicated union. */
 function visibleKeys(
   db: Kysely<DatabaseSchema>,
-  query: FileListQuery,
-  count: number,
+  shape: ListingShape,
+  values: ListingValues,
 ): SelectQueryBuilder<DatabaseSchema, never, ListingKey> {
-  const prefix = query.filePathPrefix === '' ? undefined : query.filePathPrefix;
   const created = db
     .selectFrom('files')
     .select(['files.created_at', 'files.id'])
-    .where('files.project_id', '=', query.projectId)
-    .$if(!query.isAdmin, (qb) => qb.where('files.creator_id', '=', query.readerId))
-    .$if(prefix !== undefined, (qb) =>
-      qb.where(inPathRange(db, prefix ?? '')).where(startsWith(prefix ?? '')),
+    .where('files.project_id', '=', values.projectId)
+    .$if(!shape.isAdmin, (qb) => qb.where('files.creator_id', '=', values.readerId))
+    .$if(shape.hasPrefix, (qb) =>
+      qb
+        .where(inPathRange(db, values.prefix, shape.hasUpper ? values.upper : undefined))
+        .where(startsWith(values.prefix)),
     )
     .orderBy('files.created_at', 'desc')
     .orderBy('files.id', 'desc')
-    .limit(count);
+    .limit(values.count);
   const own = db.selectFrom(created.as('own')).selectAll();
-  if (query.isAdmin) return own as never;
+  if (shape.isAdmin) return own as never;
   const named = (scope: 'user' | 'role', identifier: string) =>
     db
       .selectFrom(
         db
           .selectFrom('file_acl')
-          .$if(prefix !== undefined, (qb) =>
-            qb.innerJoin('files', 'files.id', 'file_acl.file_id').where(startsWith(prefix ?? '')),
+          .$if(shape.hasPrefix, (qb) =>
+            qb.innerJoin('files', 'files.id', 'file_acl.file_id').where(startsWith(values.prefix)),
           )
           .select(['file_acl.file_created_at as created_at', 'file_acl.file_id as id'])
-          .where('file_acl.project_id', '=', query.projectId)
+          .where('file_acl.project_id', '=', values.projectId)
           .where('file_acl.scope', '=', scope)
           .where('file_acl.identifier', '=', identifier)
           // The creator's own entry (position 0) is in `own` already; the partial index leaves it out.
@@ -104,11 +193,11 @@ function visibleKeys(
           .where('file_acl.position', '>', sql.lit(0))
           .orderBy('file_acl.file_created_at', 'desc')
           .orderBy('file_acl.file_id', 'desc')
-          .limit(count)
+          .limit(values.count)
           .as(scope),
       )
       .selectAll();
-  return own.union(named('user', query.readerId)).union(named('role', query.readerRole)) as never;
+  return own.union(named('user', values.readerId)).union(named('role', values.readerRole)) as never;
 }
 
 /**
@@ -117,12 +206,11 @@ function visibleKeys(
  * PostgreSQL the comparison names the "C" collation, as its indexes do; SQLite compares
  * bytes already. startsWith stays beside it as the exact test.
  */
-function inPathRange(db: Kysely<DatabaseSchema>, prefix: string) {
+function inPathRange(db: Kysely<DatabaseSchema>, prefix: string, upper: string | undefined) {
   const path =
     db.getExecutor().adapter instanceof SqliteAdapter
       ? sql`files.file_path`
       : sql`files.file_path collate "C"`;
-  const upper = nextPrefix(prefix);
   return upper === undefined
     ? sql<boolean>`${path} >= ${prefix}`
     : sql<boolean>`${path} >= ${prefix} and ${path} < ${upper}`;
