@@ -44,7 +44,7 @@ export const aclListingKeys: Migration = {
     await createPathIndexes(db);
   },
   async down(db: Kysely<unknown>) {
-    await db.schema.dropIndex('files_project_path_idx').execute();
+    await db.schema.dropIndex('files_project_path_idx').ifExists().execute();
     await db.schema.dropIndex('files_project_creator_path_idx').ifExists().execute();
     await db.schema
       .createIndex('files_project_creator_idx')
@@ -76,21 +76,14 @@ export async function backfillAclListingKeys(db: QueryExecutorProvider): Promise
 }
 
 /**
- * A filePath prefix is a range of paths in code-point order (list-files.ts), so an admin's
- * prefix and a reader's own prefix read only the matching paths. PostgreSQL compares in the
- * database's collation unless told otherwise: these indexes (and the query) use "C", byte
- * order, which is code-point order in UTF-8. SQLite's default BINARY order is the same, and
- * its unique (project_id, creator_id, file_path) index already serves the reader's own range.
+ * A filePath prefix is a range of paths in code-point order (list-files.ts) on PostgreSQL,
+ * whose planner picks the range or the walk in time order from its statistics. It compares
+ * in the database's collation unless told otherwise: these indexes (and the query) use "C",
+ * byte order, which is code-point order in UTF-8. SQLite, without statistics to choose by,
+ * walks in time order (list-files.ts) and needs no path index.
  */
 async function createPathIndexes(db: Kysely<unknown>): Promise<void> {
-  if (db.getExecutor().adapter instanceof SqliteAdapter) {
-    await db.schema
-      .createIndex('files_project_path_idx')
-      .on('files')
-      .columns(['project_id', 'file_path'])
-      .execute();
-    return;
-  }
+  if (db.getExecutor().adapter instanceof SqliteAdapter) return;
   await db.schema
     .createIndex('files_project_path_idx')
     .on('files')

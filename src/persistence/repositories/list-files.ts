@@ -27,8 +27,8 @@ type ListingKey = { created_at: number; id: string };
  * is read from its own index in listing order (migrations/acl-listing-keys.ts), at most up
  * to the horizon (offset + page + pagesCountedAhead pages, plus one to tell whether more
  * follow); their union, deduplicated, yields the page and a count capped at the horizon.
- * A filePath prefix reads a range of paths from an index for the reader's own files (the
- * project's for an admin) and tests each file shared with them (docs/decisions.md).
+ * A filePath prefix is tested on each file walked (on PostgreSQL also an index range of
+ * paths, when its planner prefers it): see inPathRange and docs/decisions.md.
  */
 export async function listFiles(
   db: Kysely<DatabaseSchema>,
@@ -165,11 +165,10 @@ function visibleKeys(
     .select(['files.created_at', 'files.id'])
     .where('files.project_id', '=', values.projectId)
     .$if(!shape.isAdmin, (qb) => qb.where('files.creator_id', '=', values.readerId))
-    .$if(shape.hasPrefix, (qb) =>
-      qb
-        .where(inPathRange(db, values.prefix, shape.hasUpper ? values.upper : undefined))
-        .where(startsWith(values.prefix)),
+    .$if(shape.hasPrefix && !isSqlite(db), (qb) =>
+      qb.where(inPathRange(values.prefix, shape.hasUpper ? values.upper : undefined)),
     )
+    .$if(shape.hasPrefix, (qb) => qb.where(startsWith(values.prefix)))
     .orderBy('files.created_at', 'desc')
     .orderBy('files.id', 'desc')
     .limit(values.count);
@@ -202,18 +201,23 @@ function visibleKeys(
 
 /**
  * The paths that start with `prefix` lie in [prefix, the prefix with its last code point
- * raised by one) in code-point order: an index range (migrations/acl-listing-keys.ts). On
- * PostgreSQL the comparison names the "C" collation, as its indexes do; SQLite compares
- * bytes already. startsWith stays beside it as the exact test.
+ * raised by one) in code-point order: an index range on PostgreSQL, compared in the "C"
+ * collation as its path indexes are (migrations/acl-listing-keys.ts). Its planner weighs the
+ * range against the walk in time order from its statistics. SQLite has none and would take
+ * the range even for a prefix that holds a million files, then sort them all (12 s for an
+ * admin's `seed-` in bench/scale/explain-listing.ts): there the set is walked in time order
+ * and each path tested, which stops as soon as the page is full. startsWith stays as the
+ * exact test on both.
  */
-function inPathRange(db: Kysely<DatabaseSchema>, prefix: string, upper: string | undefined) {
-  const path =
-    db.getExecutor().adapter instanceof SqliteAdapter
-      ? sql`files.file_path`
-      : sql`files.file_path collate "C"`;
+function inPathRange(prefix: string, upper: string | undefined) {
+  const path = sql`files.file_path collate "C"`;
   return upper === undefined
     ? sql<boolean>`${path} >= ${prefix}`
     : sql<boolean>`${path} >= ${prefix} and ${path} < ${upper}`;
+}
+
+function isSqlite(db: Kysely<DatabaseSchema>): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 
 /** The least string above every string that starts with `prefix`; undefined when there is none. */
