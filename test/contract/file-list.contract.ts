@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import type { FileListQuery, FileRecord, NewFile } from '../../src/domain/ports.ts';
 import { pagesCountedAhead } from '../../src/persistence/repositories/list-files.ts';
+import { writeAllRows } from '../../src/persistence/table-copy.ts';
 import { at, newFile, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
 
 /** FileRepository.list: who sees what, in which order, page by page (part of the repository contract). */
@@ -129,6 +130,33 @@ export function runFileListContract(fixture: RepositoryFixture): void {
         );
         assert.equal(page.total, total, `${limit}/${offset}`);
       }
+    });
+
+    it('lists the shares of an export written before file_acl carried its listing keys (coffer import)', async () => {
+      const db = fixture.database.db;
+      const importProject = await newProjectId(fixture.repos);
+      const file = (await fixture.repos.files.create(newFile(importProject, { creatorId: ann }), at(0))).file;
+      const fileRow = await db
+        .selectFrom('files')
+        .selectAll()
+        .where('id', '=', file.id)
+        .executeTakeFirstOrThrow();
+      await fixture.repos.files.delete(file.id);
+      const oldEntry = (identifier: string, position: number) => ({
+        table: 'file_acl' as const,
+        row: { file_id: file.id, scope: 'user', identifier, position },
+      });
+      async function* exported() {
+        yield { table: 'files' as const, row: fileRow };
+        yield oldEntry(ann, 0);
+        yield oldEntry(bob, 1);
+      }
+      await writeAllRows(db, exported());
+      const asBob = await fixture.repos.files.list({ ...reader(bob), projectId: importProject });
+      assert.deepEqual(
+        asBob.files.map((listed) => listed.id),
+        [file.id],
+      );
     });
 
     it('breaks ties in createdAt by id, descending', async () => {
