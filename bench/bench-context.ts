@@ -38,12 +38,24 @@ export class BenchContext {
     return this.#once('coffer', async () => seedWorkload(await this.startCoffer('coffer'), 'main'));
   }
 
-  /** Another Coffer server with its own data dir (scale, memory), on the run's stack unless told. */
-  async startCoffer(name: string, stack: StackName = this.options.stack): Promise<CofferServer> {
+  /**
+   * Another Coffer server with its own data dir (scale, memory), on the run's stack unless
+   * told; `extra` adds node flags and environment (the event-loop probe).
+   */
+  async startCoffer(
+    name: string,
+    extra: { stack?: StackName; nodeArgs?: string[]; env?: Record<string, string> } = {},
+  ): Promise<CofferServer> {
     const dataDir = path.join(this.workDir, name);
     mkdirSync(dataDir, { recursive: true });
-    const settings = await this.stores.settingsFor(stack, name);
-    const server = await startCofferServer({ dataDir, nodeArgs: this.nodeArgs, ...settings });
+    const settings = await this.stores.settingsFor(extra.stack ?? this.options.stack, name);
+    const server = await startCofferServer({
+      dataDir,
+      nodeArgs: [...this.nodeArgs, ...(extra.nodeArgs ?? [])],
+      args: settings.args,
+      env: { ...settings.env, ...extra.env },
+      databaseUrl: settings.databaseUrl,
+    });
     this.#stops.push(server.stop);
     this.coffers.push(server);
     return server;

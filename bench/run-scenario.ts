@@ -8,6 +8,8 @@ export type SideResult = {
   medianRate: number;
   medianP50Ms: number;
   medianP99Ms: number;
+  /** Median over the rounds of the event loop's p99 delay, and the longest stall seen (when measured). */
+  eventLoop?: { medianP99Ms: number; maxMs: number };
 };
 
 export type ScenarioResult = Pick<Scenario, 'id' | 'title' | 'unit' | 'metric' | 'target'> & {
@@ -70,12 +72,19 @@ function toRatio(metric: RatioMetric, unit: Scenario['unit'], own: Measurement, 
 }
 
 function summarize(label: string, rounds: Measurement[], unit: Scenario['unit']): SideResult {
+  const delays = rounds.flatMap((measured) => measured.eventLoopDelay ?? []);
   return {
     label,
     rounds,
     medianRate: median(rounds.map((measured) => rateOf(measured, unit))),
     medianP50Ms: median(rounds.map((measured) => measured.latencyP50Ms)),
     medianP99Ms: median(rounds.map((measured) => measured.latencyP99Ms)),
+    ...(delays.length > 0 && {
+      eventLoop: {
+        medianP99Ms: median(delays.map((delay) => delay.p99Ms)),
+        maxMs: Math.max(...delays.map((delay) => delay.maxMs)),
+      },
+    }),
   };
 }
 
@@ -83,5 +92,9 @@ function describe(measured: Measurement, unit: Scenario['unit']): string {
   const rate = `${rateOf(measured, unit).toFixed(1)} ${unit}`;
   const failures =
     measured.non2xx + measured.errors > 0 ? `  non-2xx ${measured.non2xx} errors ${measured.errors}` : '';
-  return `${rate.padStart(14)}  p50 ${measured.latencyP50Ms.toFixed(2)} ms  p99 ${measured.latencyP99Ms.toFixed(2)} ms  (${measured.requests2xx} ok)${failures}`;
+  const delay = measured.eventLoopDelay;
+  const eventLoop = delay
+    ? `  event loop p99 ${delay.p99Ms.toFixed(1)} ms max ${delay.maxMs.toFixed(1)} ms`
+    : '';
+  return `${rate.padStart(14)}  p50 ${measured.latencyP50Ms.toFixed(2)} ms  p99 ${measured.latencyP99Ms.toFixed(2)} ms  (${measured.requests2xx} ok)${eventLoop}${failures}`;
 }

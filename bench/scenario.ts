@@ -3,6 +3,7 @@
  * bench/scenarios.ts: adding one means writing its `prepare` and listing it there.
  */
 import type { BenchContext } from './bench-context.ts';
+import type { EventLoopDelay } from './probes/event-loop-delay.ts';
 
 /** What one load run measured, on one side (the scenario or one of its baselines). */
 export type Measurement = {
@@ -16,6 +17,8 @@ export type Measurement = {
   mibPerSecond?: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /** The server's event-loop delay during the run, where the scenario measures it (bench/probes/). */
+  eventLoopDelay?: EventLoopDelay;
 };
 
 /** One runnable side. `run` may prepare what it consumes (fresh links, a pool of uploads) before timing. */

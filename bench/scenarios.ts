@@ -20,6 +20,13 @@ import {
   uploadLargeRaw,
 } from './scenarios/data-plane-scenarios.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
+import {
+  scaleListAdmin,
+  scaleListFew,
+  scaleListMany,
+  scaleListNone,
+  scaleReadsWhileListing,
+} from './scenarios/scale-scenarios.ts';
 import { getFileOnPostgres, getFileOnPostgresS3 } from './scenarios/stack-scenarios.ts';
 
 export const scenarios: readonly Scenario[] = [
@@ -37,4 +44,9 @@ export const scenarios: readonly Scenario[] = [
   manyRecords,
   getFileOnPostgres,
   getFileOnPostgresS3,
+  scaleListAdmin,
+  scaleListMany,
+  scaleListFew,
+  scaleListNone,
+  scaleReadsWhileListing,
 ];

@@ -26,7 +26,7 @@ export async function startCofferServer(options: {
   dataDir: string;
   /** Extra flags for node itself, e.g. --cpu-prof (the worker inherits them: cluster.fork passes execArgv on). */
   nodeArgs?: string[];
-  /** --database-url / --storage-url for another stack, and the environment it needs. */
+  /** --database-url / --storage-url for another stack, and the environment it needs (and the event-loop probe's). */
   args?: string[];
   env?: Record<string, string>;
   databaseUrl?: string;

@@ -1,5 +1,5 @@
 import { type MemoryResult, rssGrowthLimitMiB } from '../memory/measure-transfer-memory.ts';
-import type { ScenarioResult } from '../run-scenario.ts';
+import type { ScenarioResult, SideResult } from '../run-scenario.ts';
 import { formatRatio } from './ratio-chart.ts';
 
 const header = ['scenario', 'coffer', 'coffer p50 / p99', 'baseline', 'ratio', 'target', 'verdict'];
@@ -28,8 +28,8 @@ export function toScenarioRows(results: readonly ScenarioResult[]): string[][] {
       rows.push([
         index === 0 ? name : '',
         index === 0 ? `${rate(own.medianRate)} ${result.unit}` : '',
-        index === 0 ? `${ms(own.medianP50Ms)} / ${ms(own.medianP99Ms)}` : '',
-        `${baseline.label}: ${rate(baseline.medianRate)} ${result.unit}${latency}`,
+        index === 0 ? `${ms(own.medianP50Ms)} / ${ms(own.medianP99Ms)}${eventLoop(own)}` : '',
+        `${baseline.label}: ${rate(baseline.medianRate)} ${result.unit}${latency}${eventLoop(baseline)}`,
         `${formatRatio(baseline.ratio)}${result.metric === 'p50' ? ' (p50)' : ''}`,
         target === undefined ? '' : `≥ ${target.toFixed(2)}×`,
         target === undefined ? '' : baseline.ratio >= target ? 'meets' : 'BELOW',
@@ -84,6 +84,13 @@ export function toMarkdownTable(rows: readonly string[][]): string {
 
 function rate(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en') : value.toFixed(1);
+}
+
+/** The event-loop delay beside a side's figures, where its scenario measures it. */
+function eventLoop(side: SideResult): string {
+  return side.eventLoop
+    ? `; event loop p99 ${ms(side.eventLoop.medianP99Ms)}, max ${ms(side.eventLoop.maxMs)}`
+    : '';
 }
 
 function ms(value: number): string {

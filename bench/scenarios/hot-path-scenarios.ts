@@ -3,7 +3,7 @@ import { runLoad } from '../run-load.ts';
 import type { Scenario } from '../scenario.ts';
 import { seedServerRecords } from '../seed/seed-postgres-file-records.ts';
 import { seedWorkload, type Workload } from '../seed/workload.ts';
-import { loadSide } from './sides.ts';
+import { loadSide, withCompanion } from './sides.ts';
 
 export function hotPathLoad(workload: Workload, connections: number, durationSeconds: number) {
   return {
@@ -52,14 +52,7 @@ export const loginInterference: Scenario = {
         label: 'with logins',
         run: async () => {
           const [measured, loginLoad] = await Promise.all([runLoad(reads), runLoad(logins)]);
-          // The concurrent logins must have happened, and succeeded, for the comparison to mean anything.
-          if (loginLoad.requests2xx === 0 || loginLoad.non2xx > 0 || loginLoad.errors > 0)
-            return {
-              ...measured,
-              non2xx: measured.non2xx + loginLoad.non2xx,
-              errors: measured.errors + loginLoad.errors,
-            };
-          return measured;
+          return withCompanion(measured, loginLoad);
         },
       },
       baselines: [loadSide('alone', reads)],

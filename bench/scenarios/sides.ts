@@ -1,6 +1,6 @@
 import type { BenchContext } from '../bench-context.ts';
 import { type LoadOptions, type LoadRequest, runLoad } from '../run-load.ts';
-import type { PreparedScenario, Side } from '../scenario.ts';
+import type { Measurement, PreparedScenario, Side } from '../scenario.ts';
 
 /** A side that runs one load. */
 export function loadSide(label: string, options: LoadOptions): Side {
@@ -76,4 +76,17 @@ export async function againstBareFastify(
 export function fromPool<T>(items: readonly T[], toRequest: (item: T) => LoadRequest): () => LoadRequest {
   let next = 0;
   return () => (next < items.length ? toRequest(items[next++]!) : { path: '/bench-pool-exhausted' });
+}
+
+/**
+ * A measurement taken while another load ran beside it: that load must have happened, and
+ * succeeded, for the comparison to mean anything, so its failures count as the side's own.
+ */
+export function withCompanion(measured: Measurement, companion: Measurement): Measurement {
+  if (companion.requests2xx > 0 && companion.non2xx === 0 && companion.errors === 0) return measured;
+  return {
+    ...measured,
+    non2xx: measured.non2xx + companion.non2xx,
+    errors: measured.errors + Math.max(companion.errors, companion.requests2xx === 0 ? 1 : 0),
+  };
 }

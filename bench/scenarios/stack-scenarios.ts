@@ -17,7 +17,7 @@ function sqliteWorkload(context: BenchContext): Promise<Workload> {
   let workload = sqliteWorkloads.get(context);
   if (!workload) {
     workload = context
-      .startCoffer('hot-sqlite-fs', 'sqlite-fs')
+      .startCoffer('hot-sqlite-fs', { stack: 'sqlite-fs' })
       .then((server) => seedWorkload(server, 'hot'));
     sqliteWorkloads.set(context, workload);
   }
@@ -35,7 +35,7 @@ function getFileOn(stack: Exclude<StackName, 'sqlite-fs'>, label: string, target
       if (context.options.stack !== 'pg-s3') return { skipped: 'runs with --stack pg-s3' };
       const { connections, durationSeconds } = context.options;
       const baseline = await sqliteWorkload(context);
-      const workload = await seedWorkload(await context.startCoffer(`hot-${stack}`, stack), 'hot');
+      const workload = await seedWorkload(await context.startCoffer(`hot-${stack}`, { stack }), 'hot');
       return {
         scenario: loadSide(stack, hotPathLoad(workload, connections, durationSeconds)),
         baselines: [loadSide('sqlite-fs', hotPathLoad(baseline, connections, durationSeconds))],

@@ -14,6 +14,8 @@ export function seedFileRecords(options: {
   projectId: string;
   creatorId: string;
   count: number;
+  /** The records' creation times spread evenly over this span, ending now (default: one a second). */
+  spanMs?: number;
   /** How many of the new ids to answer, drawn at random, for reads spread over the table. */
   sampleSize: number;
 }): { seconds: number; sampleIds: string[] } {
@@ -30,10 +32,19 @@ export function seedFileRecords(options: {
          updated_at, version)
        values (?, ?, ?, ?, 'user', 1, ?, 1024, 'application/octet-stream', ?, '000000000000000000000000', ?, ?, ?, 1)`,
     );
-    const insertAcl = db.prepare(
-      `insert into file_acl (file_id, scope, identifier, position) values (?, 'user', ?, 0)`,
-    );
+    // The entry's listing keys (migration 0006), when the schema has them: the bench also runs
+    // against older commits for before/after figures.
+    const hasListingKeys = db
+      .prepare(`select 1 from pragma_table_info('file_acl') where name = 'file_created_at'`)
+      .get();
+    const insertAcl = hasListingKeys
+      ? db.prepare(
+          `insert into file_acl (file_id, scope, identifier, position, project_id, file_created_at)
+           values (?, 'user', ?, 0, ?, ?)`,
+        )
+      : db.prepare(`insert into file_acl (file_id, scope, identifier, position) values (?, 'user', ?, 0)`);
     const now = Date.now();
+    const spacingMs = options.spanMs === undefined ? 1000 : options.spanMs / options.count;
     const etag = '"0f343b0931126a20f133d67c2b018a3b"';
     // Unique per run, so seeding twice into one database never collides on (project, creator, path).
     const batch = randomBytes(4).toString('hex');
@@ -45,7 +56,7 @@ export function seedFileRecords(options: {
     try {
       for (let i = 0; i < options.count; i++) {
         const id = ids[i]!;
-        const createdAt = now - (options.count - i) * 1000;
+        const createdAt = now - Math.round((options.count - i) * spacingMs);
         insertFile.run(
           id,
           options.projectId,
@@ -57,7 +68,8 @@ export function seedFileRecords(options: {
           createdAt,
           createdAt,
         );
-        insertAcl.run(id, options.creatorId);
+        if (hasListingKeys) insertAcl.run(id, options.creatorId, options.projectId, createdAt);
+        else insertAcl.run(id, options.creatorId);
       }
       db.exec('commit');
     } catch (error) {

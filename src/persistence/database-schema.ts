@@ -70,6 +70,9 @@ export type FileAclTable = {
   identifier: string;
   /** The file's version when the entry was added (the creator's entry: 0); orders the ACL. */
   position: number;
+  /** The file's project and creation time (listing order; see migrations/acl-listing-keys.ts). */
+  project_id: string;
+  file_created_at: number;
 };
 
 export type SigningKeysTable = {

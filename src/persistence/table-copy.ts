@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './database-schema.ts';
+import { backfillAclListingKeys } from './migrations/acl-listing-keys.ts';
 import { writeTransaction } from './repositories/write-transaction.ts';
 
 /**
@@ -63,6 +64,8 @@ export async function writeAllRows(
       counts[table] += 1;
     }
     await flush();
+    // An export written before file_acl carried its listing keys leaves them at their defaults.
+    await backfillAclListingKeys(trx);
   });
   return counts;
 }

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import type { FileListQuery, FileRecord, NewFile } from '../../src/domain/ports.ts';
+import { pagesCountedAhead } from '../../src/persistence/repositories/list-files.ts';
+import { writeAllRows } from '../../src/persistence/table-copy.ts';
 import { at, newFile, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
 
 /** FileRepository.list: who sees what, in which order, page by page (part of the repository contract). */
@@ -50,6 +52,8 @@ export function runFileListContract(fixture: RepositoryFixture): void {
         await fixture.repos.files.create(newFile(otherProject, { creatorId: ann }), at(5000))
       ).file;
       await fixture.repos.files.addAclEntry(elsewhere.id, { scope: 'user', identifier: bob }, at(5000));
+      // Role names repeat across projects: another project's role entry must not show here.
+      await fixture.repos.files.addAclEntry(elsewhere.id, { scope: 'role', identifier: 'editors' }, at(5000));
       files = { shared, forEditors, bobs, open };
     });
 
@@ -96,6 +100,63 @@ export function runFileListContract(fixture: RepositoryFixture): void {
         );
         assert.equal(page.total, 4, `${limit}/${offset}`);
       }
+    });
+
+    it(`counts the total exactly up to ${pagesCountedAhead} pages ahead, each file once, and a lower bound past that`, async () => {
+      const countProject = await newProjectId(fixture.repos);
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const file = (await fixture.repos.files.create(newFile(countProject, { creatorId: ann }), at(i)))
+          .file;
+        // In all three of ann's sets: own, a user entry (the creator's) and a role entry.
+        await fixture.repos.files.addAclEntry(file.id, { scope: 'role', identifier: 'team' }, at(i));
+        ids.unshift(file.id);
+      }
+      const list = (limit: number, offset: number) =>
+        fixture.repos.files.list({ ...reader(ann, 'team', { limit, offset }), projectId: countProject });
+      for (const [limit, offset, total] of [
+        [10, 0, 30],
+        [2, 28, 30],
+        [1, 25, 30],
+        [5, 40, 30],
+        [1, 0, 1 + pagesCountedAhead + 1],
+        [2, 4, 4 + 2 * (1 + pagesCountedAhead) + 1],
+      ] as const) {
+        const page = await list(limit, offset);
+        assert.deepEqual(
+          page.files.map((file) => file.id),
+          ids.slice(offset, offset + limit),
+          `${limit}/${offset}`,
+        );
+        assert.equal(page.total, total, `${limit}/${offset}`);
+      }
+    });
+
+    it('lists the shares of an export written before file_acl carried its listing keys (coffer import)', async () => {
+      const db = fixture.database.db;
+      const importProject = await newProjectId(fixture.repos);
+      const file = (await fixture.repos.files.create(newFile(importProject, { creatorId: ann }), at(0))).file;
+      const fileRow = await db
+        .selectFrom('files')
+        .selectAll()
+        .where('id', '=', file.id)
+        .executeTakeFirstOrThrow();
+      await fixture.repos.files.delete(file.id);
+      const oldEntry = (identifier: string, position: number) => ({
+        table: 'file_acl' as const,
+        row: { file_id: file.id, scope: 'user', identifier, position },
+      });
+      async function* exported() {
+        yield { table: 'files' as const, row: fileRow };
+        yield oldEntry(ann, 0);
+        yield oldEntry(bob, 1);
+      }
+      await writeAllRows(db, exported());
+      const asBob = await fixture.repos.files.list({ ...reader(bob), projectId: importProject });
+      assert.deepEqual(
+        asBob.files.map((listed) => listed.id),
+        [file.id],
+      );
     });
 
     it('breaks ties in createdAt by id, descending', async () => {

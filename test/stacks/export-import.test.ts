@@ -80,6 +80,12 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
       const { url: _u2, expiresAt: _e2, ...was } = before.body;
       assert.deepEqual(same, was, 'the record is unchanged');
       assert.equal(await (await fetch(after.body.url)).text(), 'bytes that move');
+      // Bob's entry moved with its listing keys: he still lists the file shared with him.
+      const listed = await moved.client.call('GET', '/api/v1/file', { token: login.body.token });
+      assert.deepEqual(
+        listed.body.docs.map((file: { _id: string }) => file._id),
+        [record._id],
+      );
       // Tokens issued before the move still work: the signing keys moved too.
       assert.equal((await moved.client.call('GET', '/api/v1/user', { token: alice.token })).status, 200);
       // The unverified upload moved without bytes: verify says so.

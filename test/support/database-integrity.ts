@@ -7,7 +7,8 @@ import pg from 'pg';
  * Rows that break what the code relies on, in portable SQL: a verified record without its
  * pinned version and content or still holding a pending upload, an unverified one with
  * content, a pending upload written by halves, a file without its creator's entry first, an
- * entry without its file, or an entry newer than the file's version.
+ * entry without its file, an entry newer than the file's version, or an entry whose listing
+ * keys (project, creation time) are not its file's.
  */
 const inconsistentRows = `
   select f.id as id, 'record fields' as problem from files f where
@@ -24,7 +25,10 @@ const inconsistentRows = `
   union all
   select a.file_id, 'entry without file' from file_acl a where not exists (select 1 from files f where f.id = a.file_id)
   union all
-  select a.file_id, 'entry newer than the file' from file_acl a join files f on f.id = a.file_id where a.position > f.version`;
+  select a.file_id, 'entry newer than the file' from file_acl a join files f on f.id = a.file_id where a.position > f.version
+  union all
+  select a.file_id, 'entry listing keys' from file_acl a join files f on f.id = a.file_id
+    where a.project_id <> f.project_id or a.file_created_at <> f.created_at`;
 
 type Target = { dataDir: string; env: Record<string, string> };
 

@@ -3,6 +3,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import type { DatabaseSchema } from '../database-schema.ts';
 import { writeTransaction } from '../repositories/write-transaction.ts';
 import { accessEpoch } from './access-epoch.ts';
+import { aclListingKeys } from './acl-listing-keys.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0003_file_blob_versions': fileBlobVersions,
   '0004_rate_limit_buckets': rateLimitBuckets,
   '0005_access_epoch': accessEpoch,
+  '0006_acl_listing_keys': aclListingKeys,
 };
 
 /** The names of every migration, in the order they run. */

@@ -26,7 +26,13 @@ export class KyselyFileRepository implements FileRepository {
   /** Upload requests' writes, compiled once and run inside create's transaction. */
   readonly #claimPath: (trx: QueryExecutor, row: Insertable<FilesTable>) => Promise<unknown[]>;
   readonly #insertFile: (trx: QueryExecutor, row: Insertable<FilesTable>) => Promise<unknown[]>;
-  readonly #insertCreatorAcl: (trx: QueryExecutor, fileId: string, creatorId: string) => Promise<unknown[]>;
+  readonly #insertCreatorAcl: (
+    trx: QueryExecutor,
+    fileId: string,
+    creatorId: string,
+    projectId: string,
+    fileCreatedAt: number,
+  ) => Promise<unknown[]>;
 
   constructor(db: Kysely<DatabaseSchema>) {
     this.#db = db;
@@ -39,11 +45,17 @@ export class KyselyFileRepository implements FileRepository {
     );
     this.#insertFile = prepareRowStatement(insertFile);
     this.#insertCreatorAcl = prepareStatement(
-      (fileId: string, creatorId: string) =>
-        db
-          .insertInto('file_acl')
-          .values({ file_id: fileId, scope: 'user', identifier: creatorId, position: 0 }),
-      2,
+      (fileId: string, creatorId: string, projectId: string, fileCreatedAt: number) =>
+        db.insertInto('file_acl').values({
+          file_id: fileId,
+          scope: 'user',
+          identifier: creatorId,
+          position: 0,
+          // The listing keys (migration 0006): the file's project and creation time.
+          project_id: projectId,
+          file_created_at: fileCreatedAt,
+        }),
+      4,
     );
   }
 
@@ -80,7 +92,7 @@ export class KyselyFileRepository implements FileRepository {
           replaced = await deleteAbandonedUpload(trx, file, now);
           await this.#insertFile(trx, row);
         }
-        await this.#insertCreatorAcl(trx, file.id, file.creatorId);
+        await this.#insertCreatorAcl(trx, file.id, file.creatorId, row.project_id, row.created_at);
         return replaced;
       });
       const created = toFileRecord(row, [{ scope: 'user', identifier: file.creatorId }]);
@@ -108,9 +120,23 @@ export class KyselyFileRepository implements FileRepository {
 
   addAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined> {
     return this.#changeAcl(id, now, async (trx, version) => {
+      // The entry copies its file's listing keys (project, creation time) in the same statement.
       const inserted = await trx
         .insertInto('file_acl')
-        .values({ file_id: id, scope: entry.scope, identifier: entry.identifier, position: version })
+        .columns(['file_id', 'scope', 'identifier', 'position', 'project_id', 'file_created_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('files')
+            .select((files) => [
+              'files.id',
+              files.val(entry.scope).as('scope'),
+              files.val(entry.identifier).as('identifier'),
+              files.val(version).as('position'),
+              'files.project_id',
+              'files.created_at',
+            ])
+            .where('files.id', '=', id),
+        )
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
       return (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n;

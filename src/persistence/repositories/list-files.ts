@@ -1,56 +1,237 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import {
+  type Compilable,
+  type CompiledQuery,
+  type Kysely,
+  type SelectQueryBuilder,
+  SqliteAdapter,
+  sql,
+} from 'kysely';
 import type { FileListQuery, FileRecord } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { findAclsByFileIds, toFileRecord } from './file-rows.ts';
 
 /**
+ * How many pages past the requested one `total` counts exactly. Past that horizon `total` is
+ * a lower bound (docs/decisions.md): counting further would cost the reader's whole set.
+ */
+export const pagesCountedAhead = 10;
+
+type ListingKey = { created_at: number; id: string };
+
+/**
  * The files a reader may list, newest first: the creator's own, those whose ACL names the
  * reader or the reader's role, or all of the project for its admins. permissionScope "*"
  * lets anyone holding the id read a file, but does not list it (DESIGN §4).
+ *
+ * The cost is bounded by the page, not by the project (issue 9): each of the reader's sets
+ * is read from its own index in listing order (migrations/acl-listing-keys.ts), at most up
+ * to the horizon (offset + page + pagesCountedAhead pages, plus one to tell whether more
+ * follow); their union, deduplicated, yields the page and a count capped at the horizon.
+ * A filePath prefix is tested on each file walked (on PostgreSQL also an index range of
+ * paths, when its planner prefers it): see inPathRange and docs/decisions.md.
  */
 export async function listFiles(
   db: Kysely<DatabaseSchema>,
   query: FileListQuery,
 ): Promise<{ files: FileRecord[]; total: number }> {
-  const visible = db
-    .selectFrom('files')
-    .where('project_id', '=', query.projectId)
-    .$if(!query.isAdmin, (qb) => qb.where((eb) => isReadableBy(eb, query)))
-    .$if(query.filePathPrefix !== undefined && query.filePathPrefix !== '', (qb) =>
-      qb.where(startsWith(query.filePathPrefix ?? '')),
-    );
-  const rows = await visible
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(query.limit)
-    .offset(query.offset)
-    .execute();
-  // A page that is neither empty nor full is the last one: its end is the total, no count needed.
-  const total =
-    rows.length > 0 && rows.length < query.limit
-      ? query.offset + rows.length
-      : Number((await visible.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()).total);
+  const prefix = query.filePathPrefix === '' ? undefined : query.filePathPrefix;
+  const upper = prefix === undefined ? undefined : nextPrefix(prefix);
+  const shape: ListingShape = {
+    isAdmin: query.isAdmin,
+    hasPrefix: prefix !== undefined,
+    hasUpper: upper !== undefined,
+  };
+  const horizon = query.offset + query.limit * (1 + pagesCountedAhead);
+  const values: ListingValues = {
+    projectId: query.projectId,
+    readerId: query.readerId,
+    readerRole: query.readerRole,
+    prefix: prefix ?? '',
+    upper: upper ?? '',
+    count: horizon + 1,
+    limit: query.limit,
+    offset: query.offset,
+  };
+  const rows = await runShaped(db, 'page', shape, values, selectPage);
+  // An empty page (past the end) still answers the total.
+  const seen =
+    rows[0] === undefined
+      ? (await runShaped(db, 'count', shape, values, countVisible))[0]?.seen
+      : rows[0].seen;
+  const total = Math.min(Number(seen ?? 0), horizon + 1);
   const acls = await findAclsByFileIds(
     db,
     rows.map((row) => row.id),
   );
-  return { files: rows.map((row) => toFileRecord(row, acls.get(row.id) ?? [])), total };
+  return {
+    files: rows.map(({ seen: _, ...row }) => toFileRecord(row, acls.get(row.id) ?? [])),
+    total,
+  };
 }
 
-function isReadableBy(eb: ExpressionBuilder<DatabaseSchema, 'files'>, query: FileListQuery) {
-  // Not correlated: both dialects evaluate the ACL side once, through the
-  // (scope, identifier) index, and test each of the project's files against that set.
-  const namedInAcl = eb
-    .selectFrom('file_acl')
-    .select('file_acl.file_id')
-    .where((acl) =>
-      acl.or([
-        acl.and([acl('file_acl.scope', '=', 'user'), acl('file_acl.identifier', '=', query.readerId)]),
-        acl.and([acl('file_acl.scope', '=', 'role'), acl('file_acl.identifier', '=', query.readerRole)]),
-      ]),
-    );
-  return eb.or([eb('files.creator_id', '=', query.readerId), eb('files.id', 'in', namedInAcl)]);
+/** What changes the SQL of a listing; everything else is a parameter value. */
+type ListingShape = { isAdmin: boolean; hasPrefix: boolean; hasUpper: boolean };
+type ListingValues = {
+  projectId: string;
+  readerId: string;
+  readerRole: string;
+  prefix: string;
+  upper: string;
+  /** How many keys to read from each set. */
+  count: number;
+  limit: number;
+  offset: number;
+};
+
+/**
+ * Placeholder values, each unique, to compile a shape once: a run puts its own value wherever
+ * the compiled parameters hold a placeholder (a value the builder wrote itself, like the
+ * scope 'user', stays). Building and compiling these queries with Kysely costs ~0.35 ms a
+ * listing otherwise, more than SQLite takes to run them.
+ */
+const placeholders: ListingValues = {
+  projectId: '\u0000projectId',
+  readerId: '\u0000readerId',
+  readerRole: '\u0000readerRole',
+  prefix: '\u0000prefix',
+  upper: '\u0000upper',
+  count: -1_000_001,
+  limit: -1_000_002,
+  offset: -1_000_003,
+};
+const placeholderNames = new Map<unknown, keyof ListingValues>(
+  Object.entries(placeholders).map(([name, value]) => [value, name as keyof ListingValues]),
+);
+const compiledByDatabase = new WeakMap<Kysely<DatabaseSchema>, Map<string, CompiledQuery>>();
+
+async function runShaped<Row>(
+  db: Kysely<DatabaseSchema>,
+  name: string,
+  shape: ListingShape,
+  values: ListingValues,
+  build: (db: Kysely<DatabaseSchema>, shape: ListingShape, values: ListingValues) => Compilable<Row>,
+): Promise<Row[]> {
+  let compiled = compiledByDatabase.get(db);
+  if (compiled === undefined) {
+    compiled = new Map();
+    compiledByDatabase.set(db, compiled);
+  }
+  const key = `${name}:${shape.isAdmin}:${shape.hasPrefix}:${shape.hasUpper}`;
+  let query = compiled.get(key);
+  if (query === undefined) {
+    query = build(db, shape, placeholders).compile();
+    compiled.set(key, query);
+  }
+  const parameters = query.parameters.map((parameter) => {
+    const placeholder = placeholderNames.get(parameter);
+    return placeholder === undefined ? parameter : values[placeholder];
+  });
+  return (await db.executeQuery<Row>({ ...query, parameters })).rows;
+}
+
+/** The page's rows, each with how many keys the union held (capped per set at `count`). */
+function selectPage(db: Kysely<DatabaseSchema>, shape: ListingShape, values: ListingValues) {
+  const page = db
+    .selectFrom(visibleKeys(db, shape, values).as('visible'))
+    .select((eb) => ['visible.id', 'visible.created_at', eb.fn.countAll<number | string>().over().as('seen')])
+    .orderBy('visible.created_at', 'desc')
+    .orderBy('visible.id', 'desc')
+    .limit(values.limit)
+    .offset(values.offset);
+  // One statement for the page's keys and rows: one snapshot, so every row is one the reader could list.
+  return db
+    .selectFrom(page.as('page'))
+    .innerJoin('files', 'files.id', 'page.id')
+    .selectAll('files')
+    .select('page.seen')
+    .orderBy('page.created_at', 'desc')
+    .orderBy('page.id', 'desc');
+}
+
+function countVisible(db: Kysely<DatabaseSchema>, shape: ListingShape, values: ListingValues) {
+  return db
+    .selectFrom(visibleKeys(db, shape, values).as('visible'))
+    .select((eb) => eb.fn.countAll<number | string>().as('seen'));
+}
+
+/** The first `count` keys of each of the reader's sets, as one deduplicated union. */
+function visibleKeys(
+  db: Kysely<DatabaseSchema>,
+  shape: ListingShape,
+  values: ListingValues,
+): SelectQueryBuilder<DatabaseSchema, never, ListingKey> {
+  const created = db
+    .selectFrom('files')
+    .select(['files.created_at', 'files.id'])
+    .where('files.project_id', '=', values.projectId)
+    .$if(!shape.isAdmin, (qb) => qb.where('files.creator_id', '=', values.readerId))
+    .$if(shape.hasPrefix && !isSqlite(db), (qb) =>
+      qb.where(inPathRange(values.prefix, shape.hasUpper ? values.upper : undefined)),
+    )
+    .$if(shape.hasPrefix, (qb) => qb.where(startsWith(values.prefix)))
+    .orderBy('files.created_at', 'desc')
+    .orderBy('files.id', 'desc')
+    .limit(values.count);
+  const own = db.selectFrom(created.as('own')).selectAll();
+  if (shape.isAdmin) return own as never;
+  const named = (scope: 'user' | 'role', identifier: string) =>
+    db
+      .selectFrom(
+        db
+          .selectFrom('file_acl')
+          .$if(shape.hasPrefix, (qb) =>
+            qb.innerJoin('files', 'files.id', 'file_acl.file_id').where(startsWith(values.prefix)),
+          )
+          .select(['file_acl.file_created_at as created_at', 'file_acl.file_id as id'])
+          .where('file_acl.project_id', '=', values.projectId)
+          .where('file_acl.scope', '=', scope)
+          .where('file_acl.identifier', '=', identifier)
+          // The creator's own entry (position 0) is in `own` already; the partial index leaves it out.
+          // A literal, not a parameter: SQLite picks a partial index only when the query's terms
+          // imply the index's own condition at prepare time.
+          .where('file_acl.position', '>', sql.lit(0))
+          .orderBy('file_acl.file_created_at', 'desc')
+          .orderBy('file_acl.file_id', 'desc')
+          .limit(values.count)
+          .as(scope),
+      )
+      .selectAll();
+  return own.union(named('user', values.readerId)).union(named('role', values.readerRole)) as never;
+}
+
+/**
+ * The paths that start with `prefix` lie in [prefix, the prefix with its last code point
+ * raised by one) in code-point order: an index range on PostgreSQL, compared in the "C"
+ * collation as its path indexes are (migrations/acl-listing-keys.ts). Its planner weighs the
+ * range against the walk in time order from its statistics. SQLite has none and would take
+ * the range even for a prefix that holds a million files, then sort them all (12 s for an
+ * admin's `seed-` in bench/scale/explain-listing.ts): there the set is walked in time order
+ * and each path tested, which stops as soon as the page is full. startsWith stays as the
+ * exact test on both.
+ */
+function inPathRange(prefix: string, upper: string | undefined) {
+  const path = sql`files.file_path collate "C"`;
+  return upper === undefined
+    ? sql<boolean>`${path} >= ${prefix}`
+    : sql<boolean>`${path} >= ${prefix} and ${path} < ${upper}`;
+}
+
+function isSqlite(db: Kysely<DatabaseSchema>): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+/** The least string above every string that starts with `prefix`; undefined when there is none. */
+export function nextPrefix(prefix: string): string | undefined {
+  const codePoints = [...prefix].map((char) => char.codePointAt(0) ?? 0);
+  while (codePoints.length > 0) {
+    const last = codePoints.pop() ?? 0;
+    if (last < 0x10ffff) {
+      // Surrogates are no characters of their own: the next one past them is U+E000.
+      codePoints.push(last + 1 === 0xd800 ? 0xe000 : last + 1);
+      return String.fromCodePoint(...codePoints);
+    }
+  }
+  return undefined;
 }
 
 /**

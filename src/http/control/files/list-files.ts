@@ -18,6 +18,10 @@ export const listFiles: RouteRegistrar = (app, services) => {
     {
       schema: {
         summary: 'List files',
+        description:
+          'The files the caller may list, newest first. `total` is exact up to ten pages past the ' +
+          'requested one; beyond that it is a lower bound (the files up to that horizon, plus one), ' +
+          'so `pages` always tells whether another page follows, and grows as the caller pages on.',
         tags: ['files'],
         querystring: Type.Object({
           pageSize: Type.Optional(Type.String({ description: `1…${maxPageSize}, default 20` })),
