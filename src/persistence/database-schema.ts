@@ -10,6 +10,8 @@ export type DatabaseSchema = {
   file_acl: FileAclTable;
   signing_keys: SigningKeysTable;
   rate_limit_buckets: RateLimitBucketsTable;
+  refresh_token_families: RefreshTokenFamiliesTable;
+  refresh_tokens: RefreshTokensTable;
 };
 
 export type ProjectsTable = {
@@ -84,4 +86,24 @@ export type RateLimitBucketsTable = {
   key: string;
   /** Unix ms at which the bucket is full again; the row is dead from then on. */
   full_at: number;
+};
+
+/** One login and every refresh token rotated from it. */
+export type RefreshTokenFamiliesTable = {
+  id: string;
+  project_id: string;
+  user_id: string;
+  created_at: number;
+  /** Unix ms: the expiry of its newest token. */
+  expires_at: number;
+};
+
+export type RefreshTokensTable = {
+  /** SHA-256 (base64url) of the token: the token itself is never stored. */
+  token_hash: string;
+  family_id: string;
+  /** Unix ms. */
+  expires_at: number;
+  /** Unix ms at which it was rotated; null while it is the family's live token. */
+  retired_at: number | null;
 };

@@ -6,6 +6,7 @@ import { fileBlobVersions } from './file-blob-versions.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
+import { refreshTokens } from './refresh-tokens.ts';
 
 /**
  * Every migration, in code rather than a scanned folder (nothing to resolve at run time, and
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0002_files_creator_index': filesCreatorIndex,
   '0003_file_blob_versions': fileBlobVersions,
   '0004_rate_limit_buckets': rateLimitBuckets,
+  '0005_refresh_tokens': refreshTokens,
 };
 
 /** The names of every migration, in the order they run. */

@@ -3,6 +3,7 @@ import type {
   FileRepository,
   ProjectRepository,
   RateLimitRepository,
+  RefreshTokenRepository,
   SigningKeyRepository,
   UserRepository,
 } from '../../domain/ports.ts';
@@ -10,6 +11,7 @@ import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
 import { KyselyProjectRepository } from './kysely-project-repository.ts';
 import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
+import { KyselyRefreshTokenRepository } from './kysely-refresh-token-repository.ts';
 import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
 import { KyselyUserRepository } from './kysely-user-repository.ts';
 
@@ -19,6 +21,7 @@ export type Repositories = {
   files: FileRepository;
   signingKeys: SigningKeyRepository;
   rateLimits: RateLimitRepository;
+  refreshTokens: RefreshTokenRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -29,5 +32,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     files: new KyselyFileRepository(db),
     signingKeys: new KyselySigningKeyRepository(db),
     rateLimits: new KyselyRateLimitRepository(db),
+    refreshTokens: new KyselyRefreshTokenRepository(db),
   };
 }
