@@ -14,6 +14,7 @@ import { BlobCollector } from './domain/files/blob-collector.ts';
 import { FileService } from './domain/files/file-service.ts';
 import { IdentityService } from './domain/identity/identity-service.ts';
 import { LoginThrottle } from './domain/identity/login-throttle.ts';
+import { RefreshTokenService } from './domain/identity/refresh-token-service.ts';
 import { SignupThrottle } from './domain/identity/signup-throttle.ts';
 import { TokenService } from './domain/identity/token-service.ts';
 import { LinkIssuer } from './domain/links/link-issuer.ts';
@@ -81,6 +82,12 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         projects: repositories.projects,
         users: repositories.users,
         tokens,
+        refreshTokens: new RefreshTokenService({
+          repository: repositories.refreshTokens,
+          clock,
+          ttlSeconds: config.refreshTokenTtlSeconds,
+          reuseGraceSeconds: config.refreshTokenReuseGraceSeconds,
+        }),
         clock,
         ...buildThrottles(config, repositories, clock),
       }),

@@ -38,7 +38,11 @@ export const refreshTokens: Migration = {
       // Set when the token was rotated: a later use is a reuse (after the grace, a theft).
       .addColumn('retired_at', 'bigint')
       .execute();
-    await db.schema.createIndex('refresh_tokens_family_idx').on('refresh_tokens').column('family_id').execute();
+    await db.schema
+      .createIndex('refresh_tokens_family_idx')
+      .on('refresh_tokens')
+      .column('family_id')
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropTable('refresh_tokens').execute();

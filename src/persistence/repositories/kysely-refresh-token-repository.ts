@@ -8,7 +8,8 @@ import type {
 import type { DatabaseSchema, RefreshTokenFamiliesTable, RefreshTokensTable } from '../database-schema.ts';
 import { writeTransaction } from './write-transaction.ts';
 
-type TokenRow = Selectable<RefreshTokensTable> & Pick<Selectable<RefreshTokenFamiliesTable>, 'project_id' | 'user_id'>;
+type TokenRow = Selectable<RefreshTokensTable> &
+  Pick<Selectable<RefreshTokenFamiliesTable>, 'project_id' | 'user_id'>;
 
 /** Refresh-token families and their tokens (migrations/refresh-tokens.ts). */
 export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
@@ -85,7 +86,11 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
       }
       await trx
         .insertInto('refresh_tokens')
-        .values({ token_hash: next.tokenHash, family_id: row.family_id, expires_at: next.expiresAt.getTime() })
+        .values({
+          token_hash: next.tokenHash,
+          family_id: row.family_id,
+          expires_at: next.expiresAt.getTime(),
+        })
         .execute();
       return { outcome: 'rotated', token: toRefreshToken(row) } as const;
     });
