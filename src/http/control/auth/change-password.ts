@@ -21,7 +21,7 @@ export const changePassword: RouteRegistrar = (app, services) => {
             description: '8 to 1024 characters, not a common password',
           }),
         }),
-        response: { 204: { type: 'null', description: 'changed' }, ...errorResponses(400, 401, 403, 429) },
+        response: { 204: { description: 'changed' }, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
