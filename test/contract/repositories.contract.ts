@@ -8,6 +8,7 @@ import { createRepositories } from '../../src/persistence/repositories/create-re
 import { runFileListContract } from './file-list.contract.ts';
 import { runFileRepositoryContract } from './file-repository.contract.ts';
 import { runRateLimitContract } from './rate-limit-repository.contract.ts';
+import { runRefreshTokenContract } from './refresh-token-repository.contract.ts';
 import { at, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
 
 /** Every call opens another handle to the same, initially empty database. */
@@ -44,6 +45,7 @@ export function runRepositoryContract(name: string, open: OpenDatabase): void {
     runFileRepositoryContract(fixture);
     runFileListContract(fixture);
     runRateLimitContract(fixture);
+    runRefreshTokenContract(fixture);
   });
 }
 
