@@ -16,6 +16,7 @@ import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
 import { IdentityService } from './domain/identity/identity-service.ts';
 import { LoginThrottle } from './domain/identity/login-throttle.ts';
+import { RefreshTokenService } from './domain/identity/refresh-token-service.ts';
 import { SignupThrottle } from './domain/identity/signup-throttle.ts';
 import { TokenService } from './domain/identity/token-service.ts';
 import { LinkIssuer } from './domain/links/link-issuer.ts';
@@ -91,6 +92,12 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         projects: repositories.projects,
         users: repositories.users,
         tokens,
+        refreshTokens: new RefreshTokenService({
+          repository: repositories.refreshTokens,
+          clock,
+          ttlSeconds: config.refreshTokenTtlSeconds,
+          reuseGraceSeconds: config.refreshTokenReuseGraceSeconds,
+        }),
         clock,
         accessEpoch,
         ...buildThrottles(config, repositories, clock),

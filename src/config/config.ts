@@ -20,6 +20,8 @@ export type Config = Readonly<{
   uploadLinkTtlSeconds: number;
   maxLinkTtlSeconds: number;
   tokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  refreshTokenReuseGraceSeconds: number;
   jsonBodyLimitBytes: number;
   headersTimeoutSeconds: number;
   requestTimeoutSeconds: number;

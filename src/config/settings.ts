@@ -130,6 +130,21 @@ export const settings = {
     min: 60,
     doc: 'Lifetime of access tokens issued by login and signup.',
   },
+  refreshTokenTtlSeconds: {
+    env: 'COFFER_REFRESH_TOKEN_TTL_SECONDS',
+    kind: 'integer',
+    defaultValue: 2592000,
+    min: 60,
+    doc: 'Lifetime of a refresh token (30 days by default); each refresh answers a new one with a new lifetime.',
+  },
+  refreshTokenReuseGraceSeconds: {
+    env: 'COFFER_REFRESH_TOKEN_REUSE_GRACE_SECONDS',
+    kind: 'integer',
+    defaultValue: 20,
+    min: 0,
+    max: 300,
+    doc: 'How long a rotated refresh token may still be refreshed (a client retrying after a lost answer); reuse after that revokes its whole family.',
+  },
   jsonBodyLimitBytes: {
     env: 'COFFER_JSON_BODY_LIMIT_BYTES',
     kind: 'integer',

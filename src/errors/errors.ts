@@ -13,7 +13,13 @@ export const authRequired = () =>
   new AppError('AUTH_REQUIRED', 'An Authorization: Bearer <token> header is required');
 export const invalidToken = () => new AppError('INVALID_TOKEN', 'The access token is not valid');
 export const tokenExpired = () => new AppError('TOKEN_EXPIRED', 'The access token has expired');
-export const invalidLogin = () => new AppError('INVALID_LOGIN', 'Email or password is wrong');
+export const invalidLogin = (message = 'Email or password is wrong') =>
+  new AppError('INVALID_LOGIN', message);
+export const invalidRefreshToken = () =>
+  new AppError(
+    'INVALID_REFRESH_TOKEN',
+    'The refresh token is not valid, has expired or was revoked; log in again',
+  );
 export const originNotAllowed = () =>
   new AppError(
     'ORIGIN_NOT_ALLOWED',

@@ -9,6 +9,8 @@ declare module 'fastify' {
     /** Set by the authenticate barrier on every call that needs a token. */
     principal: Principal;
     user: User;
+    /** The refresh-token family the bearer token was issued with, when it names one. */
+    sessionId: string | undefined;
   }
   interface FastifyContextConfig {
     /** Login and signup need app credentials but no token (spec §5, barrier 3). */

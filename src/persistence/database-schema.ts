@@ -11,6 +11,8 @@ export type DatabaseSchema = {
   signing_keys: SigningKeysTable;
   rate_limit_buckets: RateLimitBucketsTable;
   access_epoch: AccessEpochTable;
+  refresh_token_families: RefreshTokenFamiliesTable;
+  refresh_tokens: RefreshTokensTable;
 };
 
 export type ProjectsTable = {
@@ -94,4 +96,24 @@ export type RateLimitBucketsTable = {
 export type AccessEpochTable = {
   id: number;
   value: number;
+};
+
+/** One login and every refresh token rotated from it. */
+export type RefreshTokenFamiliesTable = {
+  id: string;
+  project_id: string;
+  user_id: string;
+  created_at: number;
+  /** Unix ms: the expiry of its newest token. */
+  expires_at: number;
+};
+
+export type RefreshTokensTable = {
+  /** SHA-256 (base64url) of the token: the token itself is never stored. */
+  token_hash: string;
+  family_id: string;
+  /** Unix ms. */
+  expires_at: number;
+  /** Unix ms at which it was rotated; null while it is the family's live token. */
+  retired_at: number | null;
 };

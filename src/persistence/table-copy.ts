@@ -5,7 +5,8 @@ import { writeTransaction } from './repositories/write-transaction.ts';
 
 /**
  * The tables in an order that respects their references (file_acl after files). rate_limit_buckets
- * is left out: its counters are transient.
+ * is left out: its counters are transient. So are the refresh-token tables: sessions do not
+ * move with an export, and users log in again on the new stores.
  */
 export const tablesInOrder = ['projects', 'users', 'signing_keys', 'files', 'file_acl'] as const;
 export type TableName = (typeof tablesInOrder)[number];

@@ -8,6 +8,7 @@ import {
   accessMatrix,
   type CallerId,
   callers,
+  type Endpoint,
   type EndpointId,
   endpoints,
   expectedOutcome,
@@ -42,14 +43,27 @@ describe('authorization matrix over HTTP: every endpoint × every caller', { con
     ),
   );
 
+  // Cells of exclusive endpoints wait for each other (access-matrix.ts, Endpoint.exclusive).
+  let exclusiveTurn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = exclusiveTurn.then(work);
+    exclusiveTurn = result.catch(() => {});
+    return result;
+  };
+
   for (const { caller, endpoint, scope, scoped } of cells) {
     const expected = expectedOutcome(caller, endpoint, scope);
     const { method, path, okStatus } = endpoints[endpoint];
     const name = `${caller} → ${method} ${path}${scoped ? ` (scope ${scope})` : ''}: ${expected}`;
     it(name, async (t) => {
-      const request = await toCellRequest(world, caller, endpoint, scope);
-      if (request.skip) return t.skip(request.skip);
-      const response = await fetch(request.url, request).then(toApiResponse);
+      const play = async () => {
+        const request = await toCellRequest(world, caller, endpoint, scope);
+        if (request.skip) return request.skip;
+        return fetch(request.url, request).then(toApiResponse);
+      };
+      const exclusive = (endpoints[endpoint] as Endpoint).exclusive === true;
+      const response = await (exclusive ? inTurn(play) : play());
+      if (typeof response === 'string') return t.skip(response);
       if (expected === 'ok') {
         assert.equal(response.status, okStatus, response.text);
         assert.equal(response.body?.code, undefined, response.text);

@@ -23,6 +23,8 @@ export type ScopedOutcome = Outcome | Record<Scope, Outcome>;
 export type Group =
   | 'login'
   | 'signup'
+  /** Refresh: app credentials and a refresh token in the body, no access token (one sent is ignored). */
+  | 'refresh'
   /** Calls that need a user but no file: profile, upload request, listing. */
   | 'account'
   /** Reading one file (ACL action `read`): played on a scope `user` and a scope `*` file. */
@@ -44,11 +46,33 @@ export type Endpoint = {
   group: Group;
   /** The status of `ok`. */
   okStatus: number;
+  /**
+   * Its cells run one at a time, none beside another: a password change revokes the refresh
+   * tokens of the caller's other sessions, which a refresh cell may hold.
+   */
+  exclusive?: boolean;
 };
 
 export const endpoints = {
   login: { method: 'POST', path: '/api/v1/auth/login', group: 'login', okStatus: 200 },
   signup: { method: 'POST', path: '/api/v1/auth/signup', group: 'signup', okStatus: 200 },
+  refreshSession: {
+    method: 'POST',
+    path: '/api/v1/auth/refresh',
+    group: 'refresh',
+    okStatus: 200,
+    exclusive: true,
+  },
+  // With the bearer token only (the session it was issued with); the refresh-token form is
+  // played in test/api/sessions.test.ts.
+  logout: { method: 'POST', path: '/api/v1/auth/logout', group: 'account', okStatus: 204 },
+  changePassword: {
+    method: 'POST',
+    path: '/api/v1/auth/password',
+    group: 'account',
+    okStatus: 204,
+    exclusive: true,
+  },
   getProfile: { method: 'GET', path: '/api/v1/user', group: 'account', okStatus: 200 },
   requestUpload: { method: 'POST', path: '/api/v1/file', group: 'account', okStatus: 200 },
   listFiles: { method: 'GET', path: '/api/v1/file', group: 'account', okStatus: 200 },
@@ -148,7 +172,7 @@ export const linkCallers = [
 
 /**
  * A row sets `api` (every /api/v1 endpoint but the preflight) and may refine it by group
- * (login, signup, account, read, manage) or by single endpoint; the more specific key wins.
+ * (login, signup, refresh, account, read, manage) or by single endpoint; the more specific key wins.
  * Probes and the data plane's preflight answer everybody; the rest is explicit per row.
  */
 export type Row = { api: Outcome } & Partial<Record<Group | EndpointId, ScopedOutcome>>;
@@ -157,6 +181,8 @@ const everybody = { probes: 'ok', gatewayPreflight: 'ok' } as const;
 /** What a control-plane caller meets on the data plane and at the preflight: it holds no link. */
 const noLink = { gateway: 'INVALID_SIGNATURE', preflight: 'ORIGIN_NOT_ALLOWED', ...everybody } as const;
 /** What a link meets on the control plane: nothing, it is no app credential. */
+/** The endpoints that need no access token: each caller sends its account's own credentials. */
+const noAccessToken = { login: 'ok', signup: 'ok', refresh: 'ok' } as const;
 const onlyALink = { api: 'APP_CREDENTIALS_REQUIRED', preflight: 'ORIGIN_NOT_ALLOWED', ...everybody } as const;
 
 export const matrix: Record<CallerId, Row> = {
@@ -169,15 +195,16 @@ export const matrix: Record<CallerId, Row> = {
   // The secret makes it a server call: its Origin is not checked (a browser never holds the secret).
   secretFromOtherOrigin: { api: 'ok', ...noLink },
 
-  // Login and signup take no token: one sent along is ignored (the original SDKs send stale ones).
-  noToken: { api: 'AUTH_REQUIRED', login: 'ok', signup: 'ok', ...noLink },
-  forgedToken: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
-  expiredToken: { api: 'TOKEN_EXPIRED', login: 'ok', signup: 'ok', ...noLink },
-  algNoneToken: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
-  otherAlgorithmToken: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
-  wrongIssuer: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
-  wrongAudience: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
-  otherProjectToken: { api: 'INVALID_TOKEN', login: 'ok', signup: 'ok', ...noLink },
+  // Login, signup and refresh take no access token: one sent along is ignored (the original
+  // SDKs send stale ones; a client refreshes because its token expired).
+  noToken: { api: 'AUTH_REQUIRED', ...noAccessToken, ...noLink },
+  forgedToken: { api: 'INVALID_TOKEN', ...noAccessToken, ...noLink },
+  expiredToken: { api: 'TOKEN_EXPIRED', ...noAccessToken, ...noLink },
+  algNoneToken: { api: 'INVALID_TOKEN', ...noAccessToken, ...noLink },
+  otherAlgorithmToken: { api: 'INVALID_TOKEN', ...noAccessToken, ...noLink },
+  wrongIssuer: { api: 'INVALID_TOKEN', ...noAccessToken, ...noLink },
+  wrongAudience: { api: 'INVALID_TOKEN', ...noAccessToken, ...noLink },
+  otherProjectToken: { api: 'INVALID_TOKEN', ...noAccessToken, ...noLink },
 
   creator: { api: 'ok', ...noLink },
   userEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...noLink },
@@ -185,7 +212,8 @@ export const matrix: Record<CallerId, Row> = {
   admin: { api: 'ok', ...noLink },
   // Scope `*` lets every user of the project who holds the id read; only the ACL lets anyone manage.
   stranger: { api: 'ok', read: { user: 'ACCESS_DENIED', '*': 'ok' }, manage: 'ACCESS_DENIED', ...noLink },
-  // Refused at once, before its token expires and whatever the ACL says; signing up again is new.
+  // Refused at once, before its token expires and whatever the ACL says (a refresh too);
+  // signing up again is new.
   disabledUser: { api: 'ACCOUNT_DISABLED', signup: 'ok', ...noLink },
   // Its own project works; nothing crosses projects, not even for an admin named in the ACL.
   otherProjectUser: { api: 'ok', read: 'ACCESS_DENIED', manage: 'ACCESS_DENIED', ...noLink },
@@ -198,7 +226,7 @@ export const matrix: Record<CallerId, Row> = {
   extendedLink: { ...onlyALink, gateway: 'INVALID_SIGNATURE' },
 };
 
-const apiGroups: readonly Group[] = ['login', 'signup', 'account', 'read', 'manage'];
+const apiGroups: readonly Group[] = ['login', 'signup', 'refresh', 'account', 'read', 'manage'];
 
 /** A cell: what `caller` gets from `endpoint` on a file of `scope` (scope matters for read and manage only). */
 export function expectedOutcome(caller: CallerId, endpoint: EndpointId, scope: Scope = 'user'): Outcome {

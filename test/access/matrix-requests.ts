@@ -48,6 +48,16 @@ export async function toCellRequest(
       return request('/api/v1/auth/login', json({ email: accountOf(world, caller).email, password }));
     case 'signup':
       return request('/api/v1/auth/signup', json({ email: `signup-${++serial}@example.com`, password }));
+    case 'refreshSession':
+      return request(
+        '/api/v1/auth/refresh',
+        json({ refreshToken: await world.freshRefreshToken(accountOf(world, caller)) }),
+      );
+    case 'logout':
+      return request('/api/v1/auth/logout');
+    // To the same password: the world stays as built (the policy has no rule against reuse).
+    case 'changePassword':
+      return request('/api/v1/auth/password', json({ oldPassword: password, newPassword: password }));
     case 'getProfile':
       return request('/api/v1/user');
     case 'requestUpload':

@@ -38,6 +38,8 @@ export type MatrixWorld = {
   freshFile(scope: Scope): Promise<MatrixFile>;
   /** The files refused deletes aim at, shared like `files`. */
   decoys: Record<Scope, MatrixFile>;
+  /** A refresh token of a new session of the account (each refresh spends one). */
+  freshRefreshToken(account: Account): Promise<string>;
 };
 
 /** A clock the test can move: the server issues links and tokens on it. */
@@ -162,6 +164,14 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
     expiredDownloadUrl: past.downloadUrl,
     freshFile: (scope) => upload(`delete/${++count}.txt`, scope),
     decoys,
+    freshRefreshToken: async (account) => {
+      const { users } = server.services.repositories;
+      const user =
+        (await users.findById(api.credentials.projectId, account.userId)) ??
+        (await users.findById(other.credentials.projectId, account.userId));
+      if (!user) throw new Error('no such account');
+      return (await server.services.identity.startSession(user)).refreshToken;
+    },
   };
 }
 

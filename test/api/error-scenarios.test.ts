@@ -161,6 +161,21 @@ const scenarios: Scenario[] = [
     expect: { status: 401, code: 'INVALID_LOGIN' },
   },
   {
+    name: 'refresh with a token Coffer never issued',
+    as: 'none',
+    method: 'POST',
+    url: () => '/api/v1/auth/refresh',
+    body: { refreshToken: 'A'.repeat(43) },
+    expect: { status: 401, code: 'INVALID_REFRESH_TOKEN' },
+  },
+  {
+    name: 'wrong old password on a password change',
+    method: 'POST',
+    url: () => '/api/v1/auth/password',
+    body: { oldPassword: 'wrong password', newPassword: 'a new long password' },
+    expect: { status: 401, code: 'INVALID_LOGIN' },
+  },
+  {
     name: 'login without body',
     as: 'none',
     method: 'POST',

@@ -88,8 +88,8 @@ describe('coffer command line (DESIGN §6), with a server running on the same da
     assert.equal((await profile()).body.code, 'ACCOUNT_DISABLED');
   });
 
-  it('errors: duplicate email, unknown user (USER_NOT_FOUND), unknown command', async () => {
-    const args = [
+  it('errors: common password, duplicate email, unknown user (USER_NOT_FOUND), unknown command', async () => {
+    const create = (password: string) => [
       'user',
       'create',
       '--project',
@@ -97,9 +97,14 @@ describe('coffer command line (DESIGN §6), with a server running on the same da
       '--email',
       'dup@example.com',
       '--password',
-      'password1',
+      password,
       '--json',
     ];
+    // The password policy of signup: one of the most common passwords is refused, in any case.
+    const common = await cli(...create('PASSWORD1'));
+    assert.equal(common.code, 2, 'a bad input, as every VALIDATION_FAILED');
+    assert.equal(JSON.parse(common.stdout).error, 'VALIDATION_FAILED');
+    const args = create('dup password here');
     assert.equal((await cli(...args)).code, 0);
     const dup = await cli(...args);
     assert.equal(dup.code, 1);

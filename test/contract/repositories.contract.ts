@@ -9,6 +9,7 @@ import { runAccessEpochContract } from './access-epoch.contract.ts';
 import { runFileListContract } from './file-list.contract.ts';
 import { runFileRepositoryContract } from './file-repository.contract.ts';
 import { runRateLimitContract } from './rate-limit-repository.contract.ts';
+import { runRefreshTokenContract } from './refresh-token-repository.contract.ts';
 import { at, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
 
 /** Every call opens another handle to the same, initially empty database. */
@@ -46,6 +47,7 @@ export function runRepositoryContract(name: string, open: OpenDatabase): void {
     runFileListContract(fixture);
     runRateLimitContract(fixture);
     runAccessEpochContract(fixture);
+    runRefreshTokenContract(fixture);
   });
 }
 

@@ -47,14 +47,20 @@ export class ApiClient {
     return toApiResponse(await fetch(url, { method, headers, body }));
   }
 
-  /** Signs up a fresh user; answers its token and id. */
+  /** Signs up a fresh user; answers its tokens and id. */
   async signup(
     email = `${Math.random().toString(36).slice(2)}@example.com`,
     password = 'correct horse battery',
   ) {
     const response = await this.call('POST', '/api/v1/auth/signup', { body: { email, password } });
     if (response.status !== 200) throw new Error(`signup failed: ${response.status} ${response.text}`);
-    return { token: response.body.token as string, userId: response.body.userId as string, email, password };
+    return {
+      token: response.body.token as string,
+      refreshToken: response.body.refreshToken as string,
+      userId: response.body.userId as string,
+      email,
+      password,
+    };
   }
 
   /** Requests an upload, PUTs the content raw, verifies it: answers the verified record. */

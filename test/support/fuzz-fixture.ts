@@ -12,6 +12,8 @@ export type FuzzFixture = {
   email: string;
   password: string;
   token: string;
+  /** Spent by the first refresh; later ones are reuses (then the family is revoked). */
+  refreshToken: string;
   userId: string;
   strangerToken: string;
   strangerId: string;
@@ -53,6 +55,7 @@ export function createFuzzFixtures(
       email: owner.email,
       password,
       token: owner.token,
+      refreshToken: owner.refreshToken,
       userId: owner.userId,
       strangerToken: stranger.token,
       strangerId: stranger.userId,

@@ -63,6 +63,26 @@ function templates(
       })),
     },
     {
+      weight: 2,
+      name: 'POST /api/v1/auth/refresh',
+      request: constant({
+        method: 'POST',
+        path: '/api/v1/auth/refresh',
+        headers: { ...app, 'content-type': 'application/json' },
+        body: json({ refreshToken: f.refreshToken }),
+      }),
+    },
+    {
+      weight: 1,
+      name: 'POST /api/v1/auth/logout',
+      request: fc.boolean().map((byBody) => ({
+        method: 'POST',
+        path: '/api/v1/auth/logout',
+        headers: byBody ? { ...app, 'content-type': 'application/json' } : auth,
+        body: byBody ? json({ refreshToken: f.refreshToken }) : undefined,
+      })),
+    },
+    {
       weight: 15,
       name: 'GET /api/v1/user',
       request: constant({ method: 'GET', path: '/api/v1/user', headers: auth }),

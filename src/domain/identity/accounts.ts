@@ -1,7 +1,8 @@
 import { userNotFound, validationFailed } from '../../errors/errors.ts';
 import { newId } from '../ids.ts';
 import type { Project, User, UserRepository } from '../ports.ts';
-import { hashPassword, maxPasswordLength, minPasswordLength } from './passwords.ts';
+import { assertPasswordPolicy } from './password-policy.ts';
+import { hashPassword } from './passwords.ts';
 
 const rolePattern = /^[a-z0-9][a-z0-9_.:-]{0,63}$/;
 const emailPattern = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
@@ -16,9 +17,7 @@ export async function createAccount(
 ): Promise<User> {
   const email = input.email.trim();
   if (!emailPattern.test(email)) throw validationFailed('email is not a valid address');
-  if (input.password.length < minPasswordLength || input.password.length > maxPasswordLength) {
-    throw validationFailed(`password must be ${minPasswordLength} to ${maxPasswordLength} characters long`);
-  }
+  assertPasswordPolicy(input.password);
   const role = assertRole(input.role ?? 'user');
   return users.create({
     id: newId(),

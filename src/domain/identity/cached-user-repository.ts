@@ -40,6 +40,10 @@ export class CachedUserRepository implements UserRepository {
     return this.#changed(this.#users.setEnabled(projectId, id, enabled));
   }
 
+  setPasswordHash(projectId: string, id: string, passwordHash: string): Promise<User | undefined> {
+    return this.#changed(this.#users.setPasswordHash(projectId, id, passwordHash));
+  }
+
   async #changed(change: Promise<User | undefined>): Promise<User | undefined> {
     try {
       return await change;

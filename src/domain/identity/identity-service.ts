@@ -1,4 +1,10 @@
-import { accountDisabled, invalidAppCredentials, invalidLogin, invalidToken } from '../../errors/errors.ts';
+import {
+  accountDisabled,
+  invalidAppCredentials,
+  invalidLogin,
+  invalidRefreshToken,
+  invalidToken,
+} from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
 import type { Project, ProjectRepository, User, UserRepository } from '../ports.ts';
@@ -7,7 +13,9 @@ import { createAccount, type NewAccount } from './accounts.ts';
 import { AppSecretCheck } from './app-secrets.ts';
 import { EpochCache } from './epoch-cache.ts';
 import type { LoginThrottle } from './login-throttle.ts';
-import { getDecoyHash, verifyPassword } from './passwords.ts';
+import { assertPasswordPolicy } from './password-policy.ts';
+import { getDecoyHash, hashPassword, verifyPassword } from './passwords.ts';
+import type { RefreshTokenService } from './refresh-token-service.ts';
 import type { SignupThrottle } from './signup-throttle.ts';
 import type { IssuedToken, TokenService } from './token-service.ts';
 
@@ -15,6 +23,7 @@ export type IdentityServiceOptions = {
   projects: ProjectRepository;
   users: UserRepository;
   tokens: TokenService;
+  refreshTokens: RefreshTokenService;
   clock: Clock;
   loginThrottle: LoginThrottle;
   signupThrottle: SignupThrottle;
@@ -25,7 +34,10 @@ export type IdentityServiceOptions = {
 /** Who is asking: rate limits count per client address. */
 export type ClientContext = { clientAddress: string };
 
-export type Session = IssuedToken & { user: User };
+export type Session = IssuedToken & { user: User; refreshToken: string };
+
+/** The caller of a bearer call: who, and the session (refresh-token family) its token came with. */
+export type Authenticated = { principal: Principal; user: User; sessionId?: string };
 
 /** App credentials, accounts, logins and tokens: barriers 2–3 of spec §5. */
 export class IdentityService {
@@ -66,21 +78,73 @@ export class IdentityService {
   ): Promise<Session> {
     const { email, password } = credentials;
     const attempt = { projectId: project.id, email, clientAddress: client.clientAddress };
-    return this.#o.loginThrottle.guard(attempt, async () => {
-      const user = await this.#o.users.findByEmail(project.id, email.trim());
-      const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await getDecoyHash()));
-      if (!user || !passwordOk) throw invalidLogin();
-      if (!user.enabled) throw accountDisabled();
-      return this.startSession(user);
+    const user = await this.#o.loginThrottle.guard(attempt, async () => {
+      const found = await this.#o.users.findByEmail(project.id, email.trim());
+      const passwordOk = await verifyPassword(password, found?.passwordHash ?? (await getDecoyHash()));
+      if (!found || !passwordOk) throw invalidLogin();
+      if (!found.enabled) throw accountDisabled();
+      return found;
     });
+    return this.startSession(user);
   }
 
-  startSession(user: User): Session {
-    const issued = this.#o.tokens.issue(
-      { userId: user.id, projectId: user.projectId },
-      toUnixSeconds(this.#o.clock.now()),
-    );
-    return { ...issued, user };
+  /** A new session (refresh-token family) and its first access and refresh tokens. */
+  async startSession(user: User): Promise<Session> {
+    const { familyId, refreshToken } = await this.#o.refreshTokens.start(user);
+    return { ...this.#issueAccessToken(user, familyId), refreshToken, user };
+  }
+
+  /**
+   * POST /auth/refresh: rotates the refresh token (refresh-token-service.ts). Its account must
+   * still exist and be enabled: a disabled account gets ACCOUNT_DISABLED and keeps nothing new.
+   */
+  async refresh(project: Project, refreshToken: string): Promise<Session> {
+    const found = await this.#o.refreshTokens.find(refreshToken);
+    if (!found || found.projectId !== project.id) throw invalidRefreshToken();
+    const user = await this.#o.users.findById(project.id, found.userId);
+    if (!user) throw invalidRefreshToken();
+    if (!user.enabled) throw accountDisabled();
+    const next = await this.#o.refreshTokens.rotate(refreshToken);
+    return { ...this.#issueAccessToken(user, next.familyId), refreshToken: next.refreshToken, user };
+  }
+
+  /** Logout by refresh token: revokes its family; an unknown or revoked token is already logged out. */
+  async logoutByRefreshToken(project: Project, refreshToken: string): Promise<void> {
+    const found = await this.#o.refreshTokens.find(refreshToken);
+    if (found && found.projectId === project.id) await this.#o.refreshTokens.revokeFamily(found.familyId);
+  }
+
+  /** Logout by access token: revokes the family the token was issued with. */
+  async logout(caller: Authenticated): Promise<void> {
+    if (caller.sessionId !== undefined) await this.#o.refreshTokens.revokeFamily(caller.sessionId);
+  }
+
+  /**
+   * POST /auth/password. A wrong oldPassword is INVALID_LOGIN and counts against the account
+   * exactly as a failed login does (login-throttle.ts), so a stolen access token cannot be
+   * used to guess the password faster than the login form allows. Revokes every other
+   * session's refresh tokens; the caller's session goes on.
+   */
+  async changePassword(
+    caller: Authenticated,
+    passwords: { oldPassword: string; newPassword: string },
+    client: ClientContext,
+  ): Promise<void> {
+    const { user } = caller;
+    const attempt = { projectId: user.projectId, email: user.email, clientAddress: client.clientAddress };
+    await this.#o.loginThrottle.guard(attempt, async () => {
+      if (!(await verifyPassword(passwords.oldPassword, user.passwordHash)))
+        throw invalidLogin('oldPassword is wrong');
+    });
+    assertPasswordPolicy(passwords.newPassword);
+    const passwordHash = await hashPassword(passwords.newPassword);
+    await this.#o.users.setPasswordHash(user.projectId, user.id, passwordHash);
+    await this.#o.refreshTokens.revokeOtherFamilies(user, caller.sessionId);
+  }
+
+  #issueAccessToken(user: User, sessionId: string): IssuedToken {
+    const claims = { userId: user.id, projectId: user.projectId, sessionId };
+    return this.#o.tokens.issue(claims, toUnixSeconds(this.#o.clock.now()));
   }
 
   /**
@@ -88,7 +152,7 @@ export class IdentityService {
    * account is read on every call (from a cache that a change anywhere invalidates within the
    * access epoch's interval, cached-user-repository.ts), so a disabled account is refused.
    */
-  async authenticate(project: Project, token: string): Promise<{ principal: Principal; user: User }> {
+  async authenticate(project: Project, token: string): Promise<Authenticated> {
     const claims = this.#o.tokens.verify(token, toUnixSeconds(this.#o.clock.now()));
     if (claims.projectId !== project.id) throw invalidToken();
     const user = await this.#o.users.findById(project.id, claims.userId);
@@ -100,6 +164,6 @@ export class IdentityService {
       role: user.role,
       isAdmin: user.role === project.adminRole,
     };
-    return { principal, user };
+    return { principal, user, sessionId: claims.sessionId };
   }
 }

@@ -6,7 +6,8 @@ import type { HmacKey } from '../links/link-signer.ts';
 const algorithm = 'HS256';
 const issuer = 'coffer';
 
-export type TokenClaims = { userId: string; projectId: string };
+/** `sessionId` (claim `sid`): the refresh-token family the token was issued with (logout, password change). */
+export type TokenClaims = { userId: string; projectId: string; sessionId?: string };
 export type IssuedToken = { token: string; expiresAt: number };
 
 /**
@@ -42,7 +43,10 @@ export class TokenService {
 
   issue(claims: TokenClaims, nowSeconds: number): IssuedToken {
     const expiresAt = nowSeconds + this.#ttlSeconds;
-    const token = this.#sign({ sub: claims.userId, aud: claims.projectId, iat: nowSeconds, exp: expiresAt });
+    const payload = { sub: claims.userId, aud: claims.projectId, iat: nowSeconds, exp: expiresAt };
+    const token = this.#sign(
+      claims.sessionId === undefined ? payload : { ...payload, sid: claims.sessionId },
+    );
     return { token, expiresAt };
   }
 
@@ -59,11 +63,14 @@ export class TokenService {
     } catch {
       throw invalidToken();
     }
-    const { sub, aud, exp, iat } = payload;
+    const { sub, aud, exp, iat, sid } = payload;
     if (typeof sub !== 'string' || typeof aud !== 'string') throw invalidToken();
     if (!Number.isSafeInteger(exp) || !Number.isSafeInteger(iat)) throw invalidToken();
+    if (sid !== undefined && typeof sid !== 'string') throw invalidToken();
     if (nowSeconds > (exp as number)) throw tokenExpired();
-    return { userId: sub, projectId: aud };
+    return sid === undefined
+      ? { userId: sub, projectId: aud }
+      : { userId: sub, projectId: aud, sessionId: sid };
   }
 }
 

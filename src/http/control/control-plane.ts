@@ -4,7 +4,10 @@ import { installAuthenticate } from '../plugins/authenticate.ts';
 import { installNulTextGuard } from '../plugins/nul-text-guard.ts';
 import { installNoStore } from '../plugins/response-hardening.ts';
 import type { TypedApp } from '../route-context.ts';
+import { changePassword } from './auth/change-password.ts';
 import { login } from './auth/login.ts';
+import { logout } from './auth/logout.ts';
+import { refreshSession } from './auth/refresh-session.ts';
 import { signup } from './auth/signup.ts';
 import { deleteFile } from './files/delete-file.ts';
 import { getFile } from './files/get-file.ts';
@@ -18,6 +21,9 @@ import { getProfile } from './users/get-profile.ts';
 const routes = [
   login,
   signup,
+  refreshSession,
+  logout,
+  changePassword,
   getProfile,
   requestUpload,
   verifyUpload,

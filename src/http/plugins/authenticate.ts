@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IdentityService } from '../../domain/identity/identity-service.ts';
 import { authRequired } from '../../errors/errors.ts';
 import { single } from './app-credentials.ts';
@@ -11,11 +11,18 @@ import { single } from './app-credentials.ts';
 export function installAuthenticate(app: FastifyInstance, options: { identity: IdentityService }): void {
   app.addHook('onRequest', async (request) => {
     if (request.method === 'OPTIONS' || request.routeOptions.config?.public) return;
-    const header = single(request.headers.authorization);
-    const match = header ? /^Bearer +([^\s]+) *$/i.exec(header) : null;
-    if (!match?.[1]) throw authRequired();
-    const { principal, user } = await options.identity.authenticate(request.project, match[1]);
+    const token = readBearerToken(request);
+    if (token === undefined) throw authRequired();
+    const { principal, user, sessionId } = await options.identity.authenticate(request.project, token);
     request.principal = principal;
     request.user = user;
+    request.sessionId = sessionId;
   });
+}
+
+/** The token of an `Authorization: Bearer <token>` header, if the request has one. */
+export function readBearerToken(request: FastifyRequest): string | undefined {
+  const header = single(request.headers.authorization);
+  const match = header ? /^Bearer +([^\s]+) *$/i.exec(header) : null;
+  return match?.[1] || undefined;
 }

@@ -49,7 +49,13 @@ export const LoginResultSchema = Type.Object({
   userId: Type.String(),
   expires: Type.String({ format: 'date-time', description: 'when the token expires' }),
   expiresAt: Type.Integer({ description: 'the same, in Unix seconds' }),
+  refreshToken: Type.String({
+    description: 'single use: POST /api/v1/auth/refresh answers a new token and a new refreshToken',
+  }),
 });
+
+/** A refresh token as clients send it back (43 base64url characters; longer is never valid). */
+export const RefreshTokenField = Type.String({ minLength: 1, maxLength: 256 });
 
 export const UserProfileSchema = Type.Object({
   _id: Type.String(),

@@ -8,6 +8,7 @@ import { fileBlobVersions } from './file-blob-versions.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
+import { refreshTokens } from './refresh-tokens.ts';
 
 /**
  * Every migration, in code rather than a scanned folder (nothing to resolve at run time, and
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0004_rate_limit_buckets': rateLimitBuckets,
   '0005_access_epoch': accessEpoch,
   '0006_acl_listing_keys': aclListingKeys,
+  '0007_refresh_tokens': refreshTokens,
 };
 
 /** The names of every migration, in the order they run. */

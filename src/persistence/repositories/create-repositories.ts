@@ -4,6 +4,7 @@ import type {
   FileRepository,
   ProjectRepository,
   RateLimitRepository,
+  RefreshTokenRepository,
   SigningKeyRepository,
   UserRepository,
 } from '../../domain/ports.ts';
@@ -12,6 +13,7 @@ import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts
 import { KyselyFileRepository } from './kysely-file-repository.ts';
 import { KyselyProjectRepository } from './kysely-project-repository.ts';
 import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
+import { KyselyRefreshTokenRepository } from './kysely-refresh-token-repository.ts';
 import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
 import { KyselyUserRepository } from './kysely-user-repository.ts';
 
@@ -22,6 +24,7 @@ export type Repositories = {
   signingKeys: SigningKeyRepository;
   rateLimits: RateLimitRepository;
   accessEpoch: AccessEpochRepository;
+  refreshTokens: RefreshTokenRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -33,5 +36,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     signingKeys: new KyselySigningKeyRepository(db),
     rateLimits: new KyselyRateLimitRepository(db),
     accessEpoch: new KyselyAccessEpochRepository(db),
+    refreshTokens: new KyselyRefreshTokenRepository(db),
   };
 }

@@ -70,11 +70,15 @@ export class KyselyUserRepository implements UserRepository {
     return this.#update(projectId, id, { enabled: enabled ? 1 : 0 });
   }
 
+  setPasswordHash(projectId: string, id: string, passwordHash: string): Promise<User | undefined> {
+    return this.#update(projectId, id, { password_hash: passwordHash });
+  }
+
   /** One statement: the change, version + 1 and updated_at, returning the new row. */
   async #update(
     projectId: string,
     id: string,
-    change: { role: string } | { enabled: number },
+    change: { role: string } | { enabled: number } | { password_hash: string },
   ): Promise<User | undefined> {
     const row = await this.#db
       .updateTable('users')

@@ -1,0 +1,160 @@
+import type { Kysely, Selectable } from 'kysely';
+import type {
+  NewRefreshToken,
+  RefreshToken,
+  RefreshTokenRepository,
+  RotationOutcome,
+} from '../../domain/ports.ts';
+import type { DatabaseSchema, RefreshTokenFamiliesTable, RefreshTokensTable } from '../database-schema.ts';
+import { writeTransaction } from './write-transaction.ts';
+
+type TokenRow = Selectable<RefreshTokensTable> &
+  Pick<Selectable<RefreshTokenFamiliesTable>, 'project_id' | 'user_id'>;
+
+/** Refresh-token families and their tokens (migrations/refresh-tokens.ts). */
+export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
+  readonly #db: Kysely<DatabaseSchema>;
+
+  constructor(db: Kysely<DatabaseSchema>) {
+    this.#db = db;
+  }
+
+  async createFamily(
+    family: { id: string; projectId: string; userId: string },
+    token: NewRefreshToken,
+    now: Date,
+  ): Promise<void> {
+    await writeTransaction(this.#db, async (trx) => {
+      await trx
+        .insertInto('refresh_token_families')
+        .values({
+          id: family.id,
+          project_id: family.projectId,
+          user_id: family.userId,
+          created_at: now.getTime(),
+          expires_at: token.expiresAt.getTime(),
+        })
+        .execute();
+      await trx
+        .insertInto('refresh_tokens')
+        .values({ token_hash: token.tokenHash, family_id: family.id, expires_at: token.expiresAt.getTime() })
+        .execute();
+    });
+  }
+
+  async findByHash(tokenHash: string): Promise<RefreshToken | undefined> {
+    const row = await selectToken(this.#db, tokenHash);
+    return row && toRefreshToken(row);
+  }
+
+  async rotate(
+    tokenHash: string,
+    next: NewRefreshToken,
+    now: Date,
+    graceMs: number,
+  ): Promise<RotationOutcome> {
+    const nowMs = now.getTime();
+    return writeTransaction(this.#db, async (trx) => {
+      const row = await selectToken(trx, tokenHash);
+      if (!row || Number(row.expires_at) <= nowMs) return { outcome: 'invalid' } as const;
+      // Only one of concurrent rotations retires the token; the others see it retired (just
+      // now: within the grace) once the winner commits.
+      const retired = await trx
+        .updateTable('refresh_tokens')
+        .set({ retired_at: nowMs })
+        .where('token_hash', '=', tokenHash)
+        .where('retired_at', 'is', null)
+        .executeTakeFirst();
+      if (retired.numUpdatedRows === 0n) {
+        const retiredAt = Number((await selectToken(trx, tokenHash))?.retired_at ?? nowMs);
+        if (nowMs - retiredAt > graceMs) {
+          await trx.rollback().execute();
+          return { outcome: 'reused', token: toRefreshToken(row) } as const;
+        }
+      }
+      // Extending the family locks its row until commit: a concurrent revocation (a delete of
+      // that row, cascading to its tokens) either ran before and left nothing to extend, or
+      // waits and then removes the token added here too.
+      const family = await trx
+        .updateTable('refresh_token_families')
+        .set({ expires_at: next.expiresAt.getTime() })
+        .where('id', '=', row.family_id)
+        .executeTakeFirst();
+      if (family.numUpdatedRows === 0n) {
+        await trx.rollback().execute();
+        return { outcome: 'invalid' } as const;
+      }
+      await trx
+        .insertInto('refresh_tokens')
+        .values({
+          token_hash: next.tokenHash,
+          family_id: row.family_id,
+          expires_at: next.expiresAt.getTime(),
+        })
+        .execute();
+      return { outcome: 'rotated', token: toRefreshToken(row) } as const;
+    });
+  }
+
+  async deleteFamily(familyId: string): Promise<boolean> {
+    const result = await this.#db
+      .deleteFrom('refresh_token_families')
+      .where('id', '=', familyId)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  async deleteUserFamilies(projectId: string, userId: string, exceptFamilyId?: string): Promise<number> {
+    let query = this.#db
+      .deleteFrom('refresh_token_families')
+      .where('project_id', '=', projectId)
+      .where('user_id', '=', userId);
+    if (exceptFamilyId !== undefined) query = query.where('id', '!=', exceptFamilyId);
+    return Number((await query.executeTakeFirst()).numDeletedRows);
+  }
+
+  async deleteExpired(now: Date, limit: number): Promise<number> {
+    const nowMs = now.getTime();
+    const result = await this.#db
+      .deleteFrom('refresh_token_families')
+      // Checked again on the row itself: a rotation that extended it since wins.
+      .where('expires_at', '<=', nowMs)
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('refresh_token_families')
+          .select('id')
+          .where('expires_at', '<=', nowMs)
+          .orderBy('expires_at')
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+function selectToken(db: Kysely<DatabaseSchema>, tokenHash: string): Promise<TokenRow | undefined> {
+  return db
+    .selectFrom('refresh_tokens')
+    .innerJoin('refresh_token_families', 'refresh_token_families.id', 'refresh_tokens.family_id')
+    .select([
+      'refresh_tokens.token_hash',
+      'refresh_tokens.family_id',
+      'refresh_tokens.expires_at',
+      'refresh_tokens.retired_at',
+      'refresh_token_families.project_id',
+      'refresh_token_families.user_id',
+    ])
+    .where('refresh_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+function toRefreshToken(row: TokenRow): RefreshToken {
+  return {
+    tokenHash: row.token_hash,
+    familyId: row.family_id,
+    projectId: row.project_id,
+    userId: row.user_id,
+    expiresAt: new Date(Number(row.expires_at)),
+    retiredAt: row.retired_at === null ? null : new Date(Number(row.retired_at)),
+  };
+}
