@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { BucketRule, RateLimitRepository } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
+import { deleteExpiredRows } from './delete-expired-rows.ts';
 
 /**
  * Token buckets as one row each (GCRA: the row holds the moment the bucket is full again), so
@@ -62,22 +63,12 @@ export class KyselyRateLimitRepository implements RateLimitRepository {
     await this.#db.deleteFrom('rate_limit_buckets').where('key', '=', key).execute();
   }
 
-  async deleteFull(now: Date, limit: number): Promise<number> {
-    const nowMs = now.getTime();
-    const result = await this.#db
-      .deleteFrom('rate_limit_buckets')
-      // Checked again on the row itself: a take that refilled it since the subquery read it
-      // wins (PostgreSQL re-evaluates this condition on the updated row before deleting).
-      .where('full_at', '<=', nowMs)
-      .where('key', 'in', (eb) =>
-        eb
-          .selectFrom('rate_limit_buckets')
-          .select('key')
-          .where('full_at', '<=', nowMs)
-          .orderBy('full_at')
-          .limit(limit),
-      )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+  deleteFull(now: Date, limit: number): Promise<number> {
+    return deleteExpiredRows(
+      this.#db,
+      { table: 'rate_limit_buckets', key: 'key', deadline: 'full_at' },
+      now,
+      limit,
+    );
   }
 }

@@ -6,6 +6,7 @@ import type {
   RotationOutcome,
 } from '../../domain/ports.ts';
 import type { DatabaseSchema, RefreshTokenFamiliesTable, RefreshTokensTable } from '../database-schema.ts';
+import { deleteExpiredRows } from './delete-expired-rows.ts';
 import { writeTransaction } from './write-transaction.ts';
 
 type TokenRow = Selectable<RefreshTokensTable> &
@@ -113,22 +114,13 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
     return Number((await query.executeTakeFirst()).numDeletedRows);
   }
 
-  async deleteExpired(now: Date, limit: number): Promise<number> {
-    const nowMs = now.getTime();
-    const result = await this.#db
-      .deleteFrom('refresh_token_families')
-      // Checked again on the row itself: a rotation that extended it since wins.
-      .where('expires_at', '<=', nowMs)
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('refresh_token_families')
-          .select('id')
-          .where('expires_at', '<=', nowMs)
-          .orderBy('expires_at')
-          .limit(limit),
-      )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+  deleteExpired(now: Date, limit: number): Promise<number> {
+    return deleteExpiredRows(
+      this.#db,
+      { table: 'refresh_token_families', key: 'id', deadline: 'expires_at' },
+      now,
+      limit,
+    );
   }
 }
 
