@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.ts';
 import { createAccount, setAccountRole } from '../domain/identity/accounts.ts';
 import { createProject } from '../domain/identity/create-project.ts';
+import { assignSettings } from '../domain/identity/project-settings.ts';
 import type { Project } from '../domain/ports.ts';
 import { validationFailed } from '../errors/errors.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';
@@ -20,6 +21,36 @@ export async function projectCreate(config: Config, input: { name: string; origi
       allowedOrigins: input.origins,
     });
     return { projectId: project.id, appId: project.appId, appSecret };
+  });
+}
+
+/** What `project show` and `project set` print: the project without its secret's hash. */
+function describeProject(project: Project) {
+  return {
+    projectId: project.id,
+    name: project.name,
+    appId: project.appId,
+    allowedOrigins: project.allowedOrigins,
+    adminRole: project.adminRole,
+    settings: project.settings,
+    createdAt: project.createdAt.toISOString(),
+  };
+}
+
+export async function projectShow(config: Config, input: { project: string }) {
+  return withStores(config, async (repositories) =>
+    describeProject(await getProject(repositories, input.project)),
+  );
+}
+
+/** Applies `name=value` settings (all checked first; nothing changes if one is wrong). */
+export async function projectSet(config: Config, input: { project: string; assignments: string[] }) {
+  return withStores(config, async (repositories) => {
+    const project = await getProject(repositories, input.project);
+    const settings = assignSettings(project.settings, input.assignments);
+    const updated = await repositories.projects.updateSettings(project.id, settings);
+    if (!updated) throw validationFailed(`no project ${JSON.stringify(input.project)}`);
+    return describeProject(updated);
   });
 }
 

@@ -2,7 +2,15 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { serve } from '../main.ts';
-import { migrate, projectCreate, userCreate, userSetEnabled, userSetRole } from './admin-commands.ts';
+import {
+  migrate,
+  projectCreate,
+  projectSet,
+  projectShow,
+  userCreate,
+  userSetEnabled,
+  userSetRole,
+} from './admin-commands.ts';
 import { exportData, importData } from './export-import.ts';
 import { collectGarbage, toGcText } from './gc-command.ts';
 import { type LocalPathsUse, prepareLocalPaths } from './local-paths.ts';
@@ -119,6 +127,25 @@ export const commands: Record<string, Command> = {
       );
       const text = `Project ${result.projectId}\n  app id:     ${result.appId}\n  app secret: ${result.appSecret}\n(the secret is shown once; keep it safe)`;
       return { json: result, text };
+    },
+  },
+  'project show': {
+    flags: ['json'],
+    args: ['<project>'],
+    run: async (config, _values, [project]) => {
+      const result = await withPaths(config, { stores: 'existing' }, () =>
+        projectShow(config, { project: project! }),
+      );
+      return { json: result, text: JSON.stringify(result, null, 2) };
+    },
+  },
+  'project set': {
+    flags: ['json'],
+    args: ['<project>', '<name=value>...'],
+    run: async (config, _values, [project, ...assignments]) => {
+      const input = { project: project!, assignments };
+      const result = await withPaths(config, { stores: 'existing' }, () => projectSet(config, input));
+      return { json: result, text: `Project ${result.name}: ${JSON.stringify(result.settings)}` };
     },
   },
   'user create': {

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config/config.ts';
 import { ConfigError, isConfigError } from '../config/config-error.ts';
+import { projectSettingDefinitions, projectSettingNames } from '../domain/identity/project-settings.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { type Command, commands, commonFlags, type Flag, parseCommandLine, type Values } from './commands.ts';
 import { restrictNewFilesToOwner } from './private-files.ts';
@@ -7,6 +8,8 @@ import { restrictNewFilesToOwner } from './private-files.ts';
 const usage = `Usage:
   coffer serve [--host 127.0.0.1] [--port 8080] [--public-url URL] [--tls-cert F --tls-key F] [--trust-proxy] [--workers N] [--log-level L]
   coffer project create <name> [--origin URL]... [--json]
+  coffer project show <projectId|name> [--json]
+  coffer project set <projectId|name> <name=value>... [--json]   (settings below; name= restores a default)
   coffer user create --project <projectId|name> --email E --password P [--role R] [--json]
   coffer user set-role --project <projectId|name> <userId> <role>
   coffer user disable|enable --project <projectId|name> <userId>
@@ -14,8 +17,16 @@ const usage = `Usage:
   coffer export --out DIR          (metadata, signing keys and verified files' bytes: keep it secret)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)
   coffer gc [--apply] [--json]     (reports stray blobs: a dry run unless --apply, which removes them)
+Project settings:
+${settingsHelp()}
 Every command takes --data-dir (COFFER_DATA_DIR, default ./data), --database-url and --storage-url.
 Exit status: 0 done, 1 failed, 2 a flag, variable or file to fix (the message names it).`;
+
+function settingsHelp(): string {
+  return projectSettingNames
+    .map((name) => `  ${name.padEnd(20)} ${projectSettingDefinitions[name].description}`)
+    .join('\n');
+}
 
 /** Runs one `coffer` command; answers the process exit code. Admin commands call services, never HTTP. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -71,7 +82,9 @@ function assertInvocation(name: string, command: Command, values: Values, args: 
       throw new ConfigError(`--${flag} does not apply to coffer ${name}`);
   }
   const expected = command.args ?? [];
-  if (args.length > expected.length)
+  // A last argument written `<name>...` takes one or more.
+  const variadic = expected.at(-1)?.endsWith('...') ?? false;
+  if (args.length > expected.length && !variadic)
     throw new ConfigError(`unexpected argument "${args[expected.length]}" for coffer ${name}`);
   if (args.length < expected.length)
     throw new ConfigError(`${expected[args.length]} is required: coffer ${name} ${expected.join(' ')}`);

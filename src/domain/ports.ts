@@ -4,6 +4,7 @@
  * objects here; the wire formats live in http/.
  */
 import type { Readable } from 'node:stream';
+import type { ProjectSettings } from './identity/project-settings.ts';
 
 export type AclScope = 'user' | 'role';
 export type AclEntry = { scope: AclScope; identifier: string };
@@ -17,6 +18,7 @@ export type Project = {
   appSecretHash: string;
   allowedOrigins: string[];
   adminRole: string;
+  settings: ProjectSettings;
   createdAt: Date;
 };
 
@@ -90,6 +92,8 @@ export interface ProjectRepository {
   findById(id: string): Promise<Project | undefined>;
   findByName(name: string): Promise<Project | undefined>;
   findByAppId(appId: string): Promise<Project | undefined>;
+  /** Replaces the project's settings; undefined when there is no such project. */
+  updateSettings(id: string, settings: ProjectSettings): Promise<Project | undefined>;
   /** Whether any project allows this origin (answers CORS preflights, which carry no app id). */
   isOriginAllowedAnywhere(origin: string): Promise<boolean>;
 }

@@ -23,6 +23,8 @@ export type ProjectsTable = {
   /** JSON array of origins, serialized with JSON.stringify (no spaces). */
   allowed_origins: string;
   admin_role: string;
+  /** JSON object of ProjectSettings (domain/identity/project-settings.ts); '{}': all defaults. */
+  settings: string;
   created_at: number;
 };
 

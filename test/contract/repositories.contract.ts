@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { defaultProjectSettings } from '../../src/domain/identity/project-settings.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
 import type { Database } from '../../src/persistence/open-database.ts';
@@ -61,6 +62,7 @@ function runProjectContract(fixture: RepositoryFixture): void {
         appSecretHash: 'a'.repeat(64),
         allowedOrigins: ['https://app.example.com', 'http://localhost:3000'],
         adminRole: 'owner',
+        settings: { ...defaultProjectSettings, signup: 'closed' as const, userQuotaFiles: 5 },
       };
       const created = await fixture.repos.projects.create(input);
       assert.deepEqual({ ...created, createdAt: undefined }, { ...input, createdAt: undefined });
@@ -73,9 +75,23 @@ function runProjectContract(fixture: RepositoryFixture): void {
       assert.equal(await fixture.repos.projects.findByAppId(newId()), undefined);
     });
 
+    it("replaces a project's settings", async () => {
+      const id = await newProjectId(fixture.repos);
+      const settings = { ...defaultProjectSettings, anonymousSignup: true, allowedContentTypes: ['image/*'] };
+      const updated = await fixture.repos.projects.updateSettings(id, settings);
+      assert.deepEqual(updated?.settings, settings);
+      assert.deepEqual((await fixture.repos.projects.findById(id))?.settings, settings);
+      assert.equal(await fixture.repos.projects.updateSettings(newId(), settings), undefined);
+    });
+
     it('refuses a second project with the same name', async () => {
       const name = `p-${newId()}`;
-      const base = { appSecretHash: 'b'.repeat(64), allowedOrigins: [], adminRole: 'admin' };
+      const base = {
+        appSecretHash: 'b'.repeat(64),
+        allowedOrigins: [],
+        adminRole: 'admin',
+        settings: defaultProjectSettings,
+      };
       await fixture.repos.projects.create({ ...base, id: newId(), name, appId: newId() });
       await assert.rejects(fixture.repos.projects.create({ ...base, id: newId(), name, appId: newId() }), {
         code: 'VALIDATION_FAILED',
@@ -94,6 +110,7 @@ function runProjectContract(fixture: RepositoryFixture): void {
         appSecretHash: 'c'.repeat(64),
         allowedOrigins: ['https://other.example.com', allowed],
         adminRole: 'admin',
+        settings: defaultProjectSettings,
       });
       assert.equal(await fixture.repos.projects.isOriginAllowedAnywhere(allowed), true);
       for (const origin of [

@@ -1,3 +1,4 @@
+import { defaultProjectSettings } from '../../src/domain/identity/project-settings.ts';
 import { newId } from '../../src/domain/ids.ts';
 import type { NewFile, PermissionScope } from '../../src/domain/ports.ts';
 import type { Database } from '../../src/persistence/open-database.ts';
@@ -23,6 +24,7 @@ export async function newProjectId(repos: Repositories): Promise<string> {
     appSecretHash: 'f'.repeat(64),
     allowedOrigins: [],
     adminRole: 'admin',
+    settings: defaultProjectSettings,
   });
   return project.id;
 }

@@ -2,6 +2,7 @@ import { validationFailed } from '../../errors/errors.ts';
 import { newId, newSecret } from '../ids.ts';
 import type { Project, ProjectRepository } from '../ports.ts';
 import { hashAppSecret } from './app-secrets.ts';
+import { defaultProjectSettings } from './project-settings.ts';
 
 export type CreatedProject = { project: Project; appSecret: string };
 
@@ -21,6 +22,7 @@ export async function createProject(
     appSecretHash: hashAppSecret(appSecret),
     allowedOrigins: (input.allowedOrigins ?? []).map(toOrigin),
     adminRole: input.adminRole ?? 'admin',
+    settings: { ...defaultProjectSettings },
   });
   return { project, appSecret };
 }

@@ -7,6 +7,7 @@ import { aclListingKeys } from './acl-listing-keys.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
+import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
 
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0005_access_epoch': accessEpoch,
   '0006_acl_listing_keys': aclListingKeys,
   '0007_refresh_tokens': refreshTokens,
+  '0008_project_settings': projectSettings,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import { type ProjectSettings, readStoredSettings } from '../../domain/identity/project-settings.ts';
 import type { NewProject, Project, ProjectRepository } from '../../domain/ports.ts';
 import { validationFailed } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
@@ -19,6 +20,7 @@ export class KyselyProjectRepository implements ProjectRepository {
       app_secret_hash: project.appSecretHash,
       allowed_origins: JSON.stringify(project.allowedOrigins),
       admin_role: project.adminRole,
+      settings: JSON.stringify(project.settings),
       created_at: Date.now(),
     };
     try {
@@ -47,6 +49,16 @@ export class KyselyProjectRepository implements ProjectRepository {
       .selectFrom('projects')
       .selectAll()
       .where('app_id', '=', appId)
+      .executeTakeFirst();
+    return row && toProject(row);
+  }
+
+  async updateSettings(id: string, settings: ProjectSettings): Promise<Project | undefined> {
+    const row = await this.#db
+      .updateTable('projects')
+      .set({ settings: JSON.stringify(settings) })
+      .where('id', '=', id)
+      .returningAll()
       .executeTakeFirst();
     return row && toProject(row);
   }
@@ -81,6 +93,7 @@ function toProject(row: Selectable<ProjectsTable>): Project {
     appSecretHash: row.app_secret_hash,
     allowedOrigins: parseOrigins(row.allowed_origins),
     adminRole: row.admin_role,
+    settings: readStoredSettings(row.settings),
     createdAt: new Date(row.created_at),
   };
 }

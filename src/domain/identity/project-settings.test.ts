@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import {
+  assignSettings,
+  defaultProjectSettings,
+  isContentTypeAllowed,
+  parseByteSize,
+  readStoredSettings,
+} from './project-settings.ts';
+
+it('applies name=value assignments, and name= restores a default', () => {
+  const settings = assignSettings(defaultProjectSettings, [
+    'signup=closed',
+    'anonymousSignup=TRUE',
+    'maxFileSizeBytes=10MiB',
+    'allowedContentTypes=image/*, application/PDF',
+    'userQuotaFiles=100',
+    'projectQuotaBytes=none',
+  ]);
+  assert.deepEqual(settings, {
+    ...defaultProjectSettings,
+    signup: 'closed',
+    anonymousSignup: true,
+    maxFileSizeBytes: 10 * 1024 * 1024,
+    allowedContentTypes: ['image/*', 'application/pdf'],
+    userQuotaFiles: 100,
+  });
+  assert.deepEqual(assignSettings(settings, ['signup=', 'allowedContentTypes=']), {
+    ...settings,
+    signup: 'open',
+    allowedContentTypes: [],
+  });
+});
+
+it('refuses unknown names, missing values and malformed values with VALIDATION_FAILED naming the setting', () => {
+  for (const [assignments, pattern] of [
+    [['colour=blue'], /unknown setting "colour"/],
+    [['signup'], /signup=value/],
+    [['signup=maybe'], /signup must be one of open, closed/],
+    [['maxFileSizeBytes=-1'], /maxFileSizeBytes must be a size/],
+    [['maxFileSizeBytes=10 parsecs'], /maxFileSizeBytes must be a size/],
+    [['userQuotaFiles=1.5'], /userQuotaFiles must be a whole number/],
+    [['allowedContentTypes=image'], /allowedContentTypes: "image" is not a type\/subtype/],
+    [[], /name=value/],
+  ] as const) {
+    assert.throws(
+      () => assignSettings(defaultProjectSettings, assignments),
+      (error: Error & { code?: string }) => {
+        assert.equal(error.code, 'VALIDATION_FAILED');
+        assert.match(error.message, pattern);
+        return true;
+      },
+    );
+  }
+});
+
+it('reads stored JSON over the defaults, ignoring what it cannot use', () => {
+  assert.deepEqual(readStoredSettings('{}'), defaultProjectSettings);
+  assert.deepEqual(readStoredSettings('not json'), defaultProjectSettings);
+  assert.deepEqual(readStoredSettings('null'), defaultProjectSettings);
+  assert.deepEqual(
+    readStoredSettings('{"signup":"closed","maxFileSizeBytes":"big","userQuotaBytes":-5,"removedSetting":1}'),
+    { ...defaultProjectSettings, signup: 'closed' },
+  );
+});
+
+it('reads sizes in bytes and binary units', () => {
+  assert.equal(parseByteSize('1048576', 'x'), 1048576);
+  assert.equal(parseByteSize('512KiB', 'x'), 512 * 1024);
+  assert.equal(parseByteSize('1.5 GiB', 'x'), 1.5 * 1024 ** 3);
+  assert.equal(parseByteSize('NONE', 'x'), null);
+});
+
+it('matches content types exactly or by a type/* wildcard, ignoring parameters and case', () => {
+  assert.equal(isContentTypeAllowed('text/plain', []), true);
+  assert.equal(isContentTypeAllowed('image/PNG', ['image/*']), true);
+  assert.equal(isContentTypeAllowed('text/plain; charset=utf-8', ['text/plain']), true);
+  assert.equal(isContentTypeAllowed('text/html', ['text/plain', 'image/*']), false);
+  assert.equal(isContentTypeAllowed('imagex/png', ['image/*']), false);
+});
