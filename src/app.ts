@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest, LogController } from 'fastify';
 import { controlPlane } from './http/control/control-plane.ts';
 import { health } from './http/control/ops/health.ts';
+import { metrics } from './http/control/ops/metrics.ts';
 import { dataPlane } from './http/data/data-plane.ts';
 import { installBodyDeadline } from './http/plugins/body-deadline.ts';
 import {
@@ -16,6 +17,7 @@ import {
 } from './http/plugins/connection-errors.ts';
 import { installErrorHandler } from './http/plugins/error-handler.ts';
 import { installHttpsBarrier } from './http/plugins/https-barrier.ts';
+import { installRequestMetrics } from './http/plugins/request-metrics.ts';
 import { installResponseHardening } from './http/plugins/response-hardening.ts';
 import { ErrorSchema, FileRecordSchema } from './http/wire/schemas.ts';
 import type { Services } from './services.ts';
@@ -89,6 +91,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   installHostRequirement(app);
   installBodyDeadline(app, { timeoutSeconds: config.bodyTimeoutSeconds });
   trackEarlyAnswers(app);
+  installRequestMetrics(app, services.metrics);
   if (options.logger !== false) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.info(
@@ -105,6 +108,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   installHttpsBarrier(app, { trustProxy: config.trustProxy });
 
   health(app, services);
+  metrics(app, services);
   app.get('/docs', { schema: { hide: true } }, async () => app.swagger());
   await app.register(async (scope) => controlPlane(scope, services), { prefix: '/api/v1' });
   await app.register(async (scope) => dataPlane(scope, services), { prefix: '/blob/v1' });

@@ -39,7 +39,7 @@ async function serveWorker(config: Config): Promise<void> {
     import('./supervisor/serve-from-primary.ts'),
     import('./start-blob-collection.ts'),
   ]);
-  const services = await buildServices(config, { log: logStartWarning });
+  const services = await buildServices(config, { log: logStartWarning, metricsFromPrimary: true });
   const tls = readTlsFiles(config);
   const app = await buildApp(services, { tls: tls && { cert: tls.cert, key: tls.key } });
   const { collectBlobs } = await serveFromPrimary(app, services.publicUrl);

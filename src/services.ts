@@ -19,7 +19,6 @@ import { LoginThrottle } from './domain/identity/login-throttle.ts';
 import { RefreshTokenService } from './domain/identity/refresh-token-service.ts';
 import { SignupThrottle } from './domain/identity/signup-throttle.ts';
 import { TokenService } from './domain/identity/token-service.ts';
-import { LinkIssuer } from './domain/links/link-issuer.ts';
 import { type HmacKey, LinkSigner } from './domain/links/link-signer.ts';
 import type {
   BlobStore,
@@ -29,6 +28,8 @@ import type {
   SigningKeyRepository,
 } from './domain/ports.ts';
 import { TokenBuckets, toBucketRule } from './domain/rate-limits/token-buckets.ts';
+import { CountingLinkIssuer } from './metrics/counting-link-issuer.ts';
+import { ServiceMetrics } from './metrics/service-metrics.ts';
 import { migrateToLatest } from './persistence/migrations/migrate-to-latest.ts';
 import { type Database, openDatabase } from './persistence/open-database.ts';
 import { createRepositories, type Repositories } from './persistence/repositories/create-repositories.ts';
@@ -43,6 +44,8 @@ export type Services = {
   files: FileService;
   /** Finds and removes stray blobs (coffer gc; periodically in serve). */
   collector: BlobCollector;
+  /** Prometheus instruments (GET /metrics). */
+  metrics: ServiceMetrics;
   /** The base URL links are built on; set once the server knows its address. */
   publicUrl: { value: string };
   close(): Promise<void>;
@@ -52,6 +55,8 @@ export type BuildOptions = {
   clock?: Clock;
   /** Where start-up progress goes (database retries); silent by default. */
   log?: (line: string) => void;
+  /** A worker of `serve`: /metrics answers for every worker of the node (gathered by the primary). */
+  metricsFromPrimary?: boolean;
 };
 
 /** Opens the stores (migrating the database), loads the signing keys and builds the services. */
@@ -72,12 +77,19 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       throw new Error('COFFER_UPLOAD_MODE=direct needs an S3 storage URL');
     }
     const publicUrl = { value: config.publicUrl ?? `http://${config.host}:${config.port}` };
-    const links = new LinkIssuer({
-      signer: new LinkSigner(await loadKeys(repositories.signingKeys, 'link')),
-      blobs,
-      baseUrl: () => publicUrl.value,
-      directUploads: config.uploadMode === 'direct',
+    const metrics = new ServiceMetrics({
+      poolStats: database.poolStats,
+      fromPrimary: options.metricsFromPrimary ?? false,
     });
+    const links = new CountingLinkIssuer(
+      {
+        signer: new LinkSigner(await loadKeys(repositories.signingKeys, 'link')),
+        blobs,
+        baseUrl: () => publicUrl.value,
+        directUploads: config.uploadMode === 'direct',
+      },
+      metrics,
+    );
     const tokens = new TokenService({
       keys: await loadKeys(repositories.signingKeys, 'token'),
       ttlSeconds: config.tokenTtlSeconds,
@@ -110,8 +122,13 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
         maxFileSizeBytes: config.maxFileSizeBytes,
         directUploads: config.uploadMode === 'direct',
+        events: {
+          uploadCommitted: (sizeBytes) => metrics.uploaded(sizeBytes),
+          uploadVerified: () => metrics.verified(),
+        },
       }),
       collector: createBlobCollector(config, { files: repositories.files, blobs, clock }),
+      metrics,
       publicUrl,
       close: async () => {
         await database.close();

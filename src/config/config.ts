@@ -39,6 +39,7 @@ export type Config = Readonly<{
   gcGraceSeconds: number;
   databasePoolMax: number;
   logLevel: string;
+  metricsToken: string | undefined;
 }>;
 
 /** Hard ceiling on link lifetimes, whatever the configuration says (7 days, as S3's presigned URLs). */

@@ -270,6 +270,12 @@ export const settings = {
     choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     doc: 'pino log level: fatal, error, warn, info, debug, trace or silent.',
   },
+  metricsToken: {
+    env: 'COFFER_METRICS_TOKEN',
+    kind: 'string',
+    secret: true,
+    doc: '`GET /metrics` asks for `Authorization: Bearer <this>`; unset, only clients on this machine connecting directly (no proxy) may scrape.',
+  },
 } as const satisfies Record<string, Setting>;
 
 export type SettingName = keyof typeof settings;

@@ -6,17 +6,20 @@ export class AppError extends Error {
   readonly statusCode: number;
   /** Extra response headers, e.g. Retry-After on RATE_LIMITED. */
   readonly headers: Readonly<Record<string, string>>;
+  /** UNAVAILABLE and STORAGE_FULL: the store that failed (metrics count by it). */
+  readonly store?: string;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { cause?: unknown; headers?: Record<string, string> } = {},
+    options: { cause?: unknown; headers?: Record<string, string>; store?: string } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.statusCode = errorCodes[code];
     this.headers = options.headers ?? {};
+    if (options.store !== undefined) this.store = options.store;
   }
 }
 

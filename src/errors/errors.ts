@@ -61,12 +61,25 @@ export const rateLimited = (retryAfterSeconds: number) =>
     headers: { 'retry-after': String(retryAfterSeconds) },
   });
 export const internal = (cause?: unknown) => new AppError('INTERNAL', 'Internal error', { cause });
-export const unavailable = (what: string, cause?: unknown) =>
+export const unavailable = (what: 'database' | 'blob store', cause?: unknown) =>
+  new AppError('UNAVAILABLE', `${what} is unavailable; retry shortly`, { cause, store: what });
+/** GET /metrics without COFFER_METRICS_TOKEN, from anywhere but this machine directly. */
+export const metricsLoopbackOnly = () =>
+  new AppError(
+    'ACCESS_DENIED',
+    'Metrics are served to clients on this machine only; set COFFER_METRICS_TOKEN to scrape them from elsewhere',
+  );
+/** GET /metrics: the primary could not gather every worker's metrics (one is stuck or restarting). */
+export const metricsUnavailable = (cause: unknown) =>
+  new AppError('UNAVAILABLE', "The workers' metrics could not be gathered; retry shortly", { cause });
+/** /readyz: a store fails its check. No request failed, so metrics do not count it as a store error. */
+export const storeNotReady = (what: string, cause?: unknown) =>
   new AppError('UNAVAILABLE', `${what} is unavailable; retry shortly`, { cause });
 /** A store refused a write for lack of space (disk full, quota); nothing partial was kept. */
-export const storageFull = (what: string, cause?: unknown) =>
+export const storageFull = (what: 'database' | 'blob store', cause?: unknown) =>
   new AppError('STORAGE_FULL', `The ${what} is full; nothing was stored. Retry once space is freed`, {
     cause,
+    store: what,
   });
 // The rest of a request that timed out is never read, so its connection cannot carry another.
 export const requestTimeout = () =>

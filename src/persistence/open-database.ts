@@ -12,6 +12,8 @@ export type Database = {
   close(): Promise<void>;
   /** Throws (UNAVAILABLE) when the database cannot answer a query (readiness). */
   check(): Promise<void>;
+  /** PostgreSQL: the pool's connections (metrics); SQLite has one connection and no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 };
 
 export type OpenDatabaseOptions = {

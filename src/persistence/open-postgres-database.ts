@@ -41,5 +41,6 @@ export async function openPostgresDatabase(options: {
     check: async () => {
       await sql`select 1`.execute(db);
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { answerMetricsRequests } from '../metrics/cluster-metrics.ts';
 import type { ConnectionDispatcher } from './connection-dispatcher.ts';
 import type { PrimaryLog } from './primary-log.ts';
 import { restartDelayMs, stableAfterMs } from './restart-delay.ts';
@@ -85,6 +86,7 @@ export class WorkerSlots {
     log('info', `worker ${workerPid} started`, { workerPid });
     // A send to a worker that just died fails on the channel: that worker's exit handles it.
     worker.on('error', (error) => log('warn', `worker ${workerPid}: ${error.message}`, { workerPid }));
+    answerMetricsRequests(worker);
     worker.on('message', (message) => {
       if (isMessage(message, 'coffer:booted')) {
         // One collector per node: the first slot's worker (passes are safe side by side, but

@@ -59,6 +59,9 @@ describe('disk full', () => {
         }
       }
       assert.ok(accepted.length > 0);
+      // Three refusals (one per size), each counted once as a failure of the blob store.
+      const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
+      assert.match(metrics, /^coffer_store_errors_total\{store="blob store",code="STORAGE_FULL"\} 3$/m);
 
       const ready = await fetch(`${server.baseUrl}/readyz`);
       assert.equal(ready.status, 503);

@@ -42,6 +42,14 @@ export type FileServiceOptions = {
   maxFileSizeBytes: number;
   /** Direct-upload mode: clients PUT to the store; verify adopts what they stored. */
   directUploads?: boolean;
+  /** Told after the fact (metrics); must not throw. */
+  events?: FileEvents;
+};
+
+/** What the service reports as it happens: an upload's bytes committed, an upload verified. */
+export type FileEvents = {
+  uploadCommitted(sizeBytes: number): void;
+  uploadVerified(): void;
 };
 
 /** Where a file's bytes live: derived from server ids only, never from the user's filePath. */
@@ -119,7 +127,10 @@ export class FileService {
       },
       this.#o.clock.now(),
     );
-    if (verified) return verified;
+    if (verified) {
+      this.#o.events?.uploadVerified();
+      return verified;
+    }
     // Another upload or verify committed between our read and our write: answer as it left things.
     if (!file.pendingUpload) await this.#discard(toStorageKey(file), pinned.blobVersion);
     const current = await this.#o.files.findById(file.id);
@@ -241,6 +252,7 @@ export class FileService {
       await this.#discard(key, stored.version);
       throw error;
     });
+    this.#o.events?.uploadCommitted(stored.sizeBytes);
     if (replaced) await this.#discard(key, replaced);
     return stored;
   }

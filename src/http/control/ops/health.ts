@@ -1,5 +1,5 @@
 import { isAppError } from '../../../errors/app-error.ts';
-import { unavailable } from '../../../errors/errors.ts';
+import { storeNotReady } from '../../../errors/errors.ts';
 import type { RouteRegistrar } from '../../route-context.ts';
 
 /**
@@ -18,5 +18,5 @@ export const health: RouteRegistrar = (app, services) => {
 
 function notReady(store: string, reason: unknown) {
   const full = isAppError(reason) && reason.code === 'STORAGE_FULL';
-  return unavailable(full ? `${store} (full: it cannot take writes)` : store, reason);
+  return storeNotReady(full ? `${store} (full: it cannot take writes)` : store, reason);
 }
