@@ -1,6 +1,7 @@
 import './http/fastify-types.ts';
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest, LogController } from 'fastify';
 import { controlPlane } from './http/control/control-plane.ts';
@@ -109,7 +110,18 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
 
   health(app, services);
   metrics(app, services);
-  app.get('/docs', { schema: { hide: true } }, async () => app.swagger());
+  // The interactive reference (Swagger UI, its assets served from the package: no outside
+  // network) at /docs, the document at /docs/json (and /docs/yaml, /openapi.json).
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // Everything from this origin: no CDN, no validator badge, and no upgrade-insecure-requests
+    // (the plugin's default), which would send a browser on plain-HTTP loopback to https.
+    staticCSP:
+      "default-src 'self'; base-uri 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+      "font-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; form-action 'self'",
+    uiConfig: { deepLinking: true, displayOperationId: true, tryItOutEnabled: true, validatorUrl: null },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(async (scope) => controlPlane(scope, services), { prefix: '/api/v1' });
   await app.register(async (scope) => dataPlane(scope, services), { prefix: '/blob/v1' });
   return app;

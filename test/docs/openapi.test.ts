@@ -8,8 +8,8 @@ before(async () => {
 });
 after(() => server.stop());
 
-it('GET /docs serves an OpenAPI document with every control-plane endpoint', async () => {
-  const response = await fetch(`${server.baseUrl}/docs`);
+it('GET /docs/json serves an OpenAPI document with every control-plane endpoint', async () => {
+  const response = await fetch(`${server.baseUrl}/docs/json`);
   assert.equal(response.status, 200);
   const doc = await response.json();
   assert.match(doc.openapi, /^3\./);
@@ -33,4 +33,29 @@ it('GET /docs serves an OpenAPI document with every control-plane endpoint', asy
     'POST /api/v1/file/{fileId}/acl/user/{userId}',
     'POST /api/v1/file/{fileId}/verify',
   ]);
+});
+
+it('GET /docs is an interactive reference whose every asset comes from Coffer itself', async () => {
+  const page = await fetch(`${server.baseUrl}/docs`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+  const csp = page.headers.get('content-security-policy') ?? '';
+  assert.match(csp, /default-src 'self'/);
+  assert.doesNotMatch(csp, /https:|upgrade-insecure-requests/);
+  const html = await page.text();
+  const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+  assert.ok(assets.length >= 3, html);
+  for (const asset of assets) {
+    assert.doesNotMatch(asset, /^(https?:)?\/\//, `${asset} would leave the server`);
+    const loaded = await fetch(new URL(asset, `${server.baseUrl}/docs/`));
+    assert.equal(loaded.status, 200, asset);
+    await loaded.arrayBuffer();
+  }
+  const initializer = await (await fetch(`${server.baseUrl}/docs/static/swagger-initializer.js`)).text();
+  assert.match(initializer, /\/docs\/json|\.\/json/);
+  // The same document under the name clients generators look for.
+  const [viaDocs, viaRoot] = await Promise.all(
+    ['/docs/json', '/openapi.json'].map(async (path) => (await fetch(`${server.baseUrl}${path}`)).json()),
+  );
+  assert.deepEqual(viaRoot, viaDocs);
 });
