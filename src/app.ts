@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest, LogController } from 'fastify';
+import { isPrettyLog, prettyLogStream } from './config/log-format.ts';
 import { controlPlane } from './http/control/control-plane.ts';
 import { health } from './http/control/ops/health.ts';
 import { metrics } from './http/control/ops/metrics.ts';
@@ -43,7 +44,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   };
   const app = Fastify({
     ...(options.tls ? { https: { ...options.tls, ...serverOptions } } : { http: serverOptions }),
-    logger: toLoggerOptions(options.logger ?? { level: config.logLevel }),
+    logger: toLoggerOptions(options.logger ?? { level: config.logLevel }, isPrettyLog(config.logFormat)),
     genReqId: () => randomUUID(),
     // One access-log line per request (below) instead of Fastify's two: logging is a visible
     // share of a small request's cost.
@@ -131,11 +132,12 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
 // by default, so the request serializer drops the query of every gateway link and, elsewhere,
 // masks every query value but those of the API's own harmless parameters: a client that puts a
 // secret in a URL under any name (`?sb-app-secret=`) must not have it logged.
-function toLoggerOptions(logger: boolean | { level: string }) {
+function toLoggerOptions(logger: boolean | { level: string }, pretty: boolean) {
   if (logger === false) return false;
   const level = logger === true ? 'info' : logger.level;
   return {
     level,
+    ...(pretty ? { stream: prettyLogStream() } : {}),
     serializers: {
       req: (request: FastifyRequest) => ({
         method: request.method,

@@ -15,13 +15,13 @@ export async function ensureDefaultProject(
   projects: ProjectRepository,
   dataDir: string,
   log: (line: string) => void,
-): Promise<void> {
-  if (await projects.findByName(defaultProjectName)) return;
+): Promise<{ created: boolean }> {
+  if (await projects.findByName(defaultProjectName)) return { created: false };
   let created: Awaited<ReturnType<typeof createProject>>;
   try {
     created = await createProject(projects, { name: defaultProjectName });
   } catch (error) {
-    if (await projects.findByName(defaultProjectName)) return; // another node created it first
+    if (await projects.findByName(defaultProjectName)) return { created: false }; // another node created it first
     throw error;
   }
   const file = path.resolve(dataDir, 'default-project.json');
@@ -36,4 +36,5 @@ export async function ensureDefaultProject(
     flag: existsSync(file) ? 'w' : 'wx',
   });
   log(`created project "default"; its app credentials are in ${file}`);
+  return { created: true };
 }

@@ -39,6 +39,7 @@ export type Config = Readonly<{
   gcGraceSeconds: number;
   databasePoolMax: number;
   logLevel: string;
+  logFormat: 'auto' | 'json' | 'pretty';
   metricsToken: string | undefined;
 }>;
 

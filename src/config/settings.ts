@@ -270,6 +270,13 @@ export const settings = {
     choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     doc: 'pino log level: fatal, error, warn, info, debug, trace or silent.',
   },
+  logFormat: {
+    env: 'COFFER_LOG_FORMAT',
+    kind: 'string',
+    defaultValue: 'auto',
+    choices: ['auto', 'json', 'pretty'],
+    doc: '`auto`: readable lines when stdout is a terminal, JSON lines otherwise; or always `json` or `pretty`.',
+  },
   metricsToken: {
     env: 'COFFER_METRICS_TOKEN',
     kind: 'string',

@@ -1,3 +1,5 @@
+import { formatPrettyLine } from '../config/log-format.ts';
+
 const levels = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
 
 export type PrimaryLog = (
@@ -10,7 +12,7 @@ export type PrimaryLog = (
  * The primary's log: JSON lines shaped like the workers' (pino's); info on stdout beside the
  * workers' lines, warnings and errors on stderr (as the workers' start-up warnings).
  */
-export function toPrimaryLog(logLevel: string): PrimaryLog {
+export function toPrimaryLog(logLevel: string, pretty = false): PrimaryLog {
   const threshold =
     logLevel === 'silent'
       ? Number.POSITIVE_INFINITY
@@ -18,6 +20,7 @@ export function toPrimaryLog(logLevel: string): PrimaryLog {
   return (level, message, fields = {}) => {
     if (levels[level] < threshold) return;
     const line = { level: levels[level], time: Date.now(), pid: process.pid, ...fields, msg: message };
-    (levels[level] >= levels.warn ? process.stderr : process.stdout).write(`${JSON.stringify(line)}\n`);
+    const text = pretty ? formatPrettyLine(line) : `${JSON.stringify(line)}\n`;
+    (levels[level] >= levels.warn ? process.stderr : process.stdout).write(text);
   };
 }

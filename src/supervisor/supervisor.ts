@@ -5,9 +5,11 @@ import path from 'node:path';
 import { ensureDefaultProject } from '../cli/default-project.ts';
 import type { Config } from '../config/config.ts';
 import { toListenError } from '../config/listen-address.ts';
+import { isPrettyLog } from '../config/log-format.ts';
 import type { PublicUrl } from '../config/public-url.ts';
 import { openStores } from '../services.ts';
 import { ConnectionDispatcher } from './connection-dispatcher.ts';
+import { firstStartGuide, toGuideRecord, toGuideText } from './first-start-guide.ts';
 import { type PrimaryLog, toPrimaryLog } from './primary-log.ts';
 import { WorkerSlots } from './worker-slots.ts';
 
@@ -22,8 +24,9 @@ const maxWaitingConnections = 4096;
  * second signal kills them.
  */
 export async function runSupervisor(config: Config, publicUrlFor: PublicUrl): Promise<void> {
-  const log = toPrimaryLog(config.logLevel);
-  await prepareStores(config, log);
+  const pretty = isPrettyLog(config.logFormat);
+  const log = toPrimaryLog(config.logLevel, pretty);
+  const { created } = await prepareStores(config, log);
   const runtimeDir = await mkdtemp(path.join(tmpdir(), 'coffer-sockets-'));
   // Connections wait for a worker no longer than a client may take to send its headers.
   const dispatcher = new ConnectionDispatcher({
@@ -37,8 +40,13 @@ export async function runSupervisor(config: Config, publicUrlFor: PublicUrl): Pr
     const port = await listen(server, config, log);
     const publicUrl = publicUrlFor.at(port);
     workers = new WorkerSlots({ count: config.workers, log, dispatcher, runtimeDir, publicUrl });
-    if ((await Promise.race([workers.start(), signals.received])) === undefined)
+    if ((await Promise.race([workers.start(), signals.received])) === undefined) {
       log('info', `Coffer ready at ${publicUrl}`, { url: publicUrl, workers: config.workers });
+      if (created && config.logLevel !== 'silent') {
+        const guide = firstStartGuide(config, publicUrl);
+        process.stdout.write(pretty ? toGuideText(guide) : `${toGuideRecord(guide)}\n`);
+      }
+    }
     await signals.received;
     log('info', 'shutting down: draining workers');
   } finally {
@@ -51,10 +59,10 @@ export async function runSupervisor(config: Config, publicUrlFor: PublicUrl): Pr
 }
 
 /** Migrates the database and creates the default project, once, before any worker starts. */
-async function prepareStores(config: Config, log: PrimaryLog): Promise<void> {
+async function prepareStores(config: Config, log: PrimaryLog): Promise<{ created: boolean }> {
   const { database, repositories } = await openStores(config, (line) => log('warn', line));
   try {
-    await ensureDefaultProject(repositories.projects, config.dataDir, (line) => log('info', line));
+    return await ensureDefaultProject(repositories.projects, config.dataDir, (line) => log('info', line));
   } finally {
     await database.close();
   }

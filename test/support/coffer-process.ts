@@ -210,7 +210,7 @@ function waitForReady(child: ChildProcess, output: () => string): Promise<string
     // A hang guard, not a deadline: a busy machine starts slowly (the primary, then its worker).
     const timer = setTimeout(() => reject(new Error(`coffer serve did not get ready:\n${output()}`)), 90_000);
     const check = () => {
-      const match = /Coffer ready at (\S+?)"/.exec(output());
+      const match = /Coffer (?:is )?ready at (http[^\s";]+)/.exec(output());
       if (match?.[1]) {
         clearTimeout(timer);
         child.stdout?.off('data', check);
