@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { it } from 'node:test';
@@ -17,16 +17,26 @@ it('the README walkthrough works verbatim against coffer serve', async () => {
   // The walkthrough runs where `npm start` runs: ./data is the server's data dir.
   const coffer = await startCofferProcess({ dataDir: path.join(workDir, 'data') });
   try {
-    // Only the port differs: npm start uses 8080, the test a free one.
-    const adapted = script.replace('B=http://127.0.0.1:8080', `B=${coffer.baseUrl}`);
-    assert.notEqual(adapted, script);
     const binDir = path.dirname(process.execPath); // `node` in the script is the pinned one
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', adapted], {
+    // Verbatim: only COFFER_URL differs (npm start listens on 8080, the test on a free port).
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
       cwd: workDir,
-      env: { ...process.env, PATH: `${binDir}:${process.env.PATH}` },
+      env: {
+        ...process.env,
+        PATH: `${binDir}:${process.env.PATH}`,
+        COFFER_URL: coffer.baseUrl,
+        COFFER_DATA_DIR: '',
+      },
     });
-    assert.match(stdout, /Hello, Coffer!\n$/);
-    assert.match(stdout, /ETag: "[0-9a-f]{32}"/);
+    const lines = stdout.split('\n');
+    assert.equal(lines.at(-1), '', 'the output ends with a line break');
+    assert.equal(lines.at(-2), 'Hello, Coffer!');
+    assert.match(stdout, /^ETag: "[0-9a-f]{32}"$/m);
+    // One answer per line: every JSON answer parses on its own.
+    const answers = lines.filter((line) => line.startsWith('{'));
+    assert.equal(answers.length, 5, stdout);
+    for (const answer of answers) assert.doesNotThrow(() => JSON.parse(answer), answer);
+    assert.deepEqual(await readdir(workDir), ['data'], 'no scratch file left in the working directory');
   } finally {
     await coffer.stop();
     await rm(workDir, { recursive: true, force: true });
