@@ -9,6 +9,7 @@ import { controlPlane } from './http/control/control-plane.ts';
 import { health } from './http/control/ops/health.ts';
 import { metrics } from './http/control/ops/metrics.ts';
 import { dataPlane } from './http/data/data-plane.ts';
+import { assertDocumented, documentOptions } from './http/openapi/document.ts';
 import { installBodyDeadline } from './http/plugins/body-deadline.ts';
 import {
   answerClientError,
@@ -69,23 +70,11 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   app.server.headersTimeout = config.headersTimeoutSeconds * 1000;
   ignoreUnknownExpectations(app.server);
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Coffer',
-        version: '1',
-        description: 'File storage with signed links and per-file ACLs',
-      },
-      components: {
-        securitySchemes: {
-          appId: { type: 'apiKey', in: 'header', name: 'sb-app-id' },
-          appSecret: { type: 'apiKey', in: 'header', name: 'sb-app-secret' },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-        },
-      },
-      security: [{ appId: [], appSecret: [], bearer: [] }],
-    },
-  });
+  await app.register(
+    swagger,
+    documentOptions(() => services.publicUrl.value),
+  );
+  app.addHook('onRoute', assertDocumented);
   app.addSchema({ ...ErrorSchema, $id: 'Error' });
   app.addSchema(FileRecordSchema);
   installResponseHardening(app);

@@ -8,7 +8,7 @@ before(async () => {
 });
 after(() => server.stop());
 
-it('GET /docs/json serves an OpenAPI document with every control-plane endpoint', async () => {
+it('GET /docs/json serves an OpenAPI document with every endpoint of both planes and the probes', async () => {
   const response = await fetch(`${server.baseUrl}/docs/json`);
   assert.equal(response.status, 200);
   const doc = await response.json();
@@ -23,6 +23,11 @@ it('GET /docs/json serves an OpenAPI document with every control-plane endpoint'
     'GET /api/v1/file',
     'GET /api/v1/file/{fileId}',
     'GET /api/v1/user',
+    'GET /blob/v1/files/{fileId}',
+    'GET /healthz',
+    'GET /metrics',
+    'GET /readyz',
+    'HEAD /blob/v1/files/{fileId}',
     'POST /api/v1/auth/login',
     'POST /api/v1/auth/logout',
     'POST /api/v1/auth/password',
@@ -32,6 +37,7 @@ it('GET /docs/json serves an OpenAPI document with every control-plane endpoint'
     'POST /api/v1/file/{fileId}/acl/role/{roleName}',
     'POST /api/v1/file/{fileId}/acl/user/{userId}',
     'POST /api/v1/file/{fileId}/verify',
+    'PUT /blob/v1/files/{fileId}',
   ]);
 });
 

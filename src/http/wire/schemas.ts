@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 
-// The wire shapes of spec §2 and DESIGN §3. They validate input, serialize output fast and
-// feed the OpenAPI document at /docs.
+// The wire shapes of the API. They validate input, serialize output fast and feed the OpenAPI
+// document at /docs/json, where a schema with a `title` becomes a named component.
 
 export const AclEntrySchema = Type.Object({
   scope: Type.Union([Type.Literal('user'), Type.Literal('role')]),
@@ -33,7 +33,7 @@ const fileRecordFields = {
   etag: Type.Optional(Type.String({ description: 'quoted entity tag; present once verified' })),
 };
 
-export const FileRecordSchema = Type.Object(fileRecordFields, { $id: 'FileRecord' });
+export const FileRecordSchema = Type.Object(fileRecordFields, { $id: 'FileRecord', title: 'FileRecord' });
 export type FileRecordView = Static<typeof FileRecordSchema>;
 
 export const FileWithLinkSchema = Type.Object({
@@ -83,9 +83,12 @@ export const UserProfileSchema = Type.Object({
   __v: Type.Integer(),
 });
 
-export const ErrorSchema = Type.Object({
-  statusCode: Type.Integer(),
-  error: Type.String(),
-  code: Type.String(),
-  message: Type.String(),
-});
+export const ErrorSchema = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    error: Type.String(),
+    code: Type.String(),
+    message: Type.String(),
+  },
+  { title: 'Error' },
+);

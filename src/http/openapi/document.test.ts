@@ -1,0 +1,17 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { assertDocumented } from './document.ts';
+
+it('a shown route missing from the operations table stops the start, naming it', () => {
+  assert.throws(
+    () => assertDocumented({ method: 'POST', url: '/api/v1/file/:fileId/frobnicate', schema: {} }),
+    /POST \/api\/v1\/file\/:fileId\/frobnicate is not in src\/http\/openapi\/operations\.ts/,
+  );
+  assert.throws(() => assertDocumented({ method: ['GET', 'PUT'], url: '/healthz' }), /PUT \/healthz/);
+  // Documented, hidden on purpose, preflights, and the HEAD Fastify adds beside a GET pass.
+  assertDocumented({ method: 'GET', url: '/api/v1/file/:fileId' });
+  assertDocumented({ method: ['GET', 'HEAD'], url: '/blob/v1/files/:fileId' });
+  assertDocumented({ method: 'GET', url: '/docs/static/*', schema: { hide: true } });
+  assertDocumented({ method: 'OPTIONS', url: '/blob/v1/*' });
+  assertDocumented({ method: 'HEAD', url: '/api/v1/user' });
+});

@@ -1,0 +1,292 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+import { type ErrorCode, errorCodes } from '../../errors/error-codes.ts';
+import { ErrorSchema } from '../wire/schemas.ts';
+import { type Access, type Operation, operations } from './operations.ts';
+
+/** Errors any operation may answer, whatever it does. */
+const everyRequest: ErrorCode[] = ['HEADERS_TOO_LARGE', 'INTERNAL', 'UNAVAILABLE'];
+
+/** The errors of the barriers an operation passes. */
+const barrierErrors: Record<Access, ErrorCode[]> = {
+  public: [],
+  app: ['APP_CREDENTIALS_REQUIRED', 'INVALID_APP_CREDENTIALS', 'ORIGIN_NOT_ALLOWED', 'HTTPS_REQUIRED'],
+  user: [
+    'APP_CREDENTIALS_REQUIRED',
+    'INVALID_APP_CREDENTIALS',
+    'ORIGIN_NOT_ALLOWED',
+    'HTTPS_REQUIRED',
+    'AUTH_REQUIRED',
+    'INVALID_TOKEN',
+    'TOKEN_EXPIRED',
+    'ACCOUNT_DISABLED',
+  ],
+  link: ['INVALID_SIGNATURE', 'LINK_EXPIRED', 'HTTPS_REQUIRED'],
+  metrics: [],
+};
+
+/** A JSON body can also be too large, of another type, or too slow. */
+const bodyErrors: ErrorCode[] = [
+  'VALIDATION_FAILED',
+  'BODY_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'REQUEST_TIMEOUT',
+];
+
+/** Security alternatives (OpenAPI: any one entry of the list suffices; all schemes of an entry together). */
+const security: Record<Access, Record<string, string[]>[]> = {
+  public: [],
+  app: [
+    { appId: [], appSecret: [] },
+    { appId: [], allowedOrigin: [] },
+  ],
+  user: [
+    { appId: [], appSecret: [], bearer: [] },
+    { appId: [], allowedOrigin: [], bearer: [] },
+  ],
+  link: [],
+  metrics: [{ metricsToken: [] }, {}],
+};
+
+const securitySchemes = {
+  appId: { type: 'apiKey', in: 'header', name: 'sb-app-id', description: "The project's app id" },
+  appSecret: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'sb-app-secret',
+    description: 'The app secret: servers and trusted clients only, never a browser',
+  },
+  allowedOrigin: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Origin',
+    description: "Browsers: an origin in the project's allowed origins stands in for the secret",
+  },
+  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user access token' },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'COFFER_METRICS_TOKEN; without it, only a direct loopback client may scrape',
+  },
+};
+
+/** The signed link's query string (the credential of the data plane), in its one accepted order. */
+const linkQuery = {
+  type: 'object',
+  required: ['exp', 'kid', 'sig'],
+  properties: {
+    exp: { type: 'integer', description: 'Unix seconds at which the link expires (signed)' },
+    kid: { type: 'string', description: 'the signing key' },
+    sig: { type: 'string', description: 'the signature (base64url)' },
+  },
+};
+
+/** Query parameters the routes validate as digit strings (no coercion) but that are integers on the wire. */
+const integerQuery: Record<string, { minimum: number; maximum?: number; default?: number }> = {
+  pageSize: { minimum: 1, maximum: 100, default: 20 },
+  pageNumber: { minimum: 1, default: 1 },
+  expiresInSeconds: { minimum: 1, maximum: 604800, default: 900 },
+};
+
+type RouteSchema = Record<string, unknown> & {
+  response?: Record<string, unknown>;
+  querystring?: { properties?: Record<string, Record<string, unknown>> };
+  body?: unknown;
+};
+
+/** onRoute: a route that would be shown but is not in the table stops the start, naming it. */
+export function assertDocumented(route: { method: string | string[]; url: string; schema?: unknown }): void {
+  // A lone HEAD is the one Fastify adds beside each GET (the document leaves those out).
+  if (route.method === 'HEAD') return;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+  for (const method of methods) {
+    if (method === 'OPTIONS' || operations[toKey(method, route.url)] || hidden) continue;
+    throw new Error(
+      `${method} ${route.url} is not in src/http/openapi/operations.ts: add it, so the document shows it`,
+    );
+  }
+}
+
+/** The key of the operations table for a route. */
+function toKey(method: string, url: string): string {
+  return `${method} ${url.length > 1 ? url.replace(/\/$/, '') : url}`;
+}
+
+/**
+ * @fastify/swagger's per-route transform: names the operation, states its security and every
+ * status it may answer, and documents the data plane and the probes (hidden in their route
+ * files, which keep their schemas for validation only).
+ */
+export function documentRoute({
+  schema,
+  url,
+  route,
+}: {
+  schema: unknown;
+  url: string;
+  route: { method: string | string[] };
+}) {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const method = methods.find((candidate) => candidate !== 'OPTIONS') ?? methods[0]!;
+  const operation = operations[toKey(method, url)];
+  const routeSchema = (schema ?? {}) as RouteSchema;
+  if (!operation) {
+    if (routeSchema.hide || method === 'OPTIONS') return { schema: { ...routeSchema, hide: true }, url };
+    throw new Error(
+      `${method} ${url} is not in src/http/openapi/operations.ts: add it, so the document shows it`,
+    );
+  }
+  return { schema: describeOperation(routeSchema, operation, method), url };
+}
+
+function describeOperation(schema: RouteSchema, operation: Operation, method: string) {
+  const { hide: _hidden, ...shown } = schema;
+  const described: RouteSchema = {
+    ...shown,
+    operationId: operation.operationId,
+    summary: shown.summary ?? operation.summary,
+    security: security[operation.access],
+    response: toResponses(schema, operation, method),
+  };
+  if (operation.access === 'link') described.querystring = linkQuery as RouteSchema['querystring'];
+  else if (schema.querystring?.properties) described.querystring = toIntegerQuery(schema.querystring);
+  if (!described.tags) described.tags = [toTag(operation.access)];
+  return described;
+}
+
+function toTag(access: Access): string {
+  if (access === 'link') return 'content';
+  if (access === 'public' || access === 'metrics') return 'operations';
+  return 'api';
+}
+
+function toIntegerQuery(querystring: NonNullable<RouteSchema['querystring']>) {
+  const properties = Object.fromEntries(
+    Object.entries(querystring.properties ?? {}).map(([name, property]) => {
+      const integer = integerQuery[name];
+      return [name, integer ? { description: property.description, type: 'integer', ...integer } : property];
+    }),
+  );
+  return { ...querystring, properties };
+}
+
+function toResponses(schema: RouteSchema, operation: Operation, method: string): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  const success = operation.success ?? { status: 200 };
+  const declared = schema.response?.[String(success.status)] as Record<string, unknown> | undefined;
+  if (success.status === 204) responses['204'] = { type: 'null', description: success.description ?? 'Done' };
+  else if (declared)
+    responses[String(success.status)] = {
+      ...declared,
+      ...(success.component ? { title: success.component } : {}),
+      ...(success.description ? { description: success.description } : {}),
+    };
+  else responses[String(success.status)] = { description: success.description ?? 'OK' };
+  const codes = new Set<ErrorCode>([
+    ...everyRequest,
+    ...barrierErrors[operation.access],
+    ...operation.errors,
+  ]);
+  if (schema.body !== undefined || method === 'PUT') for (const code of bodyErrors) codes.add(code);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(errorCodes[code], [...(byStatus.get(errorCodes[code]) ?? []), code]);
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = { ...ErrorSchema, description: `Error: ${statusCodes.sort().join(', ')}` };
+  }
+  return responses;
+}
+
+/**
+ * A route of several methods (GET and HEAD of a download) is one transform, so each of its
+ * operations got the first method's name: each takes its own from the table.
+ */
+function nameOtherMethods(document: Record<string, unknown>): void {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
+  for (const [path, byMethod] of Object.entries(paths)) {
+    const url = path.replace(/\{([^}]+)\}/g, ':$1');
+    for (const [method, operation] of Object.entries(byMethod)) {
+      const entry = operations[toKey(method.toUpperCase(), url)];
+      // The methods of one route share one object: each gets a copy of its own.
+      if (entry)
+        byMethod[method] = {
+          ...operation,
+          operationId: entry.operationId,
+          summary: entry.summary ?? operation.summary,
+        };
+    }
+  }
+}
+
+/**
+ * Moves every schema with a title (schemas.ts gives them one; operations.ts names the answers)
+ * into components.schemas and references it, so clients generated from the document get one
+ * type per shape instead of an inline copy per operation.
+ */
+function hoistNamedSchemas(document: Record<string, unknown>): void {
+  const components = (document.components ?? {}) as { schemas?: Record<string, unknown> };
+  const named = components.schemas ?? {};
+  components.schemas = named;
+  document.components = components;
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (node === null || typeof node !== 'object') return node;
+    const object = node as Record<string, unknown>;
+    const walked = Object.fromEntries(Object.entries(object).map(([key, value]) => [key, visit(value)]));
+    const title = object.title;
+    if (typeof title !== 'string' || !/^[A-Z][A-Za-z]+$/.test(title)) return walked;
+    const { description, ...body } = walked;
+    named[title] ??= { ...body, title };
+    const reference = { $ref: `#/components/schemas/${title}` };
+    return typeof description === 'string' ? { ...reference, description } : reference;
+  };
+  document.paths = visit(document.paths);
+}
+
+/**
+ * The @fastify/swagger options: OpenAPI 3.1, the servers this node is reached at, named
+ * components for the shared shapes, the error catalogue on the Error schema.
+ */
+export function documentOptions(publicUrl: () => string): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Coffer',
+        version: '1',
+        description:
+          'File storage with signed links and per-file ACLs. Every error answers the Error shape; ' +
+          '`code` is stable (a request to no route answers NOT_FOUND, a method a route does not take METHOD_NOT_ALLOWED).',
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
+      components: { securitySchemes } as never,
+      tags: [
+        { name: 'api', description: 'The JSON API: app credentials, then a user token' },
+        { name: 'auth', description: 'Accounts and sessions' },
+        { name: 'files', description: 'Files, their ACLs and links' },
+        { name: 'users', description: 'Users' },
+        { name: 'content', description: 'Bytes, through signed links (no app credentials, no token)' },
+        { name: 'operations', description: 'Probes and metrics' },
+      ],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `Schema${index}`),
+    },
+    transform: documentRoute as never,
+    transformObject: (documents) => {
+      const document = (documents as { openapiObject: Record<string, unknown> }).openapiObject;
+      document.servers = [{ url: publicUrl(), description: 'this Coffer' }];
+      nameOtherMethods(document);
+      hoistNamedSchemas(document);
+      const schemas = (document.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
+      schemas.Error = {
+        ...ErrorSchema,
+        title: 'Error',
+        properties: {
+          ...ErrorSchema.properties,
+          code: { type: 'string', enum: Object.keys(errorCodes), description: 'stable; see docs/errors.md' },
+        },
+      };
+      return document as never;
+    },
+  };
+}
