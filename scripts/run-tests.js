@@ -41,6 +41,7 @@ const stackFiles = narrow(
     'test/api/tokens-and-accounts.test.ts',
     'test/api/sessions.test.ts',
     'test/api/metrics.test.ts',
+    'test/client/client.test.ts',
     'test/api/rate-limits.test.ts',
     'test/api/concurrency.test.ts',
     'test/api/malformed-uploads.test.ts',

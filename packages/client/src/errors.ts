@@ -1,0 +1,30 @@
+/** An answer in Coffer's error shape, or a failure to get one (code NETWORK_ERROR, status 0). */
+export class CofferError extends Error {
+  readonly status: number;
+  /** Stable: VALIDATION_FAILED, ACCESS_DENIED, FILE_NOT_FOUND, TOKEN_EXPIRED, … (see the API reference). */
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CofferError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Reads an error answer; a body that is not the error shape still becomes a CofferError. */
+export async function toCofferError(response: Response): Promise<CofferError> {
+  const text = await response.text().catch(() => '');
+  try {
+    const body = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (typeof body.code === 'string')
+      return new CofferError(response.status, body.code, String(body.message ?? body.code));
+  } catch {
+    // not JSON: described below
+  }
+  return new CofferError(
+    response.status,
+    `HTTP_${response.status}`,
+    text.slice(0, 200) || response.statusText,
+  );
+}
