@@ -43,6 +43,7 @@ const stackFiles = narrow(
     'test/api/rate-limits.test.ts',
     'test/api/concurrency.test.ts',
     'test/api/malformed-uploads.test.ts',
+    'test/api/custom-data.test.ts',
     'test/fuzz/http-findings.test.ts',
     // The other fault tests stop a PostgreSQL cluster of their own: one pass is enough.
     'test/faults/s3-outage.test.ts',

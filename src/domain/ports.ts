@@ -4,6 +4,7 @@
  * objects here; the wire formats live in http/.
  */
 import type { Readable } from 'node:stream';
+import type { CustomData } from './files/custom-data.ts';
 import type { ProjectSettings } from './identity/project-settings.ts';
 
 export type AclScope = 'user' | 'role';
@@ -78,6 +79,8 @@ export type FileRecord = {
   createdAt: Date;
   updatedAt: Date;
   version: number;
+  /** The app's own JSON object (at most 4 KiB); null when never set. */
+  customData: CustomData | null;
 };
 
 export type NewProject = Omit<Project, 'createdAt'>;
@@ -85,7 +88,7 @@ export type NewUser = Omit<User, 'createdAt' | 'updatedAt' | 'version'>;
 export type NewFile = Pick<
   FileRecord,
   'id' | 'projectId' | 'creatorId' | 'filePath' | 'permissionScope' | 'uploadExpiresAt'
->;
+> & { customData?: CustomData | null };
 
 export interface ProjectRepository {
   create(project: NewProject): Promise<Project>;
@@ -206,6 +209,8 @@ export interface FileRepository {
     },
     now: Date,
   ): Promise<FileRecord | undefined>;
+  /** Replaces the file's customData, bumping version and updatedAt; undefined when there is no such file. */
+  updateCustomData(id: string, customData: CustomData, now: Date): Promise<FileRecord | undefined>;
   /**
    * What the given records say about blob versions (coffer gc): one indexed lookup for a page
    * of file ids, never a scan. Ids without a record are absent from the map.

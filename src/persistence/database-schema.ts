@@ -66,6 +66,8 @@ export type FilesTable = {
   created_at: number;
   updated_at: number;
   version: number;
+  /** JSON text of the file's customData; null when never set. */
+  custom_data: string | null;
 };
 
 export type FileAclTable = {

@@ -103,6 +103,7 @@ export const endpoints = {
     okStatus: 204,
   },
   deleteFile: { method: 'DELETE', path: '/api/v1/file/:fileId', group: 'manage', okStatus: 204 },
+  updateFile: { method: 'PATCH', path: '/api/v1/file/:fileId', group: 'manage', okStatus: 200 },
   controlPreflight: { method: 'OPTIONS', path: '/api/v1/file', group: 'preflight', okStatus: 204 },
   healthz: { method: 'GET', path: '/healthz', group: 'probes', okStatus: 200 },
   readyz: { method: 'GET', path: '/readyz', group: 'probes', okStatus: 200 },

@@ -23,6 +23,7 @@ it('GET /docs serves an OpenAPI document with every control-plane endpoint', asy
     'GET /api/v1/file',
     'GET /api/v1/file/{fileId}',
     'GET /api/v1/user',
+    'PATCH /api/v1/file/{fileId}',
     'POST /api/v1/auth/login',
     'POST /api/v1/auth/logout',
     'POST /api/v1/auth/password',

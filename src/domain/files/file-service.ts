@@ -25,6 +25,7 @@ import type {
   StoredBlob,
 } from '../ports.ts';
 import { toContentType } from './content-type.ts';
+import { parseCustomData } from './custom-data.ts';
 import { toFileName, validateFilePath } from './validate-file-path.ts';
 
 /** A verified file with everything a download needs. */
@@ -60,9 +61,10 @@ export class FileService {
   /** Spec 4.1: creates the record (the creator first in its ACL) and a signed upload link. */
   async requestUpload(
     principal: Principal,
-    request: { filePath: string; permissionScope: PermissionScope },
+    request: { filePath: string; permissionScope: PermissionScope; customData?: unknown },
   ): Promise<{ file: FileRecord; upload: IssuedLink }> {
     const filePath = validateFilePath(request.filePath);
+    const customData = request.customData === undefined ? null : parseCustomData(request.customData);
     const now = this.#o.clock.now();
     const uploadExpiresAt = toUnixSeconds(now) + this.#o.uploadLinkTtlSeconds;
     const { file, replaced } = await this.#o.files.create(
@@ -73,6 +75,7 @@ export class FileService {
         filePath,
         permissionScope: request.permissionScope,
         uploadExpiresAt,
+        customData,
       },
       now,
     );
@@ -196,6 +199,16 @@ export class FileService {
     for (const version of [file.blobVersion, file.pendingUpload?.blobVersion]) {
       if (version) await this.#discard(toStorageKey(file), version);
     }
+  }
+
+  /** PATCH /api/v1/file/:id {customData}: replaces the app's own metadata (creator or admin). */
+  async updateCustomData(principal: Principal, fileId: string, customData: unknown): Promise<FileRecord> {
+    // The ACL is a barrier: it answers before the body is judged (DESIGN §4).
+    const file = await this.#getAccessible(principal, fileId, 'manage');
+    const parsed = parseCustomData(customData);
+    const updated = await this.#o.files.updateCustomData(file.id, parsed, this.#o.clock.now());
+    if (!updated) throw fileNotFound();
+    return updated;
   }
 
   /** DELETE …/acl/user/:id and …/acl/role/:role; removing an absent entry changes nothing. */

@@ -15,6 +15,7 @@ import { listFiles } from './files/list-files.ts';
 import { requestUpload } from './files/request-upload.ts';
 import { shareFile } from './files/share-file.ts';
 import { unshareFile } from './files/unshare-file.ts';
+import { updateFile } from './files/update-file.ts';
 import { verifyUpload } from './files/verify-upload.ts';
 import { getProfile } from './users/get-profile.ts';
 
@@ -32,6 +33,7 @@ const routes = [
   getFile,
   listFiles,
   deleteFile,
+  updateFile,
 ];
 
 /** /api/v1: the JSON API behind barriers 2 (app credentials) and 3 (token). */

@@ -5,6 +5,7 @@ import { writeTransaction } from '../repositories/write-transaction.ts';
 import { accessEpoch } from './access-epoch.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
+import { fileCustomData } from './file-custom-data.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
 import { projectSettings } from './project-settings.ts';
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0006_acl_listing_keys': aclListingKeys,
   '0007_refresh_tokens': refreshTokens,
   '0008_project_settings': projectSettings,
+  '0009_file_custom_data': fileCustomData,
 };
 
 /** The names of every migration, in the order they run. */

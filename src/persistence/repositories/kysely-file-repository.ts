@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import type { CustomData } from '../../domain/files/custom-data.ts';
 import type {
   AclEntry,
   BlobReferences,
@@ -81,6 +82,7 @@ export class KyselyFileRepository implements FileRepository {
       created_at: now.getTime(),
       updated_at: now.getTime(),
       version: 0,
+      custom_data: file.customData ? JSON.stringify(file.customData) : null,
     };
     try {
       // The common case is a free path: the insert claims it (ON CONFLICT DO NOTHING) and the
@@ -226,6 +228,21 @@ export class KyselyFileRepository implements FileRepository {
             ? eb('upload_blob_version', 'is', null)
             : eb('upload_blob_version', '=', pendingVersion),
         )
+        .executeTakeFirst();
+      return updated.numUpdatedRows > 0n ? findFileById(trx, id) : undefined;
+    });
+  }
+
+  async updateCustomData(id: string, customData: CustomData, now: Date): Promise<FileRecord | undefined> {
+    return writeTransaction(this.#db, async (trx) => {
+      const updated = await trx
+        .updateTable('files')
+        .set((eb) => ({
+          custom_data: JSON.stringify(customData),
+          version: eb('version', '+', 1),
+          updated_at: now.getTime(),
+        }))
+        .where('id', '=', id)
         .executeTakeFirst();
       return updated.numUpdatedRows > 0n ? findFileById(trx, id) : undefined;
     });
