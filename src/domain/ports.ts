@@ -81,6 +81,11 @@ export type FileRecord = {
   version: number;
   /** The app's own JSON object (at most 4 KiB); null when never set. */
   customData: CustomData | null;
+  /**
+   * Signed into every download link; revoking links or removing an ACL entry adds one, and
+   * links of an older generation stop (docs/security.md, "Revoking links").
+   */
+  linksGeneration: number;
 };
 
 export type NewProject = Omit<Project, 'createdAt'>;
@@ -179,7 +184,10 @@ export interface FileRepository {
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }>;
   /** Returns whether a record was deleted (its ACL goes with it). */
   delete(id: string): Promise<boolean>;
-  /** Removes the entry if present, bumping version and updatedAt when it was there. */
+  /**
+   * Removes the entry if present, bumping version and updatedAt when it was there, and the
+   * links generation too: the links it let its users obtain stop with it.
+   */
   removeAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined>;
   /** Adds the entry if absent, bumping version and updatedAt in the same transaction. */
   addAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined>;
@@ -209,6 +217,8 @@ export interface FileRepository {
     },
     now: Date,
   ): Promise<FileRecord | undefined>;
+  /** Moves the links generation on (every download link issued before stops); false when there is no such file. */
+  revokeLinks(id: string): Promise<boolean>;
   /** Replaces the file's customData, bumping version and updatedAt; undefined when there is no such file. */
   updateCustomData(id: string, customData: CustomData, now: Date): Promise<FileRecord | undefined>;
   /**

@@ -68,6 +68,8 @@ export type FilesTable = {
   version: number;
   /** JSON text of the file's customData; null when never set. */
   custom_data: string | null;
+  /** Signed into download links; a revocation or an unshare adds one (migrations/file-links-generation.ts). */
+  links_generation: number;
 };
 
 export type FileAclTable = {

@@ -86,6 +86,12 @@ export async function toCellRequest(
     // The same customData every time: the world's records keep what they show.
     case 'updateFile':
       return request(`/api/v1/file/${fileId}`, json({ customData: { matrix: true } }));
+    // Like a delete: a revocation that may succeed gets a file of its own (the world's links stay).
+    case 'revokeLinks': {
+      const revoked = expectedOutcome(caller, endpoint, scope) === 'ok';
+      const target = revoked ? (await world.freshFile(scope)).id : world.decoys[scope].id;
+      return request(`/api/v1/file/${target}/links/revoke`);
+    }
     case 'controlPreflight':
       headers['access-control-request-method'] = 'POST';
       headers['access-control-request-headers'] = 'sb-app-id, authorization, content-type';
@@ -161,6 +167,7 @@ function toDataPlaneRequest(world: MatrixWorld, caller: CallerId, endpoint: Endp
     expiredLink: upload ? world.expiredUpload.putUrl : world.expiredDownloadUrl,
     tamperedLink: own.replace(/([?&]sig=)(.)/, (_, name, first) => `${name}${first === 'A' ? 'B' : 'A'}`),
     extendedLink: own.replace(/([?&]exp=)(\d+)/, (_, name, exp) => `${name}${Number(exp) + 3600}`),
+    revokedLink: upload ? world.upload.putUrl : world.revokedDownloadUrl,
   };
   // Callers of the control plane hold no link: they send their headers to the bare path.
   const url = links[caller] ?? `${world.server.baseUrl}/blob/v1/files/${target.id}`;

@@ -34,6 +34,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         updatedAt: T0,
         version: 0,
         customData: null,
+        linksGeneration: 0,
       };
       assert.deepEqual(file, expected);
       assert.equal(replaced, undefined);

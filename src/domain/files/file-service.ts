@@ -6,6 +6,7 @@ import {
   fileNotFound,
   fileNotVerified,
   internal,
+  linkRevoked,
   uploadMissing,
   validationFailed,
 } from '../../errors/errors.ts';
@@ -32,7 +33,14 @@ import { toFileName, validateFilePath } from './validate-file-path.ts';
 export type DownloadableFile = FileRecord & { content: FileContentInfo; etag: string; blobVersion: string };
 
 /** The parts of a gateway link: the file id from the path, the rest from the query string. */
-export type GatewayLink = { fileId: string; expiresAt: number; kid?: string; sig?: string };
+export type GatewayLink = {
+  fileId: string;
+  expiresAt: number;
+  /** Download links: the file's links generation they were issued under (absent: 0). */
+  generation?: number;
+  kid?: string;
+  sig?: string;
+};
 
 export type FileServiceOptions = {
   files: FileRepository;
@@ -169,6 +177,7 @@ export class FileService {
         blobVersion: file.blobVersion,
         fileName: toFileName(file.filePath),
         contentType: file.content.contentType,
+        linksGeneration: file.linksGeneration,
       },
       nowSeconds + expiresInSeconds,
       nowSeconds,
@@ -209,6 +218,12 @@ export class FileService {
     const updated = await this.#o.files.updateCustomData(file.id, parsed, this.#o.clock.now());
     if (!updated) throw fileNotFound();
     return updated;
+  }
+
+  /** POST /api/v1/file/:id/links/revoke: every download link issued so far stops (creator or admin). */
+  async revokeLinks(principal: Principal, fileId: string): Promise<void> {
+    const file = await this.#getAccessible(principal, fileId, 'manage');
+    if (!(await this.#o.files.revokeLinks(file.id))) throw fileNotFound();
   }
 
   /** DELETE …/acl/user/:id and …/acl/role/:role; removing an absent entry changes nothing. */
@@ -274,6 +289,9 @@ export class FileService {
   /** Data plane, download link: the verified file it names (checked before any byte is read). */
   async getDownloadable(link: GatewayLink): Promise<DownloadableFile> {
     const file = await this.#getLinked(link, 'download');
+    // The generation came with the record (no other read): a revocation or an unshare moved it
+    // on, in the database, so every process and node refuses the older links at once.
+    if ((link.generation ?? 0) !== file.linksGeneration) throw linkRevoked();
     if (!file.verified || !file.content || !file.etag || !file.blobVersion) throw fileNotVerified();
     return file as DownloadableFile;
   }
@@ -294,7 +312,7 @@ export class FileService {
   async #getLinked(link: GatewayLink, operation: 'upload' | 'download'): Promise<FileRecord> {
     // The signature is checked before anything is looked up: a forged link learns nothing.
     this.#o.links.assertGatewayLink(
-      { operation, fileId: link.fileId, expiresAt: link.expiresAt },
+      { operation, fileId: link.fileId, expiresAt: link.expiresAt, generation: link.generation },
       link,
       toUnixSeconds(this.#o.clock.now()),
     );

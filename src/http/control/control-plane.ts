@@ -13,6 +13,7 @@ import { deleteFile } from './files/delete-file.ts';
 import { getFile } from './files/get-file.ts';
 import { listFiles } from './files/list-files.ts';
 import { requestUpload } from './files/request-upload.ts';
+import { revokeLinks } from './files/revoke-links.ts';
 import { shareFile } from './files/share-file.ts';
 import { unshareFile } from './files/unshare-file.ts';
 import { updateFile } from './files/update-file.ts';
@@ -34,6 +35,7 @@ const routes = [
   listFiles,
   deleteFile,
   updateFile,
+  revokeLinks,
 ];
 
 /** /api/v1: the JSON API behind barriers 2 (app credentials) and 3 (token). */

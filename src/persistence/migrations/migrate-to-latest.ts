@@ -6,6 +6,7 @@ import { accessEpoch } from './access-epoch.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { fileCustomData } from './file-custom-data.ts';
+import { fileLinksGeneration } from './file-links-generation.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
 import { projectSettings } from './project-settings.ts';
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0007_refresh_tokens': refreshTokens,
   '0008_project_settings': projectSettings,
   '0009_file_custom_data': fileCustomData,
+  '0009_file_links_generation': fileLinksGeneration,
 };
 
 /** The names of every migration, in the order they run. */

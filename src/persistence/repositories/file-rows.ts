@@ -80,6 +80,7 @@ export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
     updatedAt: new Date(row.updated_at),
     version: row.version,
     customData: row.custom_data === null ? null : (JSON.parse(row.custom_data) as CustomData),
+    linksGeneration: row.links_generation,
   };
 }
 

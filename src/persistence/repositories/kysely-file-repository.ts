@@ -83,6 +83,7 @@ export class KyselyFileRepository implements FileRepository {
       updated_at: now.getTime(),
       version: 0,
       custom_data: file.customData ? JSON.stringify(file.customData) : null,
+      links_generation: 0,
     };
     try {
       // The common case is a free path: the insert claims it (ON CONFLICT DO NOTHING) and the
@@ -153,8 +154,26 @@ export class KyselyFileRepository implements FileRepository {
         .where('scope', '=', entry.scope)
         .where('identifier', '=', entry.identifier)
         .executeTakeFirst();
-      return deleted.numDeletedRows > 0n;
+      if (deleted.numDeletedRows === 0n) return false;
+      // In the same transaction: the links the entry let its users obtain stop as it goes.
+      await trx
+        .updateTable('files')
+        .set((eb) => ({ links_generation: eb('links_generation', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+      return true;
     });
+  }
+
+  async revokeLinks(id: string): Promise<boolean> {
+    // One statement: the row's new generation is what every later download compares with.
+    // Not a change of the record the API shows, so version and updatedAt stay.
+    const updated = await this.#db
+      .updateTable('files')
+      .set((eb) => ({ links_generation: eb('links_generation', '+', 1) }))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return updated.numUpdatedRows > 0n;
   }
 
   commitUpload(
