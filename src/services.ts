@@ -12,6 +12,7 @@ import type { Config } from './config/config.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { BlobCollector } from './domain/files/blob-collector.ts';
 import { FileService } from './domain/files/file-service.ts';
+import { UnverifiedSweeper } from './domain/files/unverified-sweeper.ts';
 import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
 import { IdentityService } from './domain/identity/identity-service.ts';
@@ -43,6 +44,8 @@ export type Services = {
   files: FileService;
   /** Finds and removes stray blobs (coffer gc; periodically in serve). */
   collector: BlobCollector;
+  /** Removes expired never-verified records and their bytes (periodically in serve). */
+  unverifiedSweeper: UnverifiedSweeper;
   /** The base URL links are built on; set once the server knows its address. */
   publicUrl: { value: string };
   close(): Promise<void>;
@@ -112,6 +115,13 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         directUploads: config.uploadMode === 'direct',
       }),
       collector: createBlobCollector(config, { files: repositories.files, blobs, clock }),
+      unverifiedSweeper: new UnverifiedSweeper({
+        files: repositories.files,
+        blobs,
+        clock,
+        graceSeconds: config.unverifiedGraceSeconds,
+        batchSize: 100,
+      }),
       publicUrl,
       close: async () => {
         await database.close();

@@ -172,6 +172,9 @@ export interface AccessEpochRepository {
 /** An abandoned upload that create() replaced: its bytes are the caller's to remove. */
 export type ReplacedUpload = { id: string; pendingBlobVersion: string | null };
 
+/** A never-verified record the sweep removed: its bytes (if any) are the caller's to remove. */
+export type SweptUpload = ReplacedUpload & { projectId: string };
+
 export interface FileRepository {
   /**
    * Inserts the record with the creator as its first ACL entry. When the creator already has
@@ -217,6 +220,12 @@ export interface FileRepository {
     },
     now: Date,
   ): Promise<FileRecord | undefined>;
+  /**
+   * Deletes at most `limit` records that are still unverified and whose upload link expired
+   * before `expiredBefore` (Unix seconds), oldest first, and answers them. The condition is
+   * re-checked by the delete itself, so a verify that committed first keeps its record.
+   */
+  deleteExpiredUnverified(expiredBefore: number, limit: number): Promise<SweptUpload[]>;
   /** Moves the links generation on (every download link issued before stops); false when there is no such file. */
   revokeLinks(id: string): Promise<boolean>;
   /** Replaces the file's customData, bumping version and updatedAt; undefined when there is no such file. */

@@ -12,6 +12,7 @@ import { initialSchema } from './initial-schema.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
+import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
 
 /**
  * Every migration, in code rather than a scanned folder (nothing to resolve at run time, and
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0008_project_settings': projectSettings,
   '0009_file_custom_data': fileCustomData,
   '0009_file_links_generation': fileLinksGeneration,
+  '0009_unverified_expiry_index': unverifiedExpiryIndex,
 };
 
 /** The names of every migration, in the order they run. */

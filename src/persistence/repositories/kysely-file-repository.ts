@@ -10,6 +10,7 @@ import type {
   NewFile,
   PendingUpload,
   ReplacedUpload,
+  SweptUpload,
 } from '../../domain/ports.ts';
 import { fileExists } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
@@ -163,6 +164,38 @@ export class KyselyFileRepository implements FileRepository {
         .execute();
       return true;
     });
+  }
+
+  async deleteExpiredUnverified(expiredBefore: number, limit: number): Promise<SweptUpload[]> {
+    // Read from the partial index (migration unverified-expiry-index), then one delete that
+    // re-checks the condition: no transaction held across the batch, and a record verified in
+    // between is not touched. RETURNING answers what each deleted row still held.
+    const candidates = await this.#db
+      .selectFrom('files')
+      .select('id')
+      .where('verified', '=', 0)
+      .where('upload_expires_at', '<', expiredBefore)
+      .orderBy('upload_expires_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    if (candidates.length === 0) return [];
+    const deleted = await this.#db
+      .deleteFrom('files')
+      .where(
+        'id',
+        'in',
+        candidates.map((row) => row.id),
+      )
+      .where('verified', '=', 0)
+      .where('upload_expires_at', '<', expiredBefore)
+      .returning(['id', 'project_id', 'upload_blob_version'])
+      .execute();
+    return deleted.map((row) => ({
+      id: row.id,
+      projectId: row.project_id,
+      pendingBlobVersion: row.upload_blob_version,
+    }));
   }
 
   async revokeLinks(id: string): Promise<boolean> {
