@@ -11,6 +11,7 @@ import { parseS3StorageUrl, S3BlobStore } from './blob-stores/s3-blob-store.ts';
 import type { Config } from './config/config.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { BlobCollector } from './domain/files/blob-collector.ts';
+import { FileOrganizer } from './domain/files/file-organizer.ts';
 import { FileService } from './domain/files/file-service.ts';
 import { UnverifiedSweeper } from './domain/files/unverified-sweeper.ts';
 import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
@@ -42,6 +43,8 @@ export type Services = {
   blobs: BlobStore & BlobSweeper;
   identity: IdentityService;
   files: FileService;
+  /** Copy, move and bulk delete. */
+  organizer: FileOrganizer;
   /** Finds and removes stray blobs (coffer gc; periodically in serve). */
   collector: BlobCollector;
   /** Removes expired never-verified records and their bytes (periodically in serve). */
@@ -81,6 +84,15 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       baseUrl: () => publicUrl.value,
       directUploads: config.uploadMode === 'direct',
     });
+    const fileService = new FileService({
+      files: repositories.files,
+      blobs,
+      links,
+      clock,
+      uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
+      maxFileSizeBytes: config.maxFileSizeBytes,
+      directUploads: config.uploadMode === 'direct',
+    });
     const tokens = new TokenService({
       keys: await loadKeys(repositories.signingKeys, 'token'),
       ttlSeconds: config.tokenTtlSeconds,
@@ -105,15 +117,8 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         accessEpoch,
         ...buildThrottles(config, repositories, clock),
       }),
-      files: new FileService({
-        files: repositories.files,
-        blobs,
-        links,
-        clock,
-        uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
-        maxFileSizeBytes: config.maxFileSizeBytes,
-        directUploads: config.uploadMode === 'direct',
-      }),
+      files: fileService,
+      organizer: new FileOrganizer({ files: repositories.files, blobs, clock, fileService }),
       collector: createBlobCollector(config, { files: repositories.files, blobs, clock }),
       unverifiedSweeper: new UnverifiedSweeper({
         files: repositories.files,

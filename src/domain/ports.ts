@@ -86,6 +86,11 @@ export type FileRecord = {
    * links of an older generation stop (docs/security.md, "Revoking links").
    */
   linksGeneration: number;
+  /**
+   * A copy serves its source's bytes: the file whose storage key holds blobVersion (null: this
+   * one). Versions never change, so sharing them is safe; the last record naming one removes it.
+   */
+  blobFileId: string | null;
 };
 
 export type NewProject = Omit<Project, 'createdAt'>;
@@ -226,6 +231,32 @@ export interface FileRepository {
    * re-checked by the delete itself, so a verify that committed first keeps its record.
    */
   deleteExpiredUnverified(expiredBefore: number, limit: number): Promise<SweptUpload[]>;
+  /**
+   * Adds a verified copy of the verified file `sourceId` (same version, content and customData;
+   * `blobFileId` its source's; the creator its only ACL entry), locking the source row so a
+   * concurrent delete of it waits or wins. Replaces an abandoned upload at the target path like
+   * create(); FILE_EXISTS for a live record there; undefined when the source is gone or unverified.
+   */
+  createCopy(
+    copy: Pick<NewFile, 'id' | 'projectId' | 'creatorId' | 'filePath' | 'permissionScope'> & {
+      sourceId: string;
+    },
+    now: Date,
+  ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined>;
+  /**
+   * Moves the file to another filePath of its creator, bumping version and updatedAt (the same
+   * path: no change). Replaces an abandoned upload there like create(); FILE_EXISTS for a live
+   * record; undefined when there is no such file.
+   */
+  move(
+    id: string,
+    filePath: string,
+    now: Date,
+  ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined>;
+  /** Whether any record still serves or holds this version of `<project>/<blobFileId>` (copies included). */
+  isBlobReferenced(blobFileId: string, version: string): Promise<boolean>;
+  /** For a page of storage-key file ids: the versions of each that copies serve (coffer gc). */
+  findSharedBlobVersions(blobFileIds: readonly string[]): Promise<Map<string, Set<string>>>;
   /** Moves the links generation on (every download link issued before stops); false when there is no such file. */
   revokeLinks(id: string): Promise<boolean>;
   /** Replaces the file's customData, bumping version and updatedAt; undefined when there is no such file. */

@@ -110,6 +110,11 @@ export const endpoints = {
     group: 'manage',
     okStatus: 204,
   },
+  // A copy is a read of the source (into a file of the caller's own).
+  copyFile: { method: 'POST', path: '/api/v1/file/:fileId/copy', group: 'read', okStatus: 200 },
+  moveFile: { method: 'POST', path: '/api/v1/file/:fileId/move', group: 'manage', okStatus: 200 },
+  // Per-id outcomes: the barriers answer for the request, the ACL for each id (API tests).
+  deleteFiles: { method: 'POST', path: '/api/v1/file/delete', group: 'account', okStatus: 200 },
   controlPreflight: { method: 'OPTIONS', path: '/api/v1/file', group: 'preflight', okStatus: 204 },
   healthz: { method: 'GET', path: '/healthz', group: 'probes', okStatus: 200 },
   readyz: { method: 'GET', path: '/readyz', group: 'probes', okStatus: 200 },

@@ -92,6 +92,17 @@ export async function toCellRequest(
       const target = revoked ? (await world.freshFile(scope)).id : world.decoys[scope].id;
       return request(`/api/v1/file/${target}/links/revoke`);
     }
+    case 'copyFile':
+      return request(`/api/v1/file/${fileId}/copy`, json({ filePath: `copies/${++serial}.txt` }));
+    // Like a delete: a move that may succeed moves a file of its own (the world's paths stay).
+    case 'moveFile': {
+      const moved = expectedOutcome(caller, endpoint, scope) === 'ok';
+      const target = moved ? (await world.freshFile(scope)).id : world.decoys[scope].id;
+      return request(`/api/v1/file/${target}/move`, json({ filePath: `moved/${++serial}.txt` }));
+    }
+    // An id no file has: the barriers are what this cell plays (its outcome is per id).
+    case 'deleteFiles':
+      return request('/api/v1/file/delete', json({ fileIds: [absentUserId] }));
     case 'controlPreflight':
       headers['access-control-request-method'] = 'POST';
       headers['access-control-request-headers'] = 'sb-app-id, authorization, content-type';

@@ -35,6 +35,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         version: 0,
         customData: null,
         linksGeneration: 0,
+        blobFileId: null,
       };
       assert.deepEqual(file, expected);
       assert.equal(replaced, undefined);

@@ -30,9 +30,12 @@ it('GET /docs serves an OpenAPI document with every control-plane endpoint', asy
     'POST /api/v1/auth/refresh',
     'POST /api/v1/auth/signup',
     'POST /api/v1/file',
+    'POST /api/v1/file/delete',
     'POST /api/v1/file/{fileId}/acl/role/{roleName}',
     'POST /api/v1/file/{fileId}/acl/user/{userId}',
+    'POST /api/v1/file/{fileId}/copy',
     'POST /api/v1/file/{fileId}/links/revoke',
+    'POST /api/v1/file/{fileId}/move',
     'POST /api/v1/file/{fileId}/verify',
   ]);
 });

@@ -53,9 +53,28 @@ export type FileServiceOptions = {
   directUploads?: boolean;
 };
 
-/** Where a file's bytes live: derived from server ids only, never from the user's filePath. */
-export function toStorageKey(file: Pick<FileRecord, 'projectId' | 'id'>): string {
-  return `${file.projectId}/${file.id}`;
+/**
+ * Where a file's bytes live: derived from server ids only, never from the user's filePath. A
+ * copy's bytes live under its source's key (`blobFileId`).
+ */
+export function toStorageKey(
+  file: Pick<FileRecord, 'projectId' | 'id'> & { blobFileId?: string | null },
+): string {
+  return `${file.projectId}/${file.blobFileId ?? file.id}`;
+}
+
+/** The file, if `principal` may do `action` with it: FILE_NOT_FOUND or ACCESS_DENIED otherwise. */
+export async function getAccessibleFile(
+  files: FileRepository,
+  principal: Principal,
+  fileId: string,
+  action: FileAction,
+): Promise<FileRecord> {
+  const file = isWellFormedId(fileId) ? await files.findById(fileId) : undefined;
+  if (!file) throw fileNotFound();
+  // A file of another project is denied like any other: ids are unguessable (DESIGN §4).
+  if (!canAccessFile({ principal, file, action })) throw accessDenied();
+  return file;
 }
 
 /** The file rules of the spec (4.1–4.5) and DESIGN §4, independent of HTTP. */
@@ -206,7 +225,12 @@ export class FileService {
     const file = await this.#getAccessible(principal, fileId, 'manage');
     if (!(await this.#o.files.delete(file.id))) throw fileNotFound();
     for (const version of [file.blobVersion, file.pendingUpload?.blobVersion]) {
-      if (version) await this.#discard(toStorageKey(file), version);
+      if (!version) continue;
+      // Copies share verified bytes (file-organizer.ts): the last record naming them removes
+      // them. Asked after the delete committed, so a copy that committed first is seen.
+      if (file.verified && (await this.#o.files.isBlobReferenced(file.blobFileId ?? file.id, version)))
+        continue;
+      await this.#discard(toStorageKey(file), version);
     }
   }
 
@@ -321,12 +345,8 @@ export class FileService {
     return file;
   }
 
-  async #getAccessible(principal: Principal, fileId: string, action: FileAction): Promise<FileRecord> {
-    const file = isWellFormedId(fileId) ? await this.#o.files.findById(fileId) : undefined;
-    if (!file) throw fileNotFound();
-    // A file of another project is denied like any other: ids are unguessable (DESIGN §4).
-    if (!canAccessFile({ principal, file, action })) throw accessDenied();
-    return file;
+  #getAccessible(principal: Principal, fileId: string, action: FileAction): Promise<FileRecord> {
+    return getAccessibleFile(this.#o.files, principal, fileId, action);
   }
 }
 

@@ -4,6 +4,7 @@ import type { DatabaseSchema } from '../database-schema.ts';
 import { writeTransaction } from '../repositories/write-transaction.ts';
 import { accessEpoch } from './access-epoch.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
+import { fileBlobSharing } from './file-blob-sharing.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { fileCustomData } from './file-custom-data.ts';
 import { fileLinksGeneration } from './file-links-generation.ts';
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0009_file_custom_data': fileCustomData,
   '0009_file_links_generation': fileLinksGeneration,
   '0009_unverified_expiry_index': unverifiedExpiryIndex,
+  '0009_file_blob_sharing': fileBlobSharing,
 };
 
 /** The names of every migration, in the order they run. */

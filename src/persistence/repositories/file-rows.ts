@@ -81,6 +81,7 @@ export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
     version: row.version,
     customData: row.custom_data === null ? null : (JSON.parse(row.custom_data) as CustomData),
     linksGeneration: row.links_generation,
+    blobFileId: row.blob_file_id,
   };
 }
 

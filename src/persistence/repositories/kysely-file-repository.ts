@@ -85,6 +85,7 @@ export class KyselyFileRepository implements FileRepository {
       version: 0,
       custom_data: file.customData ? JSON.stringify(file.customData) : null,
       links_generation: 0,
+      blob_file_id: null,
     };
     try {
       // The common case is a free path: the insert claims it (ON CONFLICT DO NOTHING) and the
@@ -196,6 +197,116 @@ export class KyselyFileRepository implements FileRepository {
       projectId: row.project_id,
       pendingBlobVersion: row.upload_blob_version,
     }));
+  }
+
+  async createCopy(
+    copy: Pick<NewFile, 'id' | 'projectId' | 'creatorId' | 'filePath' | 'permissionScope'> & {
+      sourceId: string;
+    },
+    now: Date,
+  ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
+    try {
+      return await writeTransaction(this.#db, async (trx) => {
+        // A no-op update locks the source row until commit: a delete of the source either
+        // waits for this copy (and then sees it as a reference to the bytes) or wins (and this
+        // finds nothing). SQLite's write lock does the same for the whole database.
+        const source = await trx
+          .updateTable('files')
+          .set((eb) => ({ version: eb.ref('version') }))
+          .where('id', '=', copy.sourceId)
+          .where('verified', '=', 1)
+          .returningAll()
+          .executeTakeFirst();
+        if (source === undefined || source.project_id !== copy.projectId) return undefined;
+        const replaced = await deleteAbandonedUpload(trx, copy, now);
+        const row = {
+          ...source,
+          id: copy.id,
+          creator_id: copy.creatorId,
+          file_path: copy.filePath,
+          permission_scope: copy.permissionScope,
+          blob_file_id: source.blob_file_id ?? source.id,
+          links_generation: 0,
+          created_at: now.getTime(),
+          updated_at: now.getTime(),
+          version: 0,
+        };
+        await this.#insertFile(trx, row);
+        await this.#insertCreatorAcl(trx, copy.id, copy.creatorId, copy.projectId, row.created_at);
+        const file = toFileRecord(row, [{ scope: 'user', identifier: copy.creatorId }]);
+        return replaced === undefined ? { file } : { file, replaced };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw fileExists();
+      throw error;
+    }
+  }
+
+  async move(
+    id: string,
+    filePath: string,
+    now: Date,
+  ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
+    try {
+      return await writeTransaction(this.#db, async (trx) => {
+        const current = await trx
+          .updateTable('files')
+          .set((eb) => ({ version: eb.ref('version') }))
+          .where('id', '=', id)
+          .returning(['project_id', 'creator_id', 'file_path'])
+          .executeTakeFirst();
+        if (current === undefined) return undefined;
+        if (current.file_path === filePath) return { file: (await findFileById(trx, id))! };
+        const target = { projectId: current.project_id, creatorId: current.creator_id, filePath };
+        const replaced = await deleteAbandonedUpload(trx, target, now);
+        await trx
+          .updateTable('files')
+          .set((eb) => ({ file_path: filePath, version: eb('version', '+', 1), updated_at: now.getTime() }))
+          .where('id', '=', id)
+          .execute();
+        const file = (await findFileById(trx, id))!;
+        return replaced === undefined ? { file } : { file, replaced };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw fileExists();
+      throw error;
+    }
+  }
+
+  async isBlobReferenced(blobFileId: string, version: string): Promise<boolean> {
+    // Two index lookups: the owner by primary key, the copies by files_blob_file_idx.
+    const found = await this.#db
+      .selectFrom('files')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('id', '=', blobFileId),
+            eb.or([eb('blob_version', '=', version), eb('upload_blob_version', '=', version)]),
+          ]),
+          eb.and([eb('blob_file_id', '=', blobFileId), eb('blob_version', '=', version)]),
+        ]),
+      )
+      .limit(1)
+      .executeTakeFirst();
+    return found !== undefined;
+  }
+
+  async findSharedBlobVersions(blobFileIds: readonly string[]): Promise<Map<string, Set<string>>> {
+    const shared = new Map<string, Set<string>>();
+    if (blobFileIds.length === 0) return shared;
+    const rows = await this.#db
+      .selectFrom('files')
+      .select(['blob_file_id', 'blob_version'])
+      .where('blob_file_id', 'in', blobFileIds)
+      .execute();
+    for (const row of rows) {
+      if (row.blob_file_id === null || row.blob_version === null) continue;
+      const versions = shared.get(row.blob_file_id) ?? new Set<string>();
+      versions.add(row.blob_version);
+      shared.set(row.blob_file_id, versions);
+    }
+    return shared;
   }
 
   async revokeLinks(id: string): Promise<boolean> {
@@ -353,7 +464,7 @@ export class KyselyFileRepository implements FileRepository {
  */
 async function deleteAbandonedUpload(
   trx: Kysely<DatabaseSchema>,
-  file: NewFile,
+  file: Pick<NewFile, 'projectId' | 'creatorId' | 'filePath'>,
   now: Date,
 ): Promise<ReplacedUpload | undefined> {
   const existing = await trx
