@@ -1,3 +1,4 @@
+import { runPeriodically } from './domain/run-periodically.ts';
 import type { Services } from './services.ts';
 
 type Log = { info(details: object, message: string): void; warn(details: object, message: string): void };
@@ -17,39 +18,15 @@ const backlogPauseMs = 1000;
 export function startUnverifiedSweep(services: Services, log: Log): { stop(): Promise<void> } | undefined {
   const intervalSeconds = services.config.unverifiedSweepIntervalSeconds;
   if (intervalSeconds === 0) return undefined;
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-
-  const runPass = async (): Promise<number> => {
+  return runPeriodically(async (signal): Promise<number> => {
     try {
-      const report = await services.unverifiedSweeper.sweep({
-        maxBatches: maxBatchesPerPass,
-        signal: controller.signal,
-      });
+      const report = await services.unverifiedSweeper.sweep({ maxBatches: maxBatchesPerPass, signal });
       if (report.removed > 0) log.info({ ...report }, 'removed expired unverified uploads');
       if (report.removed >= maxBatchesPerPass * services.unverifiedSweeper.batchSize) return backlogPauseMs;
     } catch (error) {
-      if (!controller.signal.aborted)
+      if (!signal.aborted)
         log.warn({ err: error }, 'sweeping unverified uploads failed; retrying at the next interval');
     }
     return intervalSeconds * 1000 * (0.9 + Math.random() * 0.2);
-  };
-  const next = (delayMs: number) => {
-    timer = setTimeout(() => {
-      running = runPass().then((pauseMs) => {
-        running = undefined;
-        if (!controller.signal.aborted) next(pauseMs);
-      });
-    }, delayMs);
-    timer.unref();
-  };
-  next(0);
-  return {
-    async stop() {
-      controller.abort();
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  });
 }

@@ -15,6 +15,8 @@ import type {
 import { fileExists } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema, FilesTable } from '../database-schema.ts';
+import { deleteExpiredUnverified } from './delete-expired-unverified.ts';
+import { findSharedBlobVersions, isBlobReferenced } from './file-blob-references.ts';
 import { findFileById, selectFileWithAcl, toFileRecord, toFileWithAcl } from './file-rows.ts';
 import { listFiles } from './list-files.ts';
 import { prepareQuery, prepareRowStatement, prepareStatement, type QueryExecutor } from './prepared-query.ts';
@@ -167,36 +169,8 @@ export class KyselyFileRepository implements FileRepository {
     });
   }
 
-  async deleteExpiredUnverified(expiredBefore: number, limit: number): Promise<SweptUpload[]> {
-    // Read from the partial index (migration unverified-expiry-index), then one delete that
-    // re-checks the condition: no transaction held across the batch, and a record verified in
-    // between is not touched. RETURNING answers what each deleted row still held.
-    const candidates = await this.#db
-      .selectFrom('files')
-      .select('id')
-      .where('verified', '=', 0)
-      .where('upload_expires_at', '<', expiredBefore)
-      .orderBy('upload_expires_at')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    if (candidates.length === 0) return [];
-    const deleted = await this.#db
-      .deleteFrom('files')
-      .where(
-        'id',
-        'in',
-        candidates.map((row) => row.id),
-      )
-      .where('verified', '=', 0)
-      .where('upload_expires_at', '<', expiredBefore)
-      .returning(['id', 'project_id', 'upload_blob_version'])
-      .execute();
-    return deleted.map((row) => ({
-      id: row.id,
-      projectId: row.project_id,
-      pendingBlobVersion: row.upload_blob_version,
-    }));
+  deleteExpiredUnverified(expiredBefore: number, limit: number): Promise<SweptUpload[]> {
+    return deleteExpiredUnverified(this.#db, expiredBefore, limit);
   }
 
   async createCopy(
@@ -273,40 +247,12 @@ export class KyselyFileRepository implements FileRepository {
     }
   }
 
-  async isBlobReferenced(blobFileId: string, version: string): Promise<boolean> {
-    // Two index lookups: the owner by primary key, the copies by files_blob_file_idx.
-    const found = await this.#db
-      .selectFrom('files')
-      .select('id')
-      .where((eb) =>
-        eb.or([
-          eb.and([
-            eb('id', '=', blobFileId),
-            eb.or([eb('blob_version', '=', version), eb('upload_blob_version', '=', version)]),
-          ]),
-          eb.and([eb('blob_file_id', '=', blobFileId), eb('blob_version', '=', version)]),
-        ]),
-      )
-      .limit(1)
-      .executeTakeFirst();
-    return found !== undefined;
+  isBlobReferenced(blobFileId: string, version: string): Promise<boolean> {
+    return isBlobReferenced(this.#db, blobFileId, version);
   }
 
-  async findSharedBlobVersions(blobFileIds: readonly string[]): Promise<Map<string, Set<string>>> {
-    const shared = new Map<string, Set<string>>();
-    if (blobFileIds.length === 0) return shared;
-    const rows = await this.#db
-      .selectFrom('files')
-      .select(['blob_file_id', 'blob_version'])
-      .where('blob_file_id', 'in', blobFileIds)
-      .execute();
-    for (const row of rows) {
-      if (row.blob_file_id === null || row.blob_version === null) continue;
-      const versions = shared.get(row.blob_file_id) ?? new Set<string>();
-      versions.add(row.blob_version);
-      shared.set(row.blob_file_id, versions);
-    }
-    return shared;
+  findSharedBlobVersions(blobFileIds: readonly string[]): Promise<Map<string, Set<string>>> {
+    return findSharedBlobVersions(this.#db, blobFileIds);
   }
 
   async revokeLinks(id: string): Promise<boolean> {
