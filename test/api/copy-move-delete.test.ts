@@ -128,6 +128,25 @@ describe('copy, move and bulk delete', () => {
     assert.equal(await exists(), false, 'the last record took them along');
   });
 
+  it('a copy racing the delete of its source either serves the bytes or answers FILE_NOT_FOUND', async () => {
+    const owner = await server.client.signup();
+    for (let round = 0; round < 12; round++) {
+      const source = await server.client.uploadFile(owner.token, `race/${round}.txt`, `race ${round}`);
+      const [copy, deleted] = await Promise.all([
+        call('POST', `/api/v1/file/${source._id}/copy`, owner.token, { filePath: `race/copy-${round}.txt` }),
+        call('DELETE', `/api/v1/file/${source._id}`, owner.token),
+      ]);
+      assert.equal(deleted.status, 204, deleted.text);
+      if (copy.status === 200) {
+        assert.equal(
+          await download(owner.token, copy.body._id),
+          `race ${round}`,
+          'a copy never loses its bytes',
+        );
+      } else assert.equal(copy.body.code, 'FILE_NOT_FOUND', copy.text);
+    }
+  });
+
   it('gc removes shared bytes once no record serves them', async () => {
     const owner = await server.client.signup();
     const source = await server.client.uploadFile(owner.token, 'gc2/source.txt', 'orphaned later');
