@@ -45,6 +45,10 @@ const stackFiles = narrow(
     'test/api/rate-limits.test.ts',
     'test/api/concurrency.test.ts',
     'test/api/malformed-uploads.test.ts',
+    'test/api/custom-data.test.ts',
+    'test/api/link-revocation.test.ts',
+    'test/api/unverified-sweep.test.ts',
+    'test/api/copy-move-delete.test.ts',
     'test/fuzz/http-findings.test.ts',
     // The other fault tests stop a PostgreSQL cluster of their own: one pass is enough.
     'test/faults/s3-outage.test.ts',

@@ -33,17 +33,26 @@ export async function serve(config: Config): Promise<void> {
 
 /** One server process: builds the services and the app, serves what the primary hands over. */
 async function serveWorker(config: Config): Promise<void> {
-  const [{ buildApp }, { buildServices }, { serveFromPrimary }, { startBlobCollection }] = await Promise.all([
+  const [
+    { buildApp },
+    { buildServices },
+    { serveFromPrimary },
+    { startBlobCollection },
+    { startUnverifiedSweep },
+  ] = await Promise.all([
     import('./app.ts'),
     import('./services.ts'),
     import('./supervisor/serve-from-primary.ts'),
     import('./start-blob-collection.ts'),
+    import('./start-unverified-sweep.ts'),
   ]);
   const services = await buildServices(config, { log: logStartWarning, metricsFromPrimary: true });
   const tls = readTlsFiles(config);
   const app = await buildApp(services, { tls: tls && { cert: tls.cert, key: tls.key } });
   const { collectBlobs } = await serveFromPrimary(app, services.publicUrl);
   const collection = collectBlobs ? startBlobCollection(services, app.log) : undefined;
+  // The same one worker per node sweeps expired never-verified records.
+  const sweep = collectBlobs ? startUnverifiedSweep(services, app.log) : undefined;
   await new Promise<void>((resolve) => {
     let stopping = false;
     // Ctrl-C signals the primary and its workers together; the primary then sends SIGTERM too.
@@ -52,6 +61,7 @@ async function serveWorker(config: Config): Promise<void> {
       stopping = true;
       app.log.info('shutting down: draining connections');
       await collection?.stop();
+      await sweep?.stop();
       await app.close();
       await services.close();
       // The channel to the primary would keep this worker alive: let it go.

@@ -11,7 +11,9 @@ import { parseS3StorageUrl, S3BlobStore } from './blob-stores/s3-blob-store.ts';
 import type { Config } from './config/config.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { BlobCollector } from './domain/files/blob-collector.ts';
+import { FileOrganizer } from './domain/files/file-organizer.ts';
 import { FileService } from './domain/files/file-service.ts';
+import { UnverifiedSweeper } from './domain/files/unverified-sweeper.ts';
 import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
 import { IdentityService } from './domain/identity/identity-service.ts';
@@ -42,8 +44,12 @@ export type Services = {
   blobs: BlobStore & BlobSweeper;
   identity: IdentityService;
   files: FileService;
+  /** Copy, move and bulk delete. */
+  organizer: FileOrganizer;
   /** Finds and removes stray blobs (coffer gc; periodically in serve). */
   collector: BlobCollector;
+  /** Removes expired never-verified records and their bytes (periodically in serve). */
+  unverifiedSweeper: UnverifiedSweeper;
   /** Prometheus instruments (GET /metrics). */
   metrics: ServiceMetrics;
   /** The base URL links are built on; set once the server knows its address. */
@@ -90,6 +96,19 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       },
       metrics,
     );
+    const fileService = new FileService({
+      files: repositories.files,
+      blobs,
+      links,
+      clock,
+      uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
+      maxFileSizeBytes: config.maxFileSizeBytes,
+      directUploads: config.uploadMode === 'direct',
+      events: {
+        uploadCommitted: (sizeBytes) => metrics.uploaded(sizeBytes),
+        uploadVerified: () => metrics.verified(),
+      },
+    });
     const tokens = new TokenService({
       keys: await loadKeys(repositories.signingKeys, 'token'),
       ttlSeconds: config.tokenTtlSeconds,
@@ -114,20 +133,16 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         accessEpoch,
         ...buildThrottles(config, repositories, clock),
       }),
-      files: new FileService({
+      files: fileService,
+      organizer: new FileOrganizer({ files: repositories.files, blobs, clock, fileService }),
+      collector: createBlobCollector(config, { files: repositories.files, blobs, clock }),
+      unverifiedSweeper: new UnverifiedSweeper({
         files: repositories.files,
         blobs,
-        links,
         clock,
-        uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
-        maxFileSizeBytes: config.maxFileSizeBytes,
-        directUploads: config.uploadMode === 'direct',
-        events: {
-          uploadCommitted: (sizeBytes) => metrics.uploaded(sizeBytes),
-          uploadVerified: () => metrics.verified(),
-        },
+        graceSeconds: config.unverifiedGraceSeconds,
+        batchSize: 100,
       }),
-      collector: createBlobCollector(config, { files: repositories.files, blobs, clock }),
       metrics,
       publicUrl,
       close: async () => {

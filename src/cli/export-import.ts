@@ -89,7 +89,11 @@ async function closeBlobStore(blobs: BlobStore): Promise<void> {
 
 async function exportBlob(blobs: BlobStore, row: Record<string, unknown>, outDir: string): Promise<void> {
   const key = `${row.project_id}/${row.id}`;
-  const blob = typeof row.blob_version === 'string' ? await blobs.get(key, row.blob_version) : undefined;
+  // A copy's bytes live under its source's key; the export holds them once per file, so an
+  // import gives every copy bytes of its own (see pinImportedVersions).
+  const storedUnder = `${row.project_id}/${row.blob_file_id ?? row.id}`;
+  const blob =
+    typeof row.blob_version === 'string' ? await blobs.get(storedUnder, row.blob_version) : undefined;
   if (!blob) throw new Error(`the verified file ${key} has no bytes in the blob store`);
   const file = path.join(outDir, 'blobs', key);
   await mkdir(path.dirname(file), { recursive: true, mode: privateDirectoryMode });
@@ -110,7 +114,7 @@ async function* pinImportedVersions(
     if (table === 'files' && row.verified === 1) {
       const version = versions.get(`${row.project_id}/${row.id}`);
       if (!version) throw new Error(`the export holds no bytes for the verified file ${row.id}`);
-      yield { table, row: { ...row, blob_version: version } };
+      yield { table, row: { ...row, blob_version: version, blob_file_id: null } };
     } else yield { table, row };
   }
 }

@@ -37,6 +37,8 @@ export type Config = Readonly<{
   uploadMode: 'gateway' | 'direct';
   gcIntervalSeconds: number;
   gcGraceSeconds: number;
+  unverifiedGraceSeconds: number;
+  unverifiedSweepIntervalSeconds: number;
   databasePoolMax: number;
   logLevel: string;
   logFormat: 'auto' | 'json' | 'pretty';

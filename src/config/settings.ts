@@ -255,6 +255,22 @@ export const settings = {
     min: 1,
     doc: 'Age before an unreferenced blob version or an incomplete multipart upload counts as stray; more than the request timeout (default: request timeout + 3600).',
   },
+  unverifiedGraceSeconds: {
+    env: 'COFFER_UNVERIFIED_GRACE_SECONDS',
+    kind: 'integer',
+    defaultValue: 86400,
+    min: 0,
+    max: maxTimerSeconds,
+    doc: 'How long after its upload link expired a never-verified file record (and its bytes) is kept before `serve` removes it.',
+  },
+  unverifiedSweepIntervalSeconds: {
+    env: 'COFFER_UNVERIFIED_SWEEP_INTERVAL_SECONDS',
+    kind: 'integer',
+    defaultValue: 600,
+    min: 0,
+    max: maxTimerSeconds,
+    doc: '`serve` removes expired never-verified file records at start and then this often; 0 turns it off.',
+  },
   databasePoolMax: {
     env: 'COFFER_DATABASE_POOL_MAX',
     kind: 'integer',

@@ -4,6 +4,7 @@
  * objects here; the wire formats live in http/.
  */
 import type { Readable } from 'node:stream';
+import type { CustomData } from './files/custom-data.ts';
 import type { ProjectSettings } from './identity/project-settings.ts';
 
 export type AclScope = 'user' | 'role';
@@ -78,6 +79,18 @@ export type FileRecord = {
   createdAt: Date;
   updatedAt: Date;
   version: number;
+  /** The app's own JSON object (at most 4 KiB); null when never set. */
+  customData: CustomData | null;
+  /**
+   * Signed into every download link; revoking links or removing an ACL entry adds one, and
+   * links of an older generation stop (docs/security.md, "Revoking links").
+   */
+  linksGeneration: number;
+  /**
+   * A copy serves its source's bytes: the file whose storage key holds blobVersion (null: this
+   * one). Versions never change, so sharing them is safe; the last record naming one removes it.
+   */
+  blobFileId: string | null;
 };
 
 export type NewProject = Omit<Project, 'createdAt'>;
@@ -85,7 +98,7 @@ export type NewUser = Omit<User, 'createdAt' | 'updatedAt' | 'version'>;
 export type NewFile = Pick<
   FileRecord,
   'id' | 'projectId' | 'creatorId' | 'filePath' | 'permissionScope' | 'uploadExpiresAt'
->;
+> & { customData?: CustomData | null };
 
 export interface ProjectRepository {
   create(project: NewProject): Promise<Project>;
@@ -164,6 +177,9 @@ export interface AccessEpochRepository {
 /** An abandoned upload that create() replaced: its bytes are the caller's to remove. */
 export type ReplacedUpload = { id: string; pendingBlobVersion: string | null };
 
+/** A never-verified record the sweep removed: its bytes (if any) are the caller's to remove. */
+export type SweptUpload = ReplacedUpload & { projectId: string };
+
 export interface FileRepository {
   /**
    * Inserts the record with the creator as its first ACL entry. When the creator already has
@@ -176,7 +192,10 @@ export interface FileRepository {
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }>;
   /** Returns whether a record was deleted (its ACL goes with it). */
   delete(id: string): Promise<boolean>;
-  /** Removes the entry if present, bumping version and updatedAt when it was there. */
+  /**
+   * Removes the entry if present, bumping version and updatedAt when it was there, and the
+   * links generation too: the links it let its users obtain stop with it.
+   */
   removeAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined>;
   /** Adds the entry if absent, bumping version and updatedAt in the same transaction. */
   addAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined>;
@@ -206,6 +225,42 @@ export interface FileRepository {
     },
     now: Date,
   ): Promise<FileRecord | undefined>;
+  /**
+   * Deletes at most `limit` records that are still unverified and whose upload link expired
+   * before `expiredBefore` (Unix seconds), oldest first, and answers them. The condition is
+   * re-checked by the delete itself, so a verify that committed first keeps its record.
+   */
+  deleteExpiredUnverified(expiredBefore: number, limit: number): Promise<SweptUpload[]>;
+  /**
+   * Adds a verified copy of the verified file `sourceId` (same version, content and customData;
+   * `blobFileId` its source's; the creator its only ACL entry), locking the source row so a
+   * concurrent delete of it waits or wins. Replaces an abandoned upload at the target path like
+   * create(); FILE_EXISTS for a live record there; undefined when the source is gone or unverified.
+   */
+  createCopy(
+    copy: Pick<NewFile, 'id' | 'projectId' | 'creatorId' | 'filePath' | 'permissionScope'> & {
+      sourceId: string;
+    },
+    now: Date,
+  ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined>;
+  /**
+   * Moves the file to another filePath of its creator, bumping version and updatedAt (the same
+   * path: no change). Replaces an abandoned upload there like create(); FILE_EXISTS for a live
+   * record; undefined when there is no such file.
+   */
+  move(
+    id: string,
+    filePath: string,
+    now: Date,
+  ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined>;
+  /** Whether any record still serves or holds this version of `<project>/<blobFileId>` (copies included). */
+  isBlobReferenced(blobFileId: string, version: string): Promise<boolean>;
+  /** For a page of storage-key file ids: the versions of each that copies serve (coffer gc). */
+  findSharedBlobVersions(blobFileIds: readonly string[]): Promise<Map<string, Set<string>>>;
+  /** Moves the links generation on (every download link issued before stops); false when there is no such file. */
+  revokeLinks(id: string): Promise<boolean>;
+  /** Replaces the file's customData, bumping version and updatedAt; undefined when there is no such file. */
+  updateCustomData(id: string, customData: CustomData, now: Date): Promise<FileRecord | undefined>;
   /**
    * What the given records say about blob versions (coffer gc): one indexed lookup for a page
    * of file ids, never a scan. Ids without a record are absent from the map.

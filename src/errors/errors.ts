@@ -31,6 +31,8 @@ export const httpsRequired = () =>
   new AppError('HTTPS_REQUIRED', 'This service is only available over HTTPS');
 export const invalidSignature = () => new AppError('INVALID_SIGNATURE', 'The link signature is not valid');
 export const linkExpired = () => new AppError('LINK_EXPIRED', 'The link has expired');
+export const linkRevoked = () =>
+  new AppError('LINK_REVOKED', "The file's links were revoked since this one was issued; ask for a new link");
 export const fileNotFound = () => new AppError('FILE_NOT_FOUND', 'No such file');
 export const userNotFound = () => new AppError('USER_NOT_FOUND', 'No such user');
 export const notFound = (what = 'route') => new AppError('NOT_FOUND', `No such ${what}`);

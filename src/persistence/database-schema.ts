@@ -66,6 +66,12 @@ export type FilesTable = {
   created_at: number;
   updated_at: number;
   version: number;
+  /** JSON text of the file's customData; null when never set. */
+  custom_data: string | null;
+  /** Signed into download links; a revocation or an unshare adds one (migrations/file-links-generation.ts). */
+  links_generation: number;
+  /** A copy's source for its bytes (migrations/file-blob-sharing.ts); null: its own storage key. */
+  blob_file_id: string | null;
 };
 
 export type FileAclTable = {

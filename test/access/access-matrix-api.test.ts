@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { errorCodes } from '../../src/errors/error-codes.ts';
-import { invalidSignature, linkExpired } from '../../src/errors/errors.ts';
+import { invalidSignature, linkExpired, linkRevoked } from '../../src/errors/errors.ts';
 import { toErrorBody } from '../../src/http/plugins/error-handler.ts';
 import { toApiResponse } from '../support/api-client.ts';
 import {
@@ -19,7 +19,11 @@ import { toCellRequest } from './matrix-requests.ts';
 import { buildMatrixWorld, type MatrixWorld } from './matrix-world.ts';
 
 /** A HEAD answer has no body; its Content-Length still tells which error body it would carry. */
-const headErrorBodies = { INVALID_SIGNATURE: invalidSignature(), LINK_EXPIRED: linkExpired() };
+const headErrorBodies = {
+  INVALID_SIGNATURE: invalidSignature(),
+  LINK_EXPIRED: linkExpired(),
+  LINK_REVOKED: linkRevoked(),
+};
 
 /**
  * Plays every cell of the authorization matrix (test/access/access-matrix.ts) against one

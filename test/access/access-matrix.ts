@@ -103,6 +103,18 @@ export const endpoints = {
     okStatus: 204,
   },
   deleteFile: { method: 'DELETE', path: '/api/v1/file/:fileId', group: 'manage', okStatus: 204 },
+  updateFile: { method: 'PATCH', path: '/api/v1/file/:fileId', group: 'manage', okStatus: 200 },
+  revokeLinks: {
+    method: 'POST',
+    path: '/api/v1/file/:fileId/links/revoke',
+    group: 'manage',
+    okStatus: 204,
+  },
+  // A copy is a read of the source (into a file of the caller's own).
+  copyFile: { method: 'POST', path: '/api/v1/file/:fileId/copy', group: 'read', okStatus: 200 },
+  moveFile: { method: 'POST', path: '/api/v1/file/:fileId/move', group: 'manage', okStatus: 200 },
+  // Per-id outcomes: the barriers answer for the request, the ACL for each id (API tests).
+  deleteFiles: { method: 'POST', path: '/api/v1/file/delete', group: 'account', okStatus: 200 },
   controlPreflight: { method: 'OPTIONS', path: '/api/v1/file', group: 'preflight', okStatus: 204 },
   healthz: { method: 'GET', path: '/healthz', group: 'probes', okStatus: 200 },
   readyz: { method: 'GET', path: '/readyz', group: 'probes', okStatus: 200 },
@@ -156,6 +168,7 @@ export const callers = {
   expiredLink: 'a link past its `exp`',
   tamperedLink: 'a link with one signature character changed',
   extendedLink: 'a link with a later `exp` than it was signed with',
+  revokedLink: "a link issued before its file's links were revoked (upload links are never revoked)",
 } as const;
 
 export type CallerId = keyof typeof callers;
@@ -166,6 +179,7 @@ export const linkCallers = [
   'expiredLink',
   'tamperedLink',
   'extendedLink',
+  'revokedLink',
 ] as const satisfies CallerId[];
 
 // --- The table ------------------------------------------------------------------------------
@@ -224,6 +238,7 @@ export const matrix: Record<CallerId, Row> = {
   expiredLink: { ...onlyALink, gateway: 'LINK_EXPIRED' },
   tamperedLink: { ...onlyALink, gateway: 'INVALID_SIGNATURE' },
   extendedLink: { ...onlyALink, gateway: 'INVALID_SIGNATURE' },
+  revokedLink: { ...onlyALink, gateway: 'LINK_REVOKED', putBlob: 'ok' },
 };
 
 const apiGroups: readonly Group[] = ['login', 'signup', 'refresh', 'account', 'read', 'manage'];

@@ -83,6 +83,26 @@ export async function toCellRequest(
       const doomed = expectedOutcome(caller, endpoint, scope) === 'ok';
       return request(`/api/v1/file/${doomed ? (await world.freshFile(scope)).id : world.decoys[scope].id}`);
     }
+    // The same customData every time: the world's records keep what they show.
+    case 'updateFile':
+      return request(`/api/v1/file/${fileId}`, json({ customData: { matrix: true } }));
+    // Like a delete: a revocation that may succeed gets a file of its own (the world's links stay).
+    case 'revokeLinks': {
+      const revoked = expectedOutcome(caller, endpoint, scope) === 'ok';
+      const target = revoked ? (await world.freshFile(scope)).id : world.decoys[scope].id;
+      return request(`/api/v1/file/${target}/links/revoke`);
+    }
+    case 'copyFile':
+      return request(`/api/v1/file/${fileId}/copy`, json({ filePath: `copies/${++serial}.txt` }));
+    // Like a delete: a move that may succeed moves a file of its own (the world's paths stay).
+    case 'moveFile': {
+      const moved = expectedOutcome(caller, endpoint, scope) === 'ok';
+      const target = moved ? (await world.freshFile(scope)).id : world.decoys[scope].id;
+      return request(`/api/v1/file/${target}/move`, json({ filePath: `moved/${++serial}.txt` }));
+    }
+    // An id no file has: the barriers are what this cell plays (its outcome is per id).
+    case 'deleteFiles':
+      return request('/api/v1/file/delete', json({ fileIds: [absentUserId] }));
     case 'controlPreflight':
       headers['access-control-request-method'] = 'POST';
       headers['access-control-request-headers'] = 'sb-app-id, authorization, content-type';
@@ -158,6 +178,7 @@ function toDataPlaneRequest(world: MatrixWorld, caller: CallerId, endpoint: Endp
     expiredLink: upload ? world.expiredUpload.putUrl : world.expiredDownloadUrl,
     tamperedLink: own.replace(/([?&]sig=)(.)/, (_, name, first) => `${name}${first === 'A' ? 'B' : 'A'}`),
     extendedLink: own.replace(/([?&]exp=)(\d+)/, (_, name, exp) => `${name}${Number(exp) + 3600}`),
+    revokedLink: upload ? world.upload.putUrl : world.revokedDownloadUrl,
   };
   // Callers of the control plane hold no link: they send their headers to the bare path.
   const url = links[caller] ?? `${world.server.baseUrl}/blob/v1/files/${target.id}`;

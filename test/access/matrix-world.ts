@@ -34,6 +34,8 @@ export type MatrixWorld = {
   otherDownload: Verified;
   expiredUpload: MatrixFile;
   expiredDownloadUrl: string;
+  /** A download link of a verified file, issued before the file's links were revoked. */
+  revokedDownloadUrl: string;
   /** A fresh verified file of the creator, for each delete that may succeed. */
   freshFile(scope: Scope): Promise<MatrixFile>;
   /** The files refused deletes aim at, shared like `files`. */
@@ -138,6 +140,14 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
     clock.offsetMs = 0;
   }
 
+  // Upload links are not revoked: the one cells PUT to goes through a revocation unchanged.
+  const uploadTarget = await upload('uploads/u.txt', 'user', false);
+  const revokedFile = await verified('revoked/v.txt', 'user');
+  for (const file of [uploadTarget, revokedFile]) {
+    const revoked = await api.call('POST', `/api/v1/file/${file.id}/links/revoke`, { token: creator!.token });
+    if (revoked.status !== 204) throw new Error(`revoke: ${revoked.text}`);
+  }
+
   return {
     server,
     api,
@@ -157,11 +167,12 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
       otherProjectToken: otherProjectUser.token,
     },
     files,
-    upload: await upload('uploads/u.txt', 'user', false),
+    upload: uploadTarget,
     otherUpload: await upload('uploads/u2.txt', 'user', false),
     otherDownload: await verified('other/v2.txt', 'user'),
     expiredUpload: past.upload,
     expiredDownloadUrl: past.downloadUrl,
+    revokedDownloadUrl: revokedFile.downloadUrl,
     freshFile: (scope) => upload(`delete/${++count}.txt`, scope),
     decoys,
     freshRefreshToken: async (account) => {

@@ -405,6 +405,7 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   ACCOUNT_DISABLED: 'test/api/tokens-and-accounts.test.ts',
   RATE_LIMITED: 'test/api/tokens-and-accounts.test.ts',
   LINK_EXPIRED: 'test/api/data-plane.test.ts',
+  LINK_REVOKED: 'test/api/link-revocation.test.ts',
   HTTPS_REQUIRED: 'test/api/https-barrier.test.ts',
   USER_NOT_FOUND: 'test/cli/cli.test.ts',
   UNAVAILABLE: 'test/api/concurrency.test.ts',

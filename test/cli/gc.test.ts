@@ -176,6 +176,35 @@ describe('serve removes stray blobs by itself, at start and periodically', () =>
     assert.equal(await api.download(token, fileId), 'verified bytes');
     if (!store.presignUpload) assert.deepEqual(await readdir(path.dirname(tempFile)), []);
   });
+
+  it('keeps the bytes a copy serves after its source was deleted', async () => {
+    const api = filesApi(coffer);
+    const token = (await coffer.client.signup()).token;
+    const sourceId = await api.upload(token, 'source.txt', 'bytes a copy serves');
+    const copy = await coffer.client.call('POST', `/api/v1/file/${sourceId}/copy`, {
+      token,
+      body: { filePath: 'copy.txt' },
+    });
+    assert.equal(copy.status, 200, copy.text);
+    assert.equal((await coffer.client.call('DELETE', `/api/v1/file/${sourceId}`, { token })).status, 204);
+    // The source's key now has no record of its own: only the copy names its version. A stray
+    // put beside it marks a pass that ran past the grace period once it is gone.
+    const key = `${coffer.credentials.projectId}/${sourceId}`;
+    const marker = await store.put(key, bodyOf('marker'), { contentType: 'a/b', maxBytes: 1024 });
+    const versionsOf = async () => {
+      const versions: string[] = [];
+      for await (const page of store.listObjects({ pageSize: 100 }))
+        versions.push(...page.filter((object) => object.key === key).map((object) => object.version ?? ''));
+      return versions;
+    };
+    const deadline = Date.now() + 60_000;
+    while ((await versionsOf()).includes(marker.version)) {
+      assert.ok(Date.now() < deadline, 'serve never removed the marker');
+      await sleep(250);
+    }
+    assert.equal((await versionsOf()).length, 1, "the copy's version stays");
+    assert.equal(await api.download(token, copy.body._id), 'bytes a copy serves');
+  });
 });
 
 function storageUrlOf(coffer: CofferProcess): string {

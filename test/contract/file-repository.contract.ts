@@ -33,6 +33,9 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         createdAt: T0,
         updatedAt: T0,
         version: 0,
+        customData: null,
+        linksGeneration: 0,
+        blobFileId: null,
       };
       assert.deepEqual(file, expected);
       assert.equal(replaced, undefined);

@@ -11,15 +11,27 @@ const key = fc.record({
   id: fc.string({ unit: fc.constantFrom(...base64url), minLength: 1, maxLength: 12 }),
   secret: fc.uint8Array({ minLength: 16, maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
 });
-const claims: fc.Arbitrary<LinkClaims> = fc.record({
-  operation: fc.constantFrom('upload', 'download'),
-  // Server ids in practice; any text here, newlines included, must not let fields bleed.
-  fileId: fc.oneof(
-    fc.string({ unit: fc.constantFrom(...base64url), minLength: 1, maxLength: 24 }),
-    fc.string({ unit: 'grapheme', maxLength: 24 }),
-  ),
-  expiresAt: fc.integer({ min: 0, max: 10 ** 12 }),
-});
+const generation = fc.integer({ min: 0, max: 10 ** 12 });
+const claims: fc.Arbitrary<LinkClaims> = fc.record(
+  {
+    operation: fc.constantFrom('upload', 'download'),
+    // Server ids in practice; any text here, newlines included, must not let fields bleed.
+    fileId: fc.oneof(
+      fc.string({ unit: fc.constantFrom(...base64url), minLength: 1, maxLength: 24 }),
+      fc.string({ unit: 'grapheme', maxLength: 24 }),
+    ),
+    expiresAt: fc.integer({ min: 0, max: 10 ** 12 }),
+    // Download links carry their file's links generation; links issued before have none.
+    generation,
+  },
+  { requiredKeys: ['operation', 'fileId', 'expiresAt'] },
+);
+
+/** The claims with the generation dropped, or added (as 0, what a link without one counts as). */
+function toggledGeneration(original: LinkClaims): LinkClaims {
+  const { generation: present, ...rest } = original;
+  return present === undefined ? { ...rest, generation: 0 } : rest;
+}
 
 /** The code an assertValid call ends with: OK, or the AppError code it threw. */
 function outcome(signer: LinkSigner, claimed: LinkClaims, given: LinkSignature, nowSeconds: number): string {
@@ -38,6 +50,8 @@ const changedClaims = (original: LinkClaims) =>
     fc.constant({ ...original, operation: original.operation === 'upload' ? 'download' : 'upload' } as const),
     fc.string({ maxLength: 24 }).map((fileId) => ({ ...original, fileId })),
     fc.integer({ min: 0, max: 10 ** 12 }).map((expiresAt) => ({ ...original, expiresAt })),
+    generation.map((changed) => ({ ...original, generation: changed })),
+    fc.constant(toggledGeneration(original)),
   );
 
 /** Changes that alter the bytes a base64url signature decodes to: a character, a cut, an insertion. */

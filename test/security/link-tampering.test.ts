@@ -7,8 +7,11 @@ import { closeRawConnections, rawRequest } from '../support/raw-request.ts';
 import { assertAnswer, assertEveryCase, type Expected } from './expected-answer.ts';
 import { base64UrlAlphabet, signatureVariants } from './signature-variants.ts';
 
-/** The parts of a gateway link as issued: /blob/v1/files/<id>?exp=<exp>&kid=<kid>&sig=<sig>. */
-type Link = { id: string; exp: string; kid: string; sig: string };
+/**
+ * The parts of a gateway link as issued: /blob/v1/files/<id>?exp=<exp>[&gen=<gen>]&kid=<kid>&sig=<sig>
+ * (download links carry their file's links generation; upload links have none).
+ */
+type Link = { id: string; exp: string; gen?: string; kid: string; sig: string };
 /** What a case sends instead: the raw path and query. */
 type Mutation = { name: string; mutate: (link: Link, other: Link) => string; expect?: Expected };
 
@@ -16,7 +19,8 @@ const invalid: Expected = { status: 403, code: 'INVALID_SIGNATURE' };
 const noRoute: Expected = { status: 404, code: 'NOT_FOUND' };
 
 const path = (id: string) => `/blob/v1/files/${id}`;
-const query = (link: Pick<Link, 'exp' | 'kid' | 'sig'>) => `exp=${link.exp}&kid=${link.kid}&sig=${link.sig}`;
+const query = (link: Pick<Link, 'exp' | 'gen' | 'kid' | 'sig'>) =>
+  `exp=${link.exp}${link.gen === undefined ? '' : `&gen=${link.gen}`}&kid=${link.kid}&sig=${link.sig}`;
 const spell = (link: Link, changes: Partial<Link>) => {
   const changed = { ...link, ...changes };
   return `${path(changed.id)}?${query(changed)}`;
@@ -153,6 +157,25 @@ const mutations: Mutation[] = [
   { name: 'the whole query twice', mutate: (l) => `${spell(l, {})}&${query(l)}` },
 ];
 
+/** The links generation of a download link: every other spelling or value is refused too. */
+const generationMutations: Mutation[] = [
+  { name: 'gen + 1', mutate: (l) => spell(l, { gen: String(Number(l.gen) + 1) }) },
+  { name: 'gen + 1000', mutate: (l) => spell(l, { gen: String(Number(l.gen) + 1000) }) },
+  { name: 'gen with a leading zero', mutate: (l) => spell(l, { gen: `0${l.gen}` }) },
+  { name: 'gen negative', mutate: (l) => spell(l, { gen: `-${l.gen}` }) },
+  { name: 'gen empty', mutate: (l) => spell(l, { gen: '' }) },
+  { name: 'gen of 13 digits', mutate: (l) => spell(l, { gen: `1${'0'.repeat(12)}` }) },
+  { name: 'gen percent-encoded', mutate: (l) => spell(l, { gen: percentEncode(l.gen ?? '') }) },
+  // Dropped, the link would be one issued before generations (v1): another signed string.
+  { name: 'gen missing', mutate: (l) => spell(l, { gen: undefined }) },
+  { name: 'gen duplicated', mutate: (l) => `${spell(l, {})}&gen=${l.gen}` },
+  {
+    name: 'gen after kid',
+    mutate: (l) => `${path(l.id)}?exp=${l.exp}&kid=${l.kid}&gen=${l.gen}&sig=${l.sig}`,
+  },
+  { name: 'gen first', mutate: (l) => `${path(l.id)}?gen=${l.gen}&exp=${l.exp}&kid=${l.kid}&sig=${l.sig}` },
+];
+
 /** The signature changed character by character, and re-encoded in every lenient spelling. */
 const signatureMutations: Mutation[] = signatureVariants.map((variant) => ({
   name: `sig: ${variant.name}`,
@@ -161,8 +184,9 @@ const signatureMutations: Mutation[] = signatureVariants.map((variant) => ({
 
 const toLink = (url: string): Link => {
   const parsed = new URL(url);
-  const { exp, kid, sig } = Object.fromEntries(parsed.searchParams) as Record<string, string>;
-  return { id: parsed.pathname.split('/').at(-1) as string, exp, kid, sig } as Link;
+  const { exp, gen, kid, sig } = Object.fromEntries(parsed.searchParams) as Record<string, string>;
+  const id = parsed.pathname.split('/').at(-1) as string;
+  return (gen === undefined ? { id, exp, kid, sig } : { id, exp, gen, kid, sig }) as Link;
 };
 
 describe('tampering with signed links', () => {
@@ -230,8 +254,10 @@ describe('tampering with signed links', () => {
   });
 
   const cases = [...mutations, ...signatureMutations];
-  it(`download links: ${cases.length} spellings refused`, async () => {
-    await assertEveryCase(cases, async ({ name, mutate, expect = invalid }) => {
+  const downloadCases = [...cases, ...generationMutations];
+  it(`download links: ${downloadCases.length} spellings refused`, async () => {
+    assert.equal(download.gen, '0', 'a download link carries its generation');
+    await assertEveryCase(downloadCases, async ({ name, mutate, expect = invalid }) => {
       const tampered = mutate(download, otherDownload);
       assert.notEqual(tampered, spell(download, {}), `${name} must change the link`);
       return { answer: await get(tampered), expected: expect };
@@ -249,6 +275,11 @@ describe('tampering with signed links', () => {
       stored?.pendingUpload?.etag,
       `"${createHash('md5').update('the genuine upload').digest('hex')}"`,
     );
+  });
+
+  it('an upload link has no generation: one added is INVALID_SIGNATURE, nothing stored', async () => {
+    assert.equal(upload.gen, undefined);
+    for (const gen of ['0', '1']) assertAnswer(await put(spell(upload, { gen }), 'with a gen'), invalid, gen);
   });
 
   it('a link is for one operation: download ↔ upload swapped is INVALID_SIGNATURE', async () => {

@@ -78,6 +78,41 @@ function describeAccessChanges(
     );
   });
 
+  it('revoked links and the links of a removed share are refused by every process at once', async (t) => {
+    const [first] = servers();
+    const linkOf = async (token: string) =>
+      (await first!.client.call('GET', `/api/v1/file/${fileId}`, { token })).body.url as string;
+    const ownerLink = await linkOf(owner.token);
+    if (!ownerLink.startsWith(`${first!.client.baseUrl}/blob/v1/`))
+      return t.skip('S3 presigned download links are checked by S3 (docs/security.md, "Revoking links")');
+    /** The link's path and query sent to every server, each on a fresh connection. */
+    const downloadEverywhere = async (link: string) => {
+      const pathAndQuery = link.slice(first!.client.baseUrl.length);
+      const answers: Array<string | number> = [];
+      for (const server of servers())
+        for (let i = 0; i < requestsPerRound; i++) {
+          const response = await fetch(`${server.client.baseUrl}${pathAndQuery}`, {
+            headers: { connection: 'close' },
+          });
+          const text = await response.text();
+          answers.push(response.status === 200 ? 200 : JSON.parse(text).code);
+        }
+      return new Set(answers);
+    };
+    const share = `/api/v1/file/${fileId}/acl/user/${reader.userId}`;
+    assert.equal((await first!.client.call('POST', share, { token: owner.token })).status, 200);
+    const readerLink = await linkOf(reader.token);
+    assert.deepEqual(await downloadEverywhere(readerLink), new Set([200]));
+    // Removed on the last server: the links generation lives in the row every download reads.
+    assert.equal((await servers().at(-1)!.client.call('DELETE', share, { token: owner.token })).status, 204);
+    assert.deepEqual(await downloadEverywhere(readerLink), new Set(['LINK_REVOKED']));
+    const fresh = await linkOf(owner.token);
+    assert.deepEqual(await downloadEverywhere(fresh), new Set([200]));
+    const revoke = `/api/v1/file/${fileId}/links/revoke`;
+    assert.equal((await servers().at(-1)!.client.call('POST', revoke, { token: owner.token })).status, 204);
+    assert.deepEqual(await downloadEverywhere(fresh), new Set(['LINK_REVOKED']));
+  });
+
   it('a role given, an account disabled or enabled by the CLI reaches every process', async () => {
     await waitUntilEverywhere(() => readEverywhere(servers(), fileId, reader.token), 'ACCESS_DENIED');
     const toAdmin = await cli('user', 'set-role', '--project', projectId, reader.userId, 'admin');

@@ -35,6 +35,12 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
     await old.client.call('POST', `/api/v1/file/${record._id}/acl/user/${bob.userId}`, {
       token: alice.token,
     });
+    // A copy shares its source's bytes; the export gives it bytes of its own.
+    const copy = await old.client.call('POST', `/api/v1/file/${record._id}/copy`, {
+      token: alice.token,
+      body: { filePath: 'moved/copy.txt' },
+    });
+    assert.equal(copy.status, 200, copy.text);
     const pending = await old.client.call('POST', '/api/v1/file', {
       token: alice.token,
       body: { filePath: 'pending.txt' },
@@ -49,9 +55,9 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
       projects: 1,
       users: 2,
       signing_keys: 2,
-      files: 2,
-      file_acl: 3,
-      blobs: 1,
+      files: 3,
+      file_acl: 4,
+      blobs: 2,
     });
 
     const target = {
@@ -62,7 +68,7 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
     };
     const imported = await runCli(['import', '--in', exportDir, '--data-dir', dataDir, '--json'], target);
     assert.equal(imported.code, 0, imported.stderr);
-    assert.equal(JSON.parse(imported.stdout).files, 2);
+    assert.equal(JSON.parse(imported.stdout).files, 3);
     const again = await runCli(['import', '--in', exportDir, '--data-dir', dataDir], target);
     assert.equal(again.code, 2, 'a second import into non-empty stores is refused');
     assert.match(again.stderr, /--database-url: already holds projects/);
@@ -80,6 +86,12 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
       const { url: _u2, expiresAt: _e2, ...was } = before.body;
       assert.deepEqual(same, was, 'the record is unchanged');
       assert.equal(await (await fetch(after.body.url)).text(), 'bytes that move');
+      const copied = await moved.client.call('GET', `/api/v1/file/${copy.body._id}`, { token: alice.token });
+      assert.equal(
+        await (await fetch(copied.body.url)).text(),
+        'bytes that move',
+        'the copy moved with bytes',
+      );
       // Bob's entry moved with its listing keys: he still lists the file shared with him.
       const listed = await moved.client.call('GET', '/api/v1/file', { token: login.body.token });
       assert.deepEqual(

@@ -251,6 +251,75 @@ export type paths = {
         delete: operations["deleteFile"];
         options?: never;
         head?: never;
+        /** Replace a file's customData */
+        patch: operations["updateFile"];
+        trace?: never;
+    };
+    "/api/v1/file/{fileId}/links/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a file's download links */
+        post: operations["revokeLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{fileId}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy a file to a path of your own */
+        post: operations["copyFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{fileId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a file to another path */
+        post: operations["moveFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete several files */
+        post: operations["deleteFiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -285,7 +354,7 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL";
             message: string;
         };
         /** FileRecord */
@@ -317,6 +386,10 @@ export type components = {
             permissionScope: "user" | "*";
             /** @description quoted entity tag; present once verified */
             etag?: string;
+            /** @description a JSON object of the app's own, at most 4096 bytes as JSON and 16 levels deep */
+            customData?: {
+                [key: string]: unknown;
+            };
         };
         /** LoginResult */
         LoginResult: {
@@ -409,10 +482,24 @@ export type components = {
             permissionScope: "user" | "*";
             /** @description quoted entity tag; present once verified */
             etag?: string;
+            /** @description a JSON object of the app's own, at most 4096 bytes as JSON and 16 levels deep */
+            customData?: {
+                [key: string]: unknown;
+            };
             /** @description signed download link */
             url: string;
             /** @description Unix seconds at which url expires */
             expiresAt: number;
+        };
+        /** DeleteOutcomes */
+        DeleteOutcomes: {
+            results: {
+                fileId: string;
+                /** @description 204 when deleted, else the status DELETE /api/v1/file/:id would answer */
+                statusCode: number;
+                /** @description the error code, when not deleted */
+                code?: string;
+            }[];
         };
     };
     responses: never;
@@ -1315,6 +1402,10 @@ export interface operations {
                     filePath: string;
                     /** @default user */
                     permissionScope?: "user" | "*";
+                    /** @description a JSON object of the app's own, at most 4096 bytes as JSON and 16 levels deep */
+                    customData?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -2108,11 +2199,612 @@ export interface operations {
             };
         };
     };
+    updateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a JSON object of the app's own, at most 4096 bytes as JSON and 16 levels deep */
+                    customData: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileRecord"];
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: STORAGE_FULL */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every outstanding download link of the file stops working */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    copyFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the copy's path inside the caller's folder */
+                    filePath: string;
+                    /**
+                     * @description the copy's own scope; the source's ACL is not copied
+                     * @default user
+                     */
+                    permissionScope?: "user" | "*";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileRecord"];
+                };
+            };
+            /** @description Error: INVALID_FILE_PATH, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_EXISTS, FILE_NOT_VERIFIED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: STORAGE_FULL */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moveFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new path inside the creator's folder */
+                    filePath: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileRecord"];
+                };
+            };
+            /** @description Error: INVALID_FILE_PATH, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_EXISTS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: STORAGE_FULL */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    fileIds: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description One outcome per id, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteOutcomes"];
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     downloadContent: {
         parameters: {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
+                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
+                gen?: number;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -2135,7 +2827,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED */
+            /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED, LINK_REVOKED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2205,6 +2897,8 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
+                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
+                gen?: number;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -2333,6 +3027,8 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
+                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
+                gen?: number;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -2355,7 +3051,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED */
+            /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED, LINK_REVOKED */
             403: {
                 headers: {
                     [name: string]: unknown;

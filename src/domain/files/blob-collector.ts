@@ -119,9 +119,15 @@ export class CollectionPass {
   async *#walk(): AsyncGenerator<number> {
     const { sweeper, files } = this.#o;
     for await (const page of sweeper.listObjects({ pageSize, signal: this.#signal })) {
-      const references = await files.findBlobReferences([...new Set(page.map(toFileId))]);
+      const ids = [...new Set(page.map(toFileId))];
+      const [references, shared] = await Promise.all([
+        files.findBlobReferences(ids),
+        files.findSharedBlobVersions(ids),
+      ]);
       const graceEnd = this.#graceEnd();
       for (const object of page) {
+        // A copy serving this version keeps it, whatever became of the file that stored it.
+        if (object.version && shared.get(toFileId(object))?.has(object.version)) continue;
         const reason = toStrayReason(object, references.get(toFileId(object)), graceEnd);
         if (reason) await this.#found(toStray(object, reason), () => this.#removeObject(object));
       }

@@ -6,6 +6,7 @@ import {
   fileNotFound,
   fileNotVerified,
   internal,
+  linkRevoked,
   uploadMissing,
   validationFailed,
 } from '../../errors/errors.ts';
@@ -25,13 +26,21 @@ import type {
   StoredBlob,
 } from '../ports.ts';
 import { toContentType } from './content-type.ts';
+import { parseCustomData } from './custom-data.ts';
 import { toFileName, validateFilePath } from './validate-file-path.ts';
 
 /** A verified file with everything a download needs. */
 export type DownloadableFile = FileRecord & { content: FileContentInfo; etag: string; blobVersion: string };
 
 /** The parts of a gateway link: the file id from the path, the rest from the query string. */
-export type GatewayLink = { fileId: string; expiresAt: number; kid?: string; sig?: string };
+export type GatewayLink = {
+  fileId: string;
+  expiresAt: number;
+  /** Download links: the file's links generation they were issued under (absent: 0). */
+  generation?: number;
+  kid?: string;
+  sig?: string;
+};
 
 export type FileServiceOptions = {
   files: FileRepository;
@@ -52,9 +61,28 @@ export type FileEvents = {
   uploadVerified(): void;
 };
 
-/** Where a file's bytes live: derived from server ids only, never from the user's filePath. */
-export function toStorageKey(file: Pick<FileRecord, 'projectId' | 'id'>): string {
-  return `${file.projectId}/${file.id}`;
+/**
+ * Where a file's bytes live: derived from server ids only, never from the user's filePath. A
+ * copy's bytes live under its source's key (`blobFileId`).
+ */
+export function toStorageKey(
+  file: Pick<FileRecord, 'projectId' | 'id'> & { blobFileId?: string | null },
+): string {
+  return `${file.projectId}/${file.blobFileId ?? file.id}`;
+}
+
+/** The file, if `principal` may do `action` with it: FILE_NOT_FOUND or ACCESS_DENIED otherwise. */
+export async function getAccessibleFile(
+  files: FileRepository,
+  principal: Principal,
+  fileId: string,
+  action: FileAction,
+): Promise<FileRecord> {
+  const file = isWellFormedId(fileId) ? await files.findById(fileId) : undefined;
+  if (!file) throw fileNotFound();
+  // A file of another project is denied like any other: ids are unguessable (DESIGN §4).
+  if (!canAccessFile({ principal, file, action })) throw accessDenied();
+  return file;
 }
 
 /** The file rules of the spec (4.1–4.5) and DESIGN §4, independent of HTTP. */
@@ -68,9 +96,10 @@ export class FileService {
   /** Spec 4.1: creates the record (the creator first in its ACL) and a signed upload link. */
   async requestUpload(
     principal: Principal,
-    request: { filePath: string; permissionScope: PermissionScope },
+    request: { filePath: string; permissionScope: PermissionScope; customData?: unknown },
   ): Promise<{ file: FileRecord; upload: IssuedLink }> {
     const filePath = validateFilePath(request.filePath);
+    const customData = request.customData === undefined ? null : parseCustomData(request.customData);
     const now = this.#o.clock.now();
     const uploadExpiresAt = toUnixSeconds(now) + this.#o.uploadLinkTtlSeconds;
     const { file, replaced } = await this.#o.files.create(
@@ -81,6 +110,7 @@ export class FileService {
         filePath,
         permissionScope: request.permissionScope,
         uploadExpiresAt,
+        customData,
       },
       now,
     );
@@ -177,6 +207,7 @@ export class FileService {
         blobVersion: file.blobVersion,
         fileName: toFileName(file.filePath),
         contentType: file.content.contentType,
+        linksGeneration: file.linksGeneration,
       },
       nowSeconds + expiresInSeconds,
       nowSeconds,
@@ -205,8 +236,29 @@ export class FileService {
     const file = await this.#getAccessible(principal, fileId, 'manage');
     if (!(await this.#o.files.delete(file.id))) throw fileNotFound();
     for (const version of [file.blobVersion, file.pendingUpload?.blobVersion]) {
-      if (version) await this.#discard(toStorageKey(file), version);
+      if (!version) continue;
+      // Copies share verified bytes (file-organizer.ts): the last record naming them removes
+      // them. Asked after the delete committed, so a copy that committed first is seen.
+      if (file.verified && (await this.#o.files.isBlobReferenced(file.blobFileId ?? file.id, version)))
+        continue;
+      await this.#discard(toStorageKey(file), version);
     }
+  }
+
+  /** PATCH /api/v1/file/:id {customData}: replaces the app's own metadata (creator or admin). */
+  async updateCustomData(principal: Principal, fileId: string, customData: unknown): Promise<FileRecord> {
+    // The ACL is a barrier: it answers before the body is judged (DESIGN §4).
+    const file = await this.#getAccessible(principal, fileId, 'manage');
+    const parsed = parseCustomData(customData);
+    const updated = await this.#o.files.updateCustomData(file.id, parsed, this.#o.clock.now());
+    if (!updated) throw fileNotFound();
+    return updated;
+  }
+
+  /** POST /api/v1/file/:id/links/revoke: every download link issued so far stops (creator or admin). */
+  async revokeLinks(principal: Principal, fileId: string): Promise<void> {
+    const file = await this.#getAccessible(principal, fileId, 'manage');
+    if (!(await this.#o.files.revokeLinks(file.id))) throw fileNotFound();
   }
 
   /** DELETE …/acl/user/:id and …/acl/role/:role; removing an absent entry changes nothing. */
@@ -273,6 +325,9 @@ export class FileService {
   /** Data plane, download link: the verified file it names (checked before any byte is read). */
   async getDownloadable(link: GatewayLink): Promise<DownloadableFile> {
     const file = await this.#getLinked(link, 'download');
+    // The generation came with the record (no other read): a revocation or an unshare moved it
+    // on, in the database, so every process and node refuses the older links at once.
+    if ((link.generation ?? 0) !== file.linksGeneration) throw linkRevoked();
     if (!file.verified || !file.content || !file.etag || !file.blobVersion) throw fileNotVerified();
     return file as DownloadableFile;
   }
@@ -293,7 +348,7 @@ export class FileService {
   async #getLinked(link: GatewayLink, operation: 'upload' | 'download'): Promise<FileRecord> {
     // The signature is checked before anything is looked up: a forged link learns nothing.
     this.#o.links.assertGatewayLink(
-      { operation, fileId: link.fileId, expiresAt: link.expiresAt },
+      { operation, fileId: link.fileId, expiresAt: link.expiresAt, generation: link.generation },
       link,
       toUnixSeconds(this.#o.clock.now()),
     );
@@ -302,12 +357,8 @@ export class FileService {
     return file;
   }
 
-  async #getAccessible(principal: Principal, fileId: string, action: FileAction): Promise<FileRecord> {
-    const file = isWellFormedId(fileId) ? await this.#o.files.findById(fileId) : undefined;
-    if (!file) throw fileNotFound();
-    // A file of another project is denied like any other: ids are unguessable (DESIGN §4).
-    if (!canAccessFile({ principal, file, action })) throw accessDenied();
-    return file;
+  #getAccessible(principal: Principal, fileId: string, action: FileAction): Promise<FileRecord> {
+    return getAccessibleFile(this.#o.files, principal, fileId, action);
   }
 }
 

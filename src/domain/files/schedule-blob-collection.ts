@@ -1,3 +1,4 @@
+import { runPeriodically } from '../run-periodically.ts';
 import type { BlobCollector, CollectionPass, CollectionReport } from './blob-collector.ts';
 
 export type BlobCollectionSchedule = {
@@ -19,38 +20,17 @@ export type BlobCollectionSchedule = {
  * slice in progress.
  */
 export function scheduleBlobCollection(schedule: BlobCollectionSchedule): { stop(): Promise<void> } {
-  const controller = new AbortController();
   let pass: CollectionPass | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-
-  const runSlice = async (): Promise<number> => {
+  return runPeriodically(async (signal): Promise<number> => {
     pass ??= schedule.collector.newPass({ apply: true });
     try {
-      const done = await pass.run({ maxObjects: schedule.maxObjectsPerSlice, signal: controller.signal });
+      const done = await pass.run({ maxObjects: schedule.maxObjectsPerSlice, signal });
       if (!done) return schedule.slicePauseMs;
       schedule.onPassEnd(pass.report);
     } catch (error) {
-      if (!controller.signal.aborted) schedule.onError(error);
+      if (!signal.aborted) schedule.onError(error);
     }
     pass = undefined;
     return schedule.intervalSeconds * 1000 * (0.9 + Math.random() * 0.2);
-  };
-  const next = (delayMs: number) => {
-    timer = setTimeout(() => {
-      running = runSlice().then((pauseMs) => {
-        running = undefined;
-        if (!controller.signal.aborted) next(pauseMs);
-      });
-    }, delayMs);
-    timer.unref();
-  };
-  next(0);
-  return {
-    async stop() {
-      controller.abort();
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  });
 }

@@ -11,8 +11,14 @@ export type IssuedLink = { url: string; expiresAt: number };
  * the gateway accepts (see toGatewayLink), so a link cannot be rewritten into another string
  * that means the same (a leading zero, a duplicated or extra parameter, another order).
  */
-export function toGatewayQuery(link: { expiresAt: number; keyId: string; signature: string }): string {
-  return `exp=${link.expiresAt}&kid=${link.keyId}&sig=${link.signature}`;
+export function toGatewayQuery(link: {
+  expiresAt: number;
+  generation?: number;
+  keyId: string;
+  signature: string;
+}): string {
+  const generation = link.generation === undefined ? '' : `&gen=${link.generation}`;
+  return `exp=${link.expiresAt}${generation}&kid=${link.keyId}&sig=${link.signature}`;
 }
 
 /**
@@ -54,7 +60,15 @@ export class LinkIssuer {
   }
 
   async issueDownload(
-    file: { id: string; storageKey: string; blobVersion: string; fileName: string; contentType: string },
+    file: {
+      id: string;
+      storageKey: string;
+      blobVersion: string;
+      fileName: string;
+      contentType: string;
+      /** Signed into gateway links: revoking moves it on (docs/security.md, "Revoking links"). */
+      linksGeneration: number;
+    },
     expiresAt: number,
     nowSeconds: number,
   ): Promise<IssuedLink> {
@@ -66,7 +80,7 @@ export class LinkIssuer {
       });
       return { url, expiresAt };
     }
-    return { url: this.#gatewayUrl('download', file.id, expiresAt), expiresAt };
+    return { url: this.#gatewayUrl('download', file.id, expiresAt, file.linksGeneration), expiresAt };
   }
 
   /** Checks a gateway link; throws INVALID_SIGNATURE or LINK_EXPIRED. */
@@ -74,8 +88,9 @@ export class LinkIssuer {
     this.#signer.assertValid(claims, { keyId: query.kid ?? '', signature: query.sig ?? '' }, nowSeconds);
   }
 
-  #gatewayUrl(operation: LinkOperation, fileId: string, expiresAt: number): string {
-    const { keyId, signature } = this.#signer.sign({ operation, fileId, expiresAt });
-    return `${this.#baseUrl()}${blobPathPrefix}${fileId}?${toGatewayQuery({ expiresAt, keyId, signature })}`;
+  #gatewayUrl(operation: LinkOperation, fileId: string, expiresAt: number, generation?: number): string {
+    const { keyId, signature } = this.#signer.sign({ operation, fileId, expiresAt, generation });
+    const query = toGatewayQuery({ expiresAt, generation, keyId, signature });
+    return `${this.#baseUrl()}${blobPathPrefix}${fileId}?${query}`;
   }
 }

@@ -38,6 +38,27 @@ describe('LinkSigner', () => {
     });
   });
 
+  it('signs the links generation of download links in a v2 string (golden vector)', () => {
+    const withGeneration = { ...claims, generation: 7 };
+    assert.equal(
+      toCanonicalString(withGeneration),
+      'coffer-link-v2\ndownload\nAAAAAAAAAAAAAAAAAAAAAA\n1795312800\n7',
+    );
+    const signer = new LinkSigner([key1]);
+    const signed = signer.sign(withGeneration);
+    assert.deepEqual(signed, { keyId: 'k1', signature: 'H9YuJem8pg9hT25tnbrSnnVqylbYB5NEXvmYfR0w13E' });
+    assert.equal(
+      code(() => signer.assertValid(withGeneration, signed, now)),
+      'OK',
+    );
+    // Another generation, or none (a link issued before generations), is another string.
+    for (const other of [{ ...claims, generation: 8 }, { ...claims, generation: 0 }, claims])
+      assert.equal(
+        code(() => signer.assertValid(other, signed, now)),
+        'INVALID_SIGNATURE',
+      );
+  });
+
   it('accepts its own signature until expiresAt, then says LINK_EXPIRED', () => {
     const signer = new LinkSigner([key1]);
     const signature = signer.sign(claims);

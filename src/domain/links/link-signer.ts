@@ -9,15 +9,35 @@ export type LinkOperation = 'upload' | 'download';
 
 export type HmacKey = { id: string; secret: Buffer };
 
-export type LinkClaims = { operation: LinkOperation; fileId: string; expiresAt: number };
+export type LinkClaims = {
+  operation: LinkOperation;
+  fileId: string;
+  expiresAt: number;
+  /**
+   * The file's links generation when a download link was issued (docs/security.md,
+   * "Revoking links"): a revocation moves the file's generation on, and a link of an older one
+   * stops. Absent in links issued before generations existed, which count as generation 0.
+   */
+  generation?: number;
+};
 export type LinkSignature = { keyId: string; signature: string };
 
-/** Version of the canonical string; bump it whenever the string changes shape. */
-const canonicalVersion = 'coffer-link-v1';
+/**
+ * Versions of the canonical string; a new one whenever the string changes shape. v1 links (no
+ * generation) stay valid until they expire; v2 adds the links generation.
+ */
+const canonicalVersions = { withoutGeneration: 'coffer-link-v1', withGeneration: 'coffer-link-v2' } as const;
 
-/** The exact bytes that are signed: one field per line, so no field can bleed into another. */
+/**
+ * The exact bytes that are signed: one field per line, so no field can bleed into another.
+ * security: each shape has its own version line, so a v2 link stripped of its generation is a
+ * v1 string with another signature, never the same claims.
+ */
 export function toCanonicalString(claims: LinkClaims): string {
-  return `${canonicalVersion}\n${claims.operation}\n${claims.fileId}\n${claims.expiresAt}`;
+  const { operation, fileId, expiresAt, generation } = claims;
+  if (generation === undefined)
+    return `${canonicalVersions.withoutGeneration}\n${operation}\n${fileId}\n${expiresAt}`;
+  return `${canonicalVersions.withGeneration}\n${operation}\n${fileId}\n${expiresAt}\n${generation}`;
 }
 
 /**

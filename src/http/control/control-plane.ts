@@ -9,12 +9,17 @@ import { login } from './auth/login.ts';
 import { logout } from './auth/logout.ts';
 import { refreshSession } from './auth/refresh-session.ts';
 import { signup } from './auth/signup.ts';
+import { copyFile } from './files/copy-file.ts';
 import { deleteFile } from './files/delete-file.ts';
+import { deleteFiles } from './files/delete-files.ts';
 import { getFile } from './files/get-file.ts';
 import { listFiles } from './files/list-files.ts';
+import { moveFile } from './files/move-file.ts';
 import { requestUpload } from './files/request-upload.ts';
+import { revokeLinks } from './files/revoke-links.ts';
 import { shareFile } from './files/share-file.ts';
 import { unshareFile } from './files/unshare-file.ts';
+import { updateFile } from './files/update-file.ts';
 import { verifyUpload } from './files/verify-upload.ts';
 import { getProfile } from './users/get-profile.ts';
 
@@ -32,6 +37,11 @@ const routes = [
   getFile,
   listFiles,
   deleteFile,
+  updateFile,
+  revokeLinks,
+  copyFile,
+  moveFile,
+  deleteFiles,
 ];
 
 /** /api/v1: the JSON API behind barriers 2 (app credentials) and 3 (token). */

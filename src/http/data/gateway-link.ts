@@ -6,7 +6,9 @@ import { invalidSignature } from '../../errors/errors.ts';
 
 export const GatewayParams = Type.Object({ fileId: Type.String() });
 
-const linkQuery = /^exp=(\d{1,12})&kid=([^&]*)&sig=([^&]*)$/;
+// `gen` (download links since links generations, docs/security.md "Revoking links") is optional:
+// a download link issued before has none and counts as generation 0.
+const linkQuery = /^exp=(\d{1,12})(?:&gen=(\d{1,12}))?&kid=([^&]*)&sig=([^&]*)$/;
 
 /**
  * Reads a gateway link from the raw request URL (path and query as the client sent them, not
@@ -21,8 +23,12 @@ export function toGatewayLink(url: string, params: { fileId: string }): GatewayL
   const { fileId } = params;
   const match = linkQuery.exec(query);
   if (!match || !isWellFormedId(fileId) || !path.endsWith(`/${fileId}`)) throw invalidSignature();
-  const [, exp = '', kid = '', sig = ''] = match;
+  const [, exp = '', gen, kid = '', sig = ''] = match;
   const expiresAt = Number(exp);
-  if (query !== toGatewayQuery({ expiresAt, keyId: kid, signature: sig })) throw invalidSignature();
-  return { fileId, expiresAt, kid, sig };
+  const generation = gen === undefined ? undefined : Number(gen);
+  if (query !== toGatewayQuery({ expiresAt, generation, keyId: kid, signature: sig }))
+    throw invalidSignature();
+  return generation === undefined
+    ? { fileId, expiresAt, kid, sig }
+    : { fileId, expiresAt, generation, kid, sig };
 }

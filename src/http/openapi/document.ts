@@ -75,6 +75,11 @@ const linkQuery = {
   required: ['exp', 'kid', 'sig'],
   properties: {
     exp: { type: 'integer', description: 'Unix seconds at which the link expires (signed)' },
+    gen: {
+      type: 'integer',
+      description:
+        "download links: the file's links generation when issued (signed); a revocation moves it on",
+    },
     kid: { type: 'string', description: 'the signing key' },
     sig: { type: 'string', description: 'the signature (base64url)' },
   },

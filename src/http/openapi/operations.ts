@@ -113,6 +113,36 @@ export const operations: Record<string, Operation> = {
     errors: ['VALIDATION_FAILED'],
     success: { status: 200, component: 'FilePage' },
   },
+  'PATCH /api/v1/file/:fileId': {
+    operationId: 'updateFile',
+    access: 'user',
+    errors: [...fileRead, 'STORAGE_FULL'],
+    success: { status: 200, component: 'FileRecord' },
+  },
+  'POST /api/v1/file/:fileId/copy': {
+    operationId: 'copyFile',
+    access: 'user',
+    errors: [...fileRead, 'INVALID_FILE_PATH', 'FILE_EXISTS', 'FILE_NOT_VERIFIED', 'STORAGE_FULL'],
+    success: { status: 200, component: 'FileRecord' },
+  },
+  'POST /api/v1/file/:fileId/move': {
+    operationId: 'moveFile',
+    access: 'user',
+    errors: [...fileRead, 'INVALID_FILE_PATH', 'FILE_EXISTS', 'STORAGE_FULL'],
+    success: { status: 200, component: 'FileRecord' },
+  },
+  'POST /api/v1/file/:fileId/links/revoke': {
+    operationId: 'revokeLinks',
+    access: 'user',
+    errors: fileRead,
+    success: { status: 204, description: 'Every outstanding download link of the file stops working' },
+  },
+  'POST /api/v1/file/delete': {
+    operationId: 'deleteFiles',
+    access: 'user',
+    errors: ['VALIDATION_FAILED'],
+    success: { status: 200, component: 'DeleteOutcomes', description: 'One outcome per id, in order' },
+  },
   'DELETE /api/v1/file/:fileId': {
     operationId: 'deleteFile',
     access: 'user',
@@ -137,14 +167,14 @@ export const operations: Record<string, Operation> = {
     operationId: 'downloadContent',
     summary: "Download a verified file's content through its signed link",
     access: 'link',
-    errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'RANGE_NOT_SATISFIABLE'],
+    errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'LINK_REVOKED', 'RANGE_NOT_SATISFIABLE'],
     success: { status: 200, description: 'The bytes (206 with a Range header: the part asked for)' },
   },
   'HEAD /blob/v1/files/:fileId': {
     operationId: 'headContent',
     summary: "The download's headers (size, type, ETag) without the content",
     access: 'link',
-    errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED'],
+    errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'LINK_REVOKED'],
     success: { status: 200, description: 'The headers of the download, without the bytes' },
   },
   'GET /healthz': {

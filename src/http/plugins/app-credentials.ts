@@ -5,7 +5,7 @@ import { appCredentialsRequired, originNotAllowed } from '../../errors/errors.ts
 import { toErrorBody } from './error-handler.ts';
 
 const allowedHeaders = 'sb-app-id, sb-app-secret, authorization, content-type, accept';
-const allowedMethods = 'GET, POST, DELETE, OPTIONS';
+const allowedMethods = 'GET, POST, PATCH, DELETE, OPTIONS';
 
 /**
  * Barrier 2 (spec §5) for the control plane: `sb-app-id` with `sb-app-secret`, or `sb-app-id`

@@ -17,6 +17,15 @@ export const FileMetaSchema = Type.Object(
   { description: 'Storage metadata; empty until the upload is verified' },
 );
 
+/** The app's own metadata (docs/decisions.md, "customData"); absent until first set. */
+export const CustomDataSchema = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: "a JSON object of the app's own, at most 4096 bytes as JSON and 16 levels deep",
+  },
+);
+
 const fileRecordFields = {
   _id: Type.String(),
   __createdAt: Type.String({ format: 'date-time' }),
@@ -31,6 +40,7 @@ const fileRecordFields = {
   verified: Type.Boolean(),
   permissionScope: Type.Union([Type.Literal('user'), Type.Literal('*')]),
   etag: Type.Optional(Type.String({ description: 'quoted entity tag; present once verified' })),
+  customData: Type.Optional(CustomDataSchema),
 };
 
 export const FileRecordSchema = Type.Object(fileRecordFields, { $id: 'FileRecord', title: 'FileRecord' });

@@ -24,6 +24,7 @@ export function toFileView(file: FileRecord): FileRecordView {
     permissionScope: file.permissionScope,
   };
   if (file.etag) view.etag = file.etag;
+  if (file.customData) view.customData = file.customData;
   return view;
 }
 

@@ -4,12 +4,16 @@ import type { DatabaseSchema } from '../database-schema.ts';
 import { writeTransaction } from '../repositories/write-transaction.ts';
 import { accessEpoch } from './access-epoch.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
+import { fileBlobSharing } from './file-blob-sharing.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
+import { fileCustomData } from './file-custom-data.ts';
+import { fileLinksGeneration } from './file-links-generation.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
+import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
 
 /**
  * Every migration, in code rather than a scanned folder (nothing to resolve at run time, and
@@ -24,6 +28,10 @@ const migrations: Record<string, Migration> = {
   '0006_acl_listing_keys': aclListingKeys,
   '0007_refresh_tokens': refreshTokens,
   '0008_project_settings': projectSettings,
+  '0009_file_custom_data': fileCustomData,
+  '0010_file_links_generation': fileLinksGeneration,
+  '0011_unverified_expiry_index': unverifiedExpiryIndex,
+  '0012_file_blob_sharing': fileBlobSharing,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { CustomData } from '../../domain/files/custom-data.ts';
 import type { AclEntry, AclScope, FileRecord, PendingUpload, PermissionScope } from '../../domain/ports.ts';
 import type { DatabaseSchema, FilesTable } from '../database-schema.ts';
 
@@ -78,6 +79,9 @@ export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     version: row.version,
+    customData: row.custom_data === null ? null : (JSON.parse(row.custom_data) as CustomData),
+    linksGeneration: row.links_generation,
+    blobFileId: row.blob_file_id,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import type { CustomData } from '../../domain/files/custom-data.ts';
 import type {
   AclEntry,
   BlobReferences,
@@ -9,10 +10,13 @@ import type {
   NewFile,
   PendingUpload,
   ReplacedUpload,
+  SweptUpload,
 } from '../../domain/ports.ts';
 import { fileExists } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema, FilesTable } from '../database-schema.ts';
+import { deleteExpiredUnverified } from './delete-expired-unverified.ts';
+import { findSharedBlobVersions, isBlobReferenced } from './file-blob-references.ts';
 import { findFileById, selectFileWithAcl, toFileRecord, toFileWithAcl } from './file-rows.ts';
 import { listFiles } from './list-files.ts';
 import { prepareQuery, prepareRowStatement, prepareStatement, type QueryExecutor } from './prepared-query.ts';
@@ -81,6 +85,9 @@ export class KyselyFileRepository implements FileRepository {
       created_at: now.getTime(),
       updated_at: now.getTime(),
       version: 0,
+      custom_data: file.customData ? JSON.stringify(file.customData) : null,
+      links_generation: 0,
+      blob_file_id: null,
     };
     try {
       // The common case is a free path: the insert claims it (ON CONFLICT DO NOTHING) and the
@@ -151,8 +158,112 @@ export class KyselyFileRepository implements FileRepository {
         .where('scope', '=', entry.scope)
         .where('identifier', '=', entry.identifier)
         .executeTakeFirst();
-      return deleted.numDeletedRows > 0n;
+      if (deleted.numDeletedRows === 0n) return false;
+      // In the same transaction: the links the entry let its users obtain stop as it goes.
+      await trx
+        .updateTable('files')
+        .set((eb) => ({ links_generation: eb('links_generation', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+      return true;
     });
+  }
+
+  deleteExpiredUnverified(expiredBefore: number, limit: number): Promise<SweptUpload[]> {
+    return deleteExpiredUnverified(this.#db, expiredBefore, limit);
+  }
+
+  async createCopy(
+    copy: Pick<NewFile, 'id' | 'projectId' | 'creatorId' | 'filePath' | 'permissionScope'> & {
+      sourceId: string;
+    },
+    now: Date,
+  ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
+    try {
+      return await writeTransaction(this.#db, async (trx) => {
+        // A no-op update locks the source row until commit: a delete of the source either
+        // waits for this copy (and then sees it as a reference to the bytes) or wins (and this
+        // finds nothing). SQLite's write lock does the same for the whole database.
+        const source = await trx
+          .updateTable('files')
+          .set((eb) => ({ version: eb.ref('version') }))
+          .where('id', '=', copy.sourceId)
+          .where('verified', '=', 1)
+          .returningAll()
+          .executeTakeFirst();
+        if (source === undefined || source.project_id !== copy.projectId) return undefined;
+        const replaced = await deleteAbandonedUpload(trx, copy, now);
+        const row = {
+          ...source,
+          id: copy.id,
+          creator_id: copy.creatorId,
+          file_path: copy.filePath,
+          permission_scope: copy.permissionScope,
+          blob_file_id: source.blob_file_id ?? source.id,
+          links_generation: 0,
+          created_at: now.getTime(),
+          updated_at: now.getTime(),
+          version: 0,
+        };
+        await this.#insertFile(trx, row);
+        await this.#insertCreatorAcl(trx, copy.id, copy.creatorId, copy.projectId, row.created_at);
+        const file = toFileRecord(row, [{ scope: 'user', identifier: copy.creatorId }]);
+        return replaced === undefined ? { file } : { file, replaced };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw fileExists();
+      throw error;
+    }
+  }
+
+  async move(
+    id: string,
+    filePath: string,
+    now: Date,
+  ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
+    try {
+      return await writeTransaction(this.#db, async (trx) => {
+        const current = await trx
+          .updateTable('files')
+          .set((eb) => ({ version: eb.ref('version') }))
+          .where('id', '=', id)
+          .returning(['project_id', 'creator_id', 'file_path'])
+          .executeTakeFirst();
+        if (current === undefined) return undefined;
+        if (current.file_path === filePath) return { file: (await findFileById(trx, id))! };
+        const target = { projectId: current.project_id, creatorId: current.creator_id, filePath };
+        const replaced = await deleteAbandonedUpload(trx, target, now);
+        await trx
+          .updateTable('files')
+          .set((eb) => ({ file_path: filePath, version: eb('version', '+', 1), updated_at: now.getTime() }))
+          .where('id', '=', id)
+          .execute();
+        const file = (await findFileById(trx, id))!;
+        return replaced === undefined ? { file } : { file, replaced };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw fileExists();
+      throw error;
+    }
+  }
+
+  isBlobReferenced(blobFileId: string, version: string): Promise<boolean> {
+    return isBlobReferenced(this.#db, blobFileId, version);
+  }
+
+  findSharedBlobVersions(blobFileIds: readonly string[]): Promise<Map<string, Set<string>>> {
+    return findSharedBlobVersions(this.#db, blobFileIds);
+  }
+
+  async revokeLinks(id: string): Promise<boolean> {
+    // One statement: the row's new generation is what every later download compares with.
+    // Not a change of the record the API shows, so version and updatedAt stay.
+    const updated = await this.#db
+      .updateTable('files')
+      .set((eb) => ({ links_generation: eb('links_generation', '+', 1) }))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return updated.numUpdatedRows > 0n;
   }
 
   commitUpload(
@@ -231,6 +342,21 @@ export class KyselyFileRepository implements FileRepository {
     });
   }
 
+  async updateCustomData(id: string, customData: CustomData, now: Date): Promise<FileRecord | undefined> {
+    return writeTransaction(this.#db, async (trx) => {
+      const updated = await trx
+        .updateTable('files')
+        .set((eb) => ({
+          custom_data: JSON.stringify(customData),
+          version: eb('version', '+', 1),
+          updated_at: now.getTime(),
+        }))
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return updated.numUpdatedRows > 0n ? findFileById(trx, id) : undefined;
+    });
+  }
+
   async findBlobReferences(ids: readonly string[]): Promise<Map<string, BlobReferences>> {
     const references = new Map<string, BlobReferences>();
     if (ids.length === 0) return references;
@@ -284,7 +410,7 @@ export class KyselyFileRepository implements FileRepository {
  */
 async function deleteAbandonedUpload(
   trx: Kysely<DatabaseSchema>,
-  file: NewFile,
+  file: Pick<NewFile, 'projectId' | 'creatorId' | 'filePath'>,
   now: Date,
 ): Promise<ReplacedUpload | undefined> {
   const existing = await trx

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { CustomDataSchema } from '../../wire/schemas.ts';
 
 /** Spec 4.1: POST /api/v1/file → a file id and a signed upload link. */
 export const requestUpload: RouteRegistrar = (app, services) => {
@@ -16,6 +17,7 @@ export const requestUpload: RouteRegistrar = (app, services) => {
           permissionScope: Type.Optional(
             Type.Union([Type.Literal('user'), Type.Literal('*')], { default: 'user' }),
           ),
+          customData: Type.Optional(CustomDataSchema),
         }),
         response: {
           200: Type.Object({
@@ -32,6 +34,7 @@ export const requestUpload: RouteRegistrar = (app, services) => {
       const { file, upload } = await services.files.requestUpload(request.principal, {
         filePath: request.body.filePath,
         permissionScope: request.body.permissionScope ?? 'user',
+        customData: request.body.customData,
       });
       return {
         fileId: file.id,
