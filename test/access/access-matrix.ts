@@ -56,6 +56,8 @@ export type Endpoint = {
 export const endpoints = {
   login: { method: 'POST', path: '/api/v1/auth/login', group: 'login', okStatus: 200 },
   signup: { method: 'POST', path: '/api/v1/auth/signup', group: 'signup', okStatus: 200 },
+  // The matrix's projects allow anonymous signup (matrix-world.ts).
+  signupAnonymous: { method: 'POST', path: '/api/v1/auth/signup/anonymous', group: 'signup', okStatus: 200 },
   refreshSession: {
     method: 'POST',
     path: '/api/v1/auth/refresh',

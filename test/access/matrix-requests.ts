@@ -48,6 +48,8 @@ export async function toCellRequest(
       return request('/api/v1/auth/login', json({ email: accountOf(world, caller).email, password }));
     case 'signup':
       return request('/api/v1/auth/signup', json({ email: `signup-${++serial}@example.com`, password }));
+    case 'signupAnonymous':
+      return request('/api/v1/auth/signup/anonymous');
     case 'refreshSession':
       return request(
         '/api/v1/auth/refresh',

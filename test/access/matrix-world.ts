@@ -59,6 +59,11 @@ export async function buildMatrixWorld(): Promise<MatrixWorld & { clock: Movable
 async function populate(server: TestServer, clock: MovableClock): Promise<MatrixWorld> {
   const api = await server.createProject('matrix', [allowedOrigin]);
   const other = await server.createProject('elsewhere');
+  const { projects } = server.services.repositories;
+  for (const client of [api, other]) {
+    const project = await projects.findById(client.credentials.projectId);
+    await projects.updateSettings(project!.id, { ...project!.settings, anonymousSignup: true });
+  }
   const signup = async (client: ApiClient, name: string): Promise<Account> =>
     client.signup(`${name}@example.com`, password);
   const [creator, userEntry, roleEntry, admin, stranger, disabledUser] = await Promise.all(

@@ -28,6 +28,7 @@ it('GET /docs serves an OpenAPI document with every control-plane endpoint', asy
     'POST /api/v1/auth/password',
     'POST /api/v1/auth/refresh',
     'POST /api/v1/auth/signup',
+    'POST /api/v1/auth/signup/anonymous',
     'POST /api/v1/file',
     'POST /api/v1/file/{fileId}/acl/role/{roleName}',
     'POST /api/v1/file/{fileId}/acl/user/{userId}',

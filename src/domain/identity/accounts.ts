@@ -17,6 +17,9 @@ export async function createAccount(
 ): Promise<User> {
   const email = input.email.trim();
   if (!emailPattern.test(email)) throw validationFailed('email is not a valid address');
+  // The domain of anonymous accounts' keys: nobody may pass for one.
+  if (email.toLowerCase().endsWith(`@${anonymousEmailDomain}`))
+    throw validationFailed(`email may not be at ${anonymousEmailDomain}`);
   assertPasswordPolicy(input.password);
   const role = assertRole(input.role ?? 'user');
   return users.create({
@@ -26,6 +29,33 @@ export async function createAccount(
     passwordHash: await hashPassword(input.password),
     role,
     displayName: input.displayName?.trim() || email.slice(0, email.indexOf('@')),
+    enabled: true,
+  });
+}
+
+/** The role of accounts made by POST /api/v1/auth/signup/anonymous. */
+export const anonymousRole = 'anonymous';
+/** RFC 2606 reserves `.invalid`: no mail is ever delivered there, and signup refuses it. */
+export const anonymousEmailDomain = 'anonymous.invalid';
+/**
+ * security: not a PHC string, so verifyPassword never matches it: an anonymous account has no
+ * password and can never log in, nor change its password (it keeps its tokens only).
+ */
+const noPasswordHash = '!no-password';
+
+/**
+ * An anonymous account: role `anonymous`, no password, and a generated unique key in the email
+ * column (`<id>@anonymous.invalid`, lowercase) that no user knows or can sign up with.
+ */
+export async function createAnonymousAccount(users: UserRepository, project: Project): Promise<User> {
+  const id = newId();
+  return users.create({
+    id,
+    projectId: project.id,
+    email: `${id.toLowerCase()}@${anonymousEmailDomain}`,
+    passwordHash: noPasswordHash,
+    role: anonymousRole,
+    displayName: anonymousRole,
     enabled: true,
   });
 }

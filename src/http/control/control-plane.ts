@@ -9,6 +9,7 @@ import { login } from './auth/login.ts';
 import { logout } from './auth/logout.ts';
 import { refreshSession } from './auth/refresh-session.ts';
 import { signup } from './auth/signup.ts';
+import { signupAnonymous } from './auth/signup-anonymous.ts';
 import { deleteFile } from './files/delete-file.ts';
 import { getFile } from './files/get-file.ts';
 import { listFiles } from './files/list-files.ts';
@@ -21,6 +22,7 @@ import { getProfile } from './users/get-profile.ts';
 const routes = [
   login,
   signup,
+  signupAnonymous,
   refreshSession,
   logout,
   changePassword,
