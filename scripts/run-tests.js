@@ -41,6 +41,7 @@ const stackFiles = narrow(
     'test/api/tokens-and-accounts.test.ts',
     'test/api/sessions.test.ts',
     'test/api/anonymous-signup.test.ts',
+    'test/api/find-users.test.ts',
     'test/api/rate-limits.test.ts',
     'test/api/concurrency.test.ts',
     'test/api/malformed-uploads.test.ts',

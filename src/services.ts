@@ -104,6 +104,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       }),
       files: new FileService({
         files: repositories.files,
+        users: repositories.users,
         blobs,
         links,
         clock,

@@ -111,12 +111,11 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
   };
   const decoys = { user: await upload('decoy/user.txt', 'user'), '*': await upload('decoy/star.txt', '*') };
   for (const file of [...Object.values(files), ...Object.values(decoys)]) {
-    for (const entry of [
-      `user/${userEntry!.userId}`,
-      `user/${disabledUser!.userId}`,
-      `user/${otherProjectUser.userId}`,
-      `role/${sharedRole}`,
-    ]) {
+    // Sharing names users of the file's project only: another project's user gets into an
+    // ACL by hand here, to show that even so it opens nothing.
+    const entry = { scope: 'user', identifier: otherProjectUser.userId } as const;
+    await server.services.repositories.files.addAclEntry(file.id, entry, new Date());
+    for (const entry of [`user/${userEntry!.userId}`, `user/${disabledUser!.userId}`, `role/${sharedRole}`]) {
       const shared = await api.call('POST', `/api/v1/file/${file.id}/acl/${entry}`, {
         token: creator!.token,
       });

@@ -7,6 +7,7 @@ import {
   fileNotVerified,
   internal,
   uploadMissing,
+  userNotFound,
   validationFailed,
 } from '../../errors/errors.ts';
 import { canAccessFile, type FileAction, type Principal } from '../access/decide-file-access.ts';
@@ -23,6 +24,7 @@ import type {
   PendingUpload,
   PermissionScope,
   StoredBlob,
+  UserRepository,
 } from '../ports.ts';
 import { toContentType } from './content-type.ts';
 import { toFileName, validateFilePath } from './validate-file-path.ts';
@@ -33,8 +35,13 @@ export type DownloadableFile = FileRecord & { content: FileContentInfo; etag: st
 /** The parts of a gateway link: the file id from the path, the rest from the query string. */
 export type GatewayLink = { fileId: string; expiresAt: number; kid?: string; sig?: string };
 
+/** Whom a share names: a role (free-form), or a user of the file's project by id or by email. */
+export type ShareTarget = AclEntry | { scope: 'email'; email: string };
+
 export type FileServiceOptions = {
   files: FileRepository;
+  /** Sharing with a user checks that the user exists in the project. */
+  users: UserRepository;
   blobs: BlobStore;
   links: LinkIssuer;
   clock: Clock;
@@ -142,12 +149,27 @@ export class FileService {
     };
   }
 
-  /** Spec 4.3 / 4.4: appends an ACL entry; sharing twice changes nothing. */
-  async share(principal: Principal, fileId: string, entry: AclEntry): Promise<FileRecord> {
+  /**
+   * Spec 4.3 / 4.4: appends an ACL entry; sharing twice changes nothing. A user must exist in
+   * the file's project (USER_NOT_FOUND), looked up only once the caller may manage the file.
+   */
+  async share(principal: Principal, fileId: string, target: ShareTarget): Promise<FileRecord> {
     const file = await this.#getAccessible(principal, fileId, 'manage');
+    const entry = await this.#toAclEntry(file.projectId, target);
     const updated = await this.#o.files.addAclEntry(file.id, entry, this.#o.clock.now());
     if (!updated) throw fileNotFound();
     return updated;
+  }
+
+  async #toAclEntry(projectId: string, target: ShareTarget): Promise<AclEntry> {
+    const { users } = this.#o;
+    if (target.scope === 'role') return target;
+    const user =
+      target.scope === 'email'
+        ? await users.findByEmail(projectId, target.email)
+        : await users.findById(projectId, target.identifier);
+    if (!user) throw userNotFound();
+    return { scope: 'user', identifier: user.id };
   }
 
   /** Spec 4.5: the record and a download link valid for `expiresInSeconds`. */

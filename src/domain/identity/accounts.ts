@@ -1,4 +1,5 @@
-import { userNotFound, validationFailed } from '../../errors/errors.ts';
+import { accessDenied, userNotFound, validationFailed } from '../../errors/errors.ts';
+import type { Principal } from '../access/decide-file-access.ts';
 import { newId } from '../ids.ts';
 import type { Project, User, UserRepository } from '../ports.ts';
 import { assertPasswordPolicy } from './password-policy.ts';
@@ -16,7 +17,7 @@ export async function createAccount(
   input: NewAccount,
 ): Promise<User> {
   const email = input.email.trim();
-  if (!emailPattern.test(email)) throw validationFailed('email is not a valid address');
+  if (!isEmailAddress(email)) throw validationFailed('email is not a valid address');
   // The domain of anonymous accounts' keys: nobody may pass for one.
   if (email.toLowerCase().endsWith(`@${anonymousEmailDomain}`))
     throw validationFailed(`email may not be at ${anonymousEmailDomain}`);
@@ -67,6 +68,23 @@ export async function setAccountRole(
   role: string,
 ): Promise<User> {
   const user = await users.setRole(project.id, userId, assertRole(role));
+  if (!user) throw userNotFound();
+  return user;
+}
+
+/** Whether the text has an email address's form (what signup and user creation accept). */
+export function isEmailAddress(text: string): boolean {
+  return emailPattern.test(text.trim());
+}
+
+/** GET /api/v1/users?email=: the project's user with this email (case-insensitive), for its admins only. */
+export async function getUserByEmail(
+  users: UserRepository,
+  principal: Principal,
+  email: string,
+): Promise<User> {
+  if (!principal.isAdmin) throw accessDenied('Only an admin of the project may look users up');
+  const user = isEmailAddress(email) ? await users.findByEmail(principal.projectId, email) : undefined;
   if (!user) throw userNotFound();
   return user;
 }

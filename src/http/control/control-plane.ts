@@ -15,8 +15,10 @@ import { getFile } from './files/get-file.ts';
 import { listFiles } from './files/list-files.ts';
 import { requestUpload } from './files/request-upload.ts';
 import { shareFile } from './files/share-file.ts';
+import { shareFileByEmail } from './files/share-file-by-email.ts';
 import { unshareFile } from './files/unshare-file.ts';
 import { verifyUpload } from './files/verify-upload.ts';
+import { findUser } from './users/find-user.ts';
 import { getProfile } from './users/get-profile.ts';
 
 const routes = [
@@ -27,9 +29,11 @@ const routes = [
   logout,
   changePassword,
   getProfile,
+  findUser,
   requestUpload,
   verifyUpload,
   shareFile,
+  shareFileByEmail,
   unshareFile,
   getFile,
   listFiles,
