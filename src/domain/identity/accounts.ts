@@ -1,7 +1,7 @@
 import { accessDenied, userNotFound, validationFailed } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { newId } from '../ids.ts';
-import type { Project, User, UserRepository } from '../ports.ts';
+import type { Project, RefreshTokenRepository, User, UserRepository } from '../ports.ts';
 import { assertPasswordPolicy } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
 
@@ -70,6 +70,26 @@ export async function setAccountRole(
   const user = await users.setRole(project.id, userId, assertRole(role));
   if (!user) throw userNotFound();
   return user;
+}
+
+/**
+ * `coffer user reset-password`: a new password under the policy, and every refresh-token family
+ * of the user revoked (its sessions end as their access tokens expire). Answers how many.
+ */
+export async function resetPassword(
+  stores: { users: UserRepository; refreshTokens: RefreshTokenRepository },
+  project: Project,
+  input: { userId: string; password: string },
+): Promise<number> {
+  if (!(await stores.users.findById(project.id, input.userId))) throw userNotFound();
+  assertPasswordPolicy(input.password);
+  const updated = await stores.users.setPasswordHash(
+    project.id,
+    input.userId,
+    await hashPassword(input.password),
+  );
+  if (!updated) throw userNotFound();
+  return stores.refreshTokens.deleteUserFamilies(project.id, input.userId);
 }
 
 /** Whether the text has an email address's form (what signup and user creation accept). */
