@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config/config.ts';
@@ -7,6 +9,29 @@ import type { ApiResponse } from '../support/api-client.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
 
 const unknownId = 'AAAAAAAAAAAAAAAAAAAAAA';
+
+const bin = path.resolve(import.meta.dirname, '../../bin/coffer.js');
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+/**
+ * Runs a command on a terminal (util-linux `script` gives it a pseudo-terminal), typing each
+ * answer once its prompt (each a different one) has appeared; answers the exit status and
+ * everything the terminal showed.
+ */
+async function runOnTerminal(args: string[], env: Record<string, string>, answers: [string, string][]) {
+  const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+  const command = [process.execPath, bin, ...args].map(quote).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...env } });
+  let screen = '';
+  const pending = [...answers];
+  child.stdout.on('data', (chunk: Buffer) => {
+    screen += chunk.toString();
+    while (pending.length > 0 && screen.includes(pending[0]![0]))
+      child.stdin.write(`${pending.shift()![1]}\r`);
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, screen };
+}
 
 /** Every key the server's blob store holds a version or staging object of (either stack). */
 async function listStoredKeys(coffer: CofferProcess): Promise<string[]> {
@@ -79,6 +104,38 @@ describe('coffer user administration, with a server running on the same data', (
     );
     assert.equal(weak.code, 2);
     assert.equal(JSON.parse(weak.stdout).error, 'VALIDATION_FAILED');
+  });
+
+  it('on a terminal, a password is asked twice without echo; two that differ change nothing', {
+    skip: !hasScript && 'util-linux script is not installed',
+  }, async () => {
+    const args = [
+      'user',
+      'create',
+      '--project',
+      'default',
+      '--email',
+      'typed@example.com',
+      '--json',
+      '--data-dir',
+      coffer.dataDir,
+    ];
+    const typed = await runOnTerminal(args, coffer.env, [
+      ['New password: ', 'typed at the terminal'],
+      ['Again: ', 'typed at the terminal'],
+    ]);
+    assert.equal(typed.code, 0, typed.screen);
+    assert.doesNotMatch(typed.screen, /typed at the terminal/);
+    const { userId } = JSON.parse(typed.screen.slice(typed.screen.indexOf('{')));
+    assert.equal((await login('typed@example.com', 'typed at the terminal')).body.userId, userId);
+    const reset = ['user', 'reset-password', '--project', 'default', userId, '--data-dir', coffer.dataDir];
+    const differ = await runOnTerminal(reset, coffer.env, [
+      ['New password: ', 'one new password'],
+      ['Again: ', 'another new password'],
+    ]);
+    assert.equal(differ.code, 2, differ.screen);
+    assert.match(differ.screen, /the two passwords differ/);
+    assert.equal((await login('typed@example.com', 'typed at the terminal')).status, 200);
   });
 
   it('user list prints every user in email order, one per line (JSON Lines with --json), never a hash', async () => {
