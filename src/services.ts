@@ -105,6 +105,10 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       files: new FileService({
         files: repositories.files,
         users: repositories.users,
+        emailShares: {
+          buckets: new TokenBuckets(repositories.rateLimits),
+          perUser: toBucketRule(config.emailSharesPerUserPerHour),
+        },
         blobs,
         links,
         clock,

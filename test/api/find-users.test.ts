@@ -125,3 +125,43 @@ describe('finding users; sharing names users of the project, by id or by email',
     }
   });
 });
+
+describe('shares by email are rate-limited per user (each tells whether an address has an account)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({}, { COFFER_EMAIL_SHARES_PER_USER_PER_HOUR: '3' });
+  });
+  after(() => server.stop());
+
+  it('answers RATE_LIMITED past the allowance, hits and misses alike; by id, other users and admins go on', async () => {
+    const client = server.client;
+    const [owner, other, admin] = await Promise.all(
+      ['owner', 'other', 'admin', 'reader'].map((name) => client.signup(`${name}@example.com`)),
+    );
+    await server.services.repositories.users.setRole(client.credentials.projectId, admin!.userId, 'admin');
+    const fileId = (await client.uploadFile(owner!.token, 'limited.txt', 'x'))._id;
+    const byEmail = (email: string, as: { token: string }) =>
+      client.call('POST', `/api/v1/file/${fileId}/acl/email/${encodeURIComponent(email)}`, {
+        token: as.token,
+      });
+    assert.equal((await byEmail('reader@example.com', owner!)).status, 200);
+    assert.equal((await byEmail('nobody@example.com', owner!)).status, 404);
+    assert.equal((await byEmail('reader@example.com', owner!)).status, 200);
+    const limited = await byEmail('reader@example.com', owner!);
+    assert.equal(limited.status, 429, limited.text);
+    assert.equal(limited.body.code, 'RATE_LIMITED');
+    assert.ok(Number(limited.headers.get('retry-after')) > 0);
+    assert.equal((await byEmail('nobody@example.com', owner!)).body.code, 'RATE_LIMITED');
+    const byId = await client.call('POST', `/api/v1/file/${fileId}/acl/user/${other!.userId}`, {
+      token: owner!.token,
+    });
+    assert.equal(byId.status, 200, byId.text);
+    for (let i = 0; i < 5; i++) assert.equal((await byEmail('reader@example.com', admin!)).status, 200);
+    // Another user's allowance is its own.
+    const otherFile = (await client.uploadFile(other!.token, 'theirs.txt', 'y'))._id;
+    const theirs = await client.call('POST', `/api/v1/file/${otherFile}/acl/email/reader%40example.com`, {
+      token: other!.token,
+    });
+    assert.equal(theirs.status, 200, theirs.text);
+  });
+});

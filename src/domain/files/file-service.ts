@@ -17,6 +17,7 @@ import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
 import type {
   AclEntry,
   BlobStore,
+  BucketRule,
   ByteRange,
   FileContentInfo,
   FileRecord,
@@ -26,6 +27,7 @@ import type {
   StoredBlob,
   UserRepository,
 } from '../ports.ts';
+import { type Charge, type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
 import { toContentType } from './content-type.ts';
 import { toFileName, validateFilePath } from './validate-file-path.ts';
 
@@ -42,6 +44,11 @@ export type FileServiceOptions = {
   files: FileRepository;
   /** Sharing with a user checks that the user exists in the project. */
   users: UserRepository;
+  /**
+   * Shares by email, per user (admins, who may look users up anyway, are not counted): each
+   * answer tells whether the address has an account (docs/security.md, "Finding users").
+   */
+  emailShares: { buckets: TokenBuckets; perUser: BucketRule };
   blobs: BlobStore;
   links: LinkIssuer;
   clock: Clock;
@@ -155,10 +162,21 @@ export class FileService {
    */
   async share(principal: Principal, fileId: string, target: ShareTarget): Promise<FileRecord> {
     const file = await this.#getAccessible(principal, fileId, 'manage');
+    if (target.scope === 'email' && !principal.isAdmin) await this.#takeEmailShare(principal);
     const entry = await this.#toAclEntry(file.projectId, target);
     const updated = await this.#o.files.addAclEntry(file.id, entry, this.#o.clock.now());
     if (!updated) throw fileNotFound();
     return updated;
+  }
+
+  /** RATE_LIMITED once the user has asked for its hour's shares by email. */
+  async #takeEmailShare(principal: Principal): Promise<void> {
+    const { buckets, perUser } = this.#o.emailShares;
+    const charge: Charge = {
+      key: toBucketKey('email-share', principal.projectId, principal.userId),
+      rule: perUser,
+    };
+    await buckets.takeAll([charge], this.#o.clock.now());
   }
 
   async #toAclEntry(projectId: string, target: ShareTarget): Promise<AclEntry> {

@@ -8,7 +8,8 @@ import { toFileView } from '../../wire/to-wire.ts';
 /**
  * POST /api/v1/file/:fileId/acl/email/:email, with no body: shares with the project's user of
  * that email (case-insensitive), as …/acl/user/:userId does with its id; the ACL names the id.
- * An email no user of the project has is 404 USER_NOT_FOUND (docs/security.md, "Finding users").
+ * An email no user of the project has is 404 USER_NOT_FOUND; a user (not an admin) who asks for
+ * too many is 429 RATE_LIMITED (docs/security.md, "Finding users").
  */
 export const shareFileByEmail: RouteRegistrar = (app, services) => {
   app.post(
@@ -21,7 +22,7 @@ export const shareFileByEmail: RouteRegistrar = (app, services) => {
           fileId: Type.String(),
           email: Type.String({ maxLength: 320, description: 'percent-encoded where needed' }),
         }),
-        response: { 200: FileRecordSchema, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: FileRecordSchema, ...errorResponses(400, 401, 403, 404, 429) },
       },
     },
     async (request) => {
