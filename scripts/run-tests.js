@@ -42,6 +42,8 @@ const stackFiles = narrow(
     'test/api/sessions.test.ts',
     'test/api/metrics.test.ts',
     'test/client/client.test.ts',
+    'test/api/anonymous-signup.test.ts',
+    'test/api/find-users.test.ts',
     'test/api/rate-limits.test.ts',
     'test/api/concurrency.test.ts',
     'test/api/malformed-uploads.test.ts',

@@ -98,6 +98,11 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     );
     const fileService = new FileService({
       files: repositories.files,
+      users: repositories.users,
+      emailShares: {
+        buckets: new TokenBuckets(repositories.rateLimits),
+        perUser: toBucketRule(config.emailSharesPerUserPerHour),
+      },
       blobs,
       links,
       clock,

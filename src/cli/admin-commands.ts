@@ -3,7 +3,7 @@ import { createAccount, setAccountRole } from '../domain/identity/accounts.ts';
 import { createProject } from '../domain/identity/create-project.ts';
 import { assignSettings } from '../domain/identity/project-settings.ts';
 import type { Project } from '../domain/ports.ts';
-import { validationFailed } from '../errors/errors.ts';
+import { notFound, userNotFound } from '../errors/errors.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';
 import { openStores } from '../services.ts';
 
@@ -49,7 +49,7 @@ export async function projectSet(config: Config, input: { project: string; assig
     const project = await getProject(repositories, input.project);
     const settings = assignSettings(project.settings, input.assignments);
     const updated = await repositories.projects.updateSettings(project.id, settings);
-    if (!updated) throw validationFailed(`no project ${JSON.stringify(input.project)}`);
+    if (!updated) throw projectNotFound(input.project);
     return describeProject(updated);
   });
 }
@@ -80,12 +80,15 @@ export async function userSetEnabled(
   return withStores(config, async (repositories) => {
     const project = await getProject(repositories, input.project);
     const user = await repositories.users.setEnabled(project.id, input.userId, input.enabled);
-    if (!user) throw validationFailed(`no user ${input.userId} in project ${project.name}`);
+    if (!user) throw userNotFound();
     return { userId: user.id, enabled: user.enabled };
   });
 }
 
-async function withStores<T>(config: Config, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+export async function withStores<T>(
+  config: Config,
+  work: (repositories: Repositories) => Promise<T>,
+): Promise<T> {
   const { database, repositories } = await openStores(config, (line) => console.error(line));
   try {
     return await work(repositories);
@@ -94,10 +97,18 @@ async function withStores<T>(config: Config, work: (repositories: Repositories) 
   }
 }
 
-/** A project by id, or by name for convenience (`--project default`). */
-async function getProject(repositories: Repositories, idOrName: string): Promise<Project> {
+/**
+ * A project by id, or by name for convenience (`--project default`). An unknown one is
+ * NOT_FOUND (exit status 1) in every command, as an unknown user is USER_NOT_FOUND.
+ */
+export async function getProject(
+  repositories: Pick<Repositories, 'projects'>,
+  idOrName: string,
+): Promise<Project> {
   const project =
     (await repositories.projects.findById(idOrName)) ?? (await repositories.projects.findByName(idOrName));
-  if (!project) throw validationFailed(`no project ${JSON.stringify(idOrName)}`);
+  if (!project) throw projectNotFound(idOrName);
   return project;
 }
+
+const projectNotFound = (idOrName: string) => notFound(`project ${JSON.stringify(idOrName)}`);

@@ -15,7 +15,9 @@ import { exportData, importData } from './export-import.ts';
 import { collectGarbage, toGcText } from './gc-command.ts';
 import { type LocalPathsUse, prepareLocalPaths } from './local-paths.ts';
 import { tightenExistingFiles } from './private-files.ts';
+import { readPassword } from './read-password.ts';
 import { logStartWarning } from './start-log.ts';
+import { toUserLine, userDelete, userFind, userList, userResetPassword } from './user-commands.ts';
 
 /** Every flag of every command (parseArgs options). */
 const options = {
@@ -34,6 +36,7 @@ const options = {
   project: { type: 'string' },
   email: { type: 'string' },
   password: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
   role: { type: 'string' },
   json: { type: 'boolean' },
   out: { type: 'string' },
@@ -149,12 +152,12 @@ export const commands: Record<string, Command> = {
     },
   },
   'user create': {
-    flags: ['project', 'email', 'password', 'role', 'json'],
+    flags: ['project', 'email', 'password', 'password-stdin', 'role', 'json'],
     run: async (config, values) => {
       const input = {
         project: required(values.project, '--project'),
         email: required(values.email, '--email'),
-        password: required(values.password, '--password'),
+        password: await readPassword({ flag: values.password, fromStdin: values['password-stdin'] === true }),
         role: values.role,
       };
       const result = await withPaths(config, { stores: 'existing' }, () => userCreate(config, input));
@@ -168,6 +171,45 @@ export const commands: Record<string, Command> = {
       const input = { project: required(values.project, '--project'), userId: userId!, role: role! };
       const result = await withPaths(config, { stores: 'existing' }, () => userSetRole(config, input));
       return { json: result, text: `User ${result.userId} now has role ${result.role}` };
+    },
+  },
+  'user list': {
+    flags: ['project', 'json'],
+    run: async (config, values) => {
+      const input = { project: required(values.project, '--project'), json: values.json === true };
+      await withPaths(config, { stores: 'existing' }, () => userList(config, input));
+      return undefined; // printed page by page
+    },
+  },
+  'user find': {
+    flags: ['project', 'json'],
+    args: ['<email>'],
+    run: async (config, values, [email]) => {
+      const input = { project: required(values.project, '--project'), email: email! };
+      const user = await withPaths(config, { stores: 'existing' }, () => userFind(config, input));
+      return { json: user, text: toUserLine(user) };
+    },
+  },
+  'user delete': {
+    flags: ['project', 'json'],
+    args: ['<userId>'],
+    run: async (config, values, [userId]) => {
+      const input = { project: required(values.project, '--project'), userId: userId! };
+      const result = await withPaths(config, { stores: 'existing' }, () => userDelete(config, input));
+      const text = `User ${result.userId} deleted, with ${result.files} files; removed from ${result.shares} shares; ${result.sessions} sessions revoked`;
+      return { json: result, text };
+    },
+  },
+  'user reset-password': {
+    flags: ['project', 'password-stdin', 'json'],
+    args: ['<userId>'],
+    run: async (config, values, [userId]) => {
+      const project = required(values.project, '--project');
+      const password = await readPassword({ fromStdin: values['password-stdin'] === true });
+      const input = { project, userId: userId!, password };
+      const result = await withPaths(config, { stores: 'existing' }, () => userResetPassword(config, input));
+      const text = `Password of user ${result.userId} reset; ${result.sessionsRevoked} sessions revoked`;
+      return { json: result, text };
     },
   },
   'user disable': {

@@ -10,9 +10,14 @@ const usage = `Usage:
   coffer project create <name> [--origin URL]... [--json]
   coffer project show <projectId|name> [--json]
   coffer project set <projectId|name> <name=value>... [--json]   (settings below; name= restores a default)
-  coffer user create --project <projectId|name> --email E --password P [--role R] [--json]
+  coffer user create --project <projectId|name> --email E [--password P | --password-stdin] [--role R] [--json]
   coffer user set-role --project <projectId|name> <userId> <role>
   coffer user disable|enable --project <projectId|name> <userId>
+  coffer user list --project <projectId|name> [--json]        (--json: one JSON object per line)
+  coffer user find --project <projectId|name> <email> [--json]
+  coffer user delete --project <projectId|name> <userId> [--json]   (with their files, shares and sessions)
+  coffer user reset-password --project <projectId|name> <userId> [--password-stdin] [--json]
+    (without --password or --password-stdin, a terminal prompts for the password, without echo)
   coffer migrate
   coffer export --out DIR          (metadata, signing keys and verified files' bytes: keep it secret)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)
@@ -20,7 +25,7 @@ const usage = `Usage:
 Project settings:
 ${settingsHelp()}
 Every command takes --data-dir (COFFER_DATA_DIR, default ./data), --database-url and --storage-url.
-Exit status: 0 done, 1 failed, 2 a flag, variable or file to fix (the message names it).`;
+Exit status: 0 done, 1 failed (an unknown project or user too), 2 a flag, variable, file or value to fix (the message names it).`;
 
 function settingsHelp(): string {
   return projectSettingNames

@@ -32,6 +32,7 @@ export type Config = Readonly<{
   loginFailuresPerAddressPerHour: number;
   signupsPerAddressPerHour: number;
   signupsPerAppPerHour: number;
+  emailSharesPerUserPerHour: number;
   databaseBusyTimeoutMs: number;
   databaseStartTimeoutSeconds: number;
   uploadMode: 'gateway' | 'direct';

@@ -219,6 +219,13 @@ export const settings = {
     min: 1,
     doc: 'Signup attempts one app (project) may receive from all addresses together, refilling over an hour.',
   },
+  emailSharesPerUserPerHour: {
+    env: 'COFFER_EMAIL_SHARES_PER_USER_PER_HOUR',
+    kind: 'integer',
+    defaultValue: 300,
+    min: 1,
+    doc: 'Shares by email one user (not an admin) may ask for, refilling over an hour: each tells whether the address has an account.',
+  },
   databaseBusyTimeoutMs: {
     env: 'COFFER_DATABASE_BUSY_TIMEOUT_MS',
     kind: 'integer',

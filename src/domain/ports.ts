@@ -120,6 +120,13 @@ export interface UserRepository {
   setRole(projectId: string, id: string, role: string): Promise<User | undefined>;
   setEnabled(projectId: string, id: string, enabled: boolean): Promise<User | undefined>;
   setPasswordHash(projectId: string, id: string, passwordHash: string): Promise<User | undefined>;
+  /**
+   * One page of the project's users in email order (case-insensitive), `limit` at most, after
+   * the cursor of the page before; `next` is absent on the last page.
+   */
+  list(projectId: string, page: { after?: string; limit: number }): Promise<{ users: User[]; next?: string }>;
+  /** Removes the user row only (coffer user delete removes what it owns first); answers whether it existed. */
+  delete(projectId: string, id: string): Promise<boolean>;
 }
 
 /** A refresh token as stored: its hash, never the token (docs/security.md, "Sessions"). */
@@ -192,6 +199,14 @@ export interface FileRepository {
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }>;
   /** Returns whether a record was deleted (its ACL goes with it). */
   delete(id: string): Promise<boolean>;
+  /** Ids of the files a user created, in id order after `afterId`, `limit` at most (an index range). */
+  listIdsCreatedBy(
+    projectId: string,
+    creatorId: string,
+    page: { afterId?: string; limit: number },
+  ): Promise<string[]>;
+  /** Ids of files (of any creator) whose ACL has a `user` entry naming this user, `limit` at most. */
+  listIdsSharedWithUser(projectId: string, userId: string, limit: number): Promise<string[]>;
   /**
    * Removes the entry if present, bumping version and updatedAt when it was there, and the
    * links generation too: the links it let its users obtain stop with it.

@@ -25,7 +25,8 @@ export const originNotAllowed = () =>
     'ORIGIN_NOT_ALLOWED',
     'This origin is not allowed for the app; send sb-app-secret or allow the origin',
   );
-export const accessDenied = () => new AppError('ACCESS_DENIED', 'You may not do this with this resource');
+export const accessDenied = (message = 'You may not do this with this resource') =>
+  new AppError('ACCESS_DENIED', message);
 export const accountDisabled = () => new AppError('ACCOUNT_DISABLED', 'This account is disabled');
 export const httpsRequired = () =>
   new AppError('HTTPS_REQUIRED', 'This service is only available over HTTPS');

@@ -27,6 +27,8 @@ export type Group =
   | 'refresh'
   /** Calls that need a user but no file: profile, upload request, listing. */
   | 'account'
+  /** Calls for holders of the project's admin role only (finding a user by email). */
+  | 'admin'
   /** Reading one file (ACL action `read`): played on a scope `user` and a scope `*` file. */
   | 'read'
   /** Changing one file (ACL action `manage`): played on both scopes too. */
@@ -56,6 +58,8 @@ export type Endpoint = {
 export const endpoints = {
   login: { method: 'POST', path: '/api/v1/auth/login', group: 'login', okStatus: 200 },
   signup: { method: 'POST', path: '/api/v1/auth/signup', group: 'signup', okStatus: 200 },
+  // The matrix's projects allow anonymous signup (matrix-world.ts).
+  signupAnonymous: { method: 'POST', path: '/api/v1/auth/signup/anonymous', group: 'signup', okStatus: 200 },
   refreshSession: {
     method: 'POST',
     path: '/api/v1/auth/refresh',
@@ -74,6 +78,8 @@ export const endpoints = {
     exclusive: true,
   },
   getProfile: { method: 'GET', path: '/api/v1/user', group: 'account', okStatus: 200 },
+  // Looks up the creator's email.
+  findUser: { method: 'GET', path: '/api/v1/users?email=:email', group: 'admin', okStatus: 200 },
   requestUpload: { method: 'POST', path: '/api/v1/file', group: 'account', okStatus: 200 },
   listFiles: { method: 'GET', path: '/api/v1/file', group: 'account', okStatus: 200 },
   getFile: { method: 'GET', path: '/api/v1/file/:fileId', group: 'read', okStatus: 200 },
@@ -81,6 +87,13 @@ export const endpoints = {
   shareWithUser: {
     method: 'POST',
     path: '/api/v1/file/:fileId/acl/user/:userId',
+    group: 'manage',
+    okStatus: 200,
+  },
+  // Names userEntry by email: shared already, so it changes nothing.
+  shareWithEmail: {
+    method: 'POST',
+    path: '/api/v1/file/:fileId/acl/email/:email',
     group: 'manage',
     okStatus: 200,
   },
@@ -186,7 +199,7 @@ export const linkCallers = [
 
 /**
  * A row sets `api` (every /api/v1 endpoint but the preflight) and may refine it by group
- * (login, signup, refresh, account, read, manage) or by single endpoint; the more specific key wins.
+ * (login, signup, refresh, account, admin, read, manage) or by single endpoint; the more specific key wins.
  * Probes and the data plane's preflight answer everybody; the rest is explicit per row.
  */
 export type Row = { api: Outcome } & Partial<Record<Group | EndpointId, ScopedOutcome>>;
@@ -197,6 +210,8 @@ const noLink = { gateway: 'INVALID_SIGNATURE', preflight: 'ORIGIN_NOT_ALLOWED', 
 /** What a link meets on the control plane: nothing, it is no app credential. */
 /** The endpoints that need no access token: each caller sends its account's own credentials. */
 const noAccessToken = { login: 'ok', signup: 'ok', refresh: 'ok' } as const;
+/** Users without the project's admin role, at its admin calls. */
+const notAdmin = { admin: 'ACCESS_DENIED' } as const;
 const onlyALink = { api: 'APP_CREDENTIALS_REQUIRED', preflight: 'ORIGIN_NOT_ALLOWED', ...everybody } as const;
 
 export const matrix: Record<CallerId, Row> = {
@@ -205,9 +220,9 @@ export const matrix: Record<CallerId, Row> = {
   unknownAppId: { api: 'INVALID_APP_CREDENTIALS', ...noLink },
   wrongSecret: { api: 'INVALID_APP_CREDENTIALS', ...noLink },
   disallowedOrigin: { api: 'ORIGIN_NOT_ALLOWED', ...noLink },
-  allowedOrigin: { api: 'ok', ...noLink, preflight: 'ok' },
+  allowedOrigin: { api: 'ok', ...notAdmin, ...noLink, preflight: 'ok' },
   // The secret makes it a server call: its Origin is not checked (a browser never holds the secret).
-  secretFromOtherOrigin: { api: 'ok', ...noLink },
+  secretFromOtherOrigin: { api: 'ok', ...notAdmin, ...noLink },
 
   // Login, signup and refresh take no access token: one sent along is ignored (the original
   // SDKs send stale ones; a client refreshes because its token expired).
@@ -220,17 +235,30 @@ export const matrix: Record<CallerId, Row> = {
   wrongAudience: { api: 'INVALID_TOKEN', ...noAccessToken, ...noLink },
   otherProjectToken: { api: 'INVALID_TOKEN', ...noAccessToken, ...noLink },
 
-  creator: { api: 'ok', ...noLink },
-  userEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...noLink },
-  roleEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...noLink },
+  creator: { api: 'ok', ...notAdmin, ...noLink },
+  userEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...notAdmin, ...noLink },
+  roleEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...notAdmin, ...noLink },
   admin: { api: 'ok', ...noLink },
   // Scope `*` lets every user of the project who holds the id read; only the ACL lets anyone manage.
-  stranger: { api: 'ok', read: { user: 'ACCESS_DENIED', '*': 'ok' }, manage: 'ACCESS_DENIED', ...noLink },
+  stranger: {
+    api: 'ok',
+    read: { user: 'ACCESS_DENIED', '*': 'ok' },
+    manage: 'ACCESS_DENIED',
+    ...notAdmin,
+    ...noLink,
+  },
   // Refused at once, before its token expires and whatever the ACL says (a refresh too);
   // signing up again is new.
   disabledUser: { api: 'ACCOUNT_DISABLED', signup: 'ok', ...noLink },
-  // Its own project works; nothing crosses projects, not even for an admin named in the ACL.
-  otherProjectUser: { api: 'ok', read: 'ACCESS_DENIED', manage: 'ACCESS_DENIED', ...noLink },
+  // Its own project works; nothing crosses projects, not even for an admin named in the ACL
+  // (an admin there looking up this project's user finds nobody).
+  otherProjectUser: {
+    api: 'ok',
+    read: 'ACCESS_DENIED',
+    manage: 'ACCESS_DENIED',
+    admin: 'USER_NOT_FOUND',
+    ...noLink,
+  },
 
   linkHolder: { ...onlyALink, gateway: 'ok' },
   otherFileLink: { ...onlyALink, gateway: 'INVALID_SIGNATURE' },
@@ -241,7 +269,7 @@ export const matrix: Record<CallerId, Row> = {
   revokedLink: { ...onlyALink, gateway: 'LINK_REVOKED', putBlob: 'ok' },
 };
 
-const apiGroups: readonly Group[] = ['login', 'signup', 'refresh', 'account', 'read', 'manage'];
+const apiGroups: readonly Group[] = ['login', 'signup', 'refresh', 'account', 'admin', 'read', 'manage'];
 
 /** A cell: what `caller` gets from `endpoint` on a file of `scope` (scope matters for read and manage only). */
 export function expectedOutcome(caller: CallerId, endpoint: EndpointId, scope: Scope = 'user'): Outcome {

@@ -48,6 +48,8 @@ export async function toCellRequest(
       return request('/api/v1/auth/login', json({ email: accountOf(world, caller).email, password }));
     case 'signup':
       return request('/api/v1/auth/signup', json({ email: `signup-${++serial}@example.com`, password }));
+    case 'signupAnonymous':
+      return request('/api/v1/auth/signup/anonymous');
     case 'refreshSession':
       return request(
         '/api/v1/auth/refresh',
@@ -60,6 +62,8 @@ export async function toCellRequest(
       return request('/api/v1/auth/password', json({ oldPassword: password, newPassword: password }));
     case 'getProfile':
       return request('/api/v1/user');
+    case 'findUser':
+      return request(`/api/v1/users?email=${encodeURIComponent(world.accounts.creator.email)}`);
     case 'requestUpload':
       return request('/api/v1/file', json({ filePath: `requests/${++serial}.txt` }));
     case 'listFiles':
@@ -71,6 +75,10 @@ export async function toCellRequest(
     // Sharing an entry again and removing an absent one change nothing: the world stays as built.
     case 'shareWithUser':
       return request(`/api/v1/file/${fileId}/acl/user/${world.accounts.userEntry.userId}`);
+    case 'shareWithEmail':
+      return request(
+        `/api/v1/file/${fileId}/acl/email/${encodeURIComponent(world.accounts.userEntry.email)}`,
+      );
     case 'shareWithRole':
       return request(`/api/v1/file/${fileId}/acl/role/${sharedRole}`);
     case 'unshareUser':

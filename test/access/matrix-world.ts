@@ -61,6 +61,11 @@ export async function buildMatrixWorld(): Promise<MatrixWorld & { clock: Movable
 async function populate(server: TestServer, clock: MovableClock): Promise<MatrixWorld> {
   const api = await server.createProject('matrix', [allowedOrigin]);
   const other = await server.createProject('elsewhere');
+  const { projects } = server.services.repositories;
+  for (const client of [api, other]) {
+    const project = await projects.findById(client.credentials.projectId);
+    await projects.updateSettings(project!.id, { ...project!.settings, anonymousSignup: true });
+  }
   const signup = async (client: ApiClient, name: string): Promise<Account> =>
     client.signup(`${name}@example.com`, password);
   const [creator, userEntry, roleEntry, admin, stranger, disabledUser] = await Promise.all(
@@ -108,12 +113,11 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
   };
   const decoys = { user: await upload('decoy/user.txt', 'user'), '*': await upload('decoy/star.txt', '*') };
   for (const file of [...Object.values(files), ...Object.values(decoys)]) {
-    for (const entry of [
-      `user/${userEntry!.userId}`,
-      `user/${disabledUser!.userId}`,
-      `user/${otherProjectUser.userId}`,
-      `role/${sharedRole}`,
-    ]) {
+    // Sharing names users of the file's project only: another project's user gets into an
+    // ACL by hand here, to show that even so it opens nothing.
+    const entry = { scope: 'user', identifier: otherProjectUser.userId } as const;
+    await server.services.repositories.files.addAclEntry(file.id, entry, new Date());
+    for (const entry of [`user/${userEntry!.userId}`, `user/${disabledUser!.userId}`, `role/${sharedRole}`]) {
       const shared = await api.call('POST', `/api/v1/file/${file.id}/acl/${entry}`, {
         token: creator!.token,
       });

@@ -56,19 +56,37 @@ const cases: Case[] = [
     args: (f) => ['project', 'create', 'mobile', '--origin', 'not-a-url', '--data-dir', f.dataDir],
     names: flag('origin "not-a-url"'),
   },
+  // An unknown project or user is no invocation to fix but a thing not found: status 1
+  // (test/cli/user-admin.test.ts).
   {
-    name: 'a project that does not exist',
-    args: (f) => [
+    name: 'user find without its email',
+    args: () => ['user', 'find', '--project', 'p'],
+    names: flag('<email>'),
+  },
+  {
+    name: 'a password neither piped nor typed',
+    args: () => ['user', 'reset-password', '--project', 'p', 'AAAAAAAAAAAAAAAAAAAAAA'],
+    names: flag('--password-stdin'),
+  },
+  {
+    name: 'a password on the command line of reset-password',
+    args: () => ['user', 'reset-password', '--project', 'p', 'AAAAAAAAAAAAAAAAAAAAAA', '--password', 'x'],
+    names: flag('--password'),
+  },
+  {
+    name: '--password and --password-stdin both',
+    args: () => [
       'user',
-      'set-role',
+      'create',
       '--project',
-      'nope',
-      'AAAAAAAAAAAAAAAAAAAAAA',
-      'admin',
-      '--data-dir',
-      f.dataDir,
+      'p',
+      '--email',
+      'a@b.c',
+      '--password',
+      'x',
+      '--password-stdin',
     ],
-    names: flag('project "nope"'),
+    names: flag('--password-stdin'),
   },
   { name: '--port 99999', args: () => ['serve', '--port', '99999'], names: flag('--port') },
   { name: '--port abc', args: () => ['serve', '--port', 'abc'], names: flag('--port') },

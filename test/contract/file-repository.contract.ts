@@ -249,6 +249,49 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
       await create({ creatorId: file.creatorId, filePath: file.filePath });
     });
 
+    it("lists the ids of a user's files in id order, page by page, and of the files shared with a user", async () => {
+      const creatorId = newId();
+      const reader = newId();
+      const created: string[] = [];
+      for (let i = 0; i < 5; i++) created.push((await create({ creatorId })).file.id);
+      const others = [(await create()).file.id, (await create()).file.id];
+      for (const id of [created[0]!, ...others]) await fixture.repos.files.addAclEntry(id, user(reader), T0);
+      await fixture.repos.files.addAclEntry(others[0]!, role(reader), T0); // a role of that name is no user entry
+      const pages: string[][] = [];
+      let afterId: string | undefined;
+      for (;;) {
+        const page = await fixture.repos.files.listIdsCreatedBy(projectId, creatorId, { afterId, limit: 2 });
+        pages.push(page);
+        if (page.length < 2) break;
+        afterId = page.at(-1);
+      }
+      assert.deepEqual(pages.flat(), [...created].sort());
+      assert.deepEqual(
+        pages.map((page) => page.length),
+        [2, 2, 1],
+      );
+      assert.deepEqual(
+        await fixture.repos.files.listIdsCreatedBy(await newProjectId(fixture.repos), creatorId, {
+          limit: 9,
+        }),
+        [],
+      );
+      assert.deepEqual(
+        (await fixture.repos.files.listIdsSharedWithUser(projectId, reader, 10)).sort(),
+        [created[0]!, ...others].sort(),
+      );
+      assert.equal((await fixture.repos.files.listIdsSharedWithUser(projectId, reader, 2)).length, 2);
+      // The creator's own entry names it too.
+      assert.deepEqual(
+        (await fixture.repos.files.listIdsSharedWithUser(projectId, creatorId, 10)).sort(),
+        [...created].sort(),
+      );
+      assert.deepEqual(
+        await fixture.repos.files.listIdsSharedWithUser(await newProjectId(fixture.repos), reader, 10),
+        [],
+      );
+    });
+
     it('finds the blob versions records name (served and pending), by id, for a page of ids', async () => {
       const { file: pending } = await create();
       await fixture.repos.files.commitUpload(pending.id, upload('aaaaaaaaaaaaaaaaaaaaaaaa'));

@@ -197,6 +197,52 @@ function runUserContract(fixture: RepositoryFixture): void {
       const otherProject = await newProjectId(fixture.repos);
       assert.equal(await fixture.repos.users.setEnabled(otherProject, user.id, false), undefined);
     });
+
+    it("lists a project's users in pages, in email order (case-insensitive), and only its own", async () => {
+      const projectId = await newProjectId(fixture.repos);
+      for (const email of [
+        'd@example.com',
+        'B@example.com',
+        'a@example.com',
+        'c@example.com',
+        'E@example.com',
+      ])
+        await fixture.repos.users.create(newUser(projectId, email));
+      await fixture.repos.users.create(newUser(await newProjectId(fixture.repos), 'aa@example.com'));
+      const seen: string[] = [];
+      let after: string | undefined;
+      let pages = 0;
+      do {
+        const page = await fixture.repos.users.list(projectId, { after, limit: 2 });
+        assert.ok(page.users.length <= 2);
+        seen.push(...page.users.map((user) => user.email));
+        after = page.next;
+        pages += 1;
+      } while (after !== undefined);
+      assert.deepEqual(seen, [
+        'a@example.com',
+        'B@example.com',
+        'c@example.com',
+        'd@example.com',
+        'E@example.com',
+      ]);
+      assert.equal(pages, 3);
+      assert.deepEqual(await fixture.repos.users.list(await newProjectId(fixture.repos), { limit: 10 }), {
+        users: [],
+        next: undefined,
+      });
+    });
+
+    it('deletes a user of its own project only', async () => {
+      const projectId = await newProjectId(fixture.repos);
+      const user = await fixture.repos.users.create(newUser(projectId, 'gone@example.com'));
+      assert.equal(await fixture.repos.users.delete(await newProjectId(fixture.repos), user.id), false);
+      assert.equal(await fixture.repos.users.delete(projectId, user.id), true);
+      assert.equal(await fixture.repos.users.findById(projectId, user.id), undefined);
+      assert.equal(await fixture.repos.users.delete(projectId, user.id), false);
+      // The email is free again.
+      await fixture.repos.users.create(newUser(projectId, 'gone@example.com'));
+    });
   });
 }
 

@@ -42,18 +42,22 @@ export type CofferProcess = {
 /**
  * Runs a `coffer` command the way a user does, answering its exit code and output. A command
  * still running after timeoutMs is stopped (SIGTERM) and answers code null: a `serve` that
- * should have refused to start does not hang the test.
+ * should have refused to start does not hang the test. `input` is written to its stdin, which
+ * then closes (a pipe, never a terminal).
  */
 export async function runCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; input?: string } = {},
 ) {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [bin, ...args], {
+    const running = execFileAsync(process.execPath, [bin, ...args], {
       env: { ...process.env, ...env },
       timeout: options.timeoutMs ?? 0,
+      maxBuffer: 64 * 1024 * 1024,
     });
+    if (options.input !== undefined) running.child.stdin?.end(options.input);
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number | string | null; stdout: string; stderr: string };

@@ -63,6 +63,25 @@ function templates(
       })),
     },
     {
+      weight: 1,
+      name: 'POST /api/v1/auth/signup/anonymous',
+      request: fc.boolean().map((withBody) => ({
+        method: 'POST',
+        path: '/api/v1/auth/signup/anonymous',
+        headers: withBody ? { ...app, 'content-type': 'application/json' } : app,
+        body: withBody ? json({}) : undefined,
+      })),
+    },
+    {
+      weight: 3,
+      name: 'GET /api/v1/users?email=',
+      request: fc.constantFrom(f.email, 'nobody@fuzz.example').map((email) => ({
+        method: 'GET',
+        path: `/api/v1/users?email=${encodeURIComponent(email)}`,
+        headers: auth,
+      })),
+    },
+    {
       weight: 2,
       name: 'POST /api/v1/auth/refresh',
       request: constant({
@@ -137,6 +156,15 @@ function templates(
           path: `/api/v1/file/${id}/acl/${target}`,
           headers: auth,
         })),
+    },
+    {
+      weight: 3,
+      name: 'POST /api/v1/file/:id/acl/email/:email',
+      request: fc.tuple(fileIds, fc.constantFrom(f.email, 'nobody@fuzz.example')).map(([id, email]) => ({
+        method: 'POST',
+        path: `/api/v1/file/${id}/acl/email/${encodeURIComponent(email)}`,
+        headers: auth,
+      })),
     },
     {
       weight: 10,

@@ -8,6 +8,7 @@ import {
   internal,
   linkRevoked,
   uploadMissing,
+  userNotFound,
   validationFailed,
 } from '../../errors/errors.ts';
 import { canAccessFile, type FileAction, type Principal } from '../access/decide-file-access.ts';
@@ -17,6 +18,7 @@ import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
 import type {
   AclEntry,
   BlobStore,
+  BucketRule,
   ByteRange,
   FileContentInfo,
   FileRecord,
@@ -24,7 +26,9 @@ import type {
   PendingUpload,
   PermissionScope,
   StoredBlob,
+  UserRepository,
 } from '../ports.ts';
+import { type Charge, type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
 import { toContentType } from './content-type.ts';
 import { parseCustomData } from './custom-data.ts';
 import { toFileName, validateFilePath } from './validate-file-path.ts';
@@ -42,8 +46,18 @@ export type GatewayLink = {
   sig?: string;
 };
 
+/** Whom a share names: a role (free-form), or a user of the file's project by id or by email. */
+export type ShareTarget = AclEntry | { scope: 'email'; email: string };
+
 export type FileServiceOptions = {
   files: FileRepository;
+  /** Sharing with a user checks that the user exists in the project. */
+  users: UserRepository;
+  /**
+   * Shares by email, per user (admins, who may look users up anyway, are not counted): each
+   * answer tells whether the address has an account (docs/security.md, "Finding users").
+   */
+  emailShares: { buckets: TokenBuckets; perUser: BucketRule };
   blobs: BlobStore;
   links: LinkIssuer;
   clock: Clock;
@@ -183,12 +197,38 @@ export class FileService {
     };
   }
 
-  /** Spec 4.3 / 4.4: appends an ACL entry; sharing twice changes nothing. */
-  async share(principal: Principal, fileId: string, entry: AclEntry): Promise<FileRecord> {
+  /**
+   * Spec 4.3 / 4.4: appends an ACL entry; sharing twice changes nothing. A user must exist in
+   * the file's project (USER_NOT_FOUND), looked up only once the caller may manage the file.
+   */
+  async share(principal: Principal, fileId: string, target: ShareTarget): Promise<FileRecord> {
     const file = await this.#getAccessible(principal, fileId, 'manage');
+    if (target.scope === 'email' && !principal.isAdmin) await this.#takeEmailShare(principal);
+    const entry = await this.#toAclEntry(file.projectId, target);
     const updated = await this.#o.files.addAclEntry(file.id, entry, this.#o.clock.now());
     if (!updated) throw fileNotFound();
     return updated;
+  }
+
+  /** RATE_LIMITED once the user has asked for its hour's shares by email. */
+  async #takeEmailShare(principal: Principal): Promise<void> {
+    const { buckets, perUser } = this.#o.emailShares;
+    const charge: Charge = {
+      key: toBucketKey('email-share', principal.projectId, principal.userId),
+      rule: perUser,
+    };
+    await buckets.takeAll([charge], this.#o.clock.now());
+  }
+
+  async #toAclEntry(projectId: string, target: ShareTarget): Promise<AclEntry> {
+    const { users } = this.#o;
+    if (target.scope === 'role') return target;
+    const user =
+      target.scope === 'email'
+        ? await users.findByEmail(projectId, target.email)
+        : await users.findById(projectId, target.identifier);
+    if (!user) throw userNotFound();
+    return { scope: 'user', identifier: user.id };
   }
 
   /** Spec 4.5: the record and a download link valid for `expiresInSeconds`. */

@@ -1,6 +1,7 @@
-import { userNotFound, validationFailed } from '../../errors/errors.ts';
+import { accessDenied, userNotFound, validationFailed } from '../../errors/errors.ts';
+import type { Principal } from '../access/decide-file-access.ts';
 import { newId } from '../ids.ts';
-import type { Project, User, UserRepository } from '../ports.ts';
+import type { Project, RefreshTokenRepository, User, UserRepository } from '../ports.ts';
 import { assertPasswordPolicy } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
 
@@ -16,7 +17,10 @@ export async function createAccount(
   input: NewAccount,
 ): Promise<User> {
   const email = input.email.trim();
-  if (!emailPattern.test(email)) throw validationFailed('email is not a valid address');
+  if (!isEmailAddress(email)) throw validationFailed('email is not a valid address');
+  // The domain of anonymous accounts' keys: nobody may pass for one.
+  if (email.toLowerCase().endsWith(`@${anonymousEmailDomain}`))
+    throw validationFailed(`email may not be at ${anonymousEmailDomain}`);
   assertPasswordPolicy(input.password);
   const role = assertRole(input.role ?? 'user');
   return users.create({
@@ -30,6 +34,33 @@ export async function createAccount(
   });
 }
 
+/** The role of accounts made by POST /api/v1/auth/signup/anonymous. */
+export const anonymousRole = 'anonymous';
+/** RFC 2606 reserves `.invalid`: no mail is ever delivered there, and signup refuses it. */
+export const anonymousEmailDomain = 'anonymous.invalid';
+/**
+ * security: not a PHC string, so verifyPassword never matches it: an anonymous account has no
+ * password and can never log in, nor change its password (it keeps its tokens only).
+ */
+const noPasswordHash = '!no-password';
+
+/**
+ * An anonymous account: role `anonymous`, no password, and a generated unique key in the email
+ * column (`<id>@anonymous.invalid`, lowercase) that no user knows or can sign up with.
+ */
+export async function createAnonymousAccount(users: UserRepository, project: Project): Promise<User> {
+  const id = newId();
+  return users.create({
+    id,
+    projectId: project.id,
+    email: `${id.toLowerCase()}@${anonymousEmailDomain}`,
+    passwordHash: noPasswordHash,
+    role: anonymousRole,
+    displayName: anonymousRole,
+    enabled: true,
+  });
+}
+
 export async function setAccountRole(
   users: UserRepository,
   project: Project,
@@ -37,6 +68,43 @@ export async function setAccountRole(
   role: string,
 ): Promise<User> {
   const user = await users.setRole(project.id, userId, assertRole(role));
+  if (!user) throw userNotFound();
+  return user;
+}
+
+/**
+ * `coffer user reset-password`: a new password under the policy, and every refresh-token family
+ * of the user revoked (its sessions end as their access tokens expire). Answers how many.
+ */
+export async function resetPassword(
+  stores: { users: UserRepository; refreshTokens: RefreshTokenRepository },
+  project: Project,
+  input: { userId: string; password: string },
+): Promise<number> {
+  if (!(await stores.users.findById(project.id, input.userId))) throw userNotFound();
+  assertPasswordPolicy(input.password);
+  const updated = await stores.users.setPasswordHash(
+    project.id,
+    input.userId,
+    await hashPassword(input.password),
+  );
+  if (!updated) throw userNotFound();
+  return stores.refreshTokens.deleteUserFamilies(project.id, input.userId);
+}
+
+/** Whether the text has an email address's form (what signup and user creation accept). */
+export function isEmailAddress(text: string): boolean {
+  return emailPattern.test(text.trim());
+}
+
+/** GET /api/v1/users?email=: the project's user with this email (case-insensitive), for its admins only. */
+export async function getUserByEmail(
+  users: UserRepository,
+  principal: Principal,
+  email: string,
+): Promise<User> {
+  if (!principal.isAdmin) throw accessDenied('Only an admin of the project may look users up');
+  const user = isEmailAddress(email) ? await users.findByEmail(principal.projectId, email) : undefined;
   if (!user) throw userNotFound();
   return user;
 }

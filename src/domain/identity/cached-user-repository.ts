@@ -44,6 +44,21 @@ export class CachedUserRepository implements UserRepository {
     return this.#changed(this.#users.setPasswordHash(projectId, id, passwordHash));
   }
 
+  list(
+    projectId: string,
+    page: { after?: string; limit: number },
+  ): Promise<{ users: User[]; next?: string }> {
+    return this.#users.list(projectId, page);
+  }
+
+  async delete(projectId: string, id: string): Promise<boolean> {
+    try {
+      return await this.#users.delete(projectId, id);
+    } finally {
+      this.#watch.invalidate();
+    }
+  }
+
   async #changed(change: Promise<User | undefined>): Promise<User | undefined> {
     try {
       return await change;

@@ -1,4 +1,5 @@
 import {
+  accessDenied,
   accountDisabled,
   invalidAppCredentials,
   invalidLogin,
@@ -9,7 +10,7 @@ import type { Principal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
 import type { Project, ProjectRepository, User, UserRepository } from '../ports.ts';
 import type { AccessEpochWatch } from './access-epoch-watch.ts';
-import { createAccount, type NewAccount } from './accounts.ts';
+import { anonymousRole, createAccount, createAnonymousAccount, type NewAccount } from './accounts.ts';
 import { AppSecretCheck } from './app-secrets.ts';
 import { EpochCache } from './epoch-cache.ts';
 import type { LoginThrottle } from './login-throttle.ts';
@@ -61,10 +62,28 @@ export class IdentityService {
     return project;
   }
 
-  /** Signup: a new account with role `user`; RATE_LIMITED past the address's or the app's allowance. */
+  /**
+   * Signup: a new account with role `user`; ACCESS_DENIED where the project closed signup (checked
+   * before any allowance is drawn), RATE_LIMITED past the address's or the app's allowance.
+   */
   async signup(project: Project, input: Omit<NewAccount, 'role'>, client: ClientContext): Promise<User> {
+    if (project.settings.signup === 'closed') throw accessDenied('Signup is closed for this project');
     const attempt = { projectId: project.id, clientAddress: client.clientAddress };
     return this.#o.signupThrottle.guard(attempt, () => createAccount(this.#o.users, project, input));
+  }
+
+  /**
+   * POST /auth/signup/anonymous: an account of role `anonymous`, only where the project's
+   * `anonymousSignup` setting allows it; it draws on the same allowances as signup.
+   */
+  async signupAnonymous(project: Project, client: ClientContext): Promise<User> {
+    if (!project.settings.anonymousSignup)
+      throw accessDenied('Anonymous signup is not allowed in this project');
+    // security: a project whose admin role is `anonymous` would hand out admin accounts.
+    if (project.adminRole === anonymousRole)
+      throw accessDenied('Anonymous signup is not allowed where the admin role is "anonymous"');
+    const attempt = { projectId: project.id, clientAddress: client.clientAddress };
+    return this.#o.signupThrottle.guard(attempt, () => createAnonymousAccount(this.#o.users, project));
   }
 
   /**

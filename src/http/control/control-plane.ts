@@ -9,6 +9,7 @@ import { login } from './auth/login.ts';
 import { logout } from './auth/logout.ts';
 import { refreshSession } from './auth/refresh-session.ts';
 import { signup } from './auth/signup.ts';
+import { signupAnonymous } from './auth/signup-anonymous.ts';
 import { copyFile } from './files/copy-file.ts';
 import { deleteFile } from './files/delete-file.ts';
 import { deleteFiles } from './files/delete-files.ts';
@@ -18,21 +19,26 @@ import { moveFile } from './files/move-file.ts';
 import { requestUpload } from './files/request-upload.ts';
 import { revokeLinks } from './files/revoke-links.ts';
 import { shareFile } from './files/share-file.ts';
+import { shareFileByEmail } from './files/share-file-by-email.ts';
 import { unshareFile } from './files/unshare-file.ts';
 import { updateFile } from './files/update-file.ts';
 import { verifyUpload } from './files/verify-upload.ts';
+import { findUser } from './users/find-user.ts';
 import { getProfile } from './users/get-profile.ts';
 
 const routes = [
   login,
   signup,
+  signupAnonymous,
   refreshSession,
   logout,
   changePassword,
   getProfile,
+  findUser,
   requestUpload,
   verifyUpload,
   shareFile,
+  shareFileByEmail,
   unshareFile,
   getFile,
   listFiles,

@@ -41,6 +41,12 @@ export const operations: Record<string, Operation> = {
     errors: ['VALIDATION_FAILED', 'EMAIL_TAKEN', 'RATE_LIMITED', 'ACCESS_DENIED'],
     success: { status: 200, component: 'LoginResult' },
   },
+  'POST /api/v1/auth/signup/anonymous': {
+    operationId: 'signupAnonymous',
+    access: 'app',
+    errors: ['ACCESS_DENIED', 'RATE_LIMITED', 'STORAGE_FULL'],
+    success: { status: 200, component: 'LoginResult' },
+  },
   'POST /api/v1/auth/refresh': {
     operationId: 'refreshSession',
     access: 'app',
@@ -65,6 +71,12 @@ export const operations: Record<string, Operation> = {
     errors: [],
     success: { status: 200, component: 'UserProfile' },
   },
+  'GET /api/v1/users': {
+    operationId: 'findUser',
+    access: 'user',
+    errors: ['VALIDATION_FAILED', 'ACCESS_DENIED', 'USER_NOT_FOUND'],
+    success: { status: 200, component: 'UserProfile' },
+  },
   'POST /api/v1/file': {
     operationId: 'requestUpload',
     access: 'user',
@@ -81,6 +93,12 @@ export const operations: Record<string, Operation> = {
     operationId: 'shareWithUser',
     access: 'user',
     errors: [...fileRead, 'USER_NOT_FOUND', 'STORAGE_FULL'],
+    success: { status: 200, component: 'FileRecord' },
+  },
+  'POST /api/v1/file/:fileId/acl/email/:email': {
+    operationId: 'shareWithEmail',
+    access: 'user',
+    errors: [...fileRead, 'USER_NOT_FOUND', 'RATE_LIMITED', 'STORAGE_FULL'],
     success: { status: 200, component: 'FileRecord' },
   },
   'POST /api/v1/file/:fileId/acl/role/:roleName': {

@@ -125,6 +125,35 @@ export class KyselyFileRepository implements FileRepository {
     return result.numDeletedRows > 0n;
   }
 
+  async listIdsCreatedBy(
+    projectId: string,
+    creatorId: string,
+    page: { afterId?: string; limit: number },
+  ): Promise<string[]> {
+    // files_project_creator_idx (project_id, creator_id, id): an index range.
+    let query = this.#db
+      .selectFrom('files')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('creator_id', '=', creatorId);
+    if (page.afterId !== undefined) query = query.where('id', '>', page.afterId);
+    const rows = await query.orderBy('id').limit(page.limit).execute();
+    return rows.map((row) => row.id);
+  }
+
+  async listIdsSharedWithUser(projectId: string, userId: string, limit: number): Promise<string[]> {
+    // file_acl_listing_idx (project_id, scope, identifier, …): an index range.
+    const rows = await this.#db
+      .selectFrom('file_acl')
+      .select('file_id')
+      .where('project_id', '=', projectId)
+      .where('scope', '=', 'user')
+      .where('identifier', '=', userId)
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.file_id);
+  }
+
   addAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined> {
     return this.#changeAcl(id, now, async (trx, version) => {
       // The entry copies its file's listing keys (project, creation time) in the same statement.

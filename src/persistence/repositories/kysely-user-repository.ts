@@ -74,6 +74,28 @@ export class KyselyUserRepository implements UserRepository {
     return this.#update(projectId, id, { password_hash: passwordHash });
   }
 
+  async list(
+    projectId: string,
+    page: { after?: string; limit: number },
+  ): Promise<{ users: User[]; next?: string }> {
+    // The unique key (project_id, email_normalized) orders the page: an index range, no sort.
+    let query = this.#db.selectFrom('users').selectAll().where('project_id', '=', projectId);
+    if (page.after !== undefined) query = query.where('email_normalized', '>', page.after);
+    const rows = await query.orderBy('email_normalized').limit(page.limit).execute();
+    const last = rows.at(-1);
+    const next = rows.length === page.limit && last ? last.email_normalized : undefined;
+    return { users: rows.map(toUser), next };
+  }
+
+  async delete(projectId: string, id: string): Promise<boolean> {
+    const result = await this.#db
+      .deleteFrom('users')
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
   /** One statement: the change, version + 1 and updated_at, returning the new row. */
   async #update(
     projectId: string,

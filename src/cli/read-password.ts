@@ -1,0 +1,41 @@
+import { read } from 'read';
+import { ConfigError } from '../config/config-error.ts';
+
+/** More than any password the policy takes (1024 characters): what stdin may hold. */
+const maxStdinBytes = 64 * 1024;
+
+/**
+ * The password of `user create` / `user reset-password`, never only from the command line
+ * (where other local users see it in the process list): from `--password-stdin` (one line,
+ * its line break dropped), else a prompt without echo, asked twice, when stdin is a terminal.
+ * `--password P` stays for `user create` (DESIGN §6).
+ */
+export async function readPassword(options: { flag?: string; fromStdin: boolean }): Promise<string> {
+  if (options.flag !== undefined && options.fromStdin)
+    throw new ConfigError('--password and --password-stdin exclude each other');
+  if (options.flag !== undefined) return options.flag;
+  if (options.fromStdin) return readStdin();
+  if (!process.stdin.isTTY)
+    throw new ConfigError('--password-stdin is required when stdin is not a terminal (pipe the password in)');
+  const ask = (prompt: string) => read({ prompt, silent: true, replace: '', output: process.stderr });
+  const password = await ask('New password: ');
+  if ((await ask('Again: ')) !== password) throw new ConfigError('the two passwords differ; nothing changed');
+  return password;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxStdinBytes)
+      throw new ConfigError(`--password-stdin: more than ${maxStdinBytes} bytes on stdin`);
+    chunks.push(chunk);
+  }
+  // Like `docker login --password-stdin`: the line's end is no part of the password.
+  const password = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+  if (password === '') throw new ConfigError('--password-stdin: stdin held no password');
+  return password;
+}

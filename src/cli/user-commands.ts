@@ -1,0 +1,129 @@
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Config } from '../config/config.ts';
+import { accessEpochCheckIntervalMs } from '../domain/identity/access-epoch-watch.ts';
+import { resetPassword } from '../domain/identity/accounts.ts';
+import { deleteAccount } from '../domain/identity/delete-account.ts';
+import type { User } from '../domain/ports.ts';
+import { userNotFound } from '../errors/errors.ts';
+import { buildServices } from '../services.ts';
+import { getProject, withStores } from './admin-commands.ts';
+
+// `coffer user list | find | delete | reset-password`: like every admin command, on the stores
+// directly, also while servers run on the same data.
+
+/** How a user is printed: never the password hash. */
+export function toUserView(user: User) {
+  return {
+    userId: user.id,
+    email: user.email,
+    role: user.role,
+    displayName: user.displayName,
+    enabled: user.enabled,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}
+
+export type UserView = ReturnType<typeof toUserView>;
+
+/** The text form: id, email, role, state, separated by two spaces. */
+export function toUserLine(user: UserView): string {
+  return [user.userId, user.email, user.role, user.enabled ? 'enabled' : 'disabled'].join('  ');
+}
+
+/**
+ * Users a page at a time, in email order, each printed as it comes: a million never sit in
+ * memory. A reader that goes away (`| head`) ends the listing quietly, as it ends `ls`.
+ */
+export async function userList(config: Config, input: { project: string; json: boolean }): Promise<number> {
+  let readerGone = false;
+  const onError = () => {
+    readerGone = true;
+  };
+  process.stdout.on('error', onError);
+  try {
+    return await withStores(config, async (repositories) => {
+      const project = await getProject(repositories, input.project);
+      let count = 0;
+      let after: string | undefined;
+      do {
+        const page = await repositories.users.list(project.id, { after, limit: 500 });
+        for (const user of page.users) {
+          const view = toUserView(user);
+          if (readerGone || !(await writeLine(input.json ? JSON.stringify(view) : toUserLine(view))))
+            return count;
+          count += 1;
+        }
+        after = page.next;
+      } while (after !== undefined);
+      return count;
+    });
+  } finally {
+    process.stdout.off('error', onError);
+  }
+}
+
+/** One line to stdout, waiting for the pipe when it is full (a slow reader, `| less`); false once it broke. */
+async function writeLine(line: string): Promise<boolean> {
+  const { stdout } = process;
+  if (stdout.destroyed) return false;
+  if (stdout.write(`${line}\n`)) return true;
+  // The waits are cancelled once one ends, so no listener is left behind per full pipe.
+  const waits = new AbortController();
+  const { signal } = waits;
+  try {
+    return await Promise.race([
+      once(stdout, 'drain', { signal }).then(() => true),
+      once(stdout, 'close', { signal }).then(() => false),
+    ]);
+  } catch {
+    return false; // 'error' while waiting: the reader went away
+  } finally {
+    waits.abort();
+  }
+}
+
+export async function userFind(config: Config, input: { project: string; email: string }) {
+  return withStores(config, async (repositories) => {
+    const project = await getProject(repositories, input.project);
+    const user = await repositories.users.findByEmail(project.id, input.email);
+    if (!user) throw userNotFound();
+    return toUserView(user);
+  });
+}
+
+export async function userResetPassword(
+  config: Config,
+  input: { project: string; userId: string; password: string },
+) {
+  return withStores(config, async (repositories) => {
+    const project = await getProject(repositories, input.project);
+    const sessionsRevoked = await resetPassword(repositories, project, input);
+    return { userId: input.userId, sessionsRevoked };
+  });
+}
+
+/** Deletes the account, its files and bytes, the shares naming it and its sessions (delete-account.ts). */
+export async function userDelete(config: Config, input: { project: string; userId: string }) {
+  const services = await buildServices(config, { log: (line) => console.error(line) });
+  try {
+    const { repositories } = services;
+    const project = await getProject(repositories, input.project);
+    const removed = await deleteAccount(
+      {
+        users: repositories.users,
+        refreshTokens: repositories.refreshTokens,
+        files: repositories.files,
+        fileService: services.files,
+        // Every process re-reads the access epoch at this interval: then none serves the account.
+        settle: () => sleep(accessEpochCheckIntervalMs * 4),
+      },
+      project,
+      input.userId,
+    );
+    return { userId: input.userId, deleted: true, ...removed };
+  } finally {
+    await services.close();
+  }
+}
