@@ -90,6 +90,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       blobs,
       identity: new IdentityService({
         projects: repositories.projects,
+        appCredentials: repositories.appCredentials,
         users: repositories.users,
         tokens,
         refreshTokens: new RefreshTokenService({

@@ -85,7 +85,10 @@ export async function userSetEnabled(
   });
 }
 
-async function withStores<T>(config: Config, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+export async function withStores<T>(
+  config: Config,
+  work: (repositories: Repositories) => Promise<T>,
+): Promise<T> {
   const { database, repositories } = await openStores(config, (line) => console.error(line));
   try {
     return await work(repositories);
@@ -95,7 +98,7 @@ async function withStores<T>(config: Config, work: (repositories: Repositories) 
 }
 
 /** A project by id, or by name for convenience (`--project default`). */
-async function getProject(repositories: Repositories, idOrName: string): Promise<Project> {
+export async function getProject(repositories: Repositories, idOrName: string): Promise<Project> {
   const project =
     (await repositories.projects.findById(idOrName)) ?? (await repositories.projects.findByName(idOrName));
   if (!project) throw validationFailed(`no project ${JSON.stringify(idOrName)}`);

@@ -11,6 +11,7 @@ import {
   userSetEnabled,
   userSetRole,
 } from './admin-commands.ts';
+import { appCreate, appList, appRevoke } from './app-commands.ts';
 import { exportData, importData } from './export-import.ts';
 import { collectGarbage, toGcText } from './gc-command.ts';
 import { type LocalPathsUse, prepareLocalPaths } from './local-paths.ts';
@@ -39,6 +40,7 @@ const options = {
   out: { type: 'string' },
   in: { type: 'string' },
   apply: { type: 'boolean' },
+  force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -179,6 +181,37 @@ export const commands: Record<string, Command> = {
     flags: ['project', 'json'],
     args: ['<userId>'],
     run: (c, v, a) => setEnabled(c, v, a, true),
+  },
+  'app create': {
+    flags: ['project', 'json'],
+    run: async (config, values) => {
+      const input = { project: required(values.project, '--project') };
+      const result = await withPaths(config, { stores: 'existing' }, () => appCreate(config, input));
+      const text = `App credential for project ${result.projectId}\n  app id:     ${result.appId}\n  app secret: ${result.appSecret}\n(the secret is shown once; keep it safe)`;
+      return { json: result, text };
+    },
+  },
+  'app list': {
+    flags: ['project', 'json'],
+    run: async (config, values) => {
+      const input = { project: required(values.project, '--project') };
+      const result = await withPaths(config, { stores: 'existing' }, () => appList(config, input));
+      const lines = result.apps.map((app) => `${app.appId}  created ${app.createdAt}`);
+      return { json: result, text: lines.join('\n') || `Project ${result.projectId} has no app credential` };
+    },
+  },
+  'app revoke': {
+    flags: ['project', 'force', 'json'],
+    args: ['<appId>'],
+    run: async (config, values, [appId]) => {
+      const input = {
+        project: required(values.project, '--project'),
+        appId: appId!,
+        force: values.force ?? false,
+      };
+      const result = await withPaths(config, { stores: 'existing' }, () => appRevoke(config, input));
+      return { json: result, text: `App ${result.appId} is revoked` };
+    },
   },
 };
 

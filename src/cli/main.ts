@@ -13,6 +13,9 @@ const usage = `Usage:
   coffer user create --project <projectId|name> --email E --password P [--role R] [--json]
   coffer user set-role --project <projectId|name> <userId> <role>
   coffer user disable|enable --project <projectId|name> <userId>
+  coffer app create --project <projectId|name> [--json]   (a new app id and secret; the secret is shown once)
+  coffer app list --project <projectId|name> [--json]
+  coffer app revoke --project <projectId|name> <appId> [--force] [--json]   (--force: even the last one)
   coffer migrate
   coffer export --out DIR          (metadata, signing keys and verified files' bytes: keep it secret)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)

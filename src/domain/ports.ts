@@ -13,10 +13,13 @@ export type PermissionScope = 'user' | '*';
 export type Project = {
   id: string;
   name: string;
+  /**
+   * The app id the project was created with (its first app credential, which may have been
+   * revoked since): the live credentials are the AppCredentialRepository's.
+   */
   appId: string;
-  /** SHA-256 (hex) of the app secret; the secret itself is shown once, at creation. */
-  appSecretHash: string;
   allowedOrigins: string[];
+  /** The admin role given at creation: the default of settings.adminRoles (project-settings.ts). */
   adminRole: string;
   settings: ProjectSettings;
   createdAt: Date;
@@ -80,7 +83,8 @@ export type FileRecord = {
   version: number;
 };
 
-export type NewProject = Omit<Project, 'createdAt'>;
+/** With the SHA-256 (hex) of its first app secret (shown once, at creation). */
+export type NewProject = Omit<Project, 'createdAt'> & { appSecretHash: string };
 export type NewUser = Omit<User, 'createdAt' | 'updatedAt' | 'version'>;
 export type NewFile = Pick<
   FileRecord,
@@ -91,6 +95,7 @@ export interface ProjectRepository {
   create(project: NewProject): Promise<Project>;
   findById(id: string): Promise<Project | undefined>;
   findByName(name: string): Promise<Project | undefined>;
+  /** The project a live app credential names. */
   findByAppId(appId: string): Promise<Project | undefined>;
   /** Replaces the project's settings; undefined when there is no such project. */
   updateSettings(id: string, settings: ProjectSettings): Promise<Project | undefined>;
@@ -151,6 +156,32 @@ export interface RefreshTokenRepository {
   deleteUserFamilies(projectId: string, userId: string, exceptFamilyId?: string): Promise<number>;
   /** Deletes at most `limit` families whose every token has expired at `now`; answers how many. */
   deleteExpired(now: Date, limit: number): Promise<number>;
+}
+
+/** One app credential (`sb-app-id` + `sb-app-secret`); a project holds one or more. */
+export type AppCredential = {
+  appId: string;
+  projectId: string;
+  /** SHA-256 (hex) of the app secret; the secret itself is shown once, at creation. */
+  secretHash: string;
+  createdAt: Date;
+};
+
+/** App credentials; every change reaches every process at its next access-epoch read. */
+export interface AppCredentialRepository {
+  create(credential: AppCredential): Promise<void>;
+  findByAppId(appId: string): Promise<AppCredential | undefined>;
+  /** The project's credentials, oldest first. */
+  listByProject(projectId: string): Promise<AppCredential[]>;
+  /**
+   * Deletes the credential of this project; with `keepOne`, only while the project holds
+   * another (checked in the same transaction). Answers 'deleted', 'missing' or 'last'.
+   */
+  delete(
+    projectId: string,
+    appId: string,
+    options: { keepOne: boolean },
+  ): Promise<'deleted' | 'missing' | 'last'>;
 }
 
 /**

@@ -7,7 +7,14 @@ import {
 } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
-import type { Project, ProjectRepository, User, UserRepository } from '../ports.ts';
+import type {
+  AppCredential,
+  AppCredentialRepository,
+  Project,
+  ProjectRepository,
+  User,
+  UserRepository,
+} from '../ports.ts';
 import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { createAccount, type NewAccount } from './accounts.ts';
 import { AppSecretCheck } from './app-secrets.ts';
@@ -21,6 +28,7 @@ import type { IssuedToken, TokenService } from './token-service.ts';
 
 export type IdentityServiceOptions = {
   projects: ProjectRepository;
+  appCredentials: AppCredentialRepository;
   users: UserRepository;
   tokens: TokenService;
   refreshTokens: RefreshTokenService;
@@ -43,8 +51,8 @@ export type Authenticated = { principal: Principal; user: User; sessionId?: stri
 export class IdentityService {
   readonly #o: IdentityServiceOptions;
 
-  /** Projects by app id: every API call names its app. */
-  readonly #projectsByApp: EpochCache<Project>;
+  /** Projects by app id, with the credential: every API call names its app. */
+  readonly #projectsByApp: EpochCache<{ project: Project; credential: AppCredential }>;
   readonly #appSecrets = new AppSecretCheck();
 
   constructor(options: IdentityServiceOptions) {
@@ -54,11 +62,18 @@ export class IdentityService {
 
   /** The project an app id names, checking its secret in constant time when one is given. */
   async getProjectByApp(appId: string, appSecret?: string): Promise<Project> {
-    const project = await this.#projectsByApp.get(appId, () => this.#o.projects.findByAppId(appId));
-    if (!project) throw invalidAppCredentials();
-    if (appSecret !== undefined && !this.#appSecrets.isValid(project, appSecret))
+    const found = await this.#projectsByApp.get(appId, () => this.#findProjectByApp(appId));
+    if (!found) throw invalidAppCredentials();
+    if (appSecret !== undefined && !this.#appSecrets.isValid(found.credential, appSecret))
       throw invalidAppCredentials();
-    return project;
+    return found.project;
+  }
+
+  /** A live app credential and its project (a revoked one is gone: the epoch drops it from caches). */
+  async #findProjectByApp(appId: string) {
+    const credential = await this.#o.appCredentials.findByAppId(appId);
+    const project = credential && (await this.#o.projects.findById(credential.projectId));
+    return project && { project, credential };
   }
 
   /** Signup: a new account with role `user`; RATE_LIMITED past the address's or the app's allowance. */

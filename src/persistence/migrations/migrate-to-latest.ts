@@ -4,6 +4,7 @@ import type { DatabaseSchema } from '../database-schema.ts';
 import { writeTransaction } from '../repositories/write-transaction.ts';
 import { accessEpoch } from './access-epoch.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
+import { appCredentials } from './app-credentials.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0006_acl_listing_keys': aclListingKeys,
   '0007_refresh_tokens': refreshTokens,
   '0008_project_settings': projectSettings,
+  '0009_app_credentials': appCredentials,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type {
   AccessEpochRepository,
+  AppCredentialRepository,
   FileRepository,
   ProjectRepository,
   RateLimitRepository,
@@ -10,6 +11,7 @@ import type {
 } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
+import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
 import { KyselyProjectRepository } from './kysely-project-repository.ts';
 import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
@@ -25,6 +27,7 @@ export type Repositories = {
   rateLimits: RateLimitRepository;
   accessEpoch: AccessEpochRepository;
   refreshTokens: RefreshTokenRepository;
+  appCredentials: AppCredentialRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -37,5 +40,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     rateLimits: new KyselyRateLimitRepository(db),
     accessEpoch: new KyselyAccessEpochRepository(db),
     refreshTokens: new KyselyRefreshTokenRepository(db),
+    appCredentials: new KyselyAppCredentialRepository(db),
   };
 }

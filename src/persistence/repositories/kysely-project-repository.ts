@@ -4,6 +4,7 @@ import type { NewProject, Project, ProjectRepository } from '../../domain/ports.
 import { validationFailed } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema, ProjectsTable } from '../database-schema.ts';
+import { writeTransaction } from './write-transaction.ts';
 
 export class KyselyProjectRepository implements ProjectRepository {
   readonly #db: Kysely<DatabaseSchema>;
@@ -24,7 +25,19 @@ export class KyselyProjectRepository implements ProjectRepository {
       created_at: Date.now(),
     };
     try {
-      await this.#db.insertInto('projects').values(row).execute();
+      await writeTransaction(this.#db, async (trx) => {
+        await trx.insertInto('projects').values(row).execute();
+        // The first app credential (migrations/app-credentials.ts): the one access reads.
+        await trx
+          .insertInto('app_credentials')
+          .values({
+            app_id: row.app_id,
+            project_id: row.id,
+            secret_hash: row.app_secret_hash,
+            created_at: row.created_at,
+          })
+          .execute();
+      });
     } catch (error) {
       // There is no PROJECT_EXISTS code; app ids are random, so the name is what collided.
       if (isUniqueViolation(error))
@@ -47,8 +60,9 @@ export class KyselyProjectRepository implements ProjectRepository {
   async findByAppId(appId: string): Promise<Project | undefined> {
     const row = await this.#db
       .selectFrom('projects')
-      .selectAll()
-      .where('app_id', '=', appId)
+      .selectAll('projects')
+      .innerJoin('app_credentials', 'app_credentials.project_id', 'projects.id')
+      .where('app_credentials.app_id', '=', appId)
       .executeTakeFirst();
     return row && toProject(row);
   }
@@ -90,7 +104,6 @@ function toProject(row: Selectable<ProjectsTable>): Project {
     id: row.id,
     name: row.name,
     appId: row.app_id,
-    appSecretHash: row.app_secret_hash,
     allowedOrigins: parseOrigins(row.allowed_origins),
     adminRole: row.admin_role,
     settings: readStoredSettings(row.settings),
