@@ -40,6 +40,7 @@ const stackFiles = narrow(
     'test/api/error-scenarios.test.ts',
     'test/api/tokens-and-accounts.test.ts',
     'test/api/sessions.test.ts',
+    'test/api/key-rotation.test.ts',
     'test/api/rate-limits.test.ts',
     'test/api/concurrency.test.ts',
     'test/api/malformed-uploads.test.ts',

@@ -19,6 +19,8 @@ import { LoginThrottle } from './domain/identity/login-throttle.ts';
 import { RefreshTokenService } from './domain/identity/refresh-token-service.ts';
 import { SignupThrottle } from './domain/identity/signup-throttle.ts';
 import { TokenService } from './domain/identity/token-service.ts';
+import { toKeyLifetimes } from './domain/keys/key-lifetimes.ts';
+import { SigningKeyRing } from './domain/keys/signing-key-ring.ts';
 import { LinkIssuer } from './domain/links/link-issuer.ts';
 import { type HmacKey, LinkSigner } from './domain/links/link-signer.ts';
 import type {
@@ -72,16 +74,35 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       throw new Error('COFFER_UPLOAD_MODE=direct needs an S3 storage URL');
     }
     const publicUrl = { value: config.publicUrl ?? `http://${config.host}:${config.port}` };
+    const keyRing = <Signer>(
+      purpose: SigningKey['purpose'],
+      initial: SigningKey[],
+      build: (keys: HmacKey[]) => Signer,
+    ) =>
+      new SigningKeyRing({
+        purpose,
+        repository: repositories.signingKeys,
+        accessEpoch,
+        clock,
+        lifetime: toKeyLifetimes(config)[purpose],
+        build,
+        initial,
+      });
     const links = new LinkIssuer({
-      signer: new LinkSigner(await loadKeys(repositories.signingKeys, 'link')),
+      signer: keyRing(
+        'link',
+        await loadKeys(repositories.signingKeys, 'link'),
+        (keys) => new LinkSigner(keys),
+      ),
       blobs,
       baseUrl: () => publicUrl.value,
       directUploads: config.uploadMode === 'direct',
     });
-    const tokens = new TokenService({
-      keys: await loadKeys(repositories.signingKeys, 'token'),
-      ttlSeconds: config.tokenTtlSeconds,
-    });
+    const tokens = keyRing(
+      'token',
+      await loadKeys(repositories.signingKeys, 'token'),
+      (keys) => new TokenService({ keys, ttlSeconds: config.tokenTtlSeconds }),
+    );
     return {
       config,
       clock,
@@ -203,7 +224,7 @@ export function openBlobStore(storageUrl: string): BlobStore & BlobSweeper {
  * The HMAC keys of a purpose, newest first. The first start creates one under a fixed id, so
  * nodes starting together agree on it (the loser's insert fails and it reads the winner's).
  */
-async function loadKeys(keys: SigningKeyRepository, purpose: SigningKey['purpose']): Promise<HmacKey[]> {
+async function loadKeys(keys: SigningKeyRepository, purpose: SigningKey['purpose']): Promise<SigningKey[]> {
   let found = await keys.list(purpose);
   if (found.length === 0) {
     try {
@@ -213,5 +234,5 @@ async function loadKeys(keys: SigningKeyRepository, purpose: SigningKey['purpose
     }
     found = await keys.list(purpose);
   }
-  return found.map((key) => ({ id: key.id, secret: key.secret }));
+  return found;
 }

@@ -14,6 +14,7 @@ import {
 import { appCreate, appList, appRevoke } from './app-commands.ts';
 import { exportData, importData } from './export-import.ts';
 import { collectGarbage, toGcText } from './gc-command.ts';
+import { keysRotate, toKeysText } from './keys-command.ts';
 import { type LocalPathsUse, prepareLocalPaths } from './local-paths.ts';
 import { tightenExistingFiles } from './private-files.ts';
 import { logStartWarning } from './start-log.ts';
@@ -41,6 +42,7 @@ const options = {
   in: { type: 'string' },
   apply: { type: 'boolean' },
   force: { type: 'boolean' },
+  purpose: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -211,6 +213,14 @@ export const commands: Record<string, Command> = {
       };
       const result = await withPaths(config, { stores: 'existing' }, () => appRevoke(config, input));
       return { json: result, text: `App ${result.appId} is revoked` };
+    },
+  },
+  'keys rotate': {
+    flags: ['purpose', 'json'],
+    run: async (config, values) => {
+      const input = { purpose: values.purpose };
+      const result = await withPaths(config, { stores: 'existing' }, () => keysRotate(config, input));
+      return { json: result, text: toKeysText(result.rotated) };
     },
   },
 };

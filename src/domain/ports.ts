@@ -270,6 +270,8 @@ export interface SigningKeyRepository {
   /** All keys of a purpose, newest first. */
   list(purpose: SigningKey['purpose']): Promise<SigningKey[]>;
   create(key: SigningKey): Promise<void>;
+  /** Deletes these keys (retired ones: `coffer keys rotate`); answers how many there were. */
+  delete(ids: readonly string[]): Promise<number>;
 }
 
 /** A token bucket: `burst` tokens at most, one more back every `refillIntervalMs`. */

@@ -50,7 +50,7 @@ function describeAccessChanges(
   admin: () => { env: Record<string, string>; dataDir: string },
 ) {
   const cli = (...args: string[]) => runCli([...args, '--data-dir', admin().dataDir], admin().env);
-  let owner: { token: string; userId: string };
+  let owner: { token: string; userId: string; email: string; password: string };
   let reader: { token: string; userId: string };
   let fileId: string;
   let projectId: string;
@@ -87,6 +87,26 @@ function describeAccessChanges(
     const enable = await cli('user', 'enable', '--project', projectId, reader.userId);
     assert.equal(enable.code, 0, enable.stderr);
     await waitUntilEverywhere(() => readEverywhere(servers(), fileId, reader.token), 200);
+  });
+
+  it('a token signing key rotated by the CLI reaches every process before it signs', async () => {
+    const rotated = await cli('keys', 'rotate', '--purpose', 'token', '--json');
+    assert.equal(rotated.code, 0, rotated.stderr);
+    const [{ keyId }] = JSON.parse(rotated.stdout).rotated;
+    const kid = (token: string) => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid;
+    let token = '';
+    for (const deadline = Date.now() + 20_000; !token || kid(token) !== keyId; await delay(100)) {
+      assert.ok(Date.now() < deadline, 'new tokens are still signed with the old key');
+      const login = await servers()[0]!.client.call('POST', '/api/v1/auth/login', {
+        body: { email: owner.email, password: owner.password },
+        headers: { connection: 'close' },
+      });
+      assert.equal(login.status, 200, login.text);
+      token = login.body.token;
+    }
+    // No wait: every process knew the key before the first one signed with it.
+    assert.deepEqual(new Set(await readEverywhere(servers(), fileId, token)), new Set([200]));
+    assert.deepEqual(new Set(await readEverywhere(servers(), fileId, owner.token)), new Set([200]));
   });
 
   it('an app secret rotated by the CLI (app create, then revoke) reaches every process', async () => {

@@ -30,7 +30,8 @@ export type IdentityServiceOptions = {
   projects: ProjectRepository;
   appCredentials: AppCredentialRepository;
   users: UserRepository;
-  tokens: TokenService;
+  /** The token service of the moment: keys rotate (domain/keys/signing-key-ring.ts). */
+  tokens: { current(): Promise<TokenService> };
   refreshTokens: RefreshTokenService;
   clock: Clock;
   loginThrottle: LoginThrottle;
@@ -100,13 +101,17 @@ export class IdentityService {
       if (!found.enabled) throw accountDisabled();
       return found;
     });
-    return this.startSession(user);
+    return this.startSession(user, project);
   }
 
-  /** A new session (refresh-token family) and its first access and refresh tokens. */
-  async startSession(user: User): Promise<Session> {
+  /**
+   * A new session (refresh-token family) and its first access and refresh tokens; the token's
+   * lifetime is the project's (read when the caller does not pass it).
+   */
+  async startSession(user: User, project?: Project): Promise<Session> {
     const { familyId, refreshToken } = await this.#o.refreshTokens.start(user);
-    return { ...this.#issueAccessToken(user, familyId), refreshToken, user };
+    const owner = project ?? (await this.#o.projects.findById(user.projectId));
+    return { ...(await this.#issueAccessToken(user, familyId, owner)), refreshToken, user };
   }
 
   /**
@@ -120,7 +125,8 @@ export class IdentityService {
     if (!user) throw invalidRefreshToken();
     if (!user.enabled) throw accountDisabled();
     const next = await this.#o.refreshTokens.rotate(refreshToken);
-    return { ...this.#issueAccessToken(user, next.familyId), refreshToken: next.refreshToken, user };
+    const issued = await this.#issueAccessToken(user, next.familyId, project);
+    return { ...issued, refreshToken: next.refreshToken, user };
   }
 
   /** Logout by refresh token: revokes its family; an unknown or revoked token is already logged out. */
@@ -157,9 +163,11 @@ export class IdentityService {
     await this.#o.refreshTokens.revokeOtherFamilies(user, caller.sessionId);
   }
 
-  #issueAccessToken(user: User, sessionId: string): IssuedToken {
+  async #issueAccessToken(user: User, sessionId: string, project?: Project): Promise<IssuedToken> {
     const claims = { userId: user.id, projectId: user.projectId, sessionId };
-    return this.#o.tokens.issue(claims, toUnixSeconds(this.#o.clock.now()));
+    const tokens = await this.#o.tokens.current();
+    const lifetime = project?.settings.accessTokenLifetimeSeconds ?? undefined;
+    return tokens.issue(claims, toUnixSeconds(this.#o.clock.now()), lifetime);
   }
 
   /**
@@ -168,7 +176,8 @@ export class IdentityService {
    * access epoch's interval, cached-user-repository.ts), so a disabled account is refused.
    */
   async authenticate(project: Project, token: string): Promise<Authenticated> {
-    const claims = this.#o.tokens.verify(token, toUnixSeconds(this.#o.clock.now()));
+    const tokens = await this.#o.tokens.current();
+    const claims = tokens.verify(token, toUnixSeconds(this.#o.clock.now()));
     if (claims.projectId !== project.id) throw invalidToken();
     const user = await this.#o.users.findById(project.id, claims.userId);
     if (!user) throw invalidToken();
@@ -177,7 +186,7 @@ export class IdentityService {
       userId: user.id,
       projectId: project.id,
       role: user.role,
-      isAdmin: user.role === project.adminRole,
+      isAdmin: project.settings.adminRoles.includes(user.role),
     };
     return { principal, user, sessionId: claims.sessionId };
   }

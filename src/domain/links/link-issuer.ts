@@ -20,13 +20,14 @@ export function toGatewayQuery(link: { expiresAt: number; keyId: string; signatu
  * their own URLs (S3) serve downloads directly; otherwise the links point at our gateway.
  */
 export class LinkIssuer {
-  readonly #signer: LinkSigner;
+  /** The signer of the moment: keys rotate (domain/keys/signing-key-ring.ts). */
+  readonly #signer: { current(): Promise<LinkSigner> };
   readonly #blobs: BlobStore;
   readonly #baseUrl: () => string;
   readonly #directUploads: boolean;
 
   constructor(options: {
-    signer: LinkSigner;
+    signer: { current(): Promise<LinkSigner> };
     blobs: BlobStore;
     baseUrl: () => string;
     directUploads?: boolean;
@@ -50,7 +51,7 @@ export class LinkIssuer {
         expiresAt,
       };
     }
-    return { url: this.#gatewayUrl('upload', file.id, expiresAt), expiresAt };
+    return { url: await this.#gatewayUrl('upload', file.id, expiresAt), expiresAt };
   }
 
   async issueDownload(
@@ -66,16 +67,21 @@ export class LinkIssuer {
       });
       return { url, expiresAt };
     }
-    return { url: this.#gatewayUrl('download', file.id, expiresAt), expiresAt };
+    return { url: await this.#gatewayUrl('download', file.id, expiresAt), expiresAt };
   }
 
   /** Checks a gateway link; throws INVALID_SIGNATURE or LINK_EXPIRED. */
-  assertGatewayLink(claims: LinkClaims, query: { kid?: string; sig?: string }, nowSeconds: number): void {
-    this.#signer.assertValid(claims, { keyId: query.kid ?? '', signature: query.sig ?? '' }, nowSeconds);
+  async assertGatewayLink(
+    claims: LinkClaims,
+    query: { kid?: string; sig?: string },
+    nowSeconds: number,
+  ): Promise<void> {
+    const signer = await this.#signer.current();
+    signer.assertValid(claims, { keyId: query.kid ?? '', signature: query.sig ?? '' }, nowSeconds);
   }
 
-  #gatewayUrl(operation: LinkOperation, fileId: string, expiresAt: number): string {
-    const { keyId, signature } = this.#signer.sign({ operation, fileId, expiresAt });
+  async #gatewayUrl(operation: LinkOperation, fileId: string, expiresAt: number): Promise<string> {
+    const { keyId, signature } = (await this.#signer.current()).sign({ operation, fileId, expiresAt });
     return `${this.#baseUrl()}${blobPathPrefix}${fileId}?${toGatewayQuery({ expiresAt, keyId, signature })}`;
   }
 }

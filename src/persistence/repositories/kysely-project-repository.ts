@@ -106,7 +106,8 @@ function toProject(row: Selectable<ProjectsTable>): Project {
     appId: row.app_id,
     allowedOrigins: parseOrigins(row.allowed_origins),
     adminRole: row.admin_role,
-    settings: readStoredSettings(row.settings),
+    // Projects whose settings never named admin roles keep the one they were created with.
+    settings: readStoredSettings(row.settings, { adminRoles: [row.admin_role] }),
     createdAt: new Date(row.created_at),
   };
 }
