@@ -17,6 +17,7 @@ import { collectGarbage, toGcText } from './gc-command.ts';
 import { keysRotate, toKeysText } from './keys-command.ts';
 import { type LocalPathsUse, prepareLocalPaths } from './local-paths.ts';
 import { tightenExistingFiles } from './private-files.ts';
+import { projectDelete, projectList, projectOrigin } from './project-commands.ts';
 import { logStartWarning } from './start-log.ts';
 
 /** Every flag of every command (parseArgs options). */
@@ -43,6 +44,7 @@ const options = {
   apply: { type: 'boolean' },
   force: { type: 'boolean' },
   purpose: { type: 'string' },
+  yes: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -150,6 +152,39 @@ export const commands: Record<string, Command> = {
       const input = { project: project!, assignments };
       const result = await withPaths(config, { stores: 'existing' }, () => projectSet(config, input));
       return { json: result, text: `Project ${result.name}: ${JSON.stringify(result.settings)}` };
+    },
+  },
+  'project list': {
+    flags: ['json'],
+    run: async (config) => {
+      const result = await withPaths(config, { stores: 'existing' }, () => projectList(config));
+      const lines = result.projects.map(
+        (project) =>
+          `${project.name}  ${project.projectId}  origins: ${project.allowedOrigins.join(' ') || 'none'}`,
+      );
+      return { json: result, text: lines.join('\n') || 'No projects' };
+    },
+  },
+  'project origin': {
+    flags: ['json'],
+    args: ['<add|remove>', '<project>', '<origin>...'],
+    run: async (config, _values, [action, project, ...origins]) => {
+      const input = { action: action!, project: project!, origins };
+      const result = await withPaths(config, { stores: 'existing' }, () => projectOrigin(config, input));
+      return {
+        json: result,
+        text: `Project ${result.name} allows: ${result.allowedOrigins.join(' ') || 'no origin'}`,
+      };
+    },
+  },
+  'project delete': {
+    flags: ['yes', 'json'],
+    args: ['<project>'],
+    run: async (config, values, [project]) => {
+      const input = { project: project!, yes: values.yes ?? false };
+      const result = await withPaths(config, { stores: 'existing' }, () => projectDelete(config, input));
+      const text = `Deleted project ${result.name} (${result.projectId}): ${result.users} users, ${result.sessions} sessions, ${result.files} files (${result.blobs} blob versions), ${result.appCredentials} app credentials`;
+      return { json: result, text };
     },
   },
   'user create': {

@@ -10,6 +10,9 @@ const usage = `Usage:
   coffer project create <name> [--origin URL]... [--json]
   coffer project show <projectId|name> [--json]
   coffer project set <projectId|name> <name=value>... [--json]   (settings below; name= restores a default)
+  coffer project list [--json]
+  coffer project origin add|remove <projectId|name> <origin>... [--json]   (CORS and origin-only calls; at once on running servers)
+  coffer project delete <projectId|name> --yes [--json]   (irreversible: users, sessions, files and their bytes; safe to run again)
   coffer user create --project <projectId|name> --email E --password P [--role R] [--json]
   coffer user set-role --project <projectId|name> <userId> <role>
   coffer user disable|enable --project <projectId|name> <userId>

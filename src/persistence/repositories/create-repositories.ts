@@ -3,6 +3,7 @@ import type {
   AccessEpochRepository,
   AppCredentialRepository,
   FileRepository,
+  ProjectDeletionRepository,
   ProjectRepository,
   RateLimitRepository,
   RefreshTokenRepository,
@@ -13,6 +14,7 @@ import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
+import { KyselyProjectDeletionRepository } from './kysely-project-deletion-repository.ts';
 import { KyselyProjectRepository } from './kysely-project-repository.ts';
 import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
 import { KyselyRefreshTokenRepository } from './kysely-refresh-token-repository.ts';
@@ -28,6 +30,7 @@ export type Repositories = {
   accessEpoch: AccessEpochRepository;
   refreshTokens: RefreshTokenRepository;
   appCredentials: AppCredentialRepository;
+  projectDeletion: ProjectDeletionRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -41,5 +44,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     accessEpoch: new KyselyAccessEpochRepository(db),
     refreshTokens: new KyselyRefreshTokenRepository(db),
     appCredentials: new KyselyAppCredentialRepository(db),
+    projectDeletion: new KyselyProjectDeletionRepository(db),
   };
 }

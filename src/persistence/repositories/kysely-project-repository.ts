@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, SqliteAdapter, sql } from 'kysely';
 import { type ProjectSettings, readStoredSettings } from '../../domain/identity/project-settings.ts';
 import type { NewProject, Project, ProjectRepository } from '../../domain/ports.ts';
 import { validationFailed } from '../../errors/errors.ts';
@@ -75,6 +75,34 @@ export class KyselyProjectRepository implements ProjectRepository {
       .returningAll()
       .executeTakeFirst();
     return row && toProject(row);
+  }
+
+  async list(): Promise<Project[]> {
+    const rows = await this.#db.selectFrom('projects').selectAll().orderBy('name').execute();
+    return rows.map(toProject);
+  }
+
+  async changeAllowedOrigins(
+    id: string,
+    change: { add: readonly string[]; remove: readonly string[] },
+  ): Promise<Project | undefined> {
+    return writeTransaction(this.#db, async (trx) => {
+      // Two operators changing origins at once must not lose one change: SQLite's BEGIN
+      // IMMEDIATE serializes them, PostgreSQL locks the row.
+      let query = trx.selectFrom('projects').select('allowed_origins').where('id', '=', id);
+      if (!(trx.getExecutor().adapter instanceof SqliteAdapter)) query = query.forUpdate();
+      const found = await query.executeTakeFirst();
+      if (!found) return undefined;
+      const kept = parseOrigins(found.allowed_origins).filter((origin) => !change.remove.includes(origin));
+      const origins = [...new Set([...kept, ...change.add])];
+      const row = await trx
+        .updateTable('projects')
+        .set({ allowed_origins: JSON.stringify(origins) })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toProject(row);
+    });
   }
 
   async isOriginAllowedAnywhere(origin: string): Promise<boolean> {
