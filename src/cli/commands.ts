@@ -45,6 +45,7 @@ const options = {
   force: { type: 'boolean' },
   purpose: { type: 'string' },
   yes: { type: 'boolean' },
+  'retire-old': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -251,9 +252,9 @@ export const commands: Record<string, Command> = {
     },
   },
   'keys rotate': {
-    flags: ['purpose', 'json'],
+    flags: ['purpose', 'retire-old', 'json'],
     run: async (config, values) => {
-      const input = { purpose: values.purpose };
+      const input = { purpose: values.purpose, retireOld: values['retire-old'] ?? false };
       const result = await withPaths(config, { stores: 'existing' }, () => keysRotate(config, input));
       return { json: result, text: toKeysText(result.rotated) };
     },

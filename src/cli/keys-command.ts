@@ -13,12 +13,13 @@ const purposeChoices: Record<string, SigningKey['purpose'][]> = {
 };
 
 /** `coffer keys rotate [--purpose token|link|all]`: new signing keys (domain/keys/rotate-signing-keys.ts). */
-export async function keysRotate(config: Config, input: { purpose?: string }) {
+export async function keysRotate(config: Config, input: { purpose?: string; retireOld: boolean }) {
   const purposes = purposeChoices[input.purpose ?? 'all'];
   if (!purposes) throw new ConfigError(`--purpose ${input.purpose}: must be token, link or all`);
   return withStores(config, async (repositories) => {
     const rotated = await rotateSigningKeys(repositories.signingKeys, {
       purposes,
+      retireOld: input.retireOld,
       clock: systemClock,
       // The servers' settings decide how long old keys verify: give this command the same.
       lifetimes: toKeyLifetimes(config),

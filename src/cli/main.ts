@@ -19,7 +19,8 @@ const usage = `Usage:
   coffer app create --project <projectId|name> [--json]   (a new app id and secret; the secret is shown once)
   coffer app list --project <projectId|name> [--json]
   coffer app revoke --project <projectId|name> <appId> [--force] [--json]   (--force: even the last one)
-  coffer keys rotate [--purpose token|link|all] [--json]   (new signing keys; old ones verify until what they signed expires)
+  coffer keys rotate [--purpose token|link|all] [--retire-old] [--json]   (new signing keys; old ones verify until what
+                                   they signed expires, or, with --retire-old after a leak, stop at once)
   coffer migrate
   coffer export --out DIR          (metadata, signing keys and verified files' bytes: keep it secret)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)

@@ -99,4 +99,44 @@ describe('coffer keys rotate, with a server running under requests', () => {
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /--purpose/);
   });
+
+  it('after a leak, --retire-old refuses old tokens and links at once; a refresh gets a new token', async () => {
+    const user = await coffer.client.signup();
+    const requested = await coffer.client.call('POST', '/api/v1/file', {
+      token: user.token,
+      body: { filePath: 'leaked.txt' },
+    });
+    const oldLink = requested.body.putFileUrl as string;
+    const rotated = await cli('keys', 'rotate', '--retire-old', '--json');
+    assert.equal(rotated.code, 0, rotated.stderr);
+    const [tokenKey, linkKey] = JSON.parse(rotated.stdout).rotated;
+    assert.ok(tokenKey.deleted.includes(tokenKeyId(user.token)));
+    assert.ok(linkKey.deleted.includes(linkKeyId(oldLink)));
+    assert.deepEqual([tokenKey.verifying, linkKey.verifying], [[], []]);
+    const answers = async () => {
+      const profile = await coffer.client.call('GET', '/api/v1/user', {
+        token: user.token,
+        headers: { connection: 'close' },
+      });
+      const put = await fetch(oldLink, {
+        method: 'PUT',
+        body: 'x',
+        headers: { 'content-type': 'text/plain' },
+      });
+      return `${profile.body?.code} ${((await put.json()) as { code?: string }).code}`;
+    };
+    for (
+      const deadline = Date.now() + 20_000;
+      (await answers()) !== 'INVALID_TOKEN INVALID_SIGNATURE';
+      await delay(100)
+    )
+      assert.ok(Date.now() < deadline, 'the retired keys still verify');
+    const refreshed = await coffer.client.call('POST', '/api/v1/auth/refresh', {
+      body: { refreshToken: user.refreshToken },
+    });
+    assert.equal(refreshed.status, 200, refreshed.text);
+    assert.equal(tokenKeyId(refreshed.body.token), tokenKey.keyId);
+    const profile = await coffer.client.call('GET', '/api/v1/user', { token: refreshed.body.token });
+    assert.equal(profile.status, 200, profile.text);
+  });
 });

@@ -25,6 +25,12 @@ export async function rotateSigningKeys(
   keys: SigningKeyRepository,
   options: {
     purposes: readonly SigningKey['purpose'][];
+    /**
+     * After a leak: delete every older key at once. What they signed is refused from each
+     * process's next epoch read (users refresh or log in again; links handed out stop working),
+     * and the new key, then the only one, signs at once.
+     */
+    retireOld?: boolean;
     clock: Clock;
     lifetimes: Record<SigningKey['purpose'], KeyLifetime>;
   },
@@ -37,15 +43,17 @@ export async function rotateSigningKeys(
     const createdAt = new Date(Math.max(nowMs, (newest?.createdAt.getTime() ?? 0) + 1));
     const key = { id: `${purpose}-${newId()}`, purpose, secret: randomBytes(32), createdAt };
     await keys.create(key);
-    const schedule = toKeySchedule(await keys.list(purpose), createdAt.getTime(), options.lifetimes[purpose]);
-    const deleted = schedule.retired.map((retired) => retired.id);
+    const stored = await keys.list(purpose);
+    const schedule = toKeySchedule(stored, createdAt.getTime(), options.lifetimes[purpose]);
+    const retired = options.retireOld ? stored.filter((item) => item.id !== key.id) : schedule.retired;
+    const deleted = retired.map((item) => item.id);
     await keys.delete(deleted);
     rotated.push({
       purpose,
       keyId: key.id,
-      signsFrom: new Date(createdAt.getTime() + keyActivationDelayMs),
+      signsFrom: new Date(createdAt.getTime() + (options.retireOld ? 0 : keyActivationDelayMs)),
       deleted,
-      verifying: schedule.keys.map((item) => item.id).filter((id) => id !== key.id),
+      verifying: schedule.keys.map((item) => item.id).filter((id) => id !== key.id && !deleted.includes(id)),
     });
   }
   return rotated;
