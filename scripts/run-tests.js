@@ -44,6 +44,7 @@ const stackFiles = narrow(
     'test/client/client.test.ts',
     'test/api/anonymous-signup.test.ts',
     'test/api/find-users.test.ts',
+    'test/api/key-rotation.test.ts',
     'test/api/rate-limits.test.ts',
     'test/api/concurrency.test.ts',
     'test/api/malformed-uploads.test.ts',

@@ -21,6 +21,8 @@ import { LoginThrottle } from './domain/identity/login-throttle.ts';
 import { RefreshTokenService } from './domain/identity/refresh-token-service.ts';
 import { SignupThrottle } from './domain/identity/signup-throttle.ts';
 import { TokenService } from './domain/identity/token-service.ts';
+import { toKeyLifetimes } from './domain/keys/key-lifetimes.ts';
+import { SigningKeyRing } from './domain/keys/signing-key-ring.ts';
 import { type HmacKey, LinkSigner } from './domain/links/link-signer.ts';
 import type {
   BlobStore,
@@ -87,9 +89,27 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       poolStats: database.poolStats,
       fromPrimary: options.metricsFromPrimary ?? false,
     });
+    const keyRing = <Signer>(
+      purpose: SigningKey['purpose'],
+      initial: SigningKey[],
+      build: (keys: HmacKey[]) => Signer,
+    ) =>
+      new SigningKeyRing({
+        purpose,
+        repository: repositories.signingKeys,
+        accessEpoch,
+        clock,
+        lifetime: toKeyLifetimes(config)[purpose],
+        build,
+        initial,
+      });
     const links = new CountingLinkIssuer(
       {
-        signer: new LinkSigner(await loadKeys(repositories.signingKeys, 'link')),
+        signer: keyRing(
+          'link',
+          await loadKeys(repositories.signingKeys, 'link'),
+          (keys) => new LinkSigner(keys),
+        ),
         blobs,
         baseUrl: () => publicUrl.value,
         directUploads: config.uploadMode === 'direct',
@@ -114,10 +134,11 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         uploadVerified: () => metrics.verified(),
       },
     });
-    const tokens = new TokenService({
-      keys: await loadKeys(repositories.signingKeys, 'token'),
-      ttlSeconds: config.tokenTtlSeconds,
-    });
+    const tokens = keyRing(
+      'token',
+      await loadKeys(repositories.signingKeys, 'token'),
+      (keys) => new TokenService({ keys, ttlSeconds: config.tokenTtlSeconds }),
+    );
     return {
       config,
       clock,
@@ -126,6 +147,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       blobs,
       identity: new IdentityService({
         projects: repositories.projects,
+        appCredentials: repositories.appCredentials,
         users: repositories.users,
         tokens,
         refreshTokens: new RefreshTokenService({
@@ -239,7 +261,7 @@ export function openBlobStore(storageUrl: string): BlobStore & BlobSweeper {
  * The HMAC keys of a purpose, newest first. The first start creates one under a fixed id, so
  * nodes starting together agree on it (the loser's insert fails and it reads the winner's).
  */
-async function loadKeys(keys: SigningKeyRepository, purpose: SigningKey['purpose']): Promise<HmacKey[]> {
+async function loadKeys(keys: SigningKeyRepository, purpose: SigningKey['purpose']): Promise<SigningKey[]> {
   let found = await keys.list(purpose);
   if (found.length === 0) {
     try {
@@ -249,5 +271,5 @@ async function loadKeys(keys: SigningKeyRepository, purpose: SigningKey['purpose
     }
     found = await keys.list(purpose);
   }
-  return found.map((key) => ({ id: key.id, secret: key.secret }));
+  return found;
 }

@@ -25,7 +25,7 @@ export async function projectCreate(config: Config, input: { name: string; origi
 }
 
 /** What `project show` and `project set` print: the project without its secret's hash. */
-function describeProject(project: Project) {
+export function describeProject(project: Project) {
   return {
     projectId: project.id,
     name: project.name,

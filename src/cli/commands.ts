@@ -11,11 +11,16 @@ import {
   userSetEnabled,
   userSetRole,
 } from './admin-commands.ts';
+import { appCreate, appList, appRevoke } from './app-commands.ts';
 import { exportData, importData } from './export-import.ts';
 import { collectGarbage, toGcText } from './gc-command.ts';
+import { keysRotate, toKeysText } from './keys-command.ts';
 import { type LocalPathsUse, prepareLocalPaths } from './local-paths.ts';
 import { tightenExistingFiles } from './private-files.ts';
+
+import { projectDelete, projectList, projectOrigin } from './project-commands.ts';
 import { readPassword } from './read-password.ts';
+
 import { logStartWarning } from './start-log.ts';
 import { toUserLine, userDelete, userFind, userList, userResetPassword } from './user-commands.ts';
 
@@ -42,6 +47,10 @@ const options = {
   out: { type: 'string' },
   in: { type: 'string' },
   apply: { type: 'boolean' },
+  force: { type: 'boolean' },
+  purpose: { type: 'string' },
+  yes: { type: 'boolean' },
+  'retire-old': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -151,6 +160,39 @@ export const commands: Record<string, Command> = {
       return { json: result, text: `Project ${result.name}: ${JSON.stringify(result.settings)}` };
     },
   },
+  'project list': {
+    flags: ['json'],
+    run: async (config) => {
+      const result = await withPaths(config, { stores: 'existing' }, () => projectList(config));
+      const lines = result.projects.map(
+        (project) =>
+          `${project.name}  ${project.projectId}  origins: ${project.allowedOrigins.join(' ') || 'none'}`,
+      );
+      return { json: result, text: lines.join('\n') || 'No projects' };
+    },
+  },
+  'project origin': {
+    flags: ['json'],
+    args: ['<add|remove>', '<project>', '<origin>...'],
+    run: async (config, _values, [action, project, ...origins]) => {
+      const input = { action: action!, project: project!, origins };
+      const result = await withPaths(config, { stores: 'existing' }, () => projectOrigin(config, input));
+      return {
+        json: result,
+        text: `Project ${result.name} allows: ${result.allowedOrigins.join(' ') || 'no origin'}`,
+      };
+    },
+  },
+  'project delete': {
+    flags: ['yes', 'json'],
+    args: ['<project>'],
+    run: async (config, values, [project]) => {
+      const input = { project: project!, yes: values.yes ?? false };
+      const result = await withPaths(config, { stores: 'existing' }, () => projectDelete(config, input));
+      const text = `Deleted project ${result.name} (${result.projectId}): ${result.users} users, ${result.sessions} sessions, ${result.files} files (${result.blobs} blob versions), ${result.appCredentials} app credentials`;
+      return { json: result, text };
+    },
+  },
   'user create': {
     flags: ['project', 'email', 'password', 'password-stdin', 'role', 'json'],
     run: async (config, values) => {
@@ -221,6 +263,45 @@ export const commands: Record<string, Command> = {
     flags: ['project', 'json'],
     args: ['<userId>'],
     run: (c, v, a) => setEnabled(c, v, a, true),
+  },
+  'app create': {
+    flags: ['project', 'json'],
+    run: async (config, values) => {
+      const input = { project: required(values.project, '--project') };
+      const result = await withPaths(config, { stores: 'existing' }, () => appCreate(config, input));
+      const text = `App credential for project ${result.projectId}\n  app id:     ${result.appId}\n  app secret: ${result.appSecret}\n(the secret is shown once; keep it safe)`;
+      return { json: result, text };
+    },
+  },
+  'app list': {
+    flags: ['project', 'json'],
+    run: async (config, values) => {
+      const input = { project: required(values.project, '--project') };
+      const result = await withPaths(config, { stores: 'existing' }, () => appList(config, input));
+      const lines = result.apps.map((app) => `${app.appId}  created ${app.createdAt}`);
+      return { json: result, text: lines.join('\n') || `Project ${result.projectId} has no app credential` };
+    },
+  },
+  'app revoke': {
+    flags: ['project', 'force', 'json'],
+    args: ['<appId>'],
+    run: async (config, values, [appId]) => {
+      const input = {
+        project: required(values.project, '--project'),
+        appId: appId!,
+        force: values.force ?? false,
+      };
+      const result = await withPaths(config, { stores: 'existing' }, () => appRevoke(config, input));
+      return { json: result, text: `App ${result.appId} is revoked` };
+    },
+  },
+  'keys rotate': {
+    flags: ['purpose', 'retire-old', 'json'],
+    run: async (config, values) => {
+      const input = { purpose: values.purpose, retireOld: values['retire-old'] ?? false };
+      const result = await withPaths(config, { stores: 'existing' }, () => keysRotate(config, input));
+      return { json: result, text: toKeysText(result.rotated) };
+    },
   },
 };
 

@@ -10,6 +10,9 @@ const usage = `Usage:
   coffer project create <name> [--origin URL]... [--json]
   coffer project show <projectId|name> [--json]
   coffer project set <projectId|name> <name=value>... [--json]   (settings below; name= restores a default)
+  coffer project list [--json]
+  coffer project origin add|remove <projectId|name> <origin>... [--json]   (CORS and origin-only calls; at once on running servers)
+  coffer project delete <projectId|name> --yes [--json]   (irreversible: users, sessions, files and their bytes; safe to run again)
   coffer user create --project <projectId|name> --email E [--password P | --password-stdin] [--role R] [--json]
   coffer user set-role --project <projectId|name> <userId> <role>
   coffer user disable|enable --project <projectId|name> <userId>
@@ -18,6 +21,11 @@ const usage = `Usage:
   coffer user delete --project <projectId|name> <userId> [--json]   (with their files, shares and sessions)
   coffer user reset-password --project <projectId|name> <userId> [--password-stdin] [--json]
     (without --password or --password-stdin, a terminal prompts for the password, without echo)
+  coffer app create --project <projectId|name> [--json]   (a new app id and secret; the secret is shown once)
+  coffer app list --project <projectId|name> [--json]
+  coffer app revoke --project <projectId|name> <appId> [--force] [--json]   (--force: even the last one)
+  coffer keys rotate [--purpose token|link|all] [--retire-old] [--json]   (new signing keys; old ones verify until what
+                                   they signed expires, or, with --retire-old after a leak, stop at once)
   coffer migrate
   coffer export --out DIR          (metadata, signing keys and verified files' bytes: keep it secret)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)

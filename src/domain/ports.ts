@@ -14,10 +14,13 @@ export type PermissionScope = 'user' | '*';
 export type Project = {
   id: string;
   name: string;
+  /**
+   * The app id the project was created with (its first app credential, which may have been
+   * revoked since): the live credentials are the AppCredentialRepository's.
+   */
   appId: string;
-  /** SHA-256 (hex) of the app secret; the secret itself is shown once, at creation. */
-  appSecretHash: string;
   allowedOrigins: string[];
+  /** The admin role given at creation: the default of settings.adminRoles (project-settings.ts). */
   adminRole: string;
   settings: ProjectSettings;
   createdAt: Date;
@@ -93,7 +96,8 @@ export type FileRecord = {
   blobFileId: string | null;
 };
 
-export type NewProject = Omit<Project, 'createdAt'>;
+/** With the SHA-256 (hex) of its first app secret (shown once, at creation). */
+export type NewProject = Omit<Project, 'createdAt'> & { appSecretHash: string };
 export type NewUser = Omit<User, 'createdAt' | 'updatedAt' | 'version'>;
 export type NewFile = Pick<
   FileRecord,
@@ -104,11 +108,43 @@ export interface ProjectRepository {
   create(project: NewProject): Promise<Project>;
   findById(id: string): Promise<Project | undefined>;
   findByName(name: string): Promise<Project | undefined>;
+  /** The project a live app credential names. */
   findByAppId(appId: string): Promise<Project | undefined>;
   /** Replaces the project's settings; undefined when there is no such project. */
   updateSettings(id: string, settings: ProjectSettings): Promise<Project | undefined>;
   /** Whether any project allows this origin (answers CORS preflights, which carry no app id). */
   isOriginAllowedAnywhere(origin: string): Promise<boolean>;
+  /** Every project, by name (operators hold a handful, not millions). */
+  list(): Promise<Project[]>;
+  /** Adds and removes allowed origins in one transaction; undefined when there is no such project. */
+  changeAllowedOrigins(
+    id: string,
+    change: { add: readonly string[]; remove: readonly string[] },
+  ): Promise<Project | undefined>;
+}
+
+/** A file's bytes to remove with it: every blob version its record names. */
+export type FileBlobs = { fileId: string; blobVersions: string[] };
+
+/**
+ * What `coffer project delete` removes, a bounded batch at a time, so that it can stop at any
+ * point (a crash, a kill) and be run again to finish.
+ */
+export interface ProjectDeletionRepository {
+  /** How much the project holds (what the confirmation names). */
+  count(projectId: string): Promise<{ users: number; files: number }>;
+  /** Deletes every app credential: from the next access-epoch read on, no call reaches the project. */
+  deleteAppCredentials(projectId: string): Promise<number>;
+  /** Up to `limit` of the project's files and the blob versions they name. */
+  findFiles(projectId: string, limit: number): Promise<FileBlobs[]>;
+  /** Deletes these file records with their ACL entries. */
+  deleteFiles(fileIds: readonly string[]): Promise<number>;
+  /** Deletes up to `limit` sessions (refresh-token families, their tokens with them). */
+  deleteSessions(projectId: string, limit: number): Promise<number>;
+  /** Deletes up to `limit` users. */
+  deleteUsers(projectId: string, limit: number): Promise<number>;
+  /** Deletes the project row once nothing refers to it; false when there is no such project. */
+  deleteProject(projectId: string): Promise<boolean>;
 }
 
 export interface UserRepository {
@@ -171,6 +207,32 @@ export interface RefreshTokenRepository {
   deleteUserFamilies(projectId: string, userId: string, exceptFamilyId?: string): Promise<number>;
   /** Deletes at most `limit` families whose every token has expired at `now`; answers how many. */
   deleteExpired(now: Date, limit: number): Promise<number>;
+}
+
+/** One app credential (`sb-app-id` + `sb-app-secret`); a project holds one or more. */
+export type AppCredential = {
+  appId: string;
+  projectId: string;
+  /** SHA-256 (hex) of the app secret; the secret itself is shown once, at creation. */
+  secretHash: string;
+  createdAt: Date;
+};
+
+/** App credentials; every change reaches every process at its next access-epoch read. */
+export interface AppCredentialRepository {
+  create(credential: AppCredential): Promise<void>;
+  findByAppId(appId: string): Promise<AppCredential | undefined>;
+  /** The project's credentials, oldest first. */
+  listByProject(projectId: string): Promise<AppCredential[]>;
+  /**
+   * Deletes the credential of this project; with `keepOne`, only while the project holds
+   * another (checked in the same transaction). Answers 'deleted', 'missing' or 'last'.
+   */
+  delete(
+    projectId: string,
+    appId: string,
+    options: { keepOne: boolean },
+  ): Promise<'deleted' | 'missing' | 'last'>;
 }
 
 /**
@@ -309,6 +371,8 @@ export interface SigningKeyRepository {
   /** All keys of a purpose, newest first. */
   list(purpose: SigningKey['purpose']): Promise<SigningKey[]>;
   create(key: SigningKey): Promise<void>;
+  /** Deletes these keys (retired ones: `coffer keys rotate`); answers how many there were. */
+  delete(ids: readonly string[]): Promise<number>;
 }
 
 /** A token bucket: `burst` tokens at most, one more back every `refillIntervalMs`. */

@@ -13,11 +13,13 @@ export type DatabaseSchema = {
   access_epoch: AccessEpochTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;
+  app_credentials: AppCredentialsTable;
 };
 
 export type ProjectsTable = {
   id: string;
   name: string;
+  /** The first app credential, copied into app_credentials (the one read); '' once revoked. */
   app_id: string;
   app_secret_hash: string;
   /** JSON array of origins, serialized with JSON.stringify (no spaces). */
@@ -124,4 +126,13 @@ export type RefreshTokensTable = {
   expires_at: number;
   /** Unix ms at which it was rotated; null while it is the family's live token. */
   retired_at: number | null;
+};
+
+/** A project's app credentials (migrations/app-credentials.ts). */
+export type AppCredentialsTable = {
+  app_id: string;
+  project_id: string;
+  /** SHA-256 (hex) of the secret. */
+  secret_hash: string;
+  created_at: number;
 };

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from './database-schema.ts';
 import { backfillAclListingKeys } from './migrations/acl-listing-keys.ts';
+import { copyLegacyAppCredentials } from './migrations/app-credentials.ts';
 import { writeTransaction } from './repositories/write-transaction.ts';
 
 /**
@@ -8,12 +9,20 @@ import { writeTransaction } from './repositories/write-transaction.ts';
  * is left out: its counters are transient. So are the refresh-token tables: sessions do not
  * move with an export, and users log in again on the new stores.
  */
-export const tablesInOrder = ['projects', 'users', 'signing_keys', 'files', 'file_acl'] as const;
+export const tablesInOrder = [
+  'projects',
+  'app_credentials',
+  'users',
+  'signing_keys',
+  'files',
+  'file_acl',
+] as const;
 export type TableName = (typeof tablesInOrder)[number];
 
 /** Primary-key columns: a stable order to page through each table. */
 const keyColumns: Record<TableName, string[]> = {
   projects: ['id'],
+  app_credentials: ['app_id'],
   users: ['id'],
   signing_keys: ['id'],
   files: ['id'],
@@ -67,6 +76,8 @@ export async function writeAllRows(
     await flush();
     // An export written before file_acl carried its listing keys leaves them at their defaults.
     await backfillAclListingKeys(trx);
+    // An export written before app_credentials existed holds each project's first pair only.
+    await copyLegacyAppCredentials(trx);
   });
   return counts;
 }

@@ -51,3 +51,41 @@ describe('coffer import checks its input before it touches the target', {
     assert.deepEqual(await snapshot(target), before, 'no blob, no row, no file written');
   });
 });
+
+describe('coffer import of an export written before app_credentials existed', {
+  skip: currentStackName() === 'pg-s3' && 'the embedded target: runs in the embedded pass',
+}, () => {
+  let work: string;
+  before(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'coffer-import-'));
+  });
+  after(() => rm(work, { recursive: true, force: true }));
+
+  it('gives each project its first app credential back, never one that was revoked', async () => {
+    const source = path.join(work, 'source');
+    const cli = async (...args: string[]) => {
+      const result = await runCli([...args, '--json']);
+      assert.equal(result.code, 0, result.stderr);
+      return JSON.parse(result.stdout);
+    };
+    const kept = await cli('project', 'create', 'kept', '--data-dir', source);
+    const rotated = await cli('project', 'create', 'rotated', '--data-dir', source);
+    await cli('app', 'create', '--project', 'rotated', '--data-dir', source);
+    await cli('app', 'revoke', '--project', 'rotated', rotated.appId, '--data-dir', source);
+    const exportDir = path.join(work, 'export');
+    await cli('export', '--out', exportDir, '--data-dir', source);
+    // The older format: the same lines without the app_credentials table.
+    const metadata = path.join(exportDir, 'metadata.ndjson');
+    const lines = (await readFile(metadata, 'utf8')).split('\n');
+    await writeFile(metadata, lines.filter((line) => !line.includes('"table":"app_credentials"')).join('\n'));
+
+    const target = path.join(work, 'target');
+    await cli('import', '--in', exportDir, '--data-dir', target);
+    const apps = async (project: string) =>
+      (await cli('app', 'list', '--project', project, '--data-dir', target)).apps.map(
+        (app: { appId: string }) => app.appId,
+      );
+    assert.deepEqual(await apps('kept'), [kept.appId]);
+    assert.deepEqual(await apps('rotated'), []);
+  });
+});

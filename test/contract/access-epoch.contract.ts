@@ -36,6 +36,19 @@ export function runAccessEpochContract(fixture: RepositoryFixture): void {
         await moves(() => sql`delete from users where id = ${user.id}`.execute(database.db)),
         true,
       );
+      // App credentials: a new one is never cached as missing; a revoke must reach every cache.
+      const appId = `app-${projectId}`;
+      const credential = { appId, projectId, secretHash: 'c'.repeat(64), createdAt: new Date() };
+      assert.equal(await moves(() => repos.appCredentials.create(credential)), false);
+      assert.equal(await moves(() => repos.appCredentials.delete(projectId, appId, { keepOne: true })), true);
+      // Signing keys: every process holds the list, so a new key moves the epoch too.
+      const key = {
+        id: `k-${projectId}`,
+        purpose: 'link' as const,
+        secret: Buffer.alloc(32),
+        createdAt: new Date(),
+      };
+      assert.equal(await moves(() => repos.signingKeys.create(key)), true);
     });
   });
 }

@@ -48,6 +48,7 @@ export function runRepositoryContract(name: string, open: OpenDatabase): void {
     runFileListContract(fixture);
     runRateLimitContract(fixture);
     runAccessEpochContract(fixture);
+    runAppCredentialContract(fixture);
     runRefreshTokenContract(fixture);
   });
 }
@@ -65,7 +66,14 @@ function runProjectContract(fixture: RepositoryFixture): void {
         settings: { ...defaultProjectSettings, signup: 'closed' as const, userQuotaFiles: 5 },
       };
       const created = await fixture.repos.projects.create(input);
-      assert.deepEqual({ ...created, createdAt: undefined }, { ...input, createdAt: undefined });
+      const { appSecretHash, ...shown } = input;
+      assert.deepEqual({ ...created, createdAt: undefined }, { ...shown, createdAt: undefined });
+      const [first, ...others] = await fixture.repos.appCredentials.listByProject(input.id);
+      assert.deepEqual(
+        { ...first, createdAt: undefined },
+        { appId: input.appId, projectId: input.id, secretHash: appSecretHash, createdAt: undefined },
+      );
+      assert.deepEqual(others, []);
       assert.ok(Math.abs(created.createdAt.getTime() - Date.now()) < 60_000);
       assert.deepEqual(await fixture.repos.projects.findById(input.id), created);
       assert.deepEqual(await fixture.repos.projects.findByName(input.name), created);
@@ -122,6 +130,47 @@ function runProjectContract(fixture: RepositoryFixture): void {
       ]) {
         assert.equal(await fixture.repos.projects.isOriginAllowedAnywhere(origin), false, origin);
       }
+    });
+  });
+}
+
+function runAppCredentialContract(fixture: RepositoryFixture): void {
+  describe('AppCredentialRepository', () => {
+    it('holds several credentials per project, finds them, and keeps the last one unless told', async () => {
+      const { projects, appCredentials } = fixture.repos;
+      const projectId = await newProjectId(fixture.repos);
+      const [first] = await appCredentials.listByProject(projectId);
+      const second = { appId: newId(), projectId, secretHash: 'd'.repeat(64), createdAt: new Date() };
+      await appCredentials.create(second);
+      assert.deepEqual(
+        (await appCredentials.listByProject(projectId)).map((item) => item.appId),
+        [first!.appId, second.appId],
+      );
+      assert.deepEqual(await appCredentials.findByAppId(second.appId), second);
+      assert.equal((await projects.findByAppId(second.appId))?.id, projectId);
+      const otherProject = await newProjectId(fixture.repos);
+      assert.equal(await appCredentials.delete(otherProject, second.appId, { keepOne: false }), 'missing');
+      assert.equal(await appCredentials.delete(projectId, first!.appId, { keepOne: true }), 'deleted');
+      assert.equal(await appCredentials.findByAppId(first!.appId), undefined);
+      assert.equal(await projects.findByAppId(first!.appId), undefined);
+      assert.equal(await appCredentials.delete(projectId, second.appId, { keepOne: true }), 'last');
+      assert.equal(await appCredentials.delete(projectId, second.appId, { keepOne: false }), 'deleted');
+      assert.deepEqual(await appCredentials.listByProject(projectId), []);
+      assert.equal((await projects.findById(projectId))?.id, projectId, 'the project stays');
+    });
+
+    it('of two concurrent revokes of the last two credentials, one keeps its credential', async () => {
+      const { appCredentials } = fixture.repos;
+      const projectId = await newProjectId(fixture.repos);
+      const [first] = await appCredentials.listByProject(projectId);
+      const second = { appId: newId(), projectId, secretHash: 'e'.repeat(64), createdAt: new Date() };
+      await appCredentials.create(second);
+      const outcomes = await Promise.all([
+        appCredentials.delete(projectId, first!.appId, { keepOne: true }),
+        appCredentials.delete(projectId, second.appId, { keepOne: true }),
+      ]);
+      assert.deepEqual(outcomes.sort(), ['deleted', 'last']);
+      assert.equal((await appCredentials.listByProject(projectId)).length, 1);
     });
   });
 }

@@ -191,7 +191,10 @@ async function keepStoredSecrets(coffer: CofferProcess, keep: Keep): Promise<voi
       }
     }
     const project = await repositories.projects.findByAppId(coffer.credentials.appId);
-    keep('app secret hash', project?.appSecretHash);
+    keep(
+      'app secret hash',
+      (await repositories.appCredentials.findByAppId(coffer.credentials.appId))?.secretHash,
+    );
     for (const email of ['alice@example.com', 'bob@example.com']) {
       keep('password hash', (await repositories.users.findByEmail(project!.id, email))?.passwordHash);
     }

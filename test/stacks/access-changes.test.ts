@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { hashAppSecret } from '../../src/domain/identity/app-secrets.ts';
-import { openDatabase } from '../../src/persistence/open-database.ts';
 import type { ApiClient, ApiResponse } from '../support/api-client.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
 import { currentStackName } from '../support/test-stack.ts';
@@ -52,7 +50,7 @@ function describeAccessChanges(
   admin: () => { env: Record<string, string>; dataDir: string },
 ) {
   const cli = (...args: string[]) => runCli([...args, '--data-dir', admin().dataDir], admin().env);
-  let owner: { token: string; userId: string };
+  let owner: { token: string; userId: string; email: string; password: string };
   let reader: { token: string; userId: string };
   let fileId: string;
   let projectId: string;
@@ -126,32 +124,48 @@ function describeAccessChanges(
     await waitUntilEverywhere(() => readEverywhere(servers(), fileId, reader.token), 200);
   });
 
-  it('a rotated app secret is refused by every process, the new one accepted', async () => {
+  it('a token signing key rotated by the CLI reaches every process before it signs', async () => {
+    const rotated = await cli('keys', 'rotate', '--purpose', 'token', '--json');
+    assert.equal(rotated.code, 0, rotated.stderr);
+    const [{ keyId }] = JSON.parse(rotated.stdout).rotated;
+    const kid = (token: string) => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()).kid;
+    let token = '';
+    for (const deadline = Date.now() + 20_000; !token || kid(token) !== keyId; await delay(100)) {
+      assert.ok(Date.now() < deadline, 'new tokens are still signed with the old key');
+      const login = await servers()[0]!.client.call('POST', '/api/v1/auth/login', {
+        body: { email: owner.email, password: owner.password },
+        headers: { connection: 'close' },
+      });
+      assert.equal(login.status, 200, login.text);
+      token = login.body.token;
+    }
+    // No wait: every process knew the key before the first one signed with it.
+    assert.deepEqual(new Set(await readEverywhere(servers(), fileId, token)), new Set([200]));
+    assert.deepEqual(new Set(await readEverywhere(servers(), fileId, owner.token)), new Set([200]));
+  });
+
+  it('an app secret rotated by the CLI (app create, then revoke) reaches every process', async () => {
     const { credentials } = servers()[0]!.client;
     await waitUntilEverywhere(() => readEverywhere(servers(), fileId, owner.token), 200);
-    const rotated = `${credentials.appSecret}-rotated`;
-    // No command rotates secrets yet: an operator's UPDATE is what the cache must follow.
-    const database = await openDatabase({
-      databaseUrl: admin().env.COFFER_DATABASE_URL ?? '',
-      dataDir: admin().dataDir,
-    });
-    try {
-      await database.db
-        .updateTable('projects')
-        .set({ app_secret_hash: hashAppSecret(rotated) })
-        .where('id', '=', projectId)
-        .execute();
-    } finally {
-      await database.close();
-    }
+    const created = await cli('app', 'create', '--project', projectId, '--json');
+    assert.equal(created.code, 0, created.stderr);
+    const { appId, appSecret } = JSON.parse(created.stdout);
+    const newApp = { 'sb-app-id': appId, 'sb-app-secret': appSecret };
+    // Both credentials are live at once: the old token works with either (it is the project's).
+    await waitUntilEverywhere(() => readEverywhere(servers(), fileId, owner.token, newApp), 200);
+    await waitUntilEverywhere(() => readEverywhere(servers(), fileId, owner.token), 200);
+    const wrongSecret = { ...newApp, 'sb-app-secret': credentials.appSecret };
+    assert.deepEqual(
+      new Set(await readEverywhere(servers(), fileId, owner.token, wrongSecret)),
+      new Set(['INVALID_APP_CREDENTIALS']),
+    );
+    const revoked = await cli('app', 'revoke', '--project', projectId, credentials.appId);
+    assert.equal(revoked.code, 0, revoked.stderr);
     await waitUntilEverywhere(
       () => readEverywhere(servers(), fileId, owner.token),
       'INVALID_APP_CREDENTIALS',
     );
-    await waitUntilEverywhere(
-      () => readEverywhere(servers(), fileId, owner.token, { 'sb-app-secret': rotated }),
-      200,
-    );
+    await waitUntilEverywhere(() => readEverywhere(servers(), fileId, owner.token, newApp), 200);
   });
 }
 

@@ -46,6 +46,17 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
       body: { filePath: 'pending.txt' },
     });
     const before = await old.client.call('GET', `/api/v1/file/${record._id}`, { token: bob.token });
+    // A second app credential (a rotation under way) moves too.
+    const secondApp = await runCli([
+      'app',
+      'create',
+      '--project',
+      'default',
+      '--json',
+      '--data-dir',
+      dataDir,
+    ]);
+    assert.equal(secondApp.code, 0, secondApp.stderr);
     await old.stop();
 
     const exportDir = path.join(workDir, 'export');
@@ -53,6 +64,7 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
     assert.equal(exported.code, 0, exported.stderr);
     assert.deepEqual(JSON.parse(exported.stdout), {
       projects: 1,
+      app_credentials: 2,
       users: 2,
       signing_keys: 2,
       files: 3,
@@ -100,6 +112,12 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
       );
       // Tokens issued before the move still work: the signing keys moved too.
       assert.equal((await moved.client.call('GET', '/api/v1/user', { token: alice.token })).status, 200);
+      const { appId, appSecret } = JSON.parse(secondApp.stdout);
+      const withSecondApp = await moved.client.call('GET', '/api/v1/user', {
+        token: alice.token,
+        headers: { 'sb-app-id': appId, 'sb-app-secret': appSecret },
+      });
+      assert.equal(withSecondApp.status, 200, withSecondApp.text);
       // The unverified upload moved without bytes: verify says so.
       const verify = await moved.client.call('POST', `/api/v1/file/${pending.body.fileId}/verify`, {
         token: alice.token,

@@ -387,7 +387,7 @@ export class FileService {
 
   async #getLinked(link: GatewayLink, operation: 'upload' | 'download'): Promise<FileRecord> {
     // The signature is checked before anything is looked up: a forged link learns nothing.
-    this.#o.links.assertGatewayLink(
+    await this.#o.links.assertGatewayLink(
       { operation, fileId: link.fileId, expiresAt: link.expiresAt, generation: link.generation },
       link,
       toUnixSeconds(this.#o.clock.now()),

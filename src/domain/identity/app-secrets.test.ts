@@ -8,7 +8,7 @@ describe('AppSecretCheck', () => {
 
   it('accepts the right secret again and again, and never a wrong one, remembered or not', () => {
     const check = new AppSecretCheck();
-    const project = { appSecretHash: hashAppSecret(secret) };
+    const project = { secretHash: hashAppSecret(secret) };
     assert.equal(check.isValid(project, wrong), false);
     assert.equal(check.isValid(project, secret), true);
     assert.equal(check.isValid(project, secret), true);
@@ -18,8 +18,8 @@ describe('AppSecretCheck', () => {
 
   it('remembers per project object: a project read again after a rotation checks its new hash', () => {
     const check = new AppSecretCheck();
-    assert.equal(check.isValid({ appSecretHash: hashAppSecret(secret) }, secret), true);
-    const rotated = { appSecretHash: hashAppSecret(wrong) };
+    assert.equal(check.isValid({ secretHash: hashAppSecret(secret) }, secret), true);
+    const rotated = { secretHash: hashAppSecret(wrong) };
     assert.equal(check.isValid(rotated, secret), false);
     assert.equal(check.isValid(rotated, wrong), true);
   });

@@ -16,21 +16,21 @@ export function isAppSecretValid(secret: string, storedHash: string): boolean {
 }
 
 /**
- * Checks app secrets against their project, remembering the last secret that matched each
- * project object: every server call presents the same secret, and comparing it costs less than
- * hashing it (the hash was ~2.5% of the hot path). Keyed by the object, so a project read again
- * (its cache was invalidated: the secret may have been rotated) starts with nothing remembered.
+ * Checks app secrets against their credential, remembering the last secret that matched each
+ * credential object: every server call presents the same secret, and comparing it costs less
+ * than hashing it (the hash was ~2.5% of the hot path). Keyed by the object, so a credential
+ * read again (its cache was invalidated: it may have been revoked) starts with nothing remembered.
  */
 export class AppSecretCheck {
-  readonly #matched = new WeakMap<{ appSecretHash: string }, Buffer>();
+  readonly #matched = new WeakMap<{ secretHash: string }, Buffer>();
 
-  isValid(project: { appSecretHash: string }, secret: string): boolean {
+  isValid(credential: { secretHash: string }, secret: string): boolean {
     const presented = Buffer.from(secret, 'utf8');
-    const matched = this.#matched.get(project);
+    const matched = this.#matched.get(credential);
     // security: constant time, against a secret that already matched the stored hash.
     if (matched && matched.length === presented.length && timingSafeEqual(matched, presented)) return true;
-    if (!isAppSecretValid(secret, project.appSecretHash)) return false;
-    this.#matched.set(project, presented);
+    if (!isAppSecretValid(secret, credential.secretHash)) return false;
+    this.#matched.set(credential, presented);
     return true;
   }
 }

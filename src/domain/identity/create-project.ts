@@ -15,14 +15,15 @@ export async function createProject(
 ): Promise<CreatedProject> {
   if (!namePattern.test(input.name)) throw validationFailed('project name: letters, digits, _ . - (1–64)');
   const appSecret = newSecret();
+  const adminRole = input.adminRole ?? 'admin';
   const project = await projects.create({
     id: newId(),
     name: input.name,
     appId: newId(),
     appSecretHash: hashAppSecret(appSecret),
     allowedOrigins: (input.allowedOrigins ?? []).map(toOrigin),
-    adminRole: input.adminRole ?? 'admin',
-    settings: { ...defaultProjectSettings },
+    adminRole,
+    settings: { ...defaultProjectSettings, adminRoles: [adminRole] },
   });
   return { project, appSecret };
 }

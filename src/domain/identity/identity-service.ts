@@ -8,7 +8,14 @@ import {
 } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
-import type { Project, ProjectRepository, User, UserRepository } from '../ports.ts';
+import type {
+  AppCredential,
+  AppCredentialRepository,
+  Project,
+  ProjectRepository,
+  User,
+  UserRepository,
+} from '../ports.ts';
 import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { anonymousRole, createAccount, createAnonymousAccount, type NewAccount } from './accounts.ts';
 import { AppSecretCheck } from './app-secrets.ts';
@@ -22,8 +29,10 @@ import type { IssuedToken, TokenService } from './token-service.ts';
 
 export type IdentityServiceOptions = {
   projects: ProjectRepository;
+  appCredentials: AppCredentialRepository;
   users: UserRepository;
-  tokens: TokenService;
+  /** The token service of the moment: keys rotate (domain/keys/signing-key-ring.ts). */
+  tokens: { current(): Promise<TokenService> };
   refreshTokens: RefreshTokenService;
   clock: Clock;
   loginThrottle: LoginThrottle;
@@ -44,8 +53,8 @@ export type Authenticated = { principal: Principal; user: User; sessionId?: stri
 export class IdentityService {
   readonly #o: IdentityServiceOptions;
 
-  /** Projects by app id: every API call names its app. */
-  readonly #projectsByApp: EpochCache<Project>;
+  /** Projects by app id, with the credential: every API call names its app. */
+  readonly #projectsByApp: EpochCache<{ project: Project; credential: AppCredential }>;
   readonly #appSecrets = new AppSecretCheck();
 
   constructor(options: IdentityServiceOptions) {
@@ -55,11 +64,18 @@ export class IdentityService {
 
   /** The project an app id names, checking its secret in constant time when one is given. */
   async getProjectByApp(appId: string, appSecret?: string): Promise<Project> {
-    const project = await this.#projectsByApp.get(appId, () => this.#o.projects.findByAppId(appId));
-    if (!project) throw invalidAppCredentials();
-    if (appSecret !== undefined && !this.#appSecrets.isValid(project, appSecret))
+    const found = await this.#projectsByApp.get(appId, () => this.#findProjectByApp(appId));
+    if (!found) throw invalidAppCredentials();
+    if (appSecret !== undefined && !this.#appSecrets.isValid(found.credential, appSecret))
       throw invalidAppCredentials();
-    return project;
+    return found.project;
+  }
+
+  /** A live app credential and its project (a revoked one is gone: the epoch drops it from caches). */
+  async #findProjectByApp(appId: string) {
+    const credential = await this.#o.appCredentials.findByAppId(appId);
+    const project = credential && (await this.#o.projects.findById(credential.projectId));
+    return project && { project, credential };
   }
 
   /**
@@ -104,13 +120,17 @@ export class IdentityService {
       if (!found.enabled) throw accountDisabled();
       return found;
     });
-    return this.startSession(user);
+    return this.startSession(user, project);
   }
 
-  /** A new session (refresh-token family) and its first access and refresh tokens. */
-  async startSession(user: User): Promise<Session> {
+  /**
+   * A new session (refresh-token family) and its first access and refresh tokens; the token's
+   * lifetime is the project's (read when the caller does not pass it).
+   */
+  async startSession(user: User, project?: Project): Promise<Session> {
     const { familyId, refreshToken } = await this.#o.refreshTokens.start(user);
-    return { ...this.#issueAccessToken(user, familyId), refreshToken, user };
+    const owner = project ?? (await this.#o.projects.findById(user.projectId));
+    return { ...(await this.#issueAccessToken(user, familyId, owner)), refreshToken, user };
   }
 
   /**
@@ -124,7 +144,8 @@ export class IdentityService {
     if (!user) throw invalidRefreshToken();
     if (!user.enabled) throw accountDisabled();
     const next = await this.#o.refreshTokens.rotate(refreshToken);
-    return { ...this.#issueAccessToken(user, next.familyId), refreshToken: next.refreshToken, user };
+    const issued = await this.#issueAccessToken(user, next.familyId, project);
+    return { ...issued, refreshToken: next.refreshToken, user };
   }
 
   /** Logout by refresh token: revokes its family; an unknown or revoked token is already logged out. */
@@ -161,9 +182,11 @@ export class IdentityService {
     await this.#o.refreshTokens.revokeOtherFamilies(user, caller.sessionId);
   }
 
-  #issueAccessToken(user: User, sessionId: string): IssuedToken {
+  async #issueAccessToken(user: User, sessionId: string, project?: Project): Promise<IssuedToken> {
     const claims = { userId: user.id, projectId: user.projectId, sessionId };
-    return this.#o.tokens.issue(claims, toUnixSeconds(this.#o.clock.now()));
+    const tokens = await this.#o.tokens.current();
+    const lifetime = project?.settings.accessTokenLifetimeSeconds ?? undefined;
+    return tokens.issue(claims, toUnixSeconds(this.#o.clock.now()), lifetime);
   }
 
   /**
@@ -172,7 +195,8 @@ export class IdentityService {
    * access epoch's interval, cached-user-repository.ts), so a disabled account is refused.
    */
   async authenticate(project: Project, token: string): Promise<Authenticated> {
-    const claims = this.#o.tokens.verify(token, toUnixSeconds(this.#o.clock.now()));
+    const tokens = await this.#o.tokens.current();
+    const claims = tokens.verify(token, toUnixSeconds(this.#o.clock.now()));
     if (claims.projectId !== project.id) throw invalidToken();
     const user = await this.#o.users.findById(project.id, claims.userId);
     if (!user) throw invalidToken();
@@ -181,7 +205,7 @@ export class IdentityService {
       userId: user.id,
       projectId: project.id,
       role: user.role,
-      isAdmin: user.role === project.adminRole,
+      isAdmin: project.settings.adminRoles.includes(user.role),
     };
     return { principal, user, sessionId: claims.sessionId };
   }

@@ -78,3 +78,18 @@ it('matches content types exactly or by a type/* wildcard, ignoring parameters a
   assert.equal(isContentTypeAllowed('text/html', ['text/plain', 'image/*']), false);
   assert.equal(isContentTypeAllowed('imagex/png', ['image/*']), false);
 });
+
+it('reads token lifetimes within their bounds and admin roles as a non-empty list of role names', () => {
+  const set = (assignment: string) => assignSettings(defaultProjectSettings, [assignment]);
+  assert.equal(set('accessTokenLifetimeSeconds=60').accessTokenLifetimeSeconds, 60);
+  assert.equal(set('accessTokenLifetimeSeconds=86400').accessTokenLifetimeSeconds, 86400);
+  assert.equal(set('accessTokenLifetimeSeconds=none').accessTokenLifetimeSeconds, null);
+  for (const wrong of ['59', '86401', '1e3', '-60', '600.5', 'soon'])
+    assert.throws(() => set(`accessTokenLifetimeSeconds=${wrong}`), { code: 'VALIDATION_FAILED' }, wrong);
+  assert.deepEqual(set('adminRoles= admin , staff,admin').adminRoles, ['admin', 'staff']);
+  for (const wrong of [',', 'Admin', 'a b', 'admin,-x'])
+    assert.throws(() => set(`adminRoles=${wrong}`), { code: 'VALIDATION_FAILED' }, wrong);
+  assert.deepEqual(readStoredSettings('{"adminRoles":[]}', { adminRoles: ['owner'] }).adminRoles, ['owner']);
+  assert.deepEqual(readStoredSettings('{}', { adminRoles: ['owner'] }).adminRoles, ['owner']);
+  assert.equal(readStoredSettings('{"accessTokenLifetimeSeconds":5}').accessTokenLifetimeSeconds, null);
+});

@@ -1,4 +1,5 @@
 import { validationFailed } from '../../errors/errors.ts';
+import { assertRole } from './accounts.ts';
 
 /**
  * What an operator may tune per project (`coffer project set <project> name=value…`). Stored as
@@ -21,6 +22,13 @@ export type ProjectSettings = {
   /** Per project: bytes and files held; null: no quota. */
   projectQuotaBytes: number | null;
   projectQuotaFiles: number | null;
+  /** Lifetime of the access tokens login, signup and refresh issue; null: the server's (COFFER_TOKEN_TTL_SECONDS). */
+  accessTokenLifetimeSeconds: number | null;
+  /**
+   * Roles whose holders are the project's admins (read, verify, share and delete every file).
+   * Never stored: the role the project was created with (`projects.admin_role`, "admin").
+   */
+  adminRoles: string[];
 };
 
 type SettingDefinition = {
@@ -32,6 +40,13 @@ type SettingDefinition = {
   isValid(value: unknown): boolean;
 };
 
+/**
+ * The bounds of accessTokenLifetimeSeconds. The upper one also bounds how long a retired token
+ * signing key keeps verifying (domain/keys/key-schedule.ts).
+ */
+export const minTokenLifetimeSeconds = 60;
+export const maxTokenLifetimeSeconds = 86_400;
+
 export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   signup: 'open',
   anonymousSignup: false,
@@ -41,6 +56,8 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   userQuotaFiles: null,
   projectQuotaBytes: null,
   projectQuotaFiles: null,
+  accessTokenLifetimeSeconds: null,
+  adminRoles: ['admin'],
 });
 
 export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDefinition> = {
@@ -64,19 +81,73 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
   userQuotaFiles: countSetting('files each user may hold'),
   projectQuotaBytes: sizeSetting('bytes the project may hold'),
   projectQuotaFiles: countSetting('files the project may hold'),
+  accessTokenLifetimeSeconds: {
+    description: `seconds an access token lasts, ${minTokenLifetimeSeconds} to ${maxTokenLifetimeSeconds}, or none (the server's)`,
+    parse: parseTokenLifetime,
+    isValid: (value) => value === null || isTokenLifetime(value),
+  },
+  adminRoles: {
+    description:
+      'comma-separated roles whose holders administer every file of the project (e.g. admin,staff)',
+    parse: parseRoleNames,
+    isValid: (value) =>
+      Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string'),
+  },
 };
 
 export const projectSettingNames = Object.keys(projectSettingDefinitions) as (keyof ProjectSettings)[];
 
-/** The settings stored as JSON text: every known, well-formed value over the defaults. */
-export function readStoredSettings(json: string): ProjectSettings {
+function isTokenLifetime(value: unknown): boolean {
+  return (
+    Number.isSafeInteger(value) &&
+    (value as number) >= minTokenLifetimeSeconds &&
+    (value as number) <= maxTokenLifetimeSeconds
+  );
+}
+
+function parseTokenLifetime(text: string, name: string): number | null {
+  if (text.toLowerCase() === 'none') return null;
+  const seconds = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
+  if (!isTokenLifetime(seconds))
+    throw validationFailed(
+      `${name} must be whole seconds from ${minTokenLifetimeSeconds} to ${maxTokenLifetimeSeconds}, or none`,
+    );
+  return seconds;
+}
+
+/** Roles as accounts hold them (accounts.ts), at least one. */
+function parseRoleNames(text: string, name: string): string[] {
+  const roles = [
+    ...new Set(
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    ),
+  ];
+  if (roles.length === 0) throw validationFailed(`${name} needs at least one role (e.g. admin)`);
+  for (const role of roles) {
+    try {
+      assertRole(role);
+    } catch (error) {
+      throw validationFailed(`${name}: ${JSON.stringify(role)}: ${(error as Error).message}`);
+    }
+  }
+  return roles;
+}
+
+/**
+ * The settings stored as JSON text: every known, well-formed value over the defaults.
+ * `defaults` may replace some (adminRoles: the project's own admin role, projects.admin_role).
+ */
+export function readStoredSettings(json: string, defaults: Partial<ProjectSettings> = {}): ProjectSettings {
   let stored: unknown;
   try {
     stored = JSON.parse(json);
   } catch {
     stored = {};
   }
-  const settings: Record<string, unknown> = { ...defaultProjectSettings };
+  const settings: Record<string, unknown> = { ...defaultProjectSettings, ...defaults };
   if (stored !== null && typeof stored === 'object') {
     for (const name of projectSettingNames) {
       const value = (stored as Record<string, unknown>)[name];

@@ -41,8 +41,9 @@ export class TokenService {
     );
   }
 
-  issue(claims: TokenClaims, nowSeconds: number): IssuedToken {
-    const expiresAt = nowSeconds + this.#ttlSeconds;
+  /** `ttlSeconds`: the project's own lifetime (settings.accessTokenLifetimeSeconds), else the server's. */
+  issue(claims: TokenClaims, nowSeconds: number, ttlSeconds = this.#ttlSeconds): IssuedToken {
+    const expiresAt = nowSeconds + ttlSeconds;
     const payload = { sub: claims.userId, aud: claims.projectId, iat: nowSeconds, exp: expiresAt };
     const token = this.#sign(
       claims.sessionId === undefined ? payload : { ...payload, sid: claims.sessionId },

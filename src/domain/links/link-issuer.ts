@@ -26,13 +26,14 @@ export function toGatewayQuery(link: {
  * their own URLs (S3) serve downloads directly; otherwise the links point at our gateway.
  */
 export class LinkIssuer {
-  readonly #signer: LinkSigner;
+  /** The signer of the moment: keys rotate (domain/keys/signing-key-ring.ts). */
+  readonly #signer: { current(): Promise<LinkSigner> };
   readonly #blobs: BlobStore;
   readonly #baseUrl: () => string;
   readonly #directUploads: boolean;
 
   constructor(options: {
-    signer: LinkSigner;
+    signer: { current(): Promise<LinkSigner> };
     blobs: BlobStore;
     baseUrl: () => string;
     directUploads?: boolean;
@@ -56,7 +57,7 @@ export class LinkIssuer {
         expiresAt,
       };
     }
-    return { url: this.#gatewayUrl('upload', file.id, expiresAt), expiresAt };
+    return { url: await this.#gatewayUrl('upload', file.id, expiresAt), expiresAt };
   }
 
   async issueDownload(
@@ -80,16 +81,31 @@ export class LinkIssuer {
       });
       return { url, expiresAt };
     }
-    return { url: this.#gatewayUrl('download', file.id, expiresAt, file.linksGeneration), expiresAt };
+    return { url: await this.#gatewayUrl('download', file.id, expiresAt, file.linksGeneration), expiresAt };
   }
 
   /** Checks a gateway link; throws INVALID_SIGNATURE or LINK_EXPIRED. */
-  assertGatewayLink(claims: LinkClaims, query: { kid?: string; sig?: string }, nowSeconds: number): void {
-    this.#signer.assertValid(claims, { keyId: query.kid ?? '', signature: query.sig ?? '' }, nowSeconds);
+  async assertGatewayLink(
+    claims: LinkClaims,
+    query: { kid?: string; sig?: string },
+    nowSeconds: number,
+  ): Promise<void> {
+    const signer = await this.#signer.current();
+    signer.assertValid(claims, { keyId: query.kid ?? '', signature: query.sig ?? '' }, nowSeconds);
   }
 
-  #gatewayUrl(operation: LinkOperation, fileId: string, expiresAt: number, generation?: number): string {
-    const { keyId, signature } = this.#signer.sign({ operation, fileId, expiresAt, generation });
+  async #gatewayUrl(
+    operation: LinkOperation,
+    fileId: string,
+    expiresAt: number,
+    generation?: number,
+  ): Promise<string> {
+    const { keyId, signature } = (await this.#signer.current()).sign({
+      operation,
+      fileId,
+      expiresAt,
+      generation,
+    });
     const query = toGatewayQuery({ expiresAt, generation, keyId, signature });
     return `${this.#baseUrl()}${blobPathPrefix}${fileId}?${query}`;
   }

@@ -4,6 +4,7 @@ import type { DatabaseSchema } from '../database-schema.ts';
 import { writeTransaction } from '../repositories/write-transaction.ts';
 import { accessEpoch } from './access-epoch.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
+import { appCredentials } from './app-credentials.ts';
 import { fileBlobSharing } from './file-blob-sharing.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { fileCustomData } from './file-custom-data.ts';
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0010_file_links_generation': fileLinksGeneration,
   '0011_unverified_expiry_index': unverifiedExpiryIndex,
   '0012_file_blob_sharing': fileBlobSharing,
+  '0013_app_credentials': appCredentials,
 };
 
 /** The names of every migration, in the order they run. */

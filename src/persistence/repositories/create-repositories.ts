@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type {
   AccessEpochRepository,
+  AppCredentialRepository,
   FileRepository,
+  ProjectDeletionRepository,
   ProjectRepository,
   RateLimitRepository,
   RefreshTokenRepository,
@@ -10,7 +12,9 @@ import type {
 } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
+import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
+import { KyselyProjectDeletionRepository } from './kysely-project-deletion-repository.ts';
 import { KyselyProjectRepository } from './kysely-project-repository.ts';
 import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
 import { KyselyRefreshTokenRepository } from './kysely-refresh-token-repository.ts';
@@ -25,6 +29,8 @@ export type Repositories = {
   rateLimits: RateLimitRepository;
   accessEpoch: AccessEpochRepository;
   refreshTokens: RefreshTokenRepository;
+  appCredentials: AppCredentialRepository;
+  projectDeletion: ProjectDeletionRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -37,5 +43,7 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     rateLimits: new KyselyRateLimitRepository(db),
     accessEpoch: new KyselyAccessEpochRepository(db),
     refreshTokens: new KyselyRefreshTokenRepository(db),
+    appCredentials: new KyselyAppCredentialRepository(db),
+    projectDeletion: new KyselyProjectDeletionRepository(db),
   };
 }

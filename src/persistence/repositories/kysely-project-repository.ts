@@ -1,9 +1,10 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, SqliteAdapter, sql } from 'kysely';
 import { type ProjectSettings, readStoredSettings } from '../../domain/identity/project-settings.ts';
 import type { NewProject, Project, ProjectRepository } from '../../domain/ports.ts';
 import { validationFailed } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema, ProjectsTable } from '../database-schema.ts';
+import { writeTransaction } from './write-transaction.ts';
 
 export class KyselyProjectRepository implements ProjectRepository {
   readonly #db: Kysely<DatabaseSchema>;
@@ -24,7 +25,19 @@ export class KyselyProjectRepository implements ProjectRepository {
       created_at: Date.now(),
     };
     try {
-      await this.#db.insertInto('projects').values(row).execute();
+      await writeTransaction(this.#db, async (trx) => {
+        await trx.insertInto('projects').values(row).execute();
+        // The first app credential (migrations/app-credentials.ts): the one access reads.
+        await trx
+          .insertInto('app_credentials')
+          .values({
+            app_id: row.app_id,
+            project_id: row.id,
+            secret_hash: row.app_secret_hash,
+            created_at: row.created_at,
+          })
+          .execute();
+      });
     } catch (error) {
       // There is no PROJECT_EXISTS code; app ids are random, so the name is what collided.
       if (isUniqueViolation(error))
@@ -47,8 +60,9 @@ export class KyselyProjectRepository implements ProjectRepository {
   async findByAppId(appId: string): Promise<Project | undefined> {
     const row = await this.#db
       .selectFrom('projects')
-      .selectAll()
-      .where('app_id', '=', appId)
+      .selectAll('projects')
+      .innerJoin('app_credentials', 'app_credentials.project_id', 'projects.id')
+      .where('app_credentials.app_id', '=', appId)
       .executeTakeFirst();
     return row && toProject(row);
   }
@@ -61,6 +75,34 @@ export class KyselyProjectRepository implements ProjectRepository {
       .returningAll()
       .executeTakeFirst();
     return row && toProject(row);
+  }
+
+  async list(): Promise<Project[]> {
+    const rows = await this.#db.selectFrom('projects').selectAll().orderBy('name').execute();
+    return rows.map(toProject);
+  }
+
+  async changeAllowedOrigins(
+    id: string,
+    change: { add: readonly string[]; remove: readonly string[] },
+  ): Promise<Project | undefined> {
+    return writeTransaction(this.#db, async (trx) => {
+      // Two operators changing origins at once must not lose one change: SQLite's BEGIN
+      // IMMEDIATE serializes them, PostgreSQL locks the row.
+      let query = trx.selectFrom('projects').select('allowed_origins').where('id', '=', id);
+      if (!(trx.getExecutor().adapter instanceof SqliteAdapter)) query = query.forUpdate();
+      const found = await query.executeTakeFirst();
+      if (!found) return undefined;
+      const kept = parseOrigins(found.allowed_origins).filter((origin) => !change.remove.includes(origin));
+      const origins = [...new Set([...kept, ...change.add])];
+      const row = await trx
+        .updateTable('projects')
+        .set({ allowed_origins: JSON.stringify(origins) })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toProject(row);
+    });
   }
 
   async isOriginAllowedAnywhere(origin: string): Promise<boolean> {
@@ -90,10 +132,10 @@ function toProject(row: Selectable<ProjectsTable>): Project {
     id: row.id,
     name: row.name,
     appId: row.app_id,
-    appSecretHash: row.app_secret_hash,
     allowedOrigins: parseOrigins(row.allowed_origins),
     adminRole: row.admin_role,
-    settings: readStoredSettings(row.settings),
+    // Projects whose settings never named admin roles keep the one they were created with.
+    settings: readStoredSettings(row.settings, { adminRoles: [row.admin_role] }),
     createdAt: new Date(row.created_at),
   };
 }

@@ -37,4 +37,10 @@ export class KyselySigningKeyRepository implements SigningKeyRepository {
       })
       .execute();
   }
+
+  async delete(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.#db.deleteFrom('signing_keys').where('id', 'in', ids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

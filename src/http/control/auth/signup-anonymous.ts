@@ -26,7 +26,7 @@ export const signupAnonymous: RouteRegistrar = (app, services) => {
     },
     async (request) => {
       const user = await services.identity.signupAnonymous(request.project, { clientAddress: request.ip });
-      return toLoginResult(await services.identity.startSession(user));
+      return toLoginResult(await services.identity.startSession(user, request.project));
     },
   );
 };

@@ -24,7 +24,7 @@ export const signup: RouteRegistrar = (app, services) => {
       const { email, password, displayName } = request.body;
       const client = { clientAddress: request.ip };
       const user = await services.identity.signup(request.project, { email, password, displayName }, client);
-      return toLoginResult(await services.identity.startSession(user));
+      return toLoginResult(await services.identity.startSession(user, request.project));
     },
   );
 };

@@ -1,0 +1,87 @@
+import type { Kysely } from 'kysely';
+import type { FileBlobs, ProjectDeletionRepository } from '../../domain/ports.ts';
+import type { DatabaseSchema } from '../database-schema.ts';
+
+/** Batches are `delete … where id in (select id … limit n)`: bounded statements on both dialects. */
+export class KyselyProjectDeletionRepository implements ProjectDeletionRepository {
+  readonly #db: Kysely<DatabaseSchema>;
+
+  constructor(db: Kysely<DatabaseSchema>) {
+    this.#db = db;
+  }
+
+  async count(projectId: string): Promise<{ users: number; files: number }> {
+    const [users, files] = await Promise.all(
+      (['users', 'files'] as const).map((table) =>
+        this.#db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number | string>().as('count'))
+          .where('project_id', '=', projectId)
+          .executeTakeFirstOrThrow(),
+      ),
+    );
+    return { users: Number(users!.count), files: Number(files!.count) };
+  }
+
+  async deleteAppCredentials(projectId: string): Promise<number> {
+    const result = await this.#db
+      .deleteFrom('app_credentials')
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async findFiles(projectId: string, limit: number): Promise<FileBlobs[]> {
+    const rows = await this.#db
+      .selectFrom('files')
+      .select(['id', 'blob_version', 'upload_blob_version'])
+      .where('project_id', '=', projectId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      fileId: row.id,
+      blobVersions: [row.blob_version, row.upload_blob_version].filter((version) => version !== null),
+    }));
+  }
+
+  async deleteFiles(fileIds: readonly string[]): Promise<number> {
+    if (fileIds.length === 0) return 0;
+    // The ACL entries go with their file (ON DELETE CASCADE).
+    const result = await this.#db.deleteFrom('files').where('id', 'in', fileIds).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async deleteSessions(projectId: string, limit: number): Promise<number> {
+    const result = await this.#db
+      .deleteFrom('refresh_token_families')
+      .where(
+        'id',
+        'in',
+        this.#db
+          .selectFrom('refresh_token_families')
+          .select('id')
+          .where('project_id', '=', projectId)
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async deleteUsers(projectId: string, limit: number): Promise<number> {
+    const result = await this.#db
+      .deleteFrom('users')
+      .where(
+        'id',
+        'in',
+        this.#db.selectFrom('users').select('id').where('project_id', '=', projectId).limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  async deleteProject(projectId: string): Promise<boolean> {
+    const result = await this.#db.deleteFrom('projects').where('id', '=', projectId).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}
