@@ -49,12 +49,9 @@ describe('the first start says where everything is, in plain words, at any log l
   });
 
   it('as readable lines with COFFER_LOG_FORMAT=pretty (what a terminal gets by default)', async () => {
+    // A first start: fresh stores too (on PostgreSQL, the shared database already has `default`).
     const freshDir = await mkdtemp(path.join(tmpdir(), 'coffer-first-start-'));
-    const coffer = await startCofferProcess({
-      dataDir: freshDir,
-      stack,
-      env: { COFFER_LOG_FORMAT: 'pretty' },
-    });
+    const coffer = await startCofferProcess({ dataDir: freshDir, env: { COFFER_LOG_FORMAT: 'pretty' } });
     try {
       const response = await fetch(`${coffer.baseUrl}/healthz`);
       assert.equal(response.status, 200);
