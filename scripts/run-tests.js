@@ -44,6 +44,9 @@ const stackFiles = narrow(
     'test/api/concurrency.test.ts',
     'test/api/malformed-uploads.test.ts',
     'test/fuzz/http-findings.test.ts',
+    'test/api/upload-contracts.test.ts',
+    'test/api/quotas.test.ts',
+    'test/api/content-types.test.ts',
     // The other fault tests stop a PostgreSQL cluster of their own: one pass is enough.
     'test/faults/s3-outage.test.ts',
     'test/faults/worker-crash.test.ts',

@@ -12,10 +12,13 @@ import type { Config } from './config/config.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { BlobCollector } from './domain/files/blob-collector.ts';
 import { FileService } from './domain/files/file-service.ts';
+import { UploadLimits } from './domain/files/upload-limits.ts';
 import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
+import { EpochCache } from './domain/identity/epoch-cache.ts';
 import { IdentityService } from './domain/identity/identity-service.ts';
 import { LoginThrottle } from './domain/identity/login-throttle.ts';
+import { defaultProjectSettings, type ProjectSettings } from './domain/identity/project-settings.ts';
 import { RefreshTokenService } from './domain/identity/refresh-token-service.ts';
 import { SignupThrottle } from './domain/identity/signup-throttle.ts';
 import { TokenService } from './domain/identity/token-service.ts';
@@ -25,6 +28,7 @@ import type {
   BlobStore,
   BlobSweeper,
   FileRepository,
+  Project,
   SigningKey,
   SigningKeyRepository,
 } from './domain/ports.ts';
@@ -110,6 +114,11 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
         maxFileSizeBytes: config.maxFileSizeBytes,
         directUploads: config.uploadMode === 'direct',
+        limits: new UploadLimits({
+          settingsOf: projectSettingsReader(repositories, accessEpoch),
+          usage: repositories.storageUsage,
+          serverMaxFileSizeBytes: config.maxFileSizeBytes,
+        }),
       }),
       collector: createBlobCollector(config, { files: repositories.files, blobs, clock }),
       publicUrl,
@@ -122,6 +131,15 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     await database.close();
     throw error;
   }
+}
+
+/** Project settings by project id, cached until a project changes (the access epoch). */
+function projectSettingsReader(repositories: Repositories, accessEpoch: AccessEpochWatch) {
+  const projects = new EpochCache<Project>(accessEpoch);
+  return async (projectId: string): Promise<ProjectSettings> => {
+    const project = await projects.get(projectId, () => repositories.projects.findById(projectId));
+    return project?.settings ?? defaultProjectSettings;
+  };
 }
 
 /** Login and signup limits, counted in the metadata store so that every process shares them. */

@@ -13,6 +13,7 @@ export type DatabaseSchema = {
   access_epoch: AccessEpochTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;
+  storage_usage: StorageUsageTable;
 };
 
 export type ProjectsTable = {
@@ -66,6 +67,14 @@ export type FilesTable = {
   created_at: number;
   updated_at: number;
   version: number;
+  /** What the upload request declared (migrations/upload-contracts.ts); null: not declared. */
+  expected_size_bytes: number | null;
+  expected_content_type: string | null;
+  /** base64 of the SHA-256 digest, as S3's x-amz-checksum-sha256. */
+  expected_sha256: string | null;
+  /** The pending upload's SHA-256 (base64) and the verified content's. */
+  upload_sha256: string | null;
+  content_sha256: string | null;
 };
 
 export type FileAclTable = {
@@ -118,4 +127,12 @@ export type RefreshTokensTable = {
   expires_at: number;
   /** Unix ms at which it was rotated; null while it is the family's live token. */
   retired_at: number | null;
+};
+
+/** Files and bytes held, per user and per project (user_id ''), kept by triggers on files. */
+export type StorageUsageTable = {
+  project_id: string;
+  user_id: string;
+  files: number;
+  bytes: number;
 };

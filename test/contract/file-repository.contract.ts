@@ -33,6 +33,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         createdAt: T0,
         updatedAt: T0,
         version: 0,
+        declared: { sizeBytes: null, contentType: null, checksumSha256: null },
       };
       assert.deepEqual(file, expected);
       assert.equal(replaced, undefined);

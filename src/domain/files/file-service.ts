@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   accessDenied,
   alreadyVerified,
+  contentMismatch,
   etagMismatch,
   fileNotFound,
   fileNotVerified,
@@ -22,9 +24,16 @@ import type {
   FileRepository,
   PendingUpload,
   PermissionScope,
+  QuotaLimits,
   StoredBlob,
+  UploadContract,
 } from '../ports.ts';
+import { ContentCheckStream } from './content-check-stream.ts';
 import { toContentType } from './content-type.ts';
+import { peekStart } from './peek-start.ts';
+import { sniffContentType, sniffSampleBytes } from './sniff-content-type.ts';
+import { assertDeclaredType, noContract } from './upload-contract.ts';
+import type { UploadLimits } from './upload-limits.ts';
 import { toFileName, validateFilePath } from './validate-file-path.ts';
 
 /** A verified file with everything a download needs. */
@@ -40,6 +49,8 @@ export type FileServiceOptions = {
   clock: Clock;
   uploadLinkTtlSeconds: number;
   maxFileSizeBytes: number;
+  /** The project's file size, content types and quotas (issue 10, item 10). */
+  limits: UploadLimits;
   /** Direct-upload mode: clients PUT to the store; verify adopts what they stored. */
   directUploads?: boolean;
 };
@@ -57,12 +68,22 @@ export class FileService {
     this.#o = options;
   }
 
-  /** Spec 4.1: creates the record (the creator first in its ACL) and a signed upload link. */
+  /**
+   * Spec 4.1: creates the record (the creator first in its ACL) and a signed upload link. What
+   * the request declares (`declared`) binds the upload; the project's limits and quotas are
+   * checked here first (the quotas again, atomically, with the insert).
+   */
   async requestUpload(
     principal: Principal,
-    request: { filePath: string; permissionScope: PermissionScope },
+    request: { filePath: string; permissionScope: PermissionScope; declared?: UploadContract },
   ): Promise<{ file: FileRecord; upload: IssuedLink }> {
     const filePath = validateFilePath(request.filePath);
+    const declared = request.declared ?? noContract;
+    const owner = { projectId: principal.projectId, userId: principal.userId };
+    const quotas = await this.#o.limits.assertRoomForFile(owner, {
+      sizeBytes: declared.sizeBytes ?? 0,
+      ...(declared.contentType !== null && { contentType: declared.contentType }),
+    });
     const now = this.#o.clock.now();
     const uploadExpiresAt = toUnixSeconds(now) + this.#o.uploadLinkTtlSeconds;
     const { file, replaced } = await this.#o.files.create(
@@ -73,8 +94,10 @@ export class FileService {
         filePath,
         permissionScope: request.permissionScope,
         uploadExpiresAt,
+        declared,
       },
       now,
+      quotas,
     );
     // The replaced record was never verified and its link had expired: its bytes, if any, go
     // only after the new record is committed (PocketBase's order).
@@ -84,7 +107,12 @@ export class FileService {
         replaced.pendingBlobVersion,
       );
     const upload = await this.#o.links.issueUpload(
-      { id: file.id, storageKey: toStorageKey(file), contentType: toContentType(undefined, filePath) },
+      {
+        id: file.id,
+        storageKey: toStorageKey(file),
+        contentType: toContentType(declared.contentType ?? undefined, filePath),
+        declared,
+      },
       uploadExpiresAt,
       toUnixSeconds(now),
     );
@@ -105,20 +133,28 @@ export class FileService {
     const pinned = file.pendingUpload ?? (await this.#adoptDirectUpload(file, wanted));
     if (!pinned) throw uploadMissing();
     if (pinned.etag !== wanted) throw etagMismatch();
-    const verified = await this.#o.files.markVerified(
-      file.id,
-      {
-        blobVersion: pinned.blobVersion,
-        etag: pinned.etag,
-        content: {
-          sizeBytes: pinned.sizeBytes,
-          contentType: pinned.contentType,
-          lastModified: pinned.lastModified,
+    const verified = await this.#o.files
+      .markVerified(
+        file.id,
+        {
+          blobVersion: pinned.blobVersion,
+          etag: pinned.etag,
+          content: {
+            sizeBytes: pinned.sizeBytes,
+            contentType: pinned.contentType,
+            lastModified: pinned.lastModified,
+            checksumSha256: pinned.checksumSha256 ?? null,
+          },
+          pendingVersion: file.pendingUpload?.blobVersion ?? null,
         },
-        pendingVersion: file.pendingUpload?.blobVersion ?? null,
-      },
-      this.#o.clock.now(),
-    );
+        this.#o.clock.now(),
+        // Direct uploads count their bytes only from here: the quotas are checked with them.
+        file.pendingUpload ? undefined : await this.#o.limits.quotasOf(file.projectId),
+      )
+      .catch(async (error: unknown) => {
+        if (!file.pendingUpload) await this.#discard(toStorageKey(file), pinned.blobVersion);
+        throw error;
+      });
     if (verified) return verified;
     // Another upload or verify committed between our read and our write: answer as it left things.
     if (!file.pendingUpload) await this.#discard(toStorageKey(file), pinned.blobVersion);
@@ -133,12 +169,20 @@ export class FileService {
     if (!this.#o.directUploads || !this.#o.blobs.adoptDirectUpload) return undefined;
     const adopted = await this.#o.blobs.adoptDirectUpload(toStorageKey(file), etag);
     if (!adopted) return undefined;
+    // The store checked the signed length and checksum (see docs/architecture.md for stores
+    // that do not): the declared checksum is the content's.
+    const { sizeBytes, contentType } = file.declared;
+    if (sizeBytes !== null && adopted.sizeBytes !== sizeBytes) {
+      await this.#discard(toStorageKey(file), adopted.version);
+      throw contentMismatch(`length: ${adopted.sizeBytes} bytes, declared ${sizeBytes}`);
+    }
     return {
       blobVersion: adopted.version,
       etag: adopted.etag,
       sizeBytes: adopted.sizeBytes,
-      contentType: toContentType(undefined, file.filePath),
+      contentType: toContentType(contentType ?? undefined, file.filePath),
       lastModified: adopted.lastModified,
+      checksumSha256: file.declared.checksumSha256,
     };
   }
 
@@ -214,18 +258,40 @@ export class FileService {
    * record only while the record is unverified (PocketBase's order: bytes first, record
    * second, the new bytes removed if the record refuses them). The upload it replaces is
    * removed after the commit. Once verified, no upload can change the file.
+   * Issue 10: the body is held to what its request declared (CONTENT_MISMATCH), to the
+   * project's size, types and quotas (cut off at the first byte too many, nothing kept), its
+   * type told by its first bytes when the client names none, and its SHA-256 recorded.
    */
   async acceptUpload(
     link: GatewayLink,
     body: Readable,
-    declaredContentType: string | undefined,
+    sentContentType: string | undefined,
     signal?: AbortSignal,
   ): Promise<StoredBlob> {
     const file = await this.#getLinked(link, 'upload');
     if (file.verified) throw alreadyVerified();
-    const contentType = toContentType(declaredContentType, file.filePath);
+    const { declared } = file;
+    assertDeclaredType(declared.contentType, sentContentType);
+    const owner = { projectId: file.projectId, userId: file.creatorId };
+    const { head, body: whole } = await peekStart(body, sniffSampleBytes);
+    const sniffed = await sniffContentType(head);
+    const contentType = toContentType(
+      sentContentType || (declared.contentType ?? undefined),
+      file.filePath,
+      sniffed,
+    );
+    await this.#o.limits.assertTypeAllowed(file.projectId, contentType);
+    // security: bytes that tell another type (HTML labelled image/png) must be allowed too.
+    if (sniffed) await this.#o.limits.assertTypeAllowed(file.projectId, sniffed);
+    const countedBytes = file.pendingUpload?.sizeBytes ?? declared.sizeBytes ?? 0;
+    const check = new ContentCheckStream({
+      declared,
+      limits: await this.#o.limits.streamingLimits(owner, countedBytes),
+    });
+    // The check's own failure reaches the store through the stream; this only stops a rejection going unheard.
+    pipeline(whole, check).catch(() => {});
     const key = toStorageKey(file);
-    const stored = await this.#o.blobs.put(key, body, {
+    const stored = await this.#o.blobs.put(key, check, {
       contentType,
       maxBytes: this.#o.maxFileSizeBytes,
       signal,
@@ -236,8 +302,10 @@ export class FileService {
       sizeBytes: stored.sizeBytes,
       contentType,
       lastModified: stored.lastModified,
+      checksumSha256: check.checksumSha256,
     };
-    const replaced = await this.#commitUpload(file, upload).catch(async (error: unknown) => {
+    const quotas = await this.#o.limits.quotasOf(file.projectId);
+    const replaced = await this.#commitUpload(file, upload, quotas).catch(async (error: unknown) => {
       await this.#discard(key, stored.version);
       throw error;
     });
@@ -246,8 +314,8 @@ export class FileService {
   }
 
   /** Commits the upload to the record; answers the version it replaced. */
-  async #commitUpload(file: FileRecord, upload: PendingUpload): Promise<string | null> {
-    const outcome = await this.#o.files.commitUpload(file.id, upload);
+  async #commitUpload(file: FileRecord, upload: PendingUpload, quotas: QuotaLimits): Promise<string | null> {
+    const outcome = await this.#o.files.commitUpload(file.id, upload, quotas);
     if (outcome === 'verified') throw alreadyVerified();
     if (outcome === 'missing') throw fileNotFound();
     return outcome.replaced;

@@ -10,6 +10,8 @@ import { initialSchema } from './initial-schema.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
+import { storageUsage } from './storage-usage.ts';
+import { uploadContracts } from './upload-contracts.ts';
 
 /**
  * Every migration, in code rather than a scanned folder (nothing to resolve at run time, and
@@ -24,6 +26,8 @@ const migrations: Record<string, Migration> = {
   '0006_acl_listing_keys': aclListingKeys,
   '0007_refresh_tokens': refreshTokens,
   '0008_project_settings': projectSettings,
+  '0009_upload_contracts': uploadContracts,
+  '0010_storage_usage': storageUsage,
 };
 
 /** The names of every migration, in the order they run. */

@@ -6,6 +6,7 @@ import type {
   RateLimitRepository,
   RefreshTokenRepository,
   SigningKeyRepository,
+  StorageUsageRepository,
   UserRepository,
 } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
@@ -15,6 +16,7 @@ import { KyselyProjectRepository } from './kysely-project-repository.ts';
 import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
 import { KyselyRefreshTokenRepository } from './kysely-refresh-token-repository.ts';
 import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
+import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.ts';
 import { KyselyUserRepository } from './kysely-user-repository.ts';
 
 export type Repositories = {
@@ -25,6 +27,7 @@ export type Repositories = {
   rateLimits: RateLimitRepository;
   accessEpoch: AccessEpochRepository;
   refreshTokens: RefreshTokenRepository;
+  storageUsage: StorageUsageRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -37,5 +40,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     rateLimits: new KyselyRateLimitRepository(db),
     accessEpoch: new KyselyAccessEpochRepository(db),
     refreshTokens: new KyselyRefreshTokenRepository(db),
+    storageUsage: new KyselyStorageUsageRepository(db),
   };
 }

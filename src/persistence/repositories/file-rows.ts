@@ -69,6 +69,7 @@ export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
           sizeBytes: row.content_size_bytes!,
           contentType: row.content_type!,
           lastModified: new Date(row.content_last_modified!),
+          checksumSha256: row.content_sha256,
         }
       : null,
     blobVersion: row.blob_version,
@@ -78,6 +79,11 @@ export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     version: row.version,
+    declared: {
+      sizeBytes: row.expected_size_bytes === null ? null : Number(row.expected_size_bytes),
+      contentType: row.expected_content_type,
+      checksumSha256: row.expected_sha256,
+    },
   };
 }
 
@@ -98,6 +104,7 @@ function toPendingUpload(row: FileRow): PendingUpload | null {
     sizeBytes: upload_size_bytes,
     contentType: upload_content_type,
     lastModified: new Date(upload_last_modified),
+    checksumSha256: row.upload_sha256,
   };
 }
 

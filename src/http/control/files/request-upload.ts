@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { toUploadContract } from '../../../domain/files/upload-contract.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { UploadContractFields } from '../../wire/schemas.ts';
 
 /** Spec 4.1: POST /api/v1/file → a file id and a signed upload link. */
 export const requestUpload: RouteRegistrar = (app, services) => {
@@ -16,6 +18,7 @@ export const requestUpload: RouteRegistrar = (app, services) => {
           permissionScope: Type.Optional(
             Type.Union([Type.Literal('user'), Type.Literal('*')], { default: 'user' }),
           ),
+          ...UploadContractFields,
         }),
         response: {
           200: Type.Object({
@@ -24,7 +27,7 @@ export const requestUpload: RouteRegistrar = (app, services) => {
             postVerifyUploadUrl: Type.String(),
             expiresAt: Type.Integer({ description: 'Unix seconds at which putFileUrl expires' }),
           }),
-          ...errorResponses(400, 401, 403, 409),
+          ...errorResponses(400, 401, 403, 409, 413, 415),
         },
       },
     },
@@ -32,6 +35,7 @@ export const requestUpload: RouteRegistrar = (app, services) => {
       const { file, upload } = await services.files.requestUpload(request.principal, {
         filePath: request.body.filePath,
         permissionScope: request.body.permissionScope ?? 'user',
+        declared: toUploadContract(request.body),
       });
       return {
         fileId: file.id,
