@@ -12,6 +12,7 @@ import type { Config } from './config/config.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { BlobCollector } from './domain/files/blob-collector.ts';
 import { FileService } from './domain/files/file-service.ts';
+import { Sha256Thread } from './domain/files/sha256-thread.ts';
 import { UploadLimits } from './domain/files/upload-limits.ts';
 import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
@@ -114,6 +115,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
         maxFileSizeBytes: config.maxFileSizeBytes,
         directUploads: config.uploadMode === 'direct',
+        sha256: new Sha256Thread(),
         limits: new UploadLimits({
           settingsOf: projectSettingsReader(repositories, accessEpoch),
           usage: repositories.storageUsage,

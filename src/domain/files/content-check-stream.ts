@@ -1,8 +1,8 @@
-import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { AppError } from '../../errors/app-error.ts';
 import { contentMismatch } from '../../errors/errors.ts';
 import type { UploadContract } from '../ports.ts';
+import type { Sha256Digest } from './sha256-thread.ts';
 
 /** A limit on an upload's size and the error that refuses the first byte past it. */
 export type ByteLimit = { maxBytes: number; error: () => AppError };
@@ -19,13 +19,15 @@ export class ContentCheckStream extends Transform {
   sizeBytes = 0;
   readonly #limits: readonly ByteLimit[];
   readonly #declared: UploadContract;
-  readonly #sha256: Hash = createHash('sha256');
+  /** Hashed on a thread of its own (sha256-thread.ts): the request thread only copies. */
+  readonly #sha256: Sha256Digest;
   #digest: string | undefined;
 
-  constructor(options: { declared: UploadContract; limits: readonly ByteLimit[] }) {
+  constructor(options: { declared: UploadContract; limits: readonly ByteLimit[]; sha256: Sha256Digest }) {
     super();
     this.#declared = options.declared;
     this.#limits = options.limits;
+    this.#sha256 = options.sha256;
   }
 
   override _transform(chunk: Buffer | string, encoding: BufferEncoding, callback: TransformCallback): void {
@@ -41,8 +43,10 @@ export class ContentCheckStream extends Transform {
       callback(exceeded.error());
       return;
     }
-    this.#sha256.update(bytes);
-    callback(null, bytes);
+    this.#sha256.update(bytes).then(
+      () => callback(null, bytes),
+      (error: Error) => callback(error),
+    );
   }
 
   override _flush(callback: TransformCallback): void {
@@ -51,15 +55,23 @@ export class ContentCheckStream extends Transform {
       callback(contentMismatch(`length: ${this.sizeBytes} bytes, declared ${declaredBytes}`));
       return;
     }
-    this.#digest = this.#sha256.digest('base64');
-    const declaredSha256 = this.#declared.checksumSha256;
-    if (declaredSha256 !== null && this.#digest !== declaredSha256) {
-      callback(
-        contentMismatch(`checksum: the SHA-256 of the body is ${this.#digest}, declared ${declaredSha256}`),
-      );
-      return;
-    }
-    callback();
+    this.#sha256.digest().then((digest) => {
+      this.#digest = digest;
+      const declaredSha256 = this.#declared.checksumSha256;
+      if (declaredSha256 !== null && digest !== declaredSha256) {
+        callback(
+          contentMismatch(`checksum: the SHA-256 of the body is ${digest}, declared ${declaredSha256}`),
+        );
+        return;
+      }
+      callback();
+    }, callback);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    // A refused or broken upload: its digest will never be asked for.
+    if (this.#digest === undefined) this.#sha256.discard();
+    callback(error);
   }
 
   /** base64 of the SHA-256 of everything that passed; only once the stream has ended. */

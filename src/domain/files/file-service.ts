@@ -31,6 +31,7 @@ import type {
 import { ContentCheckStream } from './content-check-stream.ts';
 import { toContentType } from './content-type.ts';
 import { peekStart } from './peek-start.ts';
+import type { Sha256Thread } from './sha256-thread.ts';
 import { sniffContentType, sniffSampleBytes } from './sniff-content-type.ts';
 import { assertDeclaredType, noContract } from './upload-contract.ts';
 import type { UploadLimits } from './upload-limits.ts';
@@ -51,6 +52,8 @@ export type FileServiceOptions = {
   maxFileSizeBytes: number;
   /** The project's file size, content types and quotas (issue 10, item 10). */
   limits: UploadLimits;
+  /** Where uploads' SHA-256 digests are computed, off the request thread. */
+  sha256: Sha256Thread;
   /** Direct-upload mode: clients PUT to the store; verify adopts what they stored. */
   directUploads?: boolean;
 };
@@ -287,6 +290,7 @@ export class FileService {
     const check = new ContentCheckStream({
       declared,
       limits: await this.#o.limits.streamingLimits(owner, countedBytes),
+      sha256: this.#o.sha256.open(),
     });
     // The check's own failure reaches the store through the stream; this only stops a rejection going unheard.
     pipeline(whole, check).catch(() => {});
