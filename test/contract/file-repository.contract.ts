@@ -289,6 +289,7 @@ function upload(blobVersion: string): PendingUpload {
     sizeBytes: 14,
     contentType: 'text/plain',
     lastModified: new Date('2026-11-22T01:15:31.000Z'),
+    checksumSha256: 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=',
   };
 }
 
@@ -300,6 +301,7 @@ const verification = {
     sizeBytes: 5_000_000_000,
     contentType: 'image/png',
     lastModified: new Date('2026-11-22T01:15:31.000Z'),
+    checksumSha256: null,
   },
 };
 
