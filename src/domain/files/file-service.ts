@@ -83,9 +83,12 @@ export class FileService {
     const filePath = validateFilePath(request.filePath);
     const declared = request.declared ?? noContract;
     const owner = { projectId: principal.projectId, userId: principal.userId };
+    // Direct uploads must carry the type signed into their URL: it is checked here, once.
+    const contentType =
+      declared.contentType ?? (this.#o.directUploads ? toContentType(undefined, filePath) : undefined);
     const quotas = await this.#o.limits.assertRoomForFile(owner, {
       sizeBytes: declared.sizeBytes ?? 0,
-      ...(declared.contentType !== null && { contentType: declared.contentType }),
+      ...(contentType !== undefined && { contentType }),
     });
     const now = this.#o.clock.now();
     const uploadExpiresAt = toUnixSeconds(now) + this.#o.uploadLinkTtlSeconds;

@@ -6,6 +6,10 @@ import { Readable } from 'node:stream';
  * more than the sample. Rejects when the body fails (or is aborted) before the sample is in.
  */
 export function peekStart(body: Readable, sizeBytes: number): Promise<{ head: Buffer; body: Readable }> {
+  // A body destroyed before we got to it (a form that broke off while the record was read)
+  // has already said so: its events are gone.
+  if (body.destroyed || body.errored)
+    return Promise.reject(body.errored ?? new Error('the body was closed before its end'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let length = 0;
