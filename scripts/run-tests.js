@@ -53,6 +53,9 @@ const stackFiles = narrow(
     'test/api/unverified-sweep.test.ts',
     'test/api/copy-move-delete.test.ts',
     'test/fuzz/http-findings.test.ts',
+    'test/api/upload-contracts.test.ts',
+    'test/api/quotas.test.ts',
+    'test/api/content-types.test.ts',
     // The other fault tests stop a PostgreSQL cluster of their own: one pass is enough.
     'test/faults/s3-outage.test.ts',
     'test/faults/worker-crash.test.ts',

@@ -13,11 +13,15 @@ import { type Clock, systemClock } from './domain/clock.ts';
 import { BlobCollector } from './domain/files/blob-collector.ts';
 import { FileOrganizer } from './domain/files/file-organizer.ts';
 import { FileService } from './domain/files/file-service.ts';
+import { Sha256Thread } from './domain/files/sha256-thread.ts';
 import { UnverifiedSweeper } from './domain/files/unverified-sweeper.ts';
+import { UploadLimits } from './domain/files/upload-limits.ts';
 import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
+import { EpochCache } from './domain/identity/epoch-cache.ts';
 import { IdentityService } from './domain/identity/identity-service.ts';
 import { LoginThrottle } from './domain/identity/login-throttle.ts';
+import { defaultProjectSettings, type ProjectSettings } from './domain/identity/project-settings.ts';
 import { RefreshTokenService } from './domain/identity/refresh-token-service.ts';
 import { SignupThrottle } from './domain/identity/signup-throttle.ts';
 import { TokenService } from './domain/identity/token-service.ts';
@@ -28,6 +32,7 @@ import type {
   BlobStore,
   BlobSweeper,
   FileRepository,
+  Project,
   SigningKey,
   SigningKeyRepository,
 } from './domain/ports.ts';
@@ -116,6 +121,11 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       },
       metrics,
     );
+    const uploadLimits = new UploadLimits({
+      settingsOf: projectSettingsReader(repositories, accessEpoch),
+      usage: repositories.storageUsage,
+      serverMaxFileSizeBytes: config.maxFileSizeBytes,
+    });
     const fileService = new FileService({
       files: repositories.files,
       users: repositories.users,
@@ -129,6 +139,8 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
       maxFileSizeBytes: config.maxFileSizeBytes,
       directUploads: config.uploadMode === 'direct',
+      sha256: new Sha256Thread(),
+      limits: uploadLimits,
       events: {
         uploadCommitted: (sizeBytes) => metrics.uploaded(sizeBytes),
         uploadVerified: () => metrics.verified(),
@@ -161,7 +173,13 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         ...buildThrottles(config, repositories, clock),
       }),
       files: fileService,
-      organizer: new FileOrganizer({ files: repositories.files, blobs, clock, fileService }),
+      organizer: new FileOrganizer({
+        files: repositories.files,
+        blobs,
+        clock,
+        fileService,
+        limits: uploadLimits,
+      }),
       collector: createBlobCollector(config, { files: repositories.files, blobs, clock }),
       unverifiedSweeper: new UnverifiedSweeper({
         files: repositories.files,
@@ -181,6 +199,15 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     await database.close();
     throw error;
   }
+}
+
+/** Project settings by project id, cached until a project changes (the access epoch). */
+function projectSettingsReader(repositories: Repositories, accessEpoch: AccessEpochWatch) {
+  const projects = new EpochCache<Project>(accessEpoch);
+  return async (projectId: string): Promise<ProjectSettings> => {
+    const project = await projects.get(projectId, () => repositories.projects.findById(projectId));
+    return project?.settings ?? defaultProjectSettings;
+  };
 }
 
 /** Login and signup limits, counted in the metadata store so that every process shares them. */

@@ -20,6 +20,7 @@ import type {
   ByteRange,
   Closable,
   PresignDownloadOptions,
+  PresignUploadOptions,
   PutBlobOptions,
   StoredBlob,
   StoredObject,
@@ -161,13 +162,19 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
     });
   }
 
-  async presignUpload(key: string, options: { expiresInSeconds: number; contentType: string }) {
+  async presignUpload(key: string, options: PresignUploadOptions) {
     return this.#presigner.presign({
       method: 'PUT',
       key: this.#toObjectKey(key),
       expiresInSeconds: options.expiresInSeconds,
-      // security: Content-Type is a signed header, so the uploader cannot store another type.
-      headers: { 'content-type': options.contentType },
+      // security: Content-Type is a signed header, so the uploader cannot store another type;
+      // so are the declared length and SHA-256 (issue 10, item 6): S3 refuses a PUT whose
+      // headers differ (signature) and a body that differs from them (framing, checksum).
+      headers: {
+        'content-type': options.contentType,
+        ...(options.contentLength !== undefined && { 'content-length': String(options.contentLength) }),
+        ...(options.checksumSha256 !== undefined && { 'x-amz-checksum-sha256': options.checksumSha256 }),
+      },
     });
   }
 

@@ -44,6 +44,8 @@ export type FileContentInfo = {
   sizeBytes: number;
   contentType: string;
   lastModified: Date;
+  /** base64 of the SHA-256 digest of the bytes; null when not known (direct uploads without one declared). */
+  checksumSha256?: string | null;
 };
 
 /**
@@ -56,6 +58,19 @@ export type PendingUpload = {
   sizeBytes: number;
   contentType: string;
   lastModified: Date;
+  /** base64 of the SHA-256 digest, computed while the bytes streamed. */
+  checksumSha256?: string | null;
+};
+
+/**
+ * What an upload request declared about the bytes to come (issue 10, item 6); the gateway
+ * refuses a body that differs (CONTENT_MISMATCH). Null: not declared.
+ */
+export type UploadContract = {
+  sizeBytes: number | null;
+  contentType: string | null;
+  /** base64 of the SHA-256 digest, as S3's x-amz-checksum-sha256. */
+  checksumSha256: string | null;
 };
 
 export type FileRecord = {
@@ -94,6 +109,8 @@ export type FileRecord = {
    * one). Versions never change, so sharing them is safe; the last record naming one removes it.
    */
   blobFileId: string | null;
+  /** What the upload request declared. */
+  declared: UploadContract;
 };
 
 /** With the SHA-256 (hex) of its first app secret (shown once, at creation). */
@@ -102,7 +119,7 @@ export type NewUser = Omit<User, 'createdAt' | 'updatedAt' | 'version'>;
 export type NewFile = Pick<
   FileRecord,
   'id' | 'projectId' | 'creatorId' | 'filePath' | 'permissionScope' | 'uploadExpiresAt'
-> & { customData?: CustomData | null };
+> & { customData?: CustomData | null; declared?: UploadContract };
 
 export interface ProjectRepository {
   create(project: NewProject): Promise<Project>;
@@ -243,6 +260,23 @@ export interface AccessEpochRepository {
   read(): Promise<number>;
 }
 
+/** Files and bytes held (issue 10, item 10): verified content, pending uploads and declared lengths. */
+export type StorageUsage = { files: number; bytes: number };
+
+/** The quotas of a project's settings (null: none); file rows that grow usage past one are refused. */
+export type QuotaLimits = {
+  userQuotaBytes: number | null;
+  userQuotaFiles: number | null;
+  projectQuotaBytes: number | null;
+  projectQuotaFiles: number | null;
+};
+
+/** Usage as the database keeps it, in the same transactions as the file rows it counts. */
+export interface StorageUsageRepository {
+  /** The usage of one user and of their project: two primary-key reads, never a scan. */
+  find(owner: { projectId: string; userId: string }): Promise<{ user: StorageUsage; project: StorageUsage }>;
+}
+
 /** An abandoned upload that create() replaced: its bytes are the caller's to remove. */
 export type ReplacedUpload = { id: string; pendingBlobVersion: string | null };
 
@@ -253,9 +287,14 @@ export interface FileRepository {
   /**
    * Inserts the record with the creator as its first ACL entry. When the creator already has
    * a record at this filePath: replaces it if it is unverified and its upload link has expired
-   * at `now`, otherwise throws FILE_EXISTS.
+   * at `now`, otherwise throws FILE_EXISTS. With `quotas`, a record that takes its owner past
+   * one (one more file, its declared length) is refused with QUOTA_EXCEEDED, atomically.
    */
-  create(file: NewFile, now: Date): Promise<{ file: FileRecord; replaced?: ReplacedUpload }>;
+  create(
+    file: NewFile,
+    now: Date,
+    quotas?: QuotaLimits,
+  ): Promise<{ file: FileRecord; replaced?: ReplacedUpload }>;
   findById(id: string): Promise<FileRecord | undefined>;
   /** Files the reader may list (creator, user entry, role entry; all of the project for admins), newest first. */
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }>;
@@ -281,11 +320,13 @@ export interface FileRepository {
    * blob version it replaced (null: none) so the caller can remove those bytes; 'verified' or
    * 'missing' when the record no longer takes uploads. Concurrent commits to one record are
    * serialized by the database (each replaces exactly the one before it); the record's version
-   * is not bumped (an upload is not a change of the record the API shows).
+   * is not bumped (an upload is not a change of the record the API shows). With `quotas`, an
+   * upload that grows its owner's bytes past one is refused with QUOTA_EXCEEDED, atomically.
    */
   commitUpload(
     id: string,
     upload: PendingUpload,
+    quotas?: QuotaLimits,
   ): Promise<{ replaced: string | null } | 'verified' | 'missing'>;
   /**
    * Marks the file verified and pins `blobVersion`, only while the file is unverified and its
@@ -301,6 +342,8 @@ export interface FileRepository {
       pendingVersion: string | null;
     },
     now: Date,
+    /** Direct uploads: the bytes first count at verify, so verify checks the quotas. */
+    quotas?: QuotaLimits,
   ): Promise<FileRecord | undefined>;
   /**
    * Deletes at most `limit` records that are still unverified and whose upload link expired
@@ -426,6 +469,16 @@ export type PresignDownloadOptions = {
   contentType: string;
 };
 
+/** What a direct upload must carry, signed so that the store itself refuses anything else. */
+export type PresignUploadOptions = {
+  expiresInSeconds: number;
+  contentType: string;
+  /** Declared at the upload request: signed as Content-Length. */
+  contentLength?: number;
+  /** Declared at the upload request (base64): signed as x-amz-checksum-sha256. */
+  checksumSha256?: string;
+};
+
 export type ByteRange = { start: number; end: number };
 
 /**
@@ -457,7 +510,7 @@ export interface BlobStore {
    * Direct-upload mode: a signed PUT URL to the store itself, binding the content type. Its
    * object is a staging area the client may overwrite until verify adopts it.
    */
-  presignUpload?(key: string, options: { expiresInSeconds: number; contentType: string }): Promise<string>;
+  presignUpload?(key: string, options: PresignUploadOptions): Promise<string>;
   /**
    * Direct-upload mode, at verify: copies the staging object into a new immutable version
    * if (and only if) its entity tag is still `etag`, then removes the staging object.

@@ -39,6 +39,9 @@ export const errorCodes = {
   INTERNAL: 500,
   UNAVAILABLE: 503,
   STORAGE_FULL: 507,
+  CONTENT_MISMATCH: 400,
+  QUOTA_EXCEEDED: 413,
+  CONTENT_TYPE_NOT_ALLOWED: 415,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

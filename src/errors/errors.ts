@@ -90,3 +90,14 @@ export const requestTimeout = () =>
     headers: { connection: 'close' },
   });
 export const headersTooLarge = () => new AppError('HEADERS_TOO_LARGE', 'The request headers are too large');
+
+/** An upload body that differs from what its upload request declared; `what` names the difference. */
+export const contentMismatch = (what: string) =>
+  new AppError('CONTENT_MISMATCH', `The upload differs from what its request declared: ${what}`);
+/** A project or user quota (bytes or files) that the request would exceed; `what` names it. */
+export const quotaExceeded = (what: string) => new AppError('QUOTA_EXCEEDED', `Quota exceeded: ${what}`);
+export const contentTypeNotAllowed = (contentType: string) =>
+  new AppError(
+    'CONTENT_TYPE_NOT_ALLOWED',
+    `The project does not allow uploads of type ${JSON.stringify(contentType)}`,
+  );

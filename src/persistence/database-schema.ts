@@ -14,6 +14,7 @@ export type DatabaseSchema = {
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;
   app_credentials: AppCredentialsTable;
+  storage_usage: StorageUsageTable;
 };
 
 export type ProjectsTable = {
@@ -74,6 +75,14 @@ export type FilesTable = {
   links_generation: number;
   /** A copy's source for its bytes (migrations/file-blob-sharing.ts); null: its own storage key. */
   blob_file_id: string | null;
+  /** What the upload request declared (migrations/upload-contracts.ts); null: not declared. */
+  expected_size_bytes: number | null;
+  expected_content_type: string | null;
+  /** base64 of the SHA-256 digest, as S3's x-amz-checksum-sha256. */
+  expected_sha256: string | null;
+  /** The pending upload's SHA-256 (base64) and the verified content's. */
+  upload_sha256: string | null;
+  content_sha256: string | null;
 };
 
 export type FileAclTable = {
@@ -135,4 +144,12 @@ export type AppCredentialsTable = {
   /** SHA-256 (hex) of the secret. */
   secret_hash: string;
   created_at: number;
+};
+
+/** Files and bytes held, per user and per project (user_id ''), kept by triggers on files. */
+export type StorageUsageTable = {
+  project_id: string;
+  user_id: string;
+  files: number;
+  bytes: number;
 };

@@ -415,6 +415,9 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   HEADERS_TOO_LARGE: 'test/api/raw-http.test.ts',
   RANGE_NOT_SATISFIABLE: 'test/api/data-plane.test.ts',
   STORAGE_FULL: 'test/stacks/disk-full.test.ts',
+  CONTENT_MISMATCH: 'test/api/upload-contracts.test.ts',
+  QUOTA_EXCEEDED: 'test/api/quotas.test.ts',
+  CONTENT_TYPE_NOT_ALLOWED: 'test/api/quotas.test.ts',
 };
 
 describe('error scenarios', () => {

@@ -36,6 +36,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         customData: null,
         linksGeneration: 0,
         blobFileId: null,
+        declared: { sizeBytes: null, contentType: null, checksumSha256: null },
       };
       assert.deepEqual(file, expected);
       assert.equal(replaced, undefined);
@@ -334,6 +335,7 @@ function upload(blobVersion: string): PendingUpload {
     sizeBytes: 14,
     contentType: 'text/plain',
     lastModified: new Date('2026-11-22T01:15:31.000Z'),
+    checksumSha256: 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=',
   };
 }
 
@@ -345,6 +347,7 @@ const verification = {
     sizeBytes: 5_000_000_000,
     contentType: 'image/png',
     lastModified: new Date('2026-11-22T01:15:31.000Z'),
+    checksumSha256: null,
   },
 };
 

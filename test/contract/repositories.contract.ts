@@ -12,6 +12,7 @@ import { runFileRepositoryContract } from './file-repository.contract.ts';
 import { runRateLimitContract } from './rate-limit-repository.contract.ts';
 import { runRefreshTokenContract } from './refresh-token-repository.contract.ts';
 import { at, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
+import { runStorageUsageContract } from './storage-usage.contract.ts';
 
 /** Every call opens another handle to the same, initially empty database. */
 export type OpenDatabase = () => Promise<Database>;
@@ -49,6 +50,7 @@ export function runRepositoryContract(name: string, open: OpenDatabase): void {
     runRateLimitContract(fixture);
     runAccessEpochContract(fixture);
     runAppCredentialContract(fixture);
+    runStorageUsageContract(fixture);
     runRefreshTokenContract(fixture);
   });
 }

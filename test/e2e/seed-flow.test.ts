@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
 
@@ -84,6 +85,7 @@ describe('end to end: the seed flow against coffer serve', () => {
         LastModified: record.meta.LastModified,
         ContentLength: String(Buffer.byteLength(content)),
         ContentType: 'text/plain',
+        ChecksumSHA256: createHash('sha256').update(content).digest('base64'),
       });
       assert.deepEqual(record.acl, [{ scope: 'user', identifier: alice.userId }]);
       assert.equal(record.url, undefined);

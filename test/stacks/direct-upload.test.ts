@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { currentStackName } from '../support/test-stack.ts';
@@ -56,5 +57,82 @@ describe('direct uploads to S3', { skip }, () => {
     const download = await fetch(again.body.url);
     assert.equal(download.headers.get('content-length'), '4');
     assert.equal(await download.text(), 'meow');
+  });
+
+  // Issue 10, item 6: what the upload request declares is signed into the S3 URL, so the store
+  // refuses a PUT that carries other values. s3rver (the S3 server of the tests) checks the
+  // signature over them but not the body against x-amz-checksum-sha256, which AWS S3 and MinIO
+  // do: this checks what the signature binds, and what verify records.
+  it('declared length, type and SHA-256 are signed headers of the S3 upload URL', async () => {
+    const { token } = await server.client.signup();
+    const content = 'exactly these bytes';
+    const checksumSha256 = createHash('sha256').update(content).digest('base64');
+    const requested = await server.client.call('POST', '/api/v1/file', {
+      token,
+      body: {
+        filePath: 'declared/notes.bin',
+        contentLength: Buffer.byteLength(content),
+        contentType: 'text/plain',
+        checksumSha256,
+      },
+    });
+    assert.equal(requested.status, 200, requested.text);
+    const putUrl = new URL(requested.body.putFileUrl);
+    assert.deepEqual(putUrl.searchParams.get('X-Amz-SignedHeaders')?.split(';'), [
+      'content-length',
+      'content-type',
+      'host',
+      'x-amz-checksum-sha256',
+    ]);
+    const headers = { 'content-type': 'text/plain', 'x-amz-checksum-sha256': checksumSha256 };
+    const attempts = [
+      { body: `${content}!`, headers }, // another length
+      { body: content, headers: { ...headers, 'content-type': 'text/html' } },
+      { body: content, headers: { 'content-type': 'text/plain' } }, // no checksum header
+      {
+        body: content,
+        headers: { ...headers, 'x-amz-checksum-sha256': createHash('sha256').update('x').digest('base64') },
+      },
+    ];
+    for (const attempt of attempts) {
+      const refused = await fetch(putUrl, { method: 'PUT', ...attempt });
+      assert.equal(refused.status, 403, `${JSON.stringify(attempt)}: the signature binds it`);
+    }
+    const put = await fetch(putUrl, { method: 'PUT', body: content, headers });
+    assert.equal(put.status, 200, await put.clone().text());
+    const verified = await server.client.call('POST', `/api/v1/file/${requested.body.fileId}/verify`, {
+      token,
+      body: { etag: put.headers.get('etag') },
+    });
+    assert.equal(verified.status, 200, verified.text);
+    assert.equal(verified.body.meta.ChecksumSHA256, checksumSha256);
+    assert.equal(verified.body.meta.ContentType, 'text/plain');
+  });
+
+  it('a direct upload that takes its owner past a quota is refused at verify, and not counted', async () => {
+    const project = await server.createProject('direct-quota');
+    const { projectId } = project.credentials;
+    const current = await server.services.repositories.projects.findById(projectId);
+    await server.services.repositories.projects.updateSettings(projectId, {
+      ...current!.settings,
+      userQuotaBytes: 10,
+    });
+    const { token, userId } = await project.signup();
+    const requested = await project.call('POST', '/api/v1/file', { token, body: { filePath: 'big.bin' } });
+    assert.equal(requested.status, 200, requested.text);
+    const put = await fetch(requested.body.putFileUrl, {
+      method: 'PUT',
+      body: 'eleven byte',
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    assert.equal(put.status, 200);
+    const verified = await project.call('POST', `/api/v1/file/${requested.body.fileId}/verify`, {
+      token,
+      body: { etag: put.headers.get('etag') },
+    });
+    assert.equal(verified.status, 413, verified.text);
+    assert.equal(verified.body.code, 'QUOTA_EXCEEDED');
+    const usage = await server.services.repositories.storageUsage.find({ projectId, userId });
+    assert.deepEqual(usage.user, { files: 1, bytes: 0 });
   });
 });

@@ -2,13 +2,22 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
+import { countedBytes } from '../../src/persistence/migrations/storage-usage.ts';
+
+/** Files and bytes per user and per project (user ''), counted from the rows themselves. */
+const recount = `
+  select project_id, creator_id as user_id, count(*) as files, sum(${countedBytes('f')}) as bytes
+    from files f group by project_id, creator_id
+  union all
+  select project_id, '', count(*), sum(${countedBytes('f')}) from files f group by project_id`;
 
 /**
  * Rows that break what the code relies on, in portable SQL: a verified record without its
  * pinned version and content or still holding a pending upload, an unverified one with
  * content, a pending upload written by halves, a file without its creator's entry first, an
  * entry without its file, an entry newer than the file's version, or an entry whose listing
- * keys (project, creation time) are not its file's.
+ * keys (project, creation time) are not its file's; usage counters (migration
+ * 0010_storage_usage) that differ from a recount of the rows.
  */
 const inconsistentRows = `
   select f.id as id, 'record fields' as problem from files f where
@@ -28,7 +37,15 @@ const inconsistentRows = `
   select a.file_id, 'entry newer than the file' from file_acl a join files f on f.id = a.file_id where a.position > f.version
   union all
   select a.file_id, 'entry listing keys' from file_acl a join files f on f.id = a.file_id
-    where a.project_id <> f.project_id or a.file_created_at <> f.created_at`;
+    where a.project_id <> f.project_id or a.file_created_at <> f.created_at
+  union all
+  select c.project_id || '/' || c.user_id, 'storage usage' from (${recount}) c
+    left join storage_usage u on u.project_id = c.project_id and u.user_id = c.user_id
+    where u.files is null or u.files <> c.files or u.bytes <> c.bytes
+  union all
+  select u.project_id || '/' || u.user_id, 'storage usage of nothing' from storage_usage u
+    where (u.files <> 0 or u.bytes <> 0) and not exists (select 1 from files f where f.project_id = u.project_id
+      and (u.user_id = '' or f.creator_id = u.user_id))`;
 
 type Target = { dataDir: string; env: Record<string, string> };
 

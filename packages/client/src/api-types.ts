@@ -405,7 +405,7 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED";
             message: string;
         };
         /** FileRecord */
@@ -428,6 +428,8 @@ export type components = {
                 /** @description byte count, as a string */
                 ContentLength?: string;
                 ContentType?: string;
+                /** @description base64 of the SHA-256 digest of the content (as S3's x-amz-checksum-sha256), computed while it streamed; absent for a direct upload that declared none */
+                ChecksumSHA256?: string;
             };
             acl: {
                 scope: "user" | "role";
@@ -524,6 +526,8 @@ export type components = {
                 /** @description byte count, as a string */
                 ContentLength?: string;
                 ContentType?: string;
+                /** @description base64 of the SHA-256 digest of the content (as S3's x-amz-checksum-sha256), computed while it streamed; absent for a direct upload that declared none */
+                ChecksumSHA256?: string;
             };
             acl: {
                 scope: "user" | "role";
@@ -1666,6 +1670,12 @@ export interface operations {
                     customData?: {
                         [key: string]: unknown;
                     };
+                    /** @description the exact length of the content, in bytes */
+                    contentLength?: number;
+                    /** @description the content type the upload will carry (its Content-Type or multipart part type) */
+                    contentType?: string;
+                    /** @description base64 of the content's SHA-256 digest, as S3's x-amz-checksum-sha256 */
+                    checksumSha256?: string;
                 };
             };
         };
@@ -1724,7 +1734,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: BODY_TOO_LARGE */
+            /** @description Error: BODY_TOO_LARGE, FILE_TOO_LARGE, QUOTA_EXCEEDED */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1733,7 +1743,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            /** @description Error: CONTENT_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -1861,7 +1871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: BODY_TOO_LARGE */
+            /** @description Error: BODY_TOO_LARGE, QUOTA_EXCEEDED */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2863,7 +2873,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: BODY_TOO_LARGE */
+            /** @description Error: BODY_TOO_LARGE, FILE_TOO_LARGE, QUOTA_EXCEEDED */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -2872,7 +2882,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            /** @description Error: CONTENT_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3286,7 +3296,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description Error: VALIDATION_FAILED */
+            /** @description Error: CONTENT_MISMATCH, VALIDATION_FAILED */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3331,7 +3341,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: BODY_TOO_LARGE, FILE_TOO_LARGE */
+            /** @description Error: BODY_TOO_LARGE, FILE_TOO_LARGE, QUOTA_EXCEEDED */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3340,7 +3350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            /** @description Error: CONTENT_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
                     [name: string]: unknown;

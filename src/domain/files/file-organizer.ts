@@ -5,6 +5,7 @@ import type { Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { BlobStore, FileRecord, FileRepository, PermissionScope, ReplacedUpload } from '../ports.ts';
 import { type FileService, getAccessibleFile, toStorageKey } from './file-service.ts';
+import type { UploadLimits } from './upload-limits.ts';
 import { validateFilePath } from './validate-file-path.ts';
 
 export type FileOrganizerOptions = {
@@ -13,6 +14,8 @@ export type FileOrganizerOptions = {
   clock: Clock;
   /** Single deletes: a bulk delete is one of them per id. */
   fileService: FileService;
+  /** A copy is a file of its creator's: the project's limits and quotas apply to it. */
+  limits: UploadLimits;
 };
 
 /** What became of one id of a bulk delete: 204, or the error it met. */
@@ -57,6 +60,14 @@ export class FileOrganizer {
     source: FileRecord,
     target: { filePath: string; permissionScope: PermissionScope },
   ): Promise<FileRecord> {
+    // Its full size counts against its owner, though the bytes are shared (docs/decisions.md).
+    await this.#o.limits.assertRoomForFile(
+      { projectId: principal.projectId, userId: principal.userId },
+      {
+        sizeBytes: source.content?.sizeBytes ?? 0,
+        ...(source.content?.contentType ? { contentType: source.content.contentType } : {}),
+      },
+    );
     const created = await this.#o.files.createCopy(
       {
         id: newId(),

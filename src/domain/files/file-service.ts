@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   accessDenied,
   alreadyVerified,
+  contentMismatch,
   etagMismatch,
   fileNotFound,
   fileNotVerified,
@@ -25,12 +27,20 @@ import type {
   FileRepository,
   PendingUpload,
   PermissionScope,
+  QuotaLimits,
   StoredBlob,
+  UploadContract,
   UserRepository,
 } from '../ports.ts';
 import { type Charge, type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
+import { ContentCheckStream } from './content-check-stream.ts';
 import { toContentType } from './content-type.ts';
 import { parseCustomData } from './custom-data.ts';
+import { peekStart } from './peek-start.ts';
+import type { Sha256Thread } from './sha256-thread.ts';
+import { sniffContentType, sniffSampleBytes } from './sniff-content-type.ts';
+import { assertDeclaredType, noContract } from './upload-contract.ts';
+import type { UploadLimits } from './upload-limits.ts';
 import { toFileName, validateFilePath } from './validate-file-path.ts';
 
 /** A verified file with everything a download needs. */
@@ -63,6 +73,10 @@ export type FileServiceOptions = {
   clock: Clock;
   uploadLinkTtlSeconds: number;
   maxFileSizeBytes: number;
+  /** The project's file size, content types and quotas (issue 10, item 10). */
+  limits: UploadLimits;
+  /** Where uploads' SHA-256 digests are computed, off the request thread. */
+  sha256: Sha256Thread;
   /** Direct-upload mode: clients PUT to the store; verify adopts what they stored. */
   directUploads?: boolean;
   /** Told after the fact (metrics); must not throw. */
@@ -107,13 +121,31 @@ export class FileService {
     this.#o = options;
   }
 
-  /** Spec 4.1: creates the record (the creator first in its ACL) and a signed upload link. */
+  /**
+   * Spec 4.1: creates the record (the creator first in its ACL) and a signed upload link. What
+   * the request declares (`declared`) binds the upload; the project's limits and quotas are
+   * checked here first (the quotas again, atomically, with the insert).
+   */
   async requestUpload(
     principal: Principal,
-    request: { filePath: string; permissionScope: PermissionScope; customData?: unknown },
+    request: {
+      filePath: string;
+      permissionScope: PermissionScope;
+      customData?: unknown;
+      declared?: UploadContract;
+    },
   ): Promise<{ file: FileRecord; upload: IssuedLink }> {
     const filePath = validateFilePath(request.filePath);
     const customData = request.customData === undefined ? null : parseCustomData(request.customData);
+    const declared = request.declared ?? noContract;
+    const owner = { projectId: principal.projectId, userId: principal.userId };
+    // Direct uploads must carry the type signed into their URL: it is checked here, once.
+    const contentType =
+      declared.contentType ?? (this.#o.directUploads ? toContentType(undefined, filePath) : undefined);
+    const quotas = await this.#o.limits.assertRoomForFile(owner, {
+      sizeBytes: declared.sizeBytes ?? 0,
+      ...(contentType !== undefined && { contentType }),
+    });
     const now = this.#o.clock.now();
     const uploadExpiresAt = toUnixSeconds(now) + this.#o.uploadLinkTtlSeconds;
     const { file, replaced } = await this.#o.files.create(
@@ -125,8 +157,10 @@ export class FileService {
         permissionScope: request.permissionScope,
         uploadExpiresAt,
         customData,
+        declared,
       },
       now,
+      quotas,
     );
     // The replaced record was never verified and its link had expired: its bytes, if any, go
     // only after the new record is committed (PocketBase's order).
@@ -136,7 +170,12 @@ export class FileService {
         replaced.pendingBlobVersion,
       );
     const upload = await this.#o.links.issueUpload(
-      { id: file.id, storageKey: toStorageKey(file), contentType: toContentType(undefined, filePath) },
+      {
+        id: file.id,
+        storageKey: toStorageKey(file),
+        contentType: toContentType(declared.contentType ?? undefined, filePath),
+        declared,
+      },
       uploadExpiresAt,
       toUnixSeconds(now),
     );
@@ -157,20 +196,28 @@ export class FileService {
     const pinned = file.pendingUpload ?? (await this.#adoptDirectUpload(file, wanted));
     if (!pinned) throw uploadMissing();
     if (pinned.etag !== wanted) throw etagMismatch();
-    const verified = await this.#o.files.markVerified(
-      file.id,
-      {
-        blobVersion: pinned.blobVersion,
-        etag: pinned.etag,
-        content: {
-          sizeBytes: pinned.sizeBytes,
-          contentType: pinned.contentType,
-          lastModified: pinned.lastModified,
+    const verified = await this.#o.files
+      .markVerified(
+        file.id,
+        {
+          blobVersion: pinned.blobVersion,
+          etag: pinned.etag,
+          content: {
+            sizeBytes: pinned.sizeBytes,
+            contentType: pinned.contentType,
+            lastModified: pinned.lastModified,
+            checksumSha256: pinned.checksumSha256 ?? null,
+          },
+          pendingVersion: file.pendingUpload?.blobVersion ?? null,
         },
-        pendingVersion: file.pendingUpload?.blobVersion ?? null,
-      },
-      this.#o.clock.now(),
-    );
+        this.#o.clock.now(),
+        // Direct uploads count their bytes only from here: the quotas are checked with them.
+        file.pendingUpload ? undefined : await this.#o.limits.quotasOf(file.projectId),
+      )
+      .catch(async (error: unknown) => {
+        if (!file.pendingUpload) await this.#discard(toStorageKey(file), pinned.blobVersion);
+        throw error;
+      });
     if (verified) {
       this.#o.events?.uploadVerified();
       return verified;
@@ -188,12 +235,20 @@ export class FileService {
     if (!this.#o.directUploads || !this.#o.blobs.adoptDirectUpload) return undefined;
     const adopted = await this.#o.blobs.adoptDirectUpload(toStorageKey(file), etag);
     if (!adopted) return undefined;
+    // The store checked the signed length and checksum (see docs/architecture.md for stores
+    // that do not): the declared checksum is the content's.
+    const { sizeBytes, contentType } = file.declared;
+    if (sizeBytes !== null && adopted.sizeBytes !== sizeBytes) {
+      await this.#discard(toStorageKey(file), adopted.version);
+      throw contentMismatch(`length: ${adopted.sizeBytes} bytes, declared ${sizeBytes}`);
+    }
     return {
       blobVersion: adopted.version,
       etag: adopted.etag,
       sizeBytes: adopted.sizeBytes,
-      contentType: toContentType(undefined, file.filePath),
+      contentType: toContentType(contentType ?? undefined, file.filePath),
       lastModified: adopted.lastModified,
+      checksumSha256: file.declared.checksumSha256,
     };
   }
 
@@ -317,18 +372,41 @@ export class FileService {
    * record only while the record is unverified (PocketBase's order: bytes first, record
    * second, the new bytes removed if the record refuses them). The upload it replaces is
    * removed after the commit. Once verified, no upload can change the file.
+   * Issue 10: the body is held to what its request declared (CONTENT_MISMATCH), to the
+   * project's size, types and quotas (cut off at the first byte too many, nothing kept), its
+   * type told by its first bytes when the client names none, and its SHA-256 recorded.
    */
   async acceptUpload(
     link: GatewayLink,
     body: Readable,
-    declaredContentType: string | undefined,
+    sentContentType: string | undefined,
     signal?: AbortSignal,
   ): Promise<StoredBlob> {
     const file = await this.#getLinked(link, 'upload');
     if (file.verified) throw alreadyVerified();
-    const contentType = toContentType(declaredContentType, file.filePath);
+    const { declared } = file;
+    assertDeclaredType(declared.contentType, sentContentType);
+    const owner = { projectId: file.projectId, userId: file.creatorId };
+    const { head, body: whole } = await peekStart(body, sniffSampleBytes);
+    const sniffed = await sniffContentType(head);
+    const contentType = toContentType(
+      sentContentType || (declared.contentType ?? undefined),
+      file.filePath,
+      sniffed,
+    );
+    await this.#o.limits.assertTypeAllowed(file.projectId, contentType);
+    // security: bytes that tell another type (HTML labelled image/png) must be allowed too.
+    if (sniffed) await this.#o.limits.assertTypeAllowed(file.projectId, sniffed);
+    const countedBytes = file.pendingUpload?.sizeBytes ?? declared.sizeBytes ?? 0;
+    const check = new ContentCheckStream({
+      declared,
+      limits: await this.#o.limits.streamingLimits(owner, countedBytes),
+      sha256: this.#o.sha256.open(),
+    });
+    // The check's own failure reaches the store through the stream; this only stops a rejection going unheard.
+    pipeline(whole, check).catch(() => {});
     const key = toStorageKey(file);
-    const stored = await this.#o.blobs.put(key, body, {
+    const stored = await this.#o.blobs.put(key, check, {
       contentType,
       maxBytes: this.#o.maxFileSizeBytes,
       signal,
@@ -339,8 +417,10 @@ export class FileService {
       sizeBytes: stored.sizeBytes,
       contentType,
       lastModified: stored.lastModified,
+      checksumSha256: check.checksumSha256,
     };
-    const replaced = await this.#commitUpload(file, upload).catch(async (error: unknown) => {
+    const quotas = await this.#o.limits.quotasOf(file.projectId);
+    const replaced = await this.#commitUpload(file, upload, quotas).catch(async (error: unknown) => {
       await this.#discard(key, stored.version);
       throw error;
     });
@@ -350,8 +430,8 @@ export class FileService {
   }
 
   /** Commits the upload to the record; answers the version it replaced. */
-  async #commitUpload(file: FileRecord, upload: PendingUpload): Promise<string | null> {
-    const outcome = await this.#o.files.commitUpload(file.id, upload);
+  async #commitUpload(file: FileRecord, upload: PendingUpload, quotas: QuotaLimits): Promise<string | null> {
+    const outcome = await this.#o.files.commitUpload(file.id, upload, quotas);
     if (outcome === 'verified') throw alreadyVerified();
     if (outcome === 'missing') throw fileNotFound();
     return outcome.replaced;

@@ -1,4 +1,5 @@
-import type { BlobStore } from '../ports.ts';
+import { isActiveContentType } from '../files/active-content.ts';
+import type { BlobStore, UploadContract } from '../ports.ts';
 import type { LinkClaims, LinkOperation, LinkSigner } from './link-signer.ts';
 
 /** Gateway path of a file's bytes; the signed query string is the credential. */
@@ -45,17 +46,21 @@ export class LinkIssuer {
   }
 
   async issueUpload(
-    file: { id: string; storageKey: string; contentType?: string },
+    file: { id: string; storageKey: string; contentType?: string; declared?: UploadContract },
     expiresAt: number,
     nowSeconds: number,
   ): Promise<IssuedLink> {
     if (this.#directUploads && this.#blobs.presignUpload) {
       const expiresInSeconds = Math.max(1, expiresAt - nowSeconds);
       const contentType = file.contentType ?? 'application/octet-stream';
-      return {
-        url: await this.#blobs.presignUpload(file.storageKey, { expiresInSeconds, contentType }),
-        expiresAt,
-      };
+      const { sizeBytes, checksumSha256 } = file.declared ?? {};
+      const url = await this.#blobs.presignUpload(file.storageKey, {
+        expiresInSeconds,
+        contentType,
+        ...(typeof sizeBytes === 'number' && { contentLength: sizeBytes }),
+        ...(typeof checksumSha256 === 'string' && { checksumSha256 }),
+      });
+      return { url, expiresAt };
     }
     return { url: await this.#gatewayUrl('upload', file.id, expiresAt), expiresAt };
   }
@@ -73,7 +78,9 @@ export class LinkIssuer {
     expiresAt: number,
     nowSeconds: number,
   ): Promise<IssuedLink> {
-    if (this.#blobs.presignDownload) {
+    // security: a store cannot send the sandbox policy with the bytes it serves, so active
+    // content (HTML, SVG, XML, scripts) always goes through the gateway, which does.
+    if (this.#blobs.presignDownload && !isActiveContentType(file.contentType)) {
       const url = await this.#blobs.presignDownload(file.storageKey, file.blobVersion, {
         expiresInSeconds: expiresAt - nowSeconds,
         fileName: file.fileName,

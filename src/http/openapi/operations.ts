@@ -80,13 +80,21 @@ export const operations: Record<string, Operation> = {
   'POST /api/v1/file': {
     operationId: 'requestUpload',
     access: 'user',
-    errors: ['VALIDATION_FAILED', 'INVALID_FILE_PATH', 'FILE_EXISTS', 'STORAGE_FULL'],
+    errors: [
+      'VALIDATION_FAILED',
+      'INVALID_FILE_PATH',
+      'FILE_EXISTS',
+      'FILE_TOO_LARGE',
+      'QUOTA_EXCEEDED',
+      'CONTENT_TYPE_NOT_ALLOWED',
+      'STORAGE_FULL',
+    ],
     success: { status: 200, component: 'UploadTicket' },
   },
   'POST /api/v1/file/:fileId/verify': {
     operationId: 'verifyUpload',
     access: 'user',
-    errors: [...fileRead, 'UPLOAD_MISSING', 'ETAG_MISMATCH', 'STORAGE_FULL'],
+    errors: [...fileRead, 'UPLOAD_MISSING', 'ETAG_MISMATCH', 'QUOTA_EXCEEDED', 'STORAGE_FULL'],
     success: { status: 200, component: 'FileRecord' },
   },
   'POST /api/v1/file/:fileId/acl/user/:userId': {
@@ -140,7 +148,16 @@ export const operations: Record<string, Operation> = {
   'POST /api/v1/file/:fileId/copy': {
     operationId: 'copyFile',
     access: 'user',
-    errors: [...fileRead, 'INVALID_FILE_PATH', 'FILE_EXISTS', 'FILE_NOT_VERIFIED', 'STORAGE_FULL'],
+    errors: [
+      ...fileRead,
+      'INVALID_FILE_PATH',
+      'FILE_EXISTS',
+      'FILE_NOT_VERIFIED',
+      'FILE_TOO_LARGE',
+      'QUOTA_EXCEEDED',
+      'CONTENT_TYPE_NOT_ALLOWED',
+      'STORAGE_FULL',
+    ],
     success: { status: 200, component: 'FileRecord' },
   },
   'POST /api/v1/file/:fileId/move': {
@@ -175,6 +192,9 @@ export const operations: Record<string, Operation> = {
       'VALIDATION_FAILED',
       'FILE_NOT_FOUND',
       'ALREADY_VERIFIED',
+      'CONTENT_MISMATCH',
+      'CONTENT_TYPE_NOT_ALLOWED',
+      'QUOTA_EXCEEDED',
       'FILE_TOO_LARGE',
       'REQUEST_TIMEOUT',
       'STORAGE_FULL',

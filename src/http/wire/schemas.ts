@@ -13,6 +13,12 @@ export const FileMetaSchema = Type.Object(
     LastModified: Type.Optional(Type.String({ description: 'HTTP date' })),
     ContentLength: Type.Optional(Type.String({ description: 'byte count, as a string' })),
     ContentType: Type.Optional(Type.String()),
+    ChecksumSHA256: Type.Optional(
+      Type.String({
+        description:
+          "base64 of the SHA-256 digest of the content (as S3's x-amz-checksum-sha256), computed while it streamed; absent for a direct upload that declared none",
+      }),
+    ),
   },
   { description: 'Storage metadata; empty until the upload is verified' },
 );
@@ -102,3 +108,28 @@ export const ErrorSchema = Type.Object(
   },
   { title: 'Error' },
 );
+
+/**
+ * What an upload request may declare about its bytes (issue 10, item 6): the gateway refuses
+ * a body that differs with 400 CONTENT_MISMATCH; in direct-upload mode they are signed into
+ * the store's upload URL.
+ */
+export const UploadContractFields = {
+  contentLength: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'the exact length of the content, in bytes' }),
+  ),
+  contentType: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'the content type the upload will carry (its Content-Type or multipart part type)',
+    }),
+  ),
+  checksumSha256: Type.Optional(
+    Type.String({
+      minLength: 44,
+      maxLength: 44,
+      description: "base64 of the content's SHA-256 digest, as S3's x-amz-checksum-sha256",
+    }),
+  ),
+};

@@ -17,6 +17,7 @@ export function toFileView(file: FileRecord): FileRecordView {
           LastModified: file.content.lastModified.toUTCString(),
           ContentLength: String(file.content.sizeBytes),
           ContentType: file.content.contentType,
+          ...(file.content.checksumSha256 && { ChecksumSHA256: file.content.checksumSha256 }),
         }
       : {},
     acl: file.acl,

@@ -14,7 +14,9 @@ import { initialSchema } from './initial-schema.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
+import { storageUsage } from './storage-usage.ts';
 import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
+import { uploadContracts } from './upload-contracts.ts';
 
 /**
  * Every migration, in code rather than a scanned folder (nothing to resolve at run time, and
@@ -34,6 +36,8 @@ const migrations: Record<string, Migration> = {
   '0011_unverified_expiry_index': unverifiedExpiryIndex,
   '0012_file_blob_sharing': fileBlobSharing,
   '0013_app_credentials': appCredentials,
+  '0014_upload_contracts': uploadContracts,
+  '0015_storage_usage': storageUsage,
 };
 
 /** The names of every migration, in the order they run. */

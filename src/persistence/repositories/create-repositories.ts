@@ -8,6 +8,7 @@ import type {
   RateLimitRepository,
   RefreshTokenRepository,
   SigningKeyRepository,
+  StorageUsageRepository,
   UserRepository,
 } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
@@ -19,6 +20,7 @@ import { KyselyProjectRepository } from './kysely-project-repository.ts';
 import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
 import { KyselyRefreshTokenRepository } from './kysely-refresh-token-repository.ts';
 import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
+import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.ts';
 import { KyselyUserRepository } from './kysely-user-repository.ts';
 
 export type Repositories = {
@@ -31,6 +33,7 @@ export type Repositories = {
   refreshTokens: RefreshTokenRepository;
   appCredentials: AppCredentialRepository;
   projectDeletion: ProjectDeletionRepository;
+  storageUsage: StorageUsageRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -45,5 +48,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     refreshTokens: new KyselyRefreshTokenRepository(db),
     appCredentials: new KyselyAppCredentialRepository(db),
     projectDeletion: new KyselyProjectDeletionRepository(db),
+    storageUsage: new KyselyStorageUsageRepository(db),
   };
 }

@@ -70,6 +70,7 @@ export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
           sizeBytes: row.content_size_bytes!,
           contentType: row.content_type!,
           lastModified: new Date(row.content_last_modified!),
+          checksumSha256: row.content_sha256,
         }
       : null,
     blobVersion: row.blob_version,
@@ -82,6 +83,11 @@ export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
     customData: row.custom_data === null ? null : (JSON.parse(row.custom_data) as CustomData),
     linksGeneration: row.links_generation,
     blobFileId: row.blob_file_id,
+    declared: {
+      sizeBytes: row.expected_size_bytes === null ? null : Number(row.expected_size_bytes),
+      contentType: row.expected_content_type,
+      checksumSha256: row.expected_sha256,
+    },
   };
 }
 
@@ -102,6 +108,7 @@ function toPendingUpload(row: FileRow): PendingUpload | null {
     sizeBytes: upload_size_bytes,
     contentType: upload_content_type,
     lastModified: new Date(upload_last_modified),
+    checksumSha256: row.upload_sha256,
   };
 }
 

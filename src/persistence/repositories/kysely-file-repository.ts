@@ -9,6 +9,7 @@ import type {
   FileRepository,
   NewFile,
   PendingUpload,
+  QuotaLimits,
   ReplacedUpload,
   SweptUpload,
 } from '../../domain/ports.ts';
@@ -20,6 +21,7 @@ import { findSharedBlobVersions, isBlobReferenced } from './file-blob-references
 import { findFileById, selectFileWithAcl, toFileRecord, toFileWithAcl } from './file-rows.ts';
 import { listFiles } from './list-files.ts';
 import { prepareQuery, prepareRowStatement, prepareStatement, type QueryExecutor } from './prepared-query.ts';
+import { assertUsageWithin } from './storage-usage-check.ts';
 import { writeTransaction } from './write-transaction.ts';
 
 export class KyselyFileRepository implements FileRepository {
@@ -63,7 +65,11 @@ export class KyselyFileRepository implements FileRepository {
     );
   }
 
-  async create(file: NewFile, now: Date): Promise<{ file: FileRecord; replaced?: ReplacedUpload }> {
+  async create(
+    file: NewFile,
+    now: Date,
+    quotas?: QuotaLimits,
+  ): Promise<{ file: FileRecord; replaced?: ReplacedUpload }> {
     const row = {
       id: file.id,
       project_id: file.projectId,
@@ -88,6 +94,11 @@ export class KyselyFileRepository implements FileRepository {
       custom_data: file.customData ? JSON.stringify(file.customData) : null,
       links_generation: 0,
       blob_file_id: null,
+      expected_size_bytes: file.declared?.sizeBytes ?? null,
+      expected_content_type: file.declared?.contentType ?? null,
+      expected_sha256: file.declared?.checksumSha256 ?? null,
+      upload_sha256: null,
+      content_sha256: null,
     };
     try {
       // The common case is a free path: the insert claims it (ON CONFLICT DO NOTHING) and the
@@ -100,6 +111,10 @@ export class KyselyFileRepository implements FileRepository {
           await this.#insertFile(trx, row);
         }
         await this.#insertCreatorAcl(trx, file.id, file.creatorId, row.project_id, row.created_at);
+        if (quotas) {
+          const grew = { files: replaced === undefined, bytes: (row.expected_size_bytes ?? 0) > 0 };
+          await assertUsageWithin(trx, { projectId: file.projectId, userId: file.creatorId }, quotas, grew);
+        }
         return replaced;
       });
       const created = toFileRecord(row, [{ scope: 'user', identifier: file.creatorId }]);
@@ -298,6 +313,7 @@ export class KyselyFileRepository implements FileRepository {
   commitUpload(
     id: string,
     upload: PendingUpload,
+    quotas?: QuotaLimits,
   ): Promise<{ replaced: string | null } | 'verified' | 'missing'> {
     return writeTransaction(this.#db, async (trx) => {
       // A no-op update first: it locks the row (PostgreSQL; SQLite's BEGIN IMMEDIATE holds the
@@ -309,7 +325,13 @@ export class KyselyFileRepository implements FileRepository {
         .set((eb) => ({ upload_blob_version: eb.ref('upload_blob_version') }))
         .where('id', '=', id)
         .where('verified', '=', 0)
-        .returning('upload_blob_version')
+        .returning([
+          'upload_blob_version',
+          'upload_size_bytes',
+          'expected_size_bytes',
+          'project_id',
+          'creator_id',
+        ])
         .executeTakeFirst();
       if (current === undefined) {
         const now = await trx.selectFrom('files').select('verified').where('id', '=', id).executeTakeFirst();
@@ -323,9 +345,15 @@ export class KyselyFileRepository implements FileRepository {
           upload_size_bytes: upload.sizeBytes,
           upload_content_type: upload.contentType,
           upload_last_modified: upload.lastModified.getTime(),
+          upload_sha256: upload.checksumSha256 ?? null,
         })
         .where('id', '=', id)
         .execute();
+      const countedBefore = Number(current.upload_size_bytes ?? current.expected_size_bytes ?? 0);
+      if (quotas && upload.sizeBytes > countedBefore) {
+        const owner = { projectId: current.project_id, userId: current.creator_id };
+        await assertUsageWithin(trx, owner, quotas, { files: false, bytes: true });
+      }
       return { replaced: current.upload_blob_version };
     });
   }
@@ -339,6 +367,7 @@ export class KyselyFileRepository implements FileRepository {
       pendingVersion: string | null;
     },
     now: Date,
+    quotas?: QuotaLimits,
   ): Promise<FileRecord | undefined> {
     const { blobVersion, etag, content, pendingVersion } = verification;
     return writeTransaction(this.#db, async (trx) => {
@@ -356,6 +385,8 @@ export class KyselyFileRepository implements FileRepository {
           upload_size_bytes: null,
           upload_content_type: null,
           upload_last_modified: null,
+          content_sha256: content.checksumSha256 ?? null,
+          upload_sha256: null,
           version: eb('version', '+', 1),
           updated_at: now.getTime(),
         }))
@@ -367,7 +398,13 @@ export class KyselyFileRepository implements FileRepository {
             : eb('upload_blob_version', '=', pendingVersion),
         )
         .executeTakeFirst();
-      return updated.numUpdatedRows > 0n ? findFileById(trx, id) : undefined;
+      if (updated.numUpdatedRows === 0n) return undefined;
+      const verified = await findFileById(trx, id);
+      if (quotas && verified) {
+        const owner = { projectId: verified.projectId, userId: verified.creatorId };
+        await assertUsageWithin(trx, owner, quotas, { files: false, bytes: true });
+      }
+      return verified;
     });
   }
 

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { toUploadContract } from '../../../domain/files/upload-contract.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { CustomDataSchema } from '../../wire/schemas.ts';
+import { CustomDataSchema, UploadContractFields } from '../../wire/schemas.ts';
 
 /** Spec 4.1: POST /api/v1/file → a file id and a signed upload link. */
 export const requestUpload: RouteRegistrar = (app, services) => {
@@ -18,6 +19,7 @@ export const requestUpload: RouteRegistrar = (app, services) => {
             Type.Union([Type.Literal('user'), Type.Literal('*')], { default: 'user' }),
           ),
           customData: Type.Optional(CustomDataSchema),
+          ...UploadContractFields,
         }),
         response: {
           200: Type.Object({
@@ -26,7 +28,7 @@ export const requestUpload: RouteRegistrar = (app, services) => {
             postVerifyUploadUrl: Type.String(),
             expiresAt: Type.Integer({ description: 'Unix seconds at which putFileUrl expires' }),
           }),
-          ...errorResponses(400, 401, 403, 409),
+          ...errorResponses(400, 401, 403, 409, 413, 415),
         },
       },
     },
@@ -35,6 +37,7 @@ export const requestUpload: RouteRegistrar = (app, services) => {
         filePath: request.body.filePath,
         permissionScope: request.body.permissionScope ?? 'user',
         customData: request.body.customData,
+        declared: toUploadContract(request.body),
       });
       return {
         fileId: file.id,

@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import { assertQuotas } from '../../domain/files/upload-limits.ts';
+import type { QuotaLimits, StorageUsage } from '../../domain/ports.ts';
+import type { DatabaseSchema } from '../database-schema.ts';
+
+/** The usage of a user (and of their project, user_id ''), as the usage triggers keep it. */
+export async function readStorageUsage(
+  db: Kysely<DatabaseSchema>,
+  owner: { projectId: string; userId: string },
+): Promise<{ user: StorageUsage; project: StorageUsage }> {
+  const rows = await db
+    .selectFrom('storage_usage')
+    .select(['user_id', 'files', 'bytes'])
+    .where('project_id', '=', owner.projectId)
+    .where('user_id', 'in', [owner.userId, ''])
+    .execute();
+  const find = (userId: string): StorageUsage => {
+    const row = rows.find((candidate) => candidate.user_id === userId);
+    return { files: Number(row?.files ?? 0), bytes: Number(row?.bytes ?? 0) };
+  };
+  return { user: find(owner.userId), project: find('') };
+}
+
+/**
+ * Inside the transaction that just wrote file rows (whose triggers changed the usage and, on
+ * PostgreSQL, hold its rows locked until commit; SQLite's BEGIN IMMEDIATE holds the database):
+ * throws QUOTA_EXCEEDED, so the caller's transaction rolls back, when a counter the write
+ * grew is over its limit. Check-and-commit is one step: concurrent writers cannot both pass
+ * a quota that has room for one. Any writer of file rows that can grow usage (uploads, copy)
+ * calls this before it commits.
+ */
+export async function assertUsageWithin(
+  trx: Kysely<DatabaseSchema>,
+  owner: { projectId: string; userId: string },
+  limits: QuotaLimits,
+  grew: { files: boolean; bytes: boolean },
+): Promise<void> {
+  assertQuotas(await readStorageUsage(trx, owner), limits, grew);
+}
