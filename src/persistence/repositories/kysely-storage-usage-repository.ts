@@ -3,7 +3,7 @@ import type { StorageUsage, StorageUsageRepository } from '../../domain/ports.ts
 import type { DatabaseSchema } from '../database-schema.ts';
 import { readStorageUsage } from './storage-usage-check.ts';
 
-/** Reads the usage the triggers of migration 0010_storage_usage keep. */
+/** Reads the usage the triggers of migration 0015_storage_usage keep. */
 export class KyselyStorageUsageRepository implements StorageUsageRepository {
   readonly #db: Kysely<DatabaseSchema>;
 
