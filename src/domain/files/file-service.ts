@@ -387,7 +387,12 @@ export class FileService {
     const { declared } = file;
     assertDeclaredType(declared.contentType, sentContentType);
     const owner = { projectId: file.projectId, userId: file.creatorId };
-    const { head, body: whole } = await peekStart(body, sniffSampleBytes);
+    const countedBytes = file.pendingUpload?.sizeBytes ?? declared.sizeBytes ?? 0;
+    const limits = await this.#o.limits.streamingLimits(owner, countedBytes);
+    // A sample no larger than the first byte too many: a body over a limit is refused as soon
+    // as that byte arrives, not after a sample a slow client may never finish sending.
+    const sampleBytes = Math.min(sniffSampleBytes, ...limits.map((limit) => limit.maxBytes + 1));
+    const { head, body: whole } = await peekStart(body, sampleBytes);
     const sniffed = await sniffContentType(head);
     const contentType = toContentType(
       sentContentType || (declared.contentType ?? undefined),
@@ -397,10 +402,9 @@ export class FileService {
     await this.#o.limits.assertTypeAllowed(file.projectId, contentType);
     // security: bytes that tell another type (HTML labelled image/png) must be allowed too.
     if (sniffed) await this.#o.limits.assertTypeAllowed(file.projectId, sniffed);
-    const countedBytes = file.pendingUpload?.sizeBytes ?? declared.sizeBytes ?? 0;
     const check = new ContentCheckStream({
       declared,
-      limits: await this.#o.limits.streamingLimits(owner, countedBytes),
+      limits,
       sha256: this.#o.sha256.open(),
     });
     // The check's own failure reaches the store through the stream; this only stops a rejection going unheard.
