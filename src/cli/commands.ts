@@ -52,6 +52,7 @@ const options = {
   yes: { type: 'boolean' },
   'retire-old': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
 export type Flag = keyof typeof options;
@@ -62,6 +63,8 @@ type Output = { json: Record<string, unknown>; text: string } | undefined;
 
 /** One command: the flags it takes besides the common ones, its positional arguments, what it does. */
 export type Command = {
+  /** One line for `coffer help`. */
+  summary: string;
   flags: readonly Flag[];
   args?: readonly string[];
   run(config: Config, values: Values, args: string[]): Promise<Output>;
@@ -92,6 +95,7 @@ async function withPaths<T>(config: Config, use: LocalPathsUse, work: () => Prom
 /** Every command: what it does and what it prints (JSON with --json, a sentence otherwise). */
 export const commands: Record<string, Command> = {
   serve: {
+    summary: 'Start the service: a supervising primary and --workers server processes.',
     flags: ['host', 'port', 'public-url', 'tls-cert', 'tls-key', 'trust-proxy', 'workers', 'log-level'],
     run: async (config) => {
       await prepareLocalPaths(config, { dataDir: true, stores: 'create' });
@@ -101,6 +105,7 @@ export const commands: Record<string, Command> = {
     },
   },
   migrate: {
+    summary: 'Bring the database schema up to date (serve does it too).',
     flags: ['json'],
     run: async (config) => {
       await withPaths(config, { stores: 'create' }, () => migrate(config));
@@ -108,6 +113,7 @@ export const commands: Record<string, Command> = {
     },
   },
   export: {
+    summary: 'Write every project, user, key and verified file to a new directory (a secret: keep it so).',
     flags: ['out', 'json'],
     run: async (config, values) => {
       const counts = await exportData(config, required(values.out, '--out'));
@@ -115,6 +121,7 @@ export const commands: Record<string, Command> = {
     },
   },
   import: {
+    summary: 'Read an export into empty stores, checking all of it first.',
     flags: ['in', 'json'],
     run: async (config, values) => {
       const counts = await importData(config, required(values.in, '--in'));
@@ -122,6 +129,7 @@ export const commands: Record<string, Command> = {
     },
   },
   gc: {
+    summary: 'Report stray blobs (a dry run), or remove them with --apply.',
     flags: ['apply', 'json'],
     run: async (config, values) => {
       const report = await withPaths(config, { stores: 'existing' }, () =>
@@ -131,6 +139,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'project create': {
+    summary: 'Create a project; prints its app id and secret (shown once).',
     flags: ['origin', 'json'],
     args: ['<name>'],
     run: async (config, values, [name]) => {
@@ -142,6 +151,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'project show': {
+    summary: 'Print a project: its app id, allowed origins and settings.',
     flags: ['json'],
     args: ['<project>'],
     run: async (config, _values, [project]) => {
@@ -152,6 +162,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'project set': {
+    summary: 'Change project settings (name=value; name= restores a default).',
     flags: ['json'],
     args: ['<project>', '<name=value>...'],
     run: async (config, _values, [project, ...assignments]) => {
@@ -161,6 +172,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'project list': {
+    summary: 'List every project.',
     flags: ['json'],
     run: async (config) => {
       const result = await withPaths(config, { stores: 'existing' }, () => projectList(config));
@@ -172,6 +184,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'project origin': {
+    summary: 'Add or remove browser origins allowed to call without the secret.',
     flags: ['json'],
     args: ['<add|remove>', '<project>', '<origin>...'],
     run: async (config, _values, [action, project, ...origins]) => {
@@ -184,6 +197,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'project delete': {
+    summary: 'Delete a project with its users, sessions, files and bytes (irreversible).',
     flags: ['yes', 'json'],
     args: ['<project>'],
     run: async (config, values, [project]) => {
@@ -194,6 +208,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'user create': {
+    summary: 'Create a user; the password from --password, --password-stdin or a prompt.',
     flags: ['project', 'email', 'password', 'password-stdin', 'role', 'json'],
     run: async (config, values) => {
       const input = {
@@ -207,6 +222,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'user set-role': {
+    summary: 'Give a user another role (an admin role makes them an admin).',
     flags: ['project', 'json'],
     args: ['<userId>', '<role>'],
     run: async (config, values, [userId, role]) => {
@@ -216,6 +232,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'user list': {
+    summary: "List a project's users by email.",
     flags: ['project', 'json'],
     run: async (config, values) => {
       const input = { project: required(values.project, '--project'), json: values.json === true };
@@ -224,6 +241,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'user find': {
+    summary: 'Find a user of a project by email.',
     flags: ['project', 'json'],
     args: ['<email>'],
     run: async (config, values, [email]) => {
@@ -233,6 +251,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'user delete': {
+    summary: 'Delete a user with their files, bytes, shares and sessions.',
     flags: ['project', 'json'],
     args: ['<userId>'],
     run: async (config, values, [userId]) => {
@@ -243,6 +262,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'user reset-password': {
+    summary: "Set a user's password (prompt or --password-stdin); ends their sessions.",
     flags: ['project', 'password-stdin', 'json'],
     args: ['<userId>'],
     run: async (config, values, [userId]) => {
@@ -255,16 +275,19 @@ export const commands: Record<string, Command> = {
     },
   },
   'user disable': {
+    summary: 'Refuse a user at once, everywhere.',
     flags: ['project', 'json'],
     args: ['<userId>'],
     run: (c, v, a) => setEnabled(c, v, a, false),
   },
   'user enable': {
+    summary: 'Let a disabled user in again.',
     flags: ['project', 'json'],
     args: ['<userId>'],
     run: (c, v, a) => setEnabled(c, v, a, true),
   },
   'app create': {
+    summary: 'Add an app id and secret to a project (the secret is shown once).',
     flags: ['project', 'json'],
     run: async (config, values) => {
       const input = { project: required(values.project, '--project') };
@@ -274,6 +297,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'app list': {
+    summary: "List a project's app ids.",
     flags: ['project', 'json'],
     run: async (config, values) => {
       const input = { project: required(values.project, '--project') };
@@ -283,6 +307,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'app revoke': {
+    summary: 'Stop an app id and secret at once, everywhere.',
     flags: ['project', 'force', 'json'],
     args: ['<appId>'],
     run: async (config, values, [appId]) => {
@@ -296,6 +321,7 @@ export const commands: Record<string, Command> = {
     },
   },
   'keys rotate': {
+    summary: 'New signing keys for tokens and links; old ones verify until what they signed expires.',
     flags: ['purpose', 'retire-old', 'json'],
     run: async (config, values) => {
       const input = { purpose: values.purpose, retireOld: values['retire-old'] ?? false };

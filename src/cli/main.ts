@@ -2,10 +2,11 @@ import { loadConfig } from '../config/config.ts';
 import { ConfigError, isConfigError } from '../config/config-error.ts';
 import { projectSettingDefinitions, projectSettingNames } from '../domain/identity/project-settings.ts';
 import { isAppError } from '../errors/app-error.ts';
+import { cofferVersion, commandHelp } from './command-help.ts';
 import { type Command, commands, commonFlags, type Flag, parseCommandLine, type Values } from './commands.ts';
 import { restrictNewFilesToOwner } from './private-files.ts';
 
-const usage = `Usage:
+const usage = `Usage (coffer help <command> for its flags; coffer --version):
   coffer serve [--host 127.0.0.1] [--port 8080] [--public-url URL] [--tls-cert F --tls-key F] [--trust-proxy] [--workers N] [--log-level L]
   coffer project create <name> [--origin URL]... [--json]
   coffer project show <projectId|name> [--json]
@@ -44,15 +45,25 @@ function settingsHelp(): string {
 /** Runs one `coffer` command; answers the process exit code. Admin commands call services, never HTTP. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   restrictNewFilesToOwner();
-  let json = false;
+  // Known before parsing, so that a command line that does not parse still answers in JSON.
+  let json = argv.includes('--json');
   try {
     const { values, positionals } = parseCommandLine(argv);
     json = values.json === true;
-    if (values.help || positionals.length === 0) {
-      console.log(usage);
-      return values.help ? 0 : 2;
+    if (values.version || (positionals.length === 1 && positionals[0] === 'version')) {
+      console.log(json ? JSON.stringify({ version: cofferVersion() }) : `coffer ${cofferVersion()}`);
+      return 0;
+    }
+    if (positionals[0] === 'help') return printHelp(positionals.slice(1));
+    if (positionals.length === 0) {
+      if (values.help) return printHelp([]);
+      throw new ConfigError('a command is needed (coffer help lists them)');
     }
     const { name, command, args } = findCommand(positionals);
+    if (values.help) {
+      console.log(commandHelp(name, command, commonFlags));
+      return 0;
+    }
     assertInvocation(name, command, values, args);
     const config = loadConfig(values as Record<string, string | boolean | undefined>, env);
     const output = await command.run(config, values, args);
@@ -60,10 +71,27 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     return 0;
   } catch (error) {
     const message = toOneLine(error);
-    if (json) console.log(JSON.stringify({ error: isAppError(error) ? error.code : 'FAILED', message }));
+    if (json) console.log(JSON.stringify({ code: toErrorCode(error), message }));
     console.error(`coffer: ${message}`);
     return toExitStatus(error);
   }
+}
+
+/** `coffer help`: every command; `coffer help <command>`: that command's flags. */
+function printHelp(words: string[]): number {
+  if (words.length === 0) {
+    console.log(usage);
+    return 0;
+  }
+  const { name, command } = findCommand(words);
+  console.log(commandHelp(name, command, commonFlags));
+  return 0;
+}
+
+/** The stable code of a failure: the AppError's, INVALID_INVOCATION for a flag or argument to fix. */
+function toErrorCode(error: unknown): string {
+  if (isAppError(error)) return error.code;
+  return isConfigError(error) ? 'INVALID_INVOCATION' : 'FAILED';
 }
 
 /** 2: the invocation needs fixing (a flag, a variable, a file, a malformed value); 1: the work failed. */

@@ -65,13 +65,13 @@ describe('coffer app create | list | revoke, with a server running on the same d
 
     const last = await cli('app', 'revoke', '--project', 'default', appId, '--json');
     assert.equal(last.code, 2, last.stderr);
-    assert.equal(JSON.parse(last.stdout).error, 'VALIDATION_FAILED');
+    assert.equal(JSON.parse(last.stdout).code, 'VALIDATION_FAILED');
     assert.match(last.stderr, /last app credential.*--force/);
     assert.equal(await profileStatus(fresh, token), 200, 'a refused revoke changes nothing');
 
     const unknown = await cli('app', 'revoke', '--project', 'default', 'no-such-app', '--json');
     assert.equal(unknown.code, 1, unknown.stderr);
-    assert.equal(JSON.parse(unknown.stdout).error, 'NOT_FOUND');
+    assert.equal(JSON.parse(unknown.stdout).code, 'NOT_FOUND');
 
     await json('app', 'revoke', '--project', 'default', appId, '--force');
     assert.deepEqual((await json('app', 'list', '--project', 'default')).apps, []);
@@ -96,6 +96,6 @@ describe('coffer app create | list | revoke, with a server running on the same d
     // every command.
     const unknown = await cli('app', 'create', '--project', 'no-such-project', '--json');
     assert.equal(unknown.code, 1, unknown.stderr);
-    assert.equal(JSON.parse(unknown.stdout).error, 'NOT_FOUND');
+    assert.equal(JSON.parse(unknown.stdout).code, 'NOT_FOUND');
   });
 });

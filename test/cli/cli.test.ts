@@ -103,12 +103,12 @@ describe('coffer command line (DESIGN §6), with a server running on the same da
     // The password policy of signup: one of the most common passwords is refused, in any case.
     const common = await cli(...create('PASSWORD1'));
     assert.equal(common.code, 2, 'a bad input, as every VALIDATION_FAILED');
-    assert.equal(JSON.parse(common.stdout).error, 'VALIDATION_FAILED');
+    assert.equal(JSON.parse(common.stdout).code, 'VALIDATION_FAILED');
     const args = create('dup password here');
     assert.equal((await cli(...args)).code, 0);
     const dup = await cli(...args);
     assert.equal(dup.code, 1);
-    assert.equal(JSON.parse(dup.stdout).error, 'EMAIL_TAKEN');
+    assert.equal(JSON.parse(dup.stdout).code, 'EMAIL_TAKEN');
     const missing = await cli(
       'user',
       'set-role',
@@ -119,7 +119,7 @@ describe('coffer command line (DESIGN §6), with a server running on the same da
       '--json',
     );
     assert.equal(missing.code, 1);
-    assert.equal(JSON.parse(missing.stdout).error, 'USER_NOT_FOUND');
+    assert.equal(JSON.parse(missing.stdout).code, 'USER_NOT_FOUND');
     assert.equal((await cli('frobnicate')).code, 2);
   });
 });

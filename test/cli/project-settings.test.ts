@@ -38,7 +38,10 @@ describe('coffer project show | set (per-project settings), with a server runnin
     for (const args of [['signup=closed', 'colour=blue'], ['signup=closed', 'userQuotaFiles=many'], []]) {
       const wrong = await cli('project', 'set', 'default', ...args, '--json');
       assert.equal(wrong.code, 2, `${args.join(' ')}: ${wrong.stderr}`);
-      assert.equal(JSON.parse(wrong.stdout).error, args.length === 0 ? 'FAILED' : 'VALIDATION_FAILED');
+      assert.equal(
+        JSON.parse(wrong.stdout).code,
+        args.length === 0 ? 'INVALID_INVOCATION' : 'VALIDATION_FAILED',
+      );
     }
     const after = JSON.parse((await cli('project', 'show', 'default', '--json')).stdout).settings;
     assert.deepEqual(after, before);

@@ -104,7 +104,7 @@ describe('coffer user administration, with a server running on the same data', (
       'password1',
     );
     assert.equal(weak.code, 2);
-    assert.equal(JSON.parse(weak.stdout).error, 'VALIDATION_FAILED');
+    assert.equal(JSON.parse(weak.stdout).code, 'VALIDATION_FAILED');
   });
 
   it('on a terminal, a password is asked twice without echo; two that differ change nothing', {
@@ -253,7 +253,7 @@ describe('coffer user administration, with a server running on the same data', (
       'qwerty123',
     );
     assert.equal(weak.code, 2);
-    assert.equal(JSON.parse(weak.stdout).error, 'VALIDATION_FAILED');
+    assert.equal(JSON.parse(weak.stdout).code, 'VALIDATION_FAILED');
     const reset = await cli(
       user('reset-password', '--project', 'default', userId, '--password-stdin', '--json'),
       'the new password\n',
@@ -347,14 +347,14 @@ describe('coffer user administration, with a server running on the same data', (
     for (const args of commands('default')) {
       const answer = await cli([...args, '--json']);
       assert.equal(answer.code, 1, `${args.join(' ')}: ${answer.stderr}`);
-      assert.equal(JSON.parse(answer.stdout).error, 'USER_NOT_FOUND', args.join(' '));
+      assert.equal(JSON.parse(answer.stdout).code, 'USER_NOT_FOUND', args.join(' '));
     }
     const reset = await cli(
       [...user('reset-password', '--project', 'default', unknownId, '--password-stdin'), '--json'],
       'a fine long password',
     );
     assert.equal(reset.code, 1, reset.stderr);
-    assert.equal(JSON.parse(reset.stdout).error, 'USER_NOT_FOUND');
+    assert.equal(JSON.parse(reset.stdout).code, 'USER_NOT_FOUND');
     for (const args of [
       ...commands('no-such-project'),
       user('list', '--project', 'no-such-project'),
@@ -362,7 +362,7 @@ describe('coffer user administration, with a server running on the same data', (
     ]) {
       const answer = await cli([...args, '--json']);
       assert.equal(answer.code, 1, `${args.join(' ')}: ${answer.stderr}`);
-      assert.equal(JSON.parse(answer.stdout).error, 'NOT_FOUND', args.join(' '));
+      assert.equal(JSON.parse(answer.stdout).code, 'NOT_FOUND', args.join(' '));
       assert.match(answer.stderr, /^coffer: NOT_FOUND: No such project "no-such-project"$/m);
     }
   });

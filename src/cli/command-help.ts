@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import type { Command, Flag } from './commands.ts';
+
+/** What each flag means, for per-command help (`coffer <command> --help`, `coffer help <command>`). */
+export const flagHelp: Record<Flag, string> = {
+  'data-dir': 'directory of the embedded stores and the default credentials (COFFER_DATA_DIR, ./data)',
+  'database-url': 'sqlite:<path> or postgres://… (COFFER_DATABASE_URL)',
+  'storage-url': 'file:<dir> or s3://bucket?… (COFFER_STORAGE_URL)',
+  host: 'address to listen on (127.0.0.1)',
+  port: 'port to listen on (8080; 0: any free port)',
+  'public-url': 'the URL clients reach the service at, for absolute links',
+  'tls-cert': 'PEM certificate: serve HTTPS',
+  'tls-key': 'PEM private key of --tls-cert',
+  'trust-proxy': 'behind a TLS proxy: take the client address and scheme from X-Forwarded-*',
+  workers: 'server processes (1; use the core count)',
+  'log-level': 'fatal, error, warn, info, debug, trace or silent (info)',
+  origin: 'a browser origin allowed to call without the secret (repeatable)',
+  project: 'the project, by id or name',
+  email: "the user's email",
+  password: 'the password (visible to other local users: prefer --password-stdin or the prompt)',
+  'password-stdin': 'read the password from standard input (one line)',
+  role: 'the role (user by default)',
+  json: 'print JSON (errors as {"code","message"})',
+  out: 'the directory to write (new or empty)',
+  in: 'the export directory to read',
+  apply: 'remove what is found (without it: a dry run)',
+  force: 'even the last app credential of the project',
+  purpose: 'token, link or all (all)',
+  yes: 'confirm an irreversible deletion',
+  'retire-old': 'stop the older keys at once (after a leak)',
+  help: 'this help',
+  version: "Coffer's version",
+};
+
+/** Help of one command: its usage line, what it does, and each flag it takes. */
+export function commandHelp(name: string, command: Command, commonFlags: readonly Flag[]): string {
+  const flags = [...command.flags, ...commonFlags.filter((flag) => flag !== 'help')];
+  const width = Math.max(...flags.map((flag) => flag.length)) + 4;
+  return [
+    `Usage: coffer ${[name, ...(command.args ?? []), '[flags]'].join(' ')}`,
+    '',
+    command.summary,
+    '',
+    'Flags:',
+    ...flags.map((flag) => `  ${`--${flag}`.padEnd(width)}${flagHelp[flag]}`),
+  ].join('\n');
+}
+
+/** The version in package.json. */
+export function cofferVersion(): string {
+  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return packageJson.version;
+}

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { it } from 'node:test';
+import { commands } from '../../src/cli/commands.ts';
+import { runCli } from '../support/coffer-process.ts';
+
+it('coffer --version and coffer version print the package version', async () => {
+  const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
+  for (const args of [['--version'], ['version']]) {
+    const printed = await runCli(args);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.equal(printed.stdout.trim(), `coffer ${version}`);
+  }
+  assert.deepEqual(JSON.parse((await runCli(['--version', '--json'])).stdout), { version });
+});
+
+it('coffer help lists every command; help <command> and <command> --help list its flags', async () => {
+  const all = await runCli(['help']);
+  assert.equal(all.code, 0, all.stderr);
+  for (const name of Object.keys(commands)) {
+    const first = name.split(' ')[0]!;
+    assert.match(all.stdout, new RegExp(`coffer ${first}`), name);
+  }
+  for (const name of Object.keys(commands)) {
+    const viaHelp = await runCli(['help', ...name.split(' ')]);
+    const viaFlag = await runCli([...name.split(' '), '--help']);
+    assert.equal(viaHelp.code, 0, `${name}: ${viaHelp.stderr}`);
+    assert.equal(viaFlag.stdout, viaHelp.stdout, name);
+    assert.match(viaHelp.stdout, new RegExp(`^Usage: coffer ${name} `), name);
+    assert.ok(viaHelp.stdout.includes(commands[name]!.summary), name);
+    for (const flag of commands[name]!.flags)
+      assert.match(viaHelp.stdout, new RegExp(`--${flag} +\\S`), `${name} --${flag}`);
+    assert.match(viaHelp.stdout, /--data-dir +\S/);
+  }
+});
+
+it('usage errors exit 2 with one line; with --json, {code, message} alone', async () => {
+  for (const args of [[], ['frobnicate'], ['user'], ['help', 'frobnicate'], ['user', 'create', '--nope']]) {
+    const wrong = await runCli([...args, '--json']);
+    assert.equal(wrong.code, 2, `${args.join(' ')}: ${wrong.stderr}`);
+    const answer = JSON.parse(wrong.stdout);
+    assert.deepEqual(Object.keys(answer).sort(), ['code', 'message'], args.join(' '));
+    assert.equal(answer.code, 'INVALID_INVOCATION');
+    assert.doesNotMatch(answer.message, /\n|Usage/);
+    assert.equal(wrong.stderr.trim().split('\n').length, 1, wrong.stderr);
+  }
+});
