@@ -1,4 +1,4 @@
-import { isAppError } from '../errors/app-error.ts';
+import { isAppError, type StoreName } from '../errors/app-error.ts';
 import { storageFull, unavailable } from '../errors/errors.ts';
 
 // ENOSPC: the file system is full; EDQUOT: the user's disk quota is spent. Either way the
@@ -19,7 +19,7 @@ const DEVICE_FAILED = new Set(['EIO', 'EROFS']);
  * A full disk or quota becomes STORAGE_FULL (507), a failing device UNAVAILABLE (503);
  * anything else stays as it is.
  */
-export function toFsStoreError(error: unknown, what: 'database' | 'blob store' = 'blob store'): unknown {
+export function toFsStoreError(error: unknown, what: StoreName = 'blob store'): unknown {
   if (isAppError(error)) return error;
   if (isNoSpaceError(error)) return storageFull(what, error);
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';

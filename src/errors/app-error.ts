@@ -1,5 +1,8 @@
 import { type ErrorCode, errorCodes } from './error-codes.ts';
 
+/** The stores whose failures answer UNAVAILABLE or STORAGE_FULL. */
+export type StoreName = 'database' | 'blob store';
+
 /** The one error type Coffer throws on purpose; build it through the factories in errors.ts. */
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -7,12 +10,12 @@ export class AppError extends Error {
   /** Extra response headers, e.g. Retry-After on RATE_LIMITED. */
   readonly headers: Readonly<Record<string, string>>;
   /** UNAVAILABLE and STORAGE_FULL: the store that failed (metrics count by it). */
-  readonly store?: string;
+  readonly store?: StoreName;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { cause?: unknown; headers?: Record<string, string>; store?: string } = {},
+    options: { cause?: unknown; headers?: Record<string, string>; store?: StoreName } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';

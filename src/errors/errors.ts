@@ -1,4 +1,4 @@
-import { AppError } from './app-error.ts';
+import { AppError, type StoreName } from './app-error.ts';
 
 // One factory per error code. Messages are for humans; clients branch on `code`.
 
@@ -64,7 +64,7 @@ export const rateLimited = (retryAfterSeconds: number) =>
     headers: { 'retry-after': String(retryAfterSeconds) },
   });
 export const internal = (cause?: unknown) => new AppError('INTERNAL', 'Internal error', { cause });
-export const unavailable = (what: 'database' | 'blob store', cause?: unknown) =>
+export const unavailable = (what: StoreName, cause?: unknown) =>
   new AppError('UNAVAILABLE', `${what} is unavailable; retry shortly`, { cause, store: what });
 /** GET /metrics without COFFER_METRICS_TOKEN, from anywhere but this machine directly. */
 export const metricsLoopbackOnly = () =>
@@ -79,7 +79,7 @@ export const metricsUnavailable = (cause: unknown) =>
 export const storeNotReady = (what: string, cause?: unknown) =>
   new AppError('UNAVAILABLE', `${what} is unavailable; retry shortly`, { cause });
 /** A store refused a write for lack of space (disk full, quota); nothing partial was kept. */
-export const storageFull = (what: 'database' | 'blob store', cause?: unknown) =>
+export const storageFull = (what: StoreName, cause?: unknown) =>
   new AppError('STORAGE_FULL', `The ${what} is full; nothing was stored. Retry once space is freed`, {
     cause,
     store: what,

@@ -1,10 +1,9 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { StoreName } from '../errors/app-error.ts';
 import { metricsFromPrimary } from './cluster-metrics.ts';
 
 /** What a metadata store can say about its connections (PostgreSQL's pool; SQLite has none). */
 export type PoolStats = { total: number; idle: number; waiting: number };
-
-export type StoreName = 'database' | 'blob store';
 
 /**
  * The process's Prometheus instruments (prom-client), in a registry of its own rather than

@@ -14,17 +14,17 @@ export class CofferError extends Error {
 
 /** Reads an error answer; a body that is not the error shape still becomes a CofferError. */
 export async function toCofferError(response: Response): Promise<CofferError> {
-  const text = await response.text().catch(() => '');
+  return fromErrorText(response.status, await response.text().catch(() => ''), response.statusText);
+}
+
+/** An error answer's status and body text (fetch or XMLHttpRequest) as a CofferError. */
+export function fromErrorText(status: number, text: string, statusText = ''): CofferError {
   try {
     const body = JSON.parse(text) as { code?: unknown; message?: unknown };
     if (typeof body.code === 'string')
-      return new CofferError(response.status, body.code, String(body.message ?? body.code));
+      return new CofferError(status, body.code, String(body.message ?? body.code));
   } catch {
     // not JSON: described below
   }
-  return new CofferError(
-    response.status,
-    `HTTP_${response.status}`,
-    text.slice(0, 200) || response.statusText,
-  );
+  return new CofferError(status, `HTTP_${status}`, text.slice(0, 200) || statusText);
 }

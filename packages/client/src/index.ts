@@ -1,5 +1,5 @@
 import type { components } from './api-types.ts';
-import { CofferError, toCofferError } from './errors.ts';
+import { CofferError, fromErrorText, toCofferError } from './errors.ts';
 import { putContent, type UploadBody, type UploadProgress } from './put-content.ts';
 
 export { CofferError } from './errors.ts';
@@ -208,7 +208,7 @@ export class CofferClient {
           fetch: this.#fetch,
         });
         if (put.status >= 200 && put.status < 300 && put.etag) return put.etag;
-        failure = errorFromText(put.status, put.text);
+        failure = fromErrorText(put.status, put.text);
         if (put.status < 500) throw failure; // the link, the size or the content: trying again changes nothing
       } catch (error) {
         if (error instanceof CofferError && error.status > 0 && error.status < 500) throw error;
@@ -279,14 +279,4 @@ function toQuery(query: Call['query']): string {
   return entries.length === 0
     ? ''
     : `?${new URLSearchParams(entries.map(([key, value]) => [key, String(value)]))}`;
-}
-
-function errorFromText(status: number, text: string): CofferError {
-  try {
-    const body = JSON.parse(text) as { code?: string; message?: string };
-    if (typeof body.code === 'string') return new CofferError(status, body.code, body.message ?? body.code);
-  } catch {
-    // not the error shape
-  }
-  return new CofferError(status, `HTTP_${status}`, text.slice(0, 200));
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isAppError } from '../../errors/app-error.ts';
-import type { ServiceMetrics, StoreName } from '../../metrics/service-metrics.ts';
+import type { ServiceMetrics } from '../../metrics/service-metrics.ts';
 
 /** The gateway's download route: its completed answers count as downloaded bytes. */
 const downloadRoute = '/blob/v1/files/:fileId';
@@ -22,6 +22,6 @@ export function installRequestMetrics(app: FastifyInstance, metrics: ServiceMetr
   app.addHook('onError', async (_request, _reply, error) => {
     if (!isAppError(error) || error.store === undefined) return;
     if (error.code === 'UNAVAILABLE' || error.code === 'STORAGE_FULL')
-      metrics.storeFailed(error.store as StoreName, error.code);
+      metrics.storeFailed(error.store, error.code);
   });
 }
