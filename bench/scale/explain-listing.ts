@@ -46,8 +46,45 @@ for (const [name, reader] of [
   cases.push({ name: `${name}, prefix of none`, query: { ...reader, filePathPrefix: 'none/' } });
 }
 
-async function explainAll(db: Kysely<DatabaseSchema>, captured: CompiledQuery[], plan: Plan) {
-  for (const { name, query } of cases) {
+/**
+ * Prefixes between the extremes, from the seeded paths (`seed-<batch>/<zero-padded n>.bin`,
+ * n in time order): the few reader's ten files, and the oldest 100, 10,000 and 100,000 of the
+ * others' (the adversarial shape for a walk in time order: every match at the far end).
+ */
+async function pathCases(db: Kysely<DatabaseSchema>) {
+  const oldest = async (creatorId: string) =>
+    (
+      await db
+        .selectFrom('files')
+        .select('file_path')
+        .where('creator_id', '=', creatorId)
+        .orderBy('created_at')
+        .limit(1)
+        .executeTakeFirstOrThrow()
+    ).file_path;
+  const fewFolder = (await oldest('few')).split('/')[0]!;
+  const othersFirst = await oldest('others'); // seed-<batch>/000000.bin
+  const [folder, name] = othersFirst.split('/') as [string, string];
+  const digits = name.split('.')[0]!.length;
+  const oldestOf = (count: number) => `${folder}/${'0'.repeat(digits - Math.log10(count))}`;
+  const admin = { readerId: 'admin', readerRole: 'admin', isAdmin: true };
+  return [
+    { name: "admin, prefix of the few reader's 10", query: { ...admin, filePathPrefix: `${fewFolder}/` } },
+    { name: 'few, prefix of its 10', query: { readerId: 'few', filePathPrefix: `${fewFolder}/` } },
+    ...[100, 10_000, 100_000].map((count) => ({
+      name: `admin, prefix of the oldest ${count}`,
+      query: { ...admin, filePathPrefix: oldestOf(count) },
+    })),
+  ];
+}
+
+async function explainAll(
+  db: Kysely<DatabaseSchema>,
+  captured: CompiledQuery[],
+  plan: Plan,
+  extraCases: typeof cases = [],
+) {
+  for (const { name, query } of [...cases, ...extraCases]) {
     const full: FileListQuery = {
       projectId,
       readerId: '',
@@ -97,13 +134,13 @@ async function onSqlite() {
       });
       console.log(`seeded ${count} files of ${creatorId} in ${seconds.toFixed(1)} s`);
     }
-    await explainAll(db, captured, async (query) =>
+    const plan: Plan = async (query) =>
       database
         .prepare(`explain query plan ${query.sql}`)
         .all(...(query.parameters as never[]))
         .map((row) => `  ${row.detail}`)
-        .join('\n'),
-    );
+        .join('\n');
+    await explainAll(db, captured, plan, await pathCases(db));
     await db.destroy();
   } finally {
     rmSync(dir, { recursive: true, force: true });

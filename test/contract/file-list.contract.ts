@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import type { FileListQuery, FileRecord, NewFile } from '../../src/domain/ports.ts';
-import { pagesCountedAhead } from '../../src/persistence/repositories/list-files.ts';
+import { listFiles, pagesCountedAhead } from '../../src/persistence/repositories/list-files.ts';
 import { writeAllRows } from '../../src/persistence/table-copy.ts';
 import { at, newFile, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
 
@@ -129,6 +129,48 @@ export function runFileListContract(fixture: RepositoryFixture): void {
           `${limit}/${offset}`,
         );
         assert.equal(page.total, total, `${limit}/${offset}`);
+      }
+    });
+
+    it('lists a prefix alike from its path range and from a walk of the sets (SQLite picks by the range size)', async () => {
+      const pathProject = await newProjectId(fixture.repos);
+      for (let i = 0; i < 24; i++) {
+        const creatorId = i % 5 === 0 ? bob : ann;
+        const filePath = `${i % 2 === 0 ? 'p' : 'q'}/${i}.txt`;
+        const file = (await fixture.repos.files.create(newFile(pathProject, { creatorId, filePath }), at(i)))
+          .file;
+        if (i % 3 === 0 && creatorId === ann)
+          await fixture.repos.files.addAclEntry(file.id, { scope: 'user', identifier: bob }, at(i));
+        if (i % 4 === 0)
+          await fixture.repos.files.addAclEntry(file.id, { scope: 'role', identifier: 'editors' }, at(i));
+      }
+      const readers = [
+        reader(ann),
+        reader(bob),
+        reader(cat, 'editors'),
+        reader(eve, 'admin', { isAdmin: true }),
+      ];
+      for (const base of readers) {
+        const query = { ...base, projectId: pathProject };
+        const everything = (await fixture.repos.files.list(query)).files;
+        const expected = everything.filter((file) => file.filePath.startsWith('p/')).map((file) => file.id);
+        // A cap of 0 walks the sets (the range holds more); 1,000 reads the range.
+        for (const pathRangeCap of [0, 1000]) {
+          for (let offset = 0; offset <= expected.length; offset += 2) {
+            const page = await listFiles(
+              fixture.database.db,
+              { ...query, filePathPrefix: 'p/', limit: 2, offset },
+              { pathRangeCap },
+            );
+            const where = `${base.readerId}, cap ${pathRangeCap}, offset ${offset}`;
+            assert.deepEqual(
+              page.files.map((file) => file.id),
+              expected.slice(offset, offset + 2),
+              where,
+            );
+            assert.equal(page.total, expected.length, where);
+          }
+        }
       }
     });
 

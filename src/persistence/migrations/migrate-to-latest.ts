@@ -14,6 +14,7 @@ import { initialSchema } from './initial-schema.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
+import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
 import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
 import { uploadContracts } from './upload-contracts.ts';
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0013_app_credentials': appCredentials,
   '0014_upload_contracts': uploadContracts,
   '0015_storage_usage': storageUsage,
+  '0016_sqlite_path_index': sqlitePathIndex,
 };
 
 /** The names of every migration, in the order they run. */

@@ -16,6 +16,15 @@ import { findAclsByFileIds, toFileRecord } from './file-rows.ts';
  */
 export const pagesCountedAhead = 10;
 
+/**
+ * On SQLite, a filePath prefix that the project's path index holds at most this many times
+ * is listed from that range (read whole, filtered by the reader's access, sorted); a prefix
+ * held more often is looked for while walking the reader's sets in time order, where it is
+ * then frequent enough to fill a page soon. Either way a listing reads a bounded number of
+ * rows: a prefix that few files hold no longer walks a reader's whole set (issue 9).
+ */
+export const pathRangeCap = 5_000;
+
 type ListingKey = { created_at: number; id: string };
 
 /**
@@ -33,13 +42,16 @@ type ListingKey = { created_at: number; id: string };
 export async function listFiles(
   db: Kysely<DatabaseSchema>,
   query: FileListQuery,
+  options: { pathRangeCap?: number } = {},
 ): Promise<{ files: FileRecord[]; total: number }> {
+  const rangeCap = options.pathRangeCap ?? pathRangeCap;
   const prefix = query.filePathPrefix === '' ? undefined : query.filePathPrefix;
   const upper = prefix === undefined ? undefined : nextPrefix(prefix);
   const shape: ListingShape = {
     isAdmin: query.isAdmin,
     hasPrefix: prefix !== undefined,
     hasUpper: upper !== undefined,
+    byPath: false,
   };
   const horizon = query.offset + query.limit * (1 + pagesCountedAhead);
   const values: ListingValues = {
@@ -49,9 +61,14 @@ export async function listFiles(
     prefix: prefix ?? '',
     upper: upper ?? '',
     count: horizon + 1,
+    rangeCap: rangeCap + 1,
     limit: query.limit,
     offset: query.offset,
   };
+  if (shape.hasPrefix && shape.hasUpper && isSqlite(db)) {
+    const [range] = await runShaped(db, 'range', shape, values, countPathRange);
+    shape.byPath = Number(range?.held ?? 0) <= rangeCap;
+  }
   const rows = await runShaped(db, 'page', shape, values, selectPage);
   // An empty page (past the end) still answers the total.
   const seen =
@@ -70,7 +87,13 @@ export async function listFiles(
 }
 
 /** What changes the SQL of a listing; everything else is a parameter value. */
-type ListingShape = { isAdmin: boolean; hasPrefix: boolean; hasUpper: boolean };
+type ListingShape = {
+  isAdmin: boolean;
+  hasPrefix: boolean;
+  hasUpper: boolean;
+  /** The files come from the project's path range (SQLite, a prefix few files hold). */
+  byPath: boolean;
+};
 type ListingValues = {
   projectId: string;
   readerId: string;
@@ -79,6 +102,8 @@ type ListingValues = {
   upper: string;
   /** How many keys to read from each set. */
   count: number;
+  /** How many paths of the prefix's range to count before walking the sets instead. */
+  rangeCap: number;
   limit: number;
   offset: number;
 };
@@ -98,6 +123,7 @@ const placeholders: ListingValues = {
   count: -1_000_001,
   limit: -1_000_002,
   offset: -1_000_003,
+  rangeCap: -1_000_004,
 };
 const placeholderNames = new Map<unknown, keyof ListingValues>(
   Object.entries(placeholders).map(([name, value]) => [value, name as keyof ListingValues]),
@@ -116,7 +142,7 @@ async function runShaped<Row>(
     compiled = new Map();
     compiledByDatabase.set(db, compiled);
   }
-  const key = `${name}:${shape.isAdmin}:${shape.hasPrefix}:${shape.hasUpper}`;
+  const key = `${name}:${shape.isAdmin}:${shape.hasPrefix}:${shape.hasUpper}:${shape.byPath}`;
   let query = compiled.get(key);
   if (query === undefined) {
     query = build(db, shape, placeholders).compile();
@@ -154,12 +180,24 @@ function countVisible(db: Kysely<DatabaseSchema>, shape: ListingShape, values: L
     .select((eb) => eb.fn.countAll<number | string>().as('seen'));
 }
 
+/** How many files of the project hold the prefix, counted up to `rangeCap` on the path index. */
+function countPathRange(db: Kysely<DatabaseSchema>, _shape: ListingShape, values: ListingValues) {
+  const range = db
+    .selectFrom('files')
+    .select('files.id')
+    .where('files.project_id', '=', values.projectId)
+    .where(inPathRange(values.prefix, values.upper, 'binary'))
+    .limit(values.rangeCap);
+  return db.selectFrom(range.as('range')).select((eb) => eb.fn.countAll<number>().as('held'));
+}
+
 /** The first `count` keys of each of the reader's sets, as one deduplicated union. */
 function visibleKeys(
   db: Kysely<DatabaseSchema>,
   shape: ListingShape,
   values: ListingValues,
 ): SelectQueryBuilder<DatabaseSchema, never, ListingKey> {
+  if (shape.byPath) return visibleInPathRange(db, shape, values);
   const created = db
     .selectFrom('files')
     .select(['files.created_at', 'files.id'])
@@ -200,6 +238,38 @@ function visibleKeys(
 }
 
 /**
+ * The files of the prefix's path range (at most pathRangeCap of them) that the reader may list:
+ * their own, or those whose ACL names them or their role (entries past the creator's own).
+ */
+function visibleInPathRange(db: Kysely<DatabaseSchema>, shape: ListingShape, values: ListingValues) {
+  return db
+    .selectFrom('files')
+    .select(['files.created_at', 'files.id'])
+    .where('files.project_id', '=', values.projectId)
+    .where(inPathRange(values.prefix, values.upper, 'binary'))
+    .where(startsWith(values.prefix))
+    .$if(!shape.isAdmin, (qb) =>
+      qb.where((eb) => {
+        const named = (scope: 'user' | 'role', identifier: string) =>
+          eb.exists(
+            eb
+              .selectFrom('file_acl')
+              .select('file_acl.file_id')
+              .whereRef('file_acl.file_id', '=', 'files.id')
+              .where('file_acl.scope', '=', scope)
+              .where('file_acl.identifier', '=', identifier)
+              .where('file_acl.position', '>', sql.lit(0)),
+          );
+        return eb.or([
+          eb('files.creator_id', '=', values.readerId),
+          named('user', values.readerId),
+          named('role', values.readerRole),
+        ]);
+      }),
+    ) as never;
+}
+
+/**
  * The paths that start with `prefix` lie in [prefix, the prefix with its last code point
  * raised by one) in code-point order: an index range on PostgreSQL, compared in the "C"
  * collation as its path indexes are (migrations/acl-listing-keys.ts). Its planner weighs the
@@ -209,8 +279,9 @@ function visibleKeys(
  * and each path tested, which stops as soon as the page is full. startsWith stays as the
  * exact test on both.
  */
-function inPathRange(prefix: string, upper: string | undefined) {
-  const path = sql`files.file_path collate "C"`;
+function inPathRange(prefix: string, upper: string | undefined, collation: 'C' | 'binary' = 'C') {
+  // SQLite's default BINARY collation is already code-point order (and names no "C").
+  const path = collation === 'C' ? sql`files.file_path collate "C"` : sql`files.file_path`;
   return upper === undefined
     ? sql<boolean>`${path} >= ${prefix}`
     : sql<boolean>`${path} >= ${prefix} and ${path} < ${upper}`;
