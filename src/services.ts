@@ -13,7 +13,7 @@ import { type Clock, systemClock } from './domain/clock.ts';
 import { BlobCollector } from './domain/files/blob-collector.ts';
 import { FileOrganizer } from './domain/files/file-organizer.ts';
 import { FileService } from './domain/files/file-service.ts';
-import { Sha256Thread } from './domain/files/sha256-thread.ts';
+import { HashThread } from './domain/files/hash-thread.ts';
 import { UnverifiedSweeper } from './domain/files/unverified-sweeper.ts';
 import { UploadLimits } from './domain/files/upload-limits.ts';
 import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
@@ -84,7 +84,9 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     ...stores.repositories,
     users: new CachedUserRepository(stores.repositories.users, accessEpoch),
   };
-  const blobs = openBlobStore(config.storageUrl);
+  // One hashing thread for the process: uploads' SHA-256 and the local store's MD5 ETags.
+  const hashes = new HashThread();
+  const blobs = openBlobStore(config.storageUrl, hashes);
   try {
     if (config.uploadMode === 'direct' && !blobs.presignUpload) {
       throw new Error('COFFER_UPLOAD_MODE=direct needs an S3 storage URL');
@@ -139,7 +141,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
       maxFileSizeBytes: config.maxFileSizeBytes,
       directUploads: config.uploadMode === 'direct',
-      sha256: new Sha256Thread(),
+      hashes,
       limits: uploadLimits,
       events: {
         uploadCommitted: (sizeBytes) => metrics.uploaded(sizeBytes),
@@ -273,11 +275,11 @@ export function createBlobCollector(
   return new BlobCollector({ files, blobs, sweeper: blobs, clock, graceSeconds: config.gcGraceSeconds });
 }
 
-export function openBlobStore(storageUrl: string): BlobStore & BlobSweeper {
+export function openBlobStore(storageUrl: string, hashes?: HashThread): BlobStore & BlobSweeper {
   // memory: keeps blobs in this process only: tests and benchmarks, never production.
   if (storageUrl === 'memory:') return new MemoryBlobStore();
   if (storageUrl.startsWith('file:'))
-    return new FsBlobStore({ rootDir: path.resolve(storageUrl.slice('file:'.length)) });
+    return new FsBlobStore({ rootDir: path.resolve(storageUrl.slice('file:'.length)), hashes });
   if (storageUrl.startsWith('s3:')) return new S3BlobStore(parseS3StorageUrl(storageUrl));
   throw new Error(
     `COFFER_STORAGE_URL: unsupported store ${JSON.stringify(storageUrl.split(':')[0])} (use file: or s3:)`,

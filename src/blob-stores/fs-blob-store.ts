@@ -3,6 +3,7 @@ import { access, type FileHandle, mkdir, open, rename, rm, stat, writeFile } fro
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { HashThread } from '../domain/files/hash-thread.ts';
 import type {
   BlobInfo,
   BlobStore,
@@ -21,7 +22,11 @@ import { listVersionFiles } from './list-version-files.ts';
 import { MeteredStream } from './metered-stream.ts';
 import { createSmallBlobCache, SMALL_BLOB_BYTES } from './small-blob-cache.ts';
 
-export type FsBlobStoreOptions = { rootDir: string };
+export type FsBlobStoreOptions = {
+  rootDir: string;
+  /** Where the ETag's MD5 is computed, off the request thread (shared with the uploads' SHA-256). */
+  hashes?: HashThread;
+};
 
 /** Backstop for temp files whose writer cannot be asked: untouched this long, nobody writes them. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
@@ -46,8 +51,11 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
   /** Small versions once read (small-blob-cache.ts): a small download then waits for no disk. */
   readonly #small = createSmallBlobCache();
 
+  readonly #hashes: HashThread;
+
   constructor(options: FsBlobStoreOptions) {
     this.#rootDir = options.rootDir;
+    this.#hashes = options.hashes ?? new HashThread();
     this.#tmpDir = join(options.rootDir, '.tmp');
   }
 
@@ -55,7 +63,7 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
     const version = newBlobVersion();
     const blobPath = this.#blobPath(key, version);
     await this.#prepare();
-    const meter = new MeteredStream({ maxBytes: options.maxBytes, md5: true });
+    const meter = new MeteredStream({ maxBytes: options.maxBytes, md5: this.#hashes.open('md5') });
     const tmpPath = toTempPath(this.#tmpDir);
     let handle: FileHandle | undefined;
     let renamed = false;

@@ -1,5 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { HashThread } from '../domain/files/hash-thread.ts';
 import type {
   BlobInfo,
   BlobStore,
@@ -15,6 +16,9 @@ import { MeteredStream } from './metered-stream.ts';
 
 type MemoryBlob = { info: BlobInfo; bytes: Buffer };
 
+/** One hashing thread for every memory store of the process (tests make many stores). */
+const hashes = new HashThread();
+
 /** Blobs in process memory, for tests and benchmarks; same semantics as the durable stores. */
 export class MemoryBlobStore implements BlobStore, BlobSweeper {
   readonly #blobs = new Map<string, MemoryBlob>();
@@ -22,7 +26,7 @@ export class MemoryBlobStore implements BlobStore, BlobSweeper {
   async put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob> {
     const version = newBlobVersion();
     assertValidBlobVersion(key, version);
-    const meter = new MeteredStream({ maxBytes: options.maxBytes, md5: true });
+    const meter = new MeteredStream({ maxBytes: options.maxBytes, md5: hashes.open('md5') });
     const chunks: Buffer[] = [];
     const collect = new Writable({
       write(chunk: Buffer, _encoding, callback) {

@@ -2,7 +2,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { AppError } from '../../errors/app-error.ts';
 import { contentMismatch } from '../../errors/errors.ts';
 import type { UploadContract } from '../ports.ts';
-import type { Sha256Digest } from './sha256-thread.ts';
+import type { HashDigest } from './hash-thread.ts';
 
 /** A limit on an upload's size and the error that refuses the first byte past it. */
 export type ByteLimit = { maxBytes: number; error: () => AppError };
@@ -19,11 +19,11 @@ export class ContentCheckStream extends Transform {
   sizeBytes = 0;
   readonly #limits: readonly ByteLimit[];
   readonly #declared: UploadContract;
-  /** Hashed on a thread of its own (sha256-thread.ts): the request thread only copies. */
-  readonly #sha256: Sha256Digest;
+  /** Hashed on a thread of its own (hash-thread.ts): the request thread only copies. */
+  readonly #sha256: HashDigest;
   #digest: string | undefined;
 
-  constructor(options: { declared: UploadContract; limits: readonly ByteLimit[]; sha256: Sha256Digest }) {
+  constructor(options: { declared: UploadContract; limits: readonly ByteLimit[]; sha256: HashDigest }) {
     super();
     this.#declared = options.declared;
     this.#limits = options.limits;
@@ -55,7 +55,8 @@ export class ContentCheckStream extends Transform {
       callback(contentMismatch(`length: ${this.sizeBytes} bytes, declared ${declaredBytes}`));
       return;
     }
-    this.#sha256.digest().then((digest) => {
+    this.#sha256.digest().then((bytes) => {
+      const digest = bytes.toString('base64');
       this.#digest = digest;
       const declaredSha256 = this.#declared.checksumSha256;
       if (declaredSha256 !== null && digest !== declaredSha256) {

@@ -36,8 +36,8 @@ import { type Charge, type TokenBuckets, toBucketKey } from '../rate-limits/toke
 import { ContentCheckStream } from './content-check-stream.ts';
 import { toContentType } from './content-type.ts';
 import { parseCustomData } from './custom-data.ts';
+import type { HashThread } from './hash-thread.ts';
 import { peekStart } from './peek-start.ts';
-import type { Sha256Thread } from './sha256-thread.ts';
 import { sniffContentType, sniffSampleBytes } from './sniff-content-type.ts';
 import { assertDeclaredType, noContract } from './upload-contract.ts';
 import type { UploadLimits } from './upload-limits.ts';
@@ -76,7 +76,7 @@ export type FileServiceOptions = {
   /** The project's file size, content types and quotas (issue 10, item 10). */
   limits: UploadLimits;
   /** Where uploads' SHA-256 digests are computed, off the request thread. */
-  sha256: Sha256Thread;
+  hashes: HashThread;
   /** Direct-upload mode: clients PUT to the store; verify adopts what they stored. */
   directUploads?: boolean;
   /** Told after the fact (metrics); must not throw. */
@@ -405,7 +405,7 @@ export class FileService {
     const check = new ContentCheckStream({
       declared,
       limits,
-      sha256: this.#o.sha256.open(),
+      sha256: this.#o.hashes.open('sha256'),
     });
     // The check's own failure reaches the store through the stream; this only stops a rejection going unheard.
     pipeline(whole, check).catch(() => {});

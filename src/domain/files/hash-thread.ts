@@ -8,23 +8,27 @@ const maxInFlightBytes = 8 * batchBytes;
 type Pending = {
   inFlight: number;
   onDrained: (() => void) | undefined;
-  onDigest: ((digest: string) => void) | undefined;
+  onDigest: ((digest: Uint8Array) => void) | undefined;
   onError: (error: Error) => void;
 };
 
+/** The digests an upload needs: SHA-256 (its checksum) and MD5 (the local stores' ETag). */
+export type HashAlgorithm = 'sha256' | 'md5';
+
 /**
- * SHA-256 of upload streams on a worker thread of its own (one per process, started at first
+ * Digests of upload streams on a worker thread of its own (one per process, started at first
  * use and unreferenced), so that hashing costs the request thread only a copy of each byte:
- * on the main thread it cut upload throughput by a quarter or more (docs/benchmarks.md).
+ * on the request thread, MD5 alone was a fifth of a large upload's busy time and SHA-256
+ * cut upload throughput by a quarter or more (docs/benchmarks.md).
  */
-export class Sha256Thread {
+export class HashThread {
   #worker: Worker | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
 
   /** A new digest fed through update() and finished by digest(). */
-  open(): Sha256Digest {
-    return new Sha256Digest(this, this.#nextId++);
+  open(algorithm: HashAlgorithm): HashDigest {
+    return new HashDigest(this, this.#nextId++, algorithm);
   }
 
   /** @internal */ post(id: number, message: object, transfer?: ArrayBuffer[]): void {
@@ -43,8 +47,8 @@ export class Sha256Thread {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(new URL('./sha256-thread-worker.ts', import.meta.url));
-    worker.on('message', (message: { id: number; ack?: number; digest?: string }) => {
+    const worker = new Worker(new URL('./hash-thread-worker.ts', import.meta.url));
+    worker.on('message', (message: { id: number; ack?: number; digest?: Uint8Array }) => {
       const entry = this.#pending.get(message.id);
       if (!entry) return;
       if (message.ack !== undefined) {
@@ -59,7 +63,7 @@ export class Sha256Thread {
       this.#pending.clear();
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`the SHA-256 thread exited (code ${code})`)));
+    worker.on('exit', (code) => fail(new Error(`the hashing thread exited (code ${code})`)));
     // After the listeners (a 'message' listener refs the thread again); track() refs it.
     worker.unref();
     this.#worker = worker;
@@ -67,18 +71,20 @@ export class Sha256Thread {
   }
 }
 
-/** One stream's digest: update() may wait while the thread is behind, digest() answers base64. */
-export class Sha256Digest {
-  readonly #thread: Sha256Thread;
+/** One stream's digest: update() may wait while the thread is behind, digest() answers the bytes. */
+export class HashDigest {
+  readonly #thread: HashThread;
   readonly #id: number;
+  readonly #algorithm: HashAlgorithm;
   readonly #entry: Pending;
   #batch = Buffer.allocUnsafeSlow(batchBytes);
   #filled = 0;
   #error: Error | undefined;
 
-  constructor(thread: Sha256Thread, id: number) {
+  constructor(thread: HashThread, id: number, algorithm: HashAlgorithm) {
     this.#thread = thread;
     this.#id = id;
+    this.#algorithm = algorithm;
     this.#entry = {
       inFlight: 0,
       onDrained: undefined,
@@ -108,17 +114,17 @@ export class Sha256Digest {
     if (this.#error) throw this.#error;
   }
 
-  /** The base64 digest of every byte given. */
-  digest(): Promise<string> {
+  /** The digest of every byte given. */
+  digest(): Promise<Buffer> {
     if (this.#error) return Promise.reject(this.#error);
     if (this.#filled > 0) this.#send();
     return new Promise((resolve, reject) => {
       this.#entry.onDigest = (digest) => {
         this.#thread.forget(this.#id);
-        resolve(digest);
+        resolve(Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength));
       };
       this.#entry.onError = reject;
-      this.#thread.post(this.#id, { end: true });
+      this.#thread.post(this.#id, { algorithm: this.#algorithm, end: true });
     });
   }
 
@@ -137,6 +143,6 @@ export class Sha256Digest {
     if (filled === batchBytes) this.#batch = Buffer.allocUnsafeSlow(batchBytes);
     this.#filled = 0;
     this.#entry.inFlight += filled;
-    this.#thread.post(this.#id, { bytes }, [bytes]);
+    this.#thread.post(this.#id, { algorithm: this.#algorithm, bytes }, [bytes]);
   }
 }

@@ -1,0 +1,32 @@
+/**
+ * The worker thread of hash-thread.ts: digests of upload streams, fed in batches, so the
+ * request thread only copies bytes. Messages: `{id, algorithm, bytes}` updates digest `id`
+ * (started with that algorithm; acknowledged with `{id, ack}`, the byte count, for
+ * backpressure); `{id, algorithm, end: true}` answers `{id, digest}` (the digest's bytes) and
+ * forgets it; `{id, drop: true}` forgets it.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { parentPort } from 'node:worker_threads';
+
+type Message = { id: number; algorithm?: 'sha256' | 'md5'; bytes?: ArrayBuffer; end?: true; drop?: true };
+
+const hashes = new Map<number, Hash>();
+parentPort!.on('message', ({ id, algorithm, bytes, end, drop }: Message) => {
+  if (drop) {
+    hashes.delete(id);
+    return;
+  }
+  let hash = hashes.get(id);
+  if (!hash) {
+    hash = createHash(algorithm ?? 'sha256');
+    hashes.set(id, hash);
+  }
+  if (bytes) {
+    hash.update(new Uint8Array(bytes));
+    parentPort!.postMessage({ id, ack: bytes.byteLength });
+  }
+  if (end) {
+    hashes.delete(id);
+    parentPort!.postMessage({ id, digest: hash.digest() });
+  }
+});
