@@ -249,6 +249,7 @@ export async function openStores(
     const database = await openDatabase({
       databaseUrl: config.databaseUrl,
       poolMax: config.databasePoolMax,
+      preparedStatements: config.databasePreparedStatements,
       busyTimeoutMs: config.databaseBusyTimeoutMs,
     });
     try {

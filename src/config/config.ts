@@ -41,6 +41,7 @@ export type Config = Readonly<{
   unverifiedGraceSeconds: number;
   unverifiedSweepIntervalSeconds: number;
   databasePoolMax: number;
+  databasePreparedStatements: boolean;
   logLevel: string;
   logFormat: 'auto' | 'json' | 'pretty';
   metricsToken: string | undefined;

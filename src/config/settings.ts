@@ -285,6 +285,12 @@ export const settings = {
     min: 1,
     doc: 'PostgreSQL connections per process.',
   },
+  databasePreparedStatements: {
+    env: 'COFFER_DATABASE_PREPARED_STATEMENTS',
+    kind: 'boolean',
+    defaultValue: true,
+    doc: 'PostgreSQL: run recurring statements as named prepared statements (parsed once per connection). Set false behind a pooler in transaction mode without prepared-statement support (PgBouncer before 1.21).',
+  },
   logLevel: {
     env: 'COFFER_LOG_LEVEL',
     flag: 'log-level',

@@ -23,6 +23,8 @@ export type OpenDatabaseOptions = {
   dataDir?: string;
   /** PostgreSQL connections in this process's pool (default 10). */
   poolMax?: number;
+  /** PostgreSQL: recurring statements as named prepared statements (default true). */
+  preparedStatements?: boolean;
   /**
    * How long to wait for the database before failing with UNAVAILABLE: SQLite's write lock,
    * or a PostgreSQL connection from the pool (default 5000).
@@ -44,6 +46,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return openPostgresDatabase({
       connectionString: databaseUrl,
       poolMax: options.poolMax ?? 10,
+      preparedStatements: options.preparedStatements ?? true,
       busyTimeoutMs,
     });
   }

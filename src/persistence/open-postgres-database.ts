@@ -11,6 +11,7 @@ export async function openPostgresDatabase(options: {
   connectionString: string;
   poolMax: number;
   busyTimeoutMs: number;
+  preparedStatements: boolean;
 }): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
@@ -32,7 +33,9 @@ export async function openPostgresDatabase(options: {
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DatabaseSchema>({
-    dialect: new PostgresDialect({ pool: toUnavailableTranslatingPool(pool) }),
+    dialect: new PostgresDialect({
+      pool: toUnavailableTranslatingPool(pool, { preparedStatements: options.preparedStatements }),
+    }),
   });
   return {
     db,
