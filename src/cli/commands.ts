@@ -12,11 +12,13 @@ import {
   userSetRole,
 } from './admin-commands.ts';
 import { appCreate, appList, appRevoke } from './app-commands.ts';
+import { endUserCommands } from './end-user-commands.ts';
 import { exportData, importData } from './export-import.ts';
 import { collectGarbage, toGcText } from './gc-command.ts';
 import { keysRotate, toKeysText } from './keys-command.ts';
 import { type LocalPathsUse, prepareLocalPaths } from './local-paths.ts';
 import { tightenExistingFiles } from './private-files.ts';
+import { createProgress } from './progress.ts';
 
 import { projectDelete, projectList, projectOrigin } from './project-commands.ts';
 import { readPassword } from './read-password.ts';
@@ -51,6 +53,11 @@ const options = {
   purpose: { type: 'string' },
   yes: { type: 'boolean' },
   'retire-old': { type: 'boolean' },
+  url: { type: 'string' },
+  'app-id': { type: 'string' },
+  prefix: { type: 'string' },
+  path: { type: 'string' },
+  user: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -116,7 +123,8 @@ export const commands: Record<string, Command> = {
     summary: 'Write every project, user, key and verified file to a new directory (a secret: keep it so).',
     flags: ['out', 'json'],
     run: async (config, values) => {
-      const counts = await exportData(config, required(values.out, '--out'));
+      const progress = createProgress('export', { json: values.json === true });
+      const counts = await exportData(config, required(values.out, '--out'), progress);
       return { json: counts, text: `Exported ${JSON.stringify(counts)} to ${values.out}` };
     },
   },
@@ -124,7 +132,8 @@ export const commands: Record<string, Command> = {
     summary: 'Read an export into empty stores, checking all of it first.',
     flags: ['in', 'json'],
     run: async (config, values) => {
-      const counts = await importData(config, required(values.in, '--in'));
+      const progress = createProgress('import', { json: values.json === true });
+      const counts = await importData(config, required(values.in, '--in'), progress);
       return { json: counts, text: `Imported ${JSON.stringify(counts)} from ${values.in}` };
     },
   },
@@ -329,6 +338,7 @@ export const commands: Record<string, Command> = {
       return { json: result, text: toKeysText(result.rotated) };
     },
   },
+  ...endUserCommands,
 };
 
 async function setEnabled(

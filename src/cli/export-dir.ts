@@ -34,8 +34,9 @@ export async function createExportDir(outDir: string): Promise<void> {
  * Reads and checks a whole export before an import touches the target: --in is a directory,
  * every metadata line is a {table, row} in reference order, every blob has its content type
  * and every verified file its bytes. A problem is a ConfigError naming the file (and line).
+ * Answers the blobs to import and the number of records.
  */
-export async function readExportDir(inDir: string): Promise<ExportedBlob[]> {
+export async function readExportDir(inDir: string): Promise<{ blobs: ExportedBlob[]; rows: number }> {
   const info = await stat(inDir).catch((error: unknown) => {
     throw new ConfigError(`--in ${inDir}: cannot read it (${toFileErrorReason(error)})`);
   });
@@ -66,7 +67,7 @@ export async function readExportDir(inDir: string): Promise<ExportedBlob[]> {
       `${metadata} line ${lineNumber + 1}: not a {table, row} record (a damaged export?)`,
     );
   }
-  return blobs;
+  return { blobs, rows: lineNumber };
 }
 
 /** The lines of metadata.ndjson; throws a SyntaxError on a line that is not an export record. */

@@ -7,11 +7,12 @@ import type { Config } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import type { BlobStore } from '../domain/ports.ts';
 import type { Database } from '../persistence/open-database.ts';
-import { readAllRows, type TableName, writeAllRows } from '../persistence/table-copy.ts';
+import { countAllRows, readAllRows, type TableName, writeAllRows } from '../persistence/table-copy.ts';
 import { openBlobStore, openStores } from '../services.ts';
 import { createExportDir, metadataFileName, readExportDir, readLines } from './export-dir.ts';
 import { describeDatabase, prepareLocalPaths } from './local-paths.ts';
 import { privateDirectoryMode, privateFileMode } from './private-files.ts';
+import type { ProgressReporter } from './progress.ts';
 
 // `coffer export --out DIR` and `coffer import --in DIR`: the way from the embedded defaults
 // to PostgreSQL + S3 (or back, or to a backup). Only verified files carry bytes: an unverified
@@ -19,7 +20,7 @@ import { privateDirectoryMode, privateFileMode } from './private-files.ts';
 // own: import stores each file's bytes as a new version of the target store and pins that one
 // in the file's row.
 
-export async function exportData(config: Config, outDir: string) {
+export async function exportData(config: Config, outDir: string, progress: ProgressReporter) {
   await prepareLocalPaths(config, { stores: 'existing' });
   await createExportDir(outDir);
   const { database } = await openStores(config, (line) => console.error(line));
@@ -29,8 +30,11 @@ export async function exportData(config: Config, outDir: string) {
     // Written under another name and renamed once complete: a failed export cannot be imported.
     const partial = path.join(outDir, `${metadataFileName}.partial`);
     const metadata = await open(partial, 'wx', privateFileMode);
-    await pipeline(Readable.from(exportRows(database, blobs, outDir, counts)), metadata.createWriteStream());
+    progress.phase('rows', await countAllRows(database.db));
+    const rows = exportRows(database, blobs, outDir, counts, progress);
+    await pipeline(Readable.from(rows), metadata.createWriteStream());
     await rename(partial, path.join(outDir, metadataFileName));
+    progress.finish();
     return counts;
   } finally {
     await database.close();
@@ -39,8 +43,8 @@ export async function exportData(config: Config, outDir: string) {
 }
 
 /** Loads an export into empty stores; the export is checked whole before the target is opened. */
-export async function importData(config: Config, inDir: string) {
-  const exported = await readExportDir(inDir);
+export async function importData(config: Config, inDir: string, progress: ProgressReporter) {
+  const { blobs: exported, rows: rowCount } = await readExportDir(inDir);
   await prepareLocalPaths(config, { stores: 'create' });
   const { database } = await openStores(config, (line) => console.error(line));
   const blobs = openBlobStore(config.storageUrl);
@@ -49,16 +53,20 @@ export async function importData(config: Config, inDir: string) {
     if (existing.length > 0)
       throw new ConfigError(`${describeDatabase(config)}: already holds projects; import needs empty stores`);
     const versions = new Map<string, string>(); // blob key → its version in the target store
+    progress.phase('blobs', exported.length);
     for (const blob of exported) {
       const stored = await blobs.put(blob.key, createReadStream(blob.file), {
         contentType: blob.contentType,
         maxBytes: Number.MAX_SAFE_INTEGER,
       });
       versions.set(blob.key, stored.version);
+      progress.advance(1, stored.sizeBytes);
     }
     // Bytes first, records last: a failed import leaves no record without its bytes.
-    const rows = pinImportedVersions(readLines(path.join(inDir, metadataFileName)), versions);
+    progress.phase('rows', rowCount);
+    const rows = pinImportedVersions(readLines(path.join(inDir, metadataFileName)), versions, progress);
     const counts = await writeAllRows(database.db, rows);
+    progress.finish();
     return { ...counts, blobs: exported.length };
   } finally {
     await database.close();
@@ -72,14 +80,18 @@ async function* exportRows(
   blobs: BlobStore,
   outDir: string,
   counts: Record<string, number>,
+  progress: ProgressReporter,
 ) {
   for await (const { table, row } of readAllRows(database.db)) {
     yield `${JSON.stringify({ table, row })}\n`;
     counts[table] = (counts[table] ?? 0) + 1;
+    let bytes = 0;
     if (table === 'files' && row.verified === 1) {
       await exportBlob(blobs, row, outDir);
       counts.blobs! += 1;
+      bytes = Number(row.content_size_bytes ?? 0);
     }
+    progress.advance(1, bytes);
   }
 }
 
@@ -109,8 +121,10 @@ async function exportBlob(blobs: BlobStore, row: Record<string, unknown>, outDir
 async function* pinImportedVersions(
   rows: AsyncIterable<{ table: TableName; row: Record<string, unknown> }>,
   versions: Map<string, string>,
+  progress: ProgressReporter,
 ): AsyncGenerator<{ table: TableName; row: Record<string, unknown> }> {
   for await (const { table, row } of rows) {
+    progress.advance(1);
     if (table === 'files' && row.verified === 1) {
       const version = versions.get(`${row.project_id}/${row.id}`);
       if (!version) throw new Error(`the export holds no bytes for the verified file ${row.id}`);

@@ -1,3 +1,4 @@
+import { CofferError } from '../../packages/client/src/index.ts';
 import { loadConfig } from '../config/config.ts';
 import { ConfigError, isConfigError } from '../config/config-error.ts';
 import { projectSettingDefinitions, projectSettingNames } from '../domain/identity/project-settings.ts';
@@ -31,6 +32,15 @@ const usage = `Usage (coffer help <command> for its flags; coffer --version):
   coffer export --out DIR          (metadata, signing keys and verified files' bytes: keep it secret)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)
   coffer gc [--apply] [--json]     (reports stray blobs: a dry run unless --apply, which removes them)
+As a user of a running server (the session is kept in ~/.config/coffer/credentials.json, mode 0600):
+  coffer login --url URL --app-id ID --email E [--password-stdin]   (the app secret: COFFER_APP_SECRET or a prompt)
+  coffer logout
+  coffer files ls [--prefix P] [--json]          (--json: one JSON object per line)
+  coffer files upload <localPath> [--path filePath] [--json]
+  coffer files download <fileId> [--out F] [--force] [--json]
+  coffer files share|unshare <fileId> --user <userId> | --role <role> [--json]
+  coffer files rm <fileId>... [--json]
+Export, import, upload and download show progress on stderr: a bar at a terminal, JSON lines with --json.
 Project settings:
 ${settingsHelp()}
 Every command takes --data-dir (COFFER_DATA_DIR, default ./data), --database-url and --storage-url.
@@ -42,7 +52,10 @@ function settingsHelp(): string {
     .join('\n');
 }
 
-/** Runs one `coffer` command; answers the process exit code. Admin commands call services, never HTTP. */
+/**
+ * Runs one `coffer` command; answers the process exit code. Admin commands call services, never
+ * HTTP; the end-user commands (login, files) are clients of a running server.
+ */
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   restrictNewFilesToOwner();
   // Known before parsing, so that a command line that does not parse still answers in JSON.
@@ -88,15 +101,16 @@ function printHelp(words: string[]): number {
   return 0;
 }
 
-/** The stable code of a failure: the AppError's, INVALID_INVOCATION for a flag or argument to fix. */
+/** The stable code of a failure: the AppError's (or the server's), INVALID_INVOCATION for a flag or argument to fix. */
 function toErrorCode(error: unknown): string {
-  if (isAppError(error)) return error.code;
+  if (isAppError(error) || error instanceof CofferError) return error.code;
   return isConfigError(error) ? 'INVALID_INVOCATION' : 'FAILED';
 }
 
 /** 2: the invocation needs fixing (a flag, a variable, a file, a malformed value); 1: the work failed. */
 function toExitStatus(error: unknown): number {
-  return isConfigError(error) || (isAppError(error) && error.code === 'VALIDATION_FAILED') ? 2 : 1;
+  const code = isAppError(error) || error instanceof CofferError ? error.code : undefined;
+  return isConfigError(error) || code === 'VALIDATION_FAILED' ? 2 : 1;
 }
 
 /** `user set-role …` → the command `user set-role` and its arguments. */
@@ -133,9 +147,10 @@ function assertInvocation(name: string, command: Command, values: Values, args: 
 
 /** Messages are one line; some library errors (an AggregateError of refused connections) have none. */
 function toOneLine(error: unknown): string {
-  const text = isAppError(error)
-    ? `${error.code}: ${error.message}`
-    : String((error as Error).message ?? error);
+  const text =
+    isAppError(error) || error instanceof CofferError
+      ? `${error.code}: ${error.message}`
+      : String((error as Error).message ?? error);
   const line = text.split('\n')[0]!.trim();
   return line || (error as NodeJS.ErrnoException).code || (error as Error).name || 'failed';
 }

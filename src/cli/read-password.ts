@@ -8,19 +8,30 @@ const maxStdinBytes = 64 * 1024;
  * The password of `user create` / `user reset-password`, never only from the command line
  * (where other local users see it in the process list): from `--password-stdin` (one line,
  * its line break dropped), else a prompt without echo, asked twice, when stdin is a terminal.
- * `--password P` stays for `user create` (DESIGN §6).
+ * `--password P` stays for `user create`, as its documented command line has it.
  */
-export async function readPassword(options: { flag?: string; fromStdin: boolean }): Promise<string> {
+export async function readPassword(options: {
+  flag?: string;
+  fromStdin: boolean;
+  /** A login asks once for an existing password; a new one is asked twice. */
+  existing?: boolean;
+}): Promise<string> {
   if (options.flag !== undefined && options.fromStdin)
     throw new ConfigError('--password and --password-stdin exclude each other');
   if (options.flag !== undefined) return options.flag;
   if (options.fromStdin) return readStdin();
   if (!process.stdin.isTTY)
     throw new ConfigError('--password-stdin is required when stdin is not a terminal (pipe the password in)');
-  const ask = (prompt: string) => read({ prompt, silent: true, replace: '', output: process.stderr });
-  const password = await ask('New password: ');
-  if ((await ask('Again: ')) !== password) throw new ConfigError('the two passwords differ; nothing changed');
+  const password = await askSilently(options.existing ? 'Password: ' : 'New password: ');
+  if (options.existing) return password;
+  if ((await askSilently('Again: ')) !== password)
+    throw new ConfigError('the two passwords differ; nothing changed');
   return password;
+}
+
+/** A prompt on stderr, the answer not echoed. */
+export function askSilently(prompt: string): Promise<string> {
+  return read({ prompt, silent: true, replace: '', output: process.stderr });
 }
 
 async function readStdin(): Promise<string> {

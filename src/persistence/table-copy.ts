@@ -49,6 +49,19 @@ export async function* readAllRows(
   }
 }
 
+/** How many rows readAllRows will yield (for progress; one count per table). */
+export async function countAllRows(db: Kysely<DatabaseSchema>): Promise<number> {
+  let rows = 0;
+  for (const table of tablesInOrder) {
+    const counted = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('rows'))
+      .executeTakeFirstOrThrow();
+    rows += Number(counted.rows);
+  }
+  return rows;
+}
+
 /** Inserts rows (in tablesInOrder order) in batches, inside one transaction: all or nothing. */
 export async function writeAllRows(
   db: Kysely<DatabaseSchema>,

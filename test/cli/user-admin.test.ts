@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config/config.ts';
@@ -8,31 +7,9 @@ import { newId } from '../../src/domain/ids.ts';
 import { openBlobStore, openStores } from '../../src/services.ts';
 import type { ApiResponse } from '../support/api-client.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
+import { cofferBin, hasScript, runOnTerminal } from '../support/terminal.ts';
 
 const unknownId = 'AAAAAAAAAAAAAAAAAAAAAA';
-
-const bin = path.resolve(import.meta.dirname, '../../bin/coffer.js');
-const hasScript = spawnSync('script', ['--version']).status === 0;
-
-/**
- * Runs a command on a terminal (util-linux `script` gives it a pseudo-terminal), typing each
- * answer once its prompt (each a different one) has appeared; answers the exit status and
- * everything the terminal showed.
- */
-async function runOnTerminal(args: string[], env: Record<string, string>, answers: [string, string][]) {
-  const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
-  const command = [process.execPath, bin, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...env } });
-  let screen = '';
-  const pending = [...answers];
-  child.stdout.on('data', (chunk: Buffer) => {
-    screen += chunk.toString();
-    while (pending.length > 0 && screen.includes(pending[0]![0]))
-      child.stdin.write(`${pending.shift()![1]}\r`);
-  });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, screen };
-}
 
 /** Every key the server's blob store holds a version or staging object of (either stack). */
 async function listStoredKeys(coffer: CofferProcess): Promise<string[]> {
@@ -216,7 +193,7 @@ describe('coffer user administration, with a server running on the same data', (
     // A reader that takes one chunk and goes (`| head -1`): no stack trace, no hang, status 0.
     const child = spawn(
       process.execPath,
-      [bin, ...user('list', '--project', 'crowd'), '--data-dir', coffer.dataDir],
+      [cofferBin, ...user('list', '--project', 'crowd'), '--data-dir', coffer.dataDir],
       {
         env: { ...process.env, ...coffer.env },
       },

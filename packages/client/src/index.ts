@@ -167,8 +167,9 @@ export class CofferClient {
     return this.#call({ method: 'POST', path: aclPath(fileId, with_), auth: true });
   }
 
-  unshare(fileId: string, with_: { userId: string } | { role: string }): Promise<FileRecord> {
-    return this.#call({ method: 'DELETE', path: aclPath(fileId, with_), auth: true });
+  /** Removes the entry (204: nothing to answer); removing an absent one is no error. */
+  async unshare(fileId: string, with_: { userId: string } | { role: string }): Promise<void> {
+    await this.#call({ method: 'DELETE', path: aclPath(fileId, with_), auth: true });
   }
 
   async delete(fileId: string): Promise<void> {

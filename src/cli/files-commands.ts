@@ -1,0 +1,182 @@
+import { openAsBlob } from 'node:fs';
+import { open, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import mime from 'mime-types';
+import { CofferClient, type FileRecord, type Session } from '../../packages/client/src/index.ts';
+import { ConfigError } from '../config/config-error.ts';
+import {
+  credentialsFilePath,
+  readSavedLogin,
+  removeSavedLogin,
+  type SavedLogin,
+  writeSavedLogin,
+} from './credentials-file.ts';
+import type { ProgressReporter } from './progress.ts';
+import { askSilently, readPassword } from './read-password.ts';
+
+// The end-user commands (`coffer login`, `coffer files …`) talk HTTP to a running server
+// through @coffer/client, as any app would: the one exception to "the CLI calls services".
+// They act as the logged-in user, under the same three barriers and ACLs as any client.
+
+export type LoginInput = {
+  url?: string;
+  appId?: string;
+  email: string;
+  passwordFromStdin: boolean;
+};
+
+export async function login(env: NodeJS.ProcessEnv, input: LoginInput) {
+  const url = input.url ?? env.COFFER_URL;
+  const appId = input.appId ?? env.COFFER_APP_ID;
+  if (!url) throw new ConfigError('--url (or COFFER_URL) is required');
+  if (!appId) throw new ConfigError('--app-id (or COFFER_APP_ID) is required');
+  assertHttpUrl(url);
+  const appSecret = env.COFFER_APP_SECRET || (await askAppSecret(input.passwordFromStdin));
+  const password = await readPassword({ fromStdin: input.passwordFromStdin, existing: true });
+  const client = new CofferClient({ baseUrl: url, appId, appSecret });
+  const session = await client.login({ email: input.email, password });
+  const file = credentialsFilePath(env);
+  await writeSavedLogin(file, { url, appId, appSecret, email: input.email, session });
+  return { url, email: input.email, userId: session.userId, credentialsFile: file };
+}
+
+/** Ends the session on the server, and forgets it here whatever the server said. */
+export async function logout(env: NodeJS.ProcessEnv) {
+  const file = credentialsFilePath(env);
+  const saved = await readSavedLogin(file);
+  try {
+    await clientFor(saved, () => {}).logout();
+  } finally {
+    await removeSavedLogin(file);
+  }
+  return { loggedOut: saved.email };
+}
+
+/**
+ * Runs `work` with a client on the saved session. A refresh rotates the refresh token (the old
+ * one stops working), so the file is rewritten with each new session, even when `work` fails.
+ */
+export async function withSession<T>(env: NodeJS.ProcessEnv, work: (client: CofferClient) => Promise<T>) {
+  const file = credentialsFilePath(env);
+  const saved = await readSavedLogin(file);
+  let latest: Session | undefined = saved.session;
+  const client = clientFor(saved, (session) => {
+    latest = session;
+  });
+  try {
+    return await work(client);
+  } finally {
+    if (latest && latest !== saved.session) await writeSavedLogin(file, { ...saved, session: latest });
+  }
+}
+
+function clientFor(saved: SavedLogin, onSession: (session: Session | undefined) => void): CofferClient {
+  return new CofferClient({
+    baseUrl: saved.url,
+    appId: saved.appId,
+    appSecret: saved.appSecret,
+    session: saved.session,
+    onSession,
+  });
+}
+
+export async function* listFiles(
+  client: CofferClient,
+  prefix: string | undefined,
+): AsyncGenerator<FileRecord> {
+  yield* client.list({ filePath: prefix, pageSize: 100 });
+}
+
+export async function uploadFile(
+  client: CofferClient,
+  input: { localPath: string; filePath?: string },
+  progress: ProgressReporter,
+): Promise<FileRecord> {
+  const info = await stat(input.localPath).catch((error: unknown) => {
+    throw new ConfigError(`${input.localPath}: cannot read it (${(error as NodeJS.ErrnoException).code})`);
+  });
+  if (!info.isFile()) throw new ConfigError(`${input.localPath}: not a file`);
+  const contentType = mime.lookup(input.localPath) || 'application/octet-stream';
+  // A Blob backed by the file: read from disk as it is sent, never held whole in memory.
+  const body = await openAsBlob(input.localPath, { type: contentType });
+  progress.phase('upload', info.size);
+  let sent = 0;
+  const record = await client.upload(input.filePath ?? path.basename(input.localPath), body, {
+    contentType,
+    onProgress: ({ loadedBytes }) => {
+      // A retried PUT starts over: progress never goes back, it waits for the retry to catch up.
+      if (loadedBytes <= sent) return;
+      progress.advance(loadedBytes - sent, loadedBytes - sent);
+      sent = loadedBytes;
+    },
+  });
+  progress.finish();
+  return record;
+}
+
+/** Streams a file's content to `out` (never over an existing file unless `force`). */
+export async function downloadFile(
+  client: CofferClient,
+  input: { fileId: string; out?: string; force: boolean },
+  progress: ProgressReporter,
+) {
+  const record = await client.get(input.fileId);
+  const out = input.out ?? path.basename(record.filePath);
+  // Opened before the transfer: an existing file is refused before any byte moves.
+  const file = await open(out, input.force ? 'w' : 'wx').catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(
+      code === 'EEXIST' ? `${out} exists (--force overwrites it)` : `${out}: cannot write it (${code})`,
+    );
+  });
+  try {
+    const response = await client.download(input.fileId);
+    const length = Number(response.headers.get('content-length'));
+    progress.phase('download', Number.isFinite(length) && length > 0 ? length : undefined);
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        progress.advance(chunk.length, chunk.length);
+        done(null, chunk);
+      },
+    });
+    await pipeline(Readable.fromWeb(response.body as never), counter, file.createWriteStream());
+    progress.finish();
+    return { fileId: record._id, out, sizeBytes: (await stat(out)).size };
+  } catch (error) {
+    await rm(out, { force: true }); // no half file left behind under the file's name
+    throw error;
+  } finally {
+    await file.close().catch(() => {});
+  }
+}
+
+/** The ACL entry of `share` / `unshare`: exactly one of --user and --role. */
+export function toShareTarget(values: {
+  user?: string;
+  role?: string;
+}): { userId: string } | { role: string } {
+  if (values.user !== undefined && values.role !== undefined)
+    throw new ConfigError('--user and --role exclude each other');
+  if (values.user !== undefined) return { userId: values.user };
+  if (values.role !== undefined) return { role: values.role };
+  throw new ConfigError('--user <userId> or --role <role> is required');
+}
+
+async function askAppSecret(stdinTaken: boolean): Promise<string> {
+  if (stdinTaken || !process.stdin.isTTY)
+    throw new ConfigError('COFFER_APP_SECRET is required when the secret cannot be asked for at a terminal');
+  return askSilently('App secret: ');
+}
+
+function assertHttpUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`--url ${url}: not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ConfigError(`--url ${url}: use http:// or https://`);
+}
