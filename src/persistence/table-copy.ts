@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DatabaseSchema } from './database-schema.ts';
 import { backfillAclListingKeys } from './migrations/acl-listing-keys.ts';
 import { copyLegacyAppCredentials } from './migrations/app-credentials.ts';
@@ -34,17 +34,27 @@ const pageSize = 1000;
 /**
  * Reads every row of every table, a page at a time (memory stays flat for millions of rows).
  * Rows are the portable column values (text and numbers), identical on SQLite and PostgreSQL.
+ * Each page starts after the last key of the one before (a primary-key range, so each page
+ * costs the same however far the export has gone; an OFFSET would rescan what came before).
  */
 export async function* readAllRows(
   db: Kysely<DatabaseSchema>,
 ): AsyncGenerator<{ table: TableName; row: Record<string, unknown> }> {
   for (const table of tablesInOrder) {
-    for (let offset = 0; ; offset += pageSize) {
-      let query = db.selectFrom(table).selectAll().limit(pageSize).offset(offset);
-      for (const column of keyColumns[table]) query = query.orderBy(column as never);
+    const keys = keyColumns[table];
+    let after: unknown[] | undefined;
+    for (;;) {
+      let query = db.selectFrom(table).selectAll().limit(pageSize);
+      if (after) {
+        const columns = sql.join(keys.map((key) => sql.ref(key)));
+        query = query.where(sql<boolean>`(${columns}) > (${sql.join(after)})`);
+      }
+      for (const column of keys) query = query.orderBy(column as never);
       const rows = (await query.execute()) as Record<string, unknown>[];
       for (const row of rows) yield { table, row };
       if (rows.length < pageSize) break;
+      const last = rows.at(-1)!;
+      after = keys.map((key) => last[key]);
     }
   }
 }
