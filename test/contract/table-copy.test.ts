@@ -10,12 +10,10 @@ import { newFile, newProjectId, T0 } from './repository-fixtures.ts';
 const postgres = await startPostgres();
 after(() => postgres?.stop());
 
-const stores: [string, () => Promise<Database>][] = [
-  ['SQLite', () => openDatabase({ databaseUrl: 'sqlite::memory:' })],
-  ...(postgres
-    ? [['PostgreSQL', async () => openDatabase({ databaseUrl: await postgres.createDatabase() })] as const]
-    : []),
-];
+type Store = [name: string, open: () => Promise<Database>];
+const stores: Store[] = [['SQLite', () => openDatabase({ databaseUrl: 'sqlite::memory:' })]];
+if (postgres)
+  stores.push(['PostgreSQL', async () => openDatabase({ databaseUrl: await postgres.createDatabase() })]);
 
 for (const [name, open] of stores) {
   describe(`readAllRows on ${name}`, () => {
