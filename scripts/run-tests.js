@@ -40,6 +40,7 @@ const stackFiles = narrow(
     ...globSync('test/e2e/*.test.ts'),
     ...globSync('test/access/*.test.ts'),
     ...globSync('test/cli/*.test.ts'),
+    ...globSync('test/console/*.test.ts'),
     ...globSync('test/stacks/*.test.ts'),
     ...globSync('test/hostile/*.test.ts'),
     'test/fuzz/acl-model.property.test.ts',

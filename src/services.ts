@@ -28,6 +28,7 @@ import { TokenService } from './domain/identity/token-service.ts';
 import { toKeyLifetimes } from './domain/keys/key-lifetimes.ts';
 import { SigningKeyRing } from './domain/keys/signing-key-ring.ts';
 import { type HmacKey, LinkSigner } from './domain/links/link-signer.ts';
+import { OperatorService } from './domain/operators/operator-service.ts';
 import type {
   BlobStore,
   BlobSweeper,
@@ -50,6 +51,8 @@ export type Services = {
   repositories: Repositories;
   blobs: BlobStore & BlobSweeper;
   identity: IdentityService;
+  /** The console's operators and their sessions. */
+  operators: OperatorService;
   files: FileService;
   /** Copy, move and bulk delete. */
   organizer: FileOrganizer;
@@ -153,12 +156,18 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       await loadKeys(repositories.signingKeys, 'token'),
       (keys) => new TokenService({ keys, ttlSeconds: config.tokenTtlSeconds }),
     );
+    const throttles = buildThrottles(config, repositories, clock);
     return {
       config,
       clock,
       database,
       repositories,
       blobs,
+      operators: new OperatorService({
+        operators: repositories.operators,
+        throttle: throttles.loginThrottle,
+        clock,
+      }),
       identity: new IdentityService({
         projects: repositories.projects,
         appCredentials: repositories.appCredentials,
@@ -172,7 +181,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         }),
         clock,
         accessEpoch,
-        ...buildThrottles(config, repositories, clock),
+        ...throttles,
       }),
       files: fileService,
       organizer: new FileOrganizer({

@@ -17,6 +17,7 @@ import { exportData, importData } from './export-import.ts';
 import { collectGarbage, toGcText } from './gc-command.ts';
 import { keysRotate, toKeysText } from './keys-command.ts';
 import { type LocalPathsUse, prepareLocalPaths } from './local-paths.ts';
+import { operatorCommands } from './operator-commands.ts';
 import { tightenExistingFiles } from './private-files.ts';
 import { createProgress } from './progress.ts';
 
@@ -338,6 +339,7 @@ export const commands: Record<string, Command> = {
       return { json: result, text: toKeysText(result.rotated) };
     },
   },
+  ...operatorCommands,
   ...endUserCommands,
 };
 

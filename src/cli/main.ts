@@ -28,6 +28,9 @@ const usage = `Usage (coffer help <command> for its flags; coffer --version):
   coffer app revoke --project <projectId|name> <appId> [--force] [--json]   (--force: even the last one)
   coffer keys rotate [--purpose token|link|all] [--retire-old] [--json]   (new signing keys; old ones verify until what
                                    they signed expires, or, with --retire-old after a leak, stop at once)
+  coffer operator create --email E [--password-stdin] [--json]   (may sign in to the console, /console: every project)
+  coffer operator list [--json]
+  coffer operator delete <email> [--json]   (their console sessions end at once)
   coffer migrate
   coffer export --out DIR          (metadata, signing keys and verified files' bytes: keep it secret)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)

@@ -9,8 +9,8 @@ export const appCredentialsRequired = () =>
   new AppError('APP_CREDENTIALS_REQUIRED', 'The sb-app-id header is required');
 export const invalidAppCredentials = () =>
   new AppError('INVALID_APP_CREDENTIALS', 'The app id or app secret is not valid');
-export const authRequired = () =>
-  new AppError('AUTH_REQUIRED', 'An Authorization: Bearer <token> header is required');
+export const authRequired = (message = 'An Authorization: Bearer <token> header is required') =>
+  new AppError('AUTH_REQUIRED', message);
 export const invalidToken = () => new AppError('INVALID_TOKEN', 'The access token is not valid');
 export const tokenExpired = () => new AppError('TOKEN_EXPIRED', 'The access token has expired');
 export const invalidLogin = (message = 'Email or password is wrong') =>

@@ -1,5 +1,5 @@
 import type { Principal } from '../domain/access/decide-file-access.ts';
-import type { Project, User } from '../domain/ports.ts';
+import type { Operator, Project, User } from '../domain/ports.ts';
 
 // What the barriers attach to a request, for the handlers behind them.
 declare module 'fastify' {
@@ -11,6 +11,8 @@ declare module 'fastify' {
     user: User;
     /** The refresh-token family the bearer token was issued with, when it names one. */
     sessionId: string | undefined;
+    /** Set by the console barrier on every /console/api call but sign-in. */
+    operator?: Operator;
   }
   interface FastifyContextConfig {
     /** Login and signup need app credentials but no token (spec §5, barrier 3). */

@@ -15,6 +15,24 @@ export type DatabaseSchema = {
   refresh_tokens: RefreshTokensTable;
   app_credentials: AppCredentialsTable;
   storage_usage: StorageUsageTable;
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+};
+
+export type OperatorsTable = {
+  id: string;
+  /** Lower case. */
+  email: string;
+  password_hash: string;
+  created_at: number;
+};
+
+export type OperatorSessionsTable = {
+  /** SHA-256 (hex) of the cookie's token: the token itself is never stored. */
+  token_hash: string;
+  operator_id: string;
+  created_at: number;
+  expires_at: number;
 };
 
 export type ProjectsTable = {

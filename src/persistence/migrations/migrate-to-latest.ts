@@ -11,6 +11,7 @@ import { fileCustomData } from './file-custom-data.ts';
 import { fileLinksGeneration } from './file-links-generation.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
+import { operators } from './operators.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0014_upload_contracts': uploadContracts,
   '0015_storage_usage': storageUsage,
   '0016_sqlite_path_index': sqlitePathIndex,
+  '0017_operators': operators,
 };
 
 /** The names of every migration, in the order they run. */

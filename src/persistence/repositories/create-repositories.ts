@@ -3,6 +3,7 @@ import type {
   AccessEpochRepository,
   AppCredentialRepository,
   FileRepository,
+  OperatorRepository,
   ProjectDeletionRepository,
   ProjectRepository,
   RateLimitRepository,
@@ -15,6 +16,7 @@ import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
+import { KyselyOperatorRepository } from './kysely-operator-repository.ts';
 import { KyselyProjectDeletionRepository } from './kysely-project-deletion-repository.ts';
 import { KyselyProjectRepository } from './kysely-project-repository.ts';
 import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
@@ -31,6 +33,7 @@ export type Repositories = {
   rateLimits: RateLimitRepository;
   accessEpoch: AccessEpochRepository;
   refreshTokens: RefreshTokenRepository;
+  operators: OperatorRepository;
   appCredentials: AppCredentialRepository;
   projectDeletion: ProjectDeletionRepository;
   storageUsage: StorageUsageRepository;
@@ -46,6 +49,7 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     rateLimits: new KyselyRateLimitRepository(db),
     accessEpoch: new KyselyAccessEpochRepository(db),
     refreshTokens: new KyselyRefreshTokenRepository(db),
+    operators: new KyselyOperatorRepository(db),
     appCredentials: new KyselyAppCredentialRepository(db),
     projectDeletion: new KyselyProjectDeletionRepository(db),
     storageUsage: new KyselyStorageUsageRepository(db),

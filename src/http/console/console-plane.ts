@@ -1,0 +1,19 @@
+import fastifyCookie from '@fastify/cookie';
+import type { Services } from '../../services.ts';
+import type { TypedApp } from '../route-context.ts';
+import { installConsoleBarrier } from './console-barrier.ts';
+import { listProjects } from './list-projects.ts';
+import { getSession, signIn, signOut } from './session-routes.ts';
+
+const routes = [signIn, getSession, signOut, listProjects];
+
+/**
+ * /console/api: the console's own JSON API, for operators signed in with a session cookie.
+ * It is the console's internal contract, not the public API: its routes stay out of the
+ * OpenAPI document, and app credentials and bearer tokens open nothing here.
+ */
+export async function consolePlane(scope: TypedApp, services: Services): Promise<void> {
+  await scope.register(fastifyCookie);
+  installConsoleBarrier(scope, services);
+  for (const route of routes) route(scope, services);
+}
