@@ -65,8 +65,8 @@ describe('console sign-in and its barrier', () => {
   it('opens nothing without the session: app credentials and bearer tokens do not count', async () => {
     const { token } = await coffer.client.signup();
     const headers = {
-      'x-selfbits-app-id': coffer.credentials.appId,
-      'x-selfbits-app-secret': coffer.credentials.appSecret,
+      'sb-app-id': coffer.credentials.appId,
+      'sb-app-secret': coffer.credentials.appSecret,
       authorization: `Bearer ${token}`,
     };
     for (const path of ['/session', '/projects']) {

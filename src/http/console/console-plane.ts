@@ -2,10 +2,23 @@ import fastifyCookie from '@fastify/cookie';
 import type { Services } from '../../services.ts';
 import type { TypedApp } from '../route-context.ts';
 import { installConsoleBarrier } from './console-barrier.ts';
+import { createProjectRoute } from './create-project-route.ts';
+import { getSession } from './get-session.ts';
 import { listProjects } from './list-projects.ts';
-import { getSession, signIn, signOut } from './session-routes.ts';
+import { replaceOriginsRoute } from './replace-project-origins.ts';
+import { signIn } from './sign-in.ts';
+import { signOut } from './sign-out.ts';
+import { updateSettingsRoute } from './update-project-settings.ts';
 
-const routes = [signIn, getSession, signOut, listProjects];
+const routes = [
+  signIn,
+  getSession,
+  signOut,
+  listProjects,
+  createProjectRoute,
+  updateSettingsRoute,
+  replaceOriginsRoute,
+];
 
 /**
  * /console/api: the console's own JSON API, for operators signed in with a session cookie.

@@ -1,0 +1,6 @@
+import type { Operator } from '../../domain/ports.ts';
+
+/** The signed-in operator as the console API answers it. */
+export const toOperatorView = (operator: Operator) => ({
+  operator: { id: operator.id, email: operator.email },
+});

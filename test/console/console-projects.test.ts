@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
+
+const password = 'operator passphrase 42';
+
+// Projects through the console API, checked through the public API they govern.
+describe('console: projects', () => {
+  let coffer: CofferProcess;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers field by field
+  let call: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+
+  before(async () => {
+    coffer = await startCofferProcess();
+    const created = await runCli(
+      ['operator', 'create', '--email', 'ops@example.com', '--password-stdin', '--data-dir', coffer.dataDir],
+      coffer.env,
+      { input: password },
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const api = `${coffer.baseUrl}/console/api`;
+    const signedIn = await fetch(`${api}/session`, {
+      method: 'POST',
+      headers: { 'x-coffer-console': '1', 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ops@example.com', password }),
+    });
+    const cookie = signedIn.headers.getSetCookie()[0]!.split(';')[0]!;
+    call = async (method, path, body) => {
+      const headers: Record<string, string> = { cookie, 'x-coffer-console': '1' };
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(`${api}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    };
+  });
+  after(() => coffer.stop());
+
+  it('creates a project whose app secret is shown once and works on the public API', async () => {
+    const created = await call('POST', '/projects', { name: 'photos', origins: ['https://Photos.example/'] });
+    assert.equal(created.status, 201);
+    assert.deepEqual(created.body.project.allowedOrigins, ['https://photos.example']);
+    const { appId, appSecret } = created.body;
+    const signup = await fetch(`${coffer.baseUrl}/api/v1/auth/signup`, {
+      method: 'POST',
+      headers: {
+        'sb-app-id': appId,
+        'sb-app-secret': appSecret,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ email: 'ada@example.com', password: 'a long enough passphrase' }),
+    });
+    assert.equal(signup.status, 200, await signup.clone().text());
+    const listed = await call('GET', '/projects');
+    assert.ok(listed.body.projects.some((project: { name: string }) => project.name === 'photos'));
+    assert.ok(!JSON.stringify(listed.body).includes(appSecret), 'the secret is never shown again');
+    assert.equal((await call('POST', '/projects', { name: 'no spaces allowed' })).status, 400);
+  });
+
+  it('changes settings with the checks of coffer project set; null restores a default', async () => {
+    const { body } = await call('POST', '/projects', { name: 'settings-test' });
+    const id = body.project.id;
+    const changed = await call('PATCH', `/projects/${id}/settings`, {
+      signup: 'closed',
+      maxFileSizeBytes: '10MiB',
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.equal(changed.body.project.settings.signup, 'closed');
+    assert.equal(changed.body.project.settings.maxFileSizeBytes, 10 * 1024 * 1024);
+    const refused = await fetch(`${coffer.baseUrl}/api/v1/auth/signup`, {
+      method: 'POST',
+      headers: {
+        'sb-app-id': body.appId,
+        'sb-app-secret': body.appSecret,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ email: 'bob@example.com', password: 'a long enough passphrase' }),
+    });
+    assert.equal(refused.status, 403);
+    const wrong = await call('PATCH', `/projects/${id}/settings`, {
+      signup: 'sometimes',
+      maxFileSizeBytes: null,
+    });
+    assert.equal(wrong.status, 400);
+    assert.equal(
+      (await call('GET', '/projects')).body.projects.find((p: { id: string }) => p.id === id).settings
+        .maxFileSizeBytes,
+      10 * 1024 * 1024,
+      'nothing changed',
+    );
+    const restored = await call('PATCH', `/projects/${id}/settings`, { signup: null });
+    assert.equal(restored.body.project.settings.signup, 'open');
+    assert.equal((await call('PATCH', '/projects/no-such-project/settings', { signup: null })).status, 404);
+  });
+
+  it('replaces the allowed origins; the preflight follows', async () => {
+    const { body } = await call('POST', '/projects', {
+      name: 'origins-test',
+      origins: ['https://old.example'],
+    });
+    const replaced = await call('PUT', `/projects/${body.project.id}/origins`, {
+      origins: ['https://new.example', 'http://localhost:5173'],
+    });
+    assert.equal(replaced.status, 200);
+    assert.deepEqual([...replaced.body.project.allowedOrigins].sort(), [
+      'http://localhost:5173',
+      'https://new.example',
+    ]);
+    assert.equal(
+      (await call('PUT', `/projects/${body.project.id}/origins`, { origins: ['not a url'] })).status,
+      400,
+    );
+  });
+});
