@@ -114,4 +114,46 @@ describe('console: projects', () => {
       400,
     );
   });
+
+  it('rotates app secrets: a new credential works, the old one is refused, the last one is kept', async () => {
+    const { body } = await call('POST', '/projects', { name: 'apps-test' });
+    const id = body.project.id;
+    let signups = 0;
+    const signupWith = (appId: string, appSecret: string) =>
+      fetch(`${coffer.baseUrl}/api/v1/auth/signup`, {
+        method: 'POST',
+        headers: { 'sb-app-id': appId, 'sb-app-secret': appSecret, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `user${++signups}@example.com`, password: 'a long enough passphrase' }),
+      });
+    const issued = await call('POST', `/projects/${id}/apps`);
+    assert.equal(issued.status, 201);
+    assert.equal((await signupWith(issued.body.appId, issued.body.appSecret)).status, 200);
+    const apps = (await call('GET', `/projects/${id}/apps`)).body.apps.map(
+      (item: { appId: string }) => item.appId,
+    );
+    assert.deepEqual([...apps].sort(), [body.appId, issued.body.appId].sort());
+    assert.equal((await call('DELETE', `/projects/${id}/apps/${body.appId}`)).status, 204);
+    // Every process refuses it from its next access-epoch read (at most 250 ms).
+    let status = 200;
+    for (let attempt = 0; attempt < 100 && status !== 401; attempt++) {
+      status = (await signupWith(body.appId, body.appSecret)).status;
+      if (status !== 401) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(status, 401, 'the revoked credential is refused');
+    assert.equal(
+      (await call('DELETE', `/projects/${id}/apps/${issued.body.appId}`)).status,
+      400,
+      'the last one stays',
+    );
+  });
+
+  it('rotates signing keys as coffer keys rotate does', async () => {
+    const rotated = await call('POST', '/keys/rotate', { purpose: 'all' });
+    assert.equal(rotated.status, 200);
+    assert.deepEqual(rotated.body.rotated.map((key: { purpose: string }) => key.purpose).sort(), [
+      'link',
+      'token',
+    ]);
+    assert.equal((await call('POST', '/keys/rotate', { purpose: 'everything' })).status, 400);
+  });
 });

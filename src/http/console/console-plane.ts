@@ -2,10 +2,14 @@ import fastifyCookie from '@fastify/cookie';
 import type { Services } from '../../services.ts';
 import type { TypedApp } from '../route-context.ts';
 import { installConsoleBarrier } from './console-barrier.ts';
+import { createProjectApp } from './create-project-app.ts';
 import { createProjectRoute } from './create-project-route.ts';
 import { getSession } from './get-session.ts';
+import { listProjectApps } from './list-project-apps.ts';
 import { listProjects } from './list-projects.ts';
 import { replaceOriginsRoute } from './replace-project-origins.ts';
+import { revokeProjectApp } from './revoke-project-app.ts';
+import { rotateKeys } from './rotate-keys.ts';
 import { signIn } from './sign-in.ts';
 import { signOut } from './sign-out.ts';
 import { updateSettingsRoute } from './update-project-settings.ts';
@@ -18,6 +22,10 @@ const routes = [
   createProjectRoute,
   updateSettingsRoute,
   replaceOriginsRoute,
+  listProjectApps,
+  createProjectApp,
+  revokeProjectApp,
+  rotateKeys,
 ];
 
 /**
