@@ -4,28 +4,13 @@ import type { Config } from '../config/config.ts';
 import { accessEpochCheckIntervalMs } from '../domain/identity/access-epoch-watch.ts';
 import { resetPassword } from '../domain/identity/accounts.ts';
 import { deleteAccount } from '../domain/identity/delete-account.ts';
-import type { User } from '../domain/ports.ts';
+import { toUserView, type UserView } from '../domain/identity/user-view.ts';
 import { userNotFound } from '../errors/errors.ts';
 import { buildServices } from '../services.ts';
 import { getProject, withStores } from './admin-commands.ts';
 
 // `coffer user list | find | delete | reset-password`: like every admin command, on the stores
 // directly, also while servers run on the same data.
-
-/** How a user is printed: never the password hash. */
-export function toUserView(user: User) {
-  return {
-    userId: user.id,
-    email: user.email,
-    role: user.role,
-    displayName: user.displayName,
-    enabled: user.enabled,
-    createdAt: user.createdAt.toISOString(),
-    updatedAt: user.updatedAt.toISOString(),
-  };
-}
-
-export type UserView = ReturnType<typeof toUserView>;
 
 /** The text form: id, email, role, state, separated by two spaces. */
 export function toUserLine(user: UserView): string {

@@ -1,41 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
-
-const password = 'operator passphrase 42';
+import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
+import { type ConsoleCall, signInToConsole } from '../support/console-client.ts';
 
 // Projects through the console API, checked through the public API they govern.
 describe('console: projects', () => {
   let coffer: CofferProcess;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read answers field by field
-  let call: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+  let call: ConsoleCall;
 
   before(async () => {
     coffer = await startCofferProcess();
-    const created = await runCli(
-      ['operator', 'create', '--email', 'ops@example.com', '--password-stdin', '--data-dir', coffer.dataDir],
-      coffer.env,
-      { input: password },
-    );
-    assert.equal(created.code, 0, created.stderr);
-    const api = `${coffer.baseUrl}/console/api`;
-    const signedIn = await fetch(`${api}/session`, {
-      method: 'POST',
-      headers: { 'x-coffer-console': '1', 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'ops@example.com', password }),
-    });
-    const cookie = signedIn.headers.getSetCookie()[0]!.split(';')[0]!;
-    call = async (method, path, body) => {
-      const headers: Record<string, string> = { cookie, 'x-coffer-console': '1' };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(`${api}${path}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    };
+    call = await signInToConsole(coffer);
   });
   after(() => coffer.stop());
 

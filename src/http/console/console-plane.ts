@@ -4,15 +4,20 @@ import type { TypedApp } from '../route-context.ts';
 import { installConsoleBarrier } from './console-barrier.ts';
 import { createProjectApp } from './create-project-app.ts';
 import { createProjectRoute } from './create-project-route.ts';
+import { createProjectUser } from './create-project-user.ts';
+import { deleteProjectUser } from './delete-project-user.ts';
 import { getSession } from './get-session.ts';
 import { listProjectApps } from './list-project-apps.ts';
+import { listProjectUsers } from './list-project-users.ts';
 import { listProjects } from './list-projects.ts';
 import { replaceOriginsRoute } from './replace-project-origins.ts';
+import { resetUserPassword } from './reset-user-password.ts';
 import { revokeProjectApp } from './revoke-project-app.ts';
 import { rotateKeys } from './rotate-keys.ts';
 import { signIn } from './sign-in.ts';
 import { signOut } from './sign-out.ts';
 import { updateSettingsRoute } from './update-project-settings.ts';
+import { updateProjectUser } from './update-project-user.ts';
 
 const routes = [
   signIn,
@@ -26,6 +31,11 @@ const routes = [
   createProjectApp,
   revokeProjectApp,
   rotateKeys,
+  listProjectUsers,
+  createProjectUser,
+  updateProjectUser,
+  resetUserPassword,
+  deleteProjectUser,
 ];
 
 /**
