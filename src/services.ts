@@ -16,8 +16,9 @@ import { FileService } from './domain/files/file-service.ts';
 import { HashThread } from './domain/files/hash-thread.ts';
 import { UnverifiedSweeper } from './domain/files/unverified-sweeper.ts';
 import { UploadLimits } from './domain/files/upload-limits.ts';
-import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
+import { AccessEpochWatch, accessEpochCheckIntervalMs } from './domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
+import type { DeleteAccountOptions } from './domain/identity/delete-account.ts';
 import { EpochCache } from './domain/identity/epoch-cache.ts';
 import { IdentityService } from './domain/identity/identity-service.ts';
 import { LoginThrottle } from './domain/identity/login-throttle.ts';
@@ -210,6 +211,22 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     await database.close();
     throw error;
   }
+}
+
+/**
+ * What deleting an account needs (delete-account.ts), for `coffer user delete` and the console:
+ * after the disable, the wait lets every process re-read the access epoch, so none serves the
+ * account while its files go.
+ */
+export function accountDeletion(services: Services): DeleteAccountOptions {
+  const { repositories } = services;
+  return {
+    users: repositories.users,
+    refreshTokens: repositories.refreshTokens,
+    files: repositories.files,
+    fileService: services.files,
+    settle: () => sleep(accessEpochCheckIntervalMs * 4),
+  };
 }
 
 /** Project settings by project id, cached until a project changes (the access epoch). */

@@ -1,12 +1,10 @@
 import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/config.ts';
-import { accessEpochCheckIntervalMs } from '../domain/identity/access-epoch-watch.ts';
 import { resetPassword } from '../domain/identity/accounts.ts';
 import { deleteAccount } from '../domain/identity/delete-account.ts';
 import { toUserView, type UserView } from '../domain/identity/user-view.ts';
 import { userNotFound } from '../errors/errors.ts';
-import { buildServices } from '../services.ts';
+import { accountDeletion, buildServices } from '../services.ts';
 import { getProject, withStores } from './admin-commands.ts';
 
 // `coffer user list | find | delete | reset-password`: like every admin command, on the stores
@@ -93,20 +91,8 @@ export async function userResetPassword(
 export async function userDelete(config: Config, input: { project: string; userId: string }) {
   const services = await buildServices(config, { log: (line) => console.error(line) });
   try {
-    const { repositories } = services;
-    const project = await getProject(repositories, input.project);
-    const removed = await deleteAccount(
-      {
-        users: repositories.users,
-        refreshTokens: repositories.refreshTokens,
-        files: repositories.files,
-        fileService: services.files,
-        // Every process re-reads the access epoch at this interval: then none serves the account.
-        settle: () => sleep(accessEpochCheckIntervalMs * 4),
-      },
-      project,
-      input.userId,
-    );
+    const project = await getProject(services.repositories, input.project);
+    const removed = await deleteAccount(accountDeletion(services), project, input.userId);
     return { userId: input.userId, deleted: true, ...removed };
   } finally {
     await services.close();
