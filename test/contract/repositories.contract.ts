@@ -142,7 +142,13 @@ function runAppCredentialContract(fixture: RepositoryFixture): void {
       const { projects, appCredentials } = fixture.repos;
       const projectId = await newProjectId(fixture.repos);
       const [first] = await appCredentials.listByProject(projectId);
-      const second = { appId: newId(), projectId, secretHash: 'd'.repeat(64), createdAt: new Date() };
+      // A minute later: in the same millisecond as the first, the order would fall to the ids.
+      const second = {
+        appId: newId(),
+        projectId,
+        secretHash: 'd'.repeat(64),
+        createdAt: new Date(Date.now() + 60_000),
+      };
       await appCredentials.create(second);
       assert.deepEqual(
         (await appCredentials.listByProject(projectId)).map((item) => item.appId),
