@@ -298,6 +298,8 @@ export interface FileRepository {
   findById(id: string): Promise<FileRecord | undefined>;
   /** Files the reader may list (creator, user entry, role entry; all of the project for admins), newest first. */
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }>;
+  /** The console's browser: files in path order from a (path, id), an index range a page. */
+  browse(page: BrowsePage): Promise<FileRecord[]>;
   /** Returns whether a record was deleted (its ACL goes with it). */
   delete(id: string): Promise<boolean>;
   /** Ids of the files a user created, in id order after `afterId`, `limit` at most (an index range). */
@@ -585,4 +587,15 @@ export type OperatorRepository = {
   /** The operator of a session that has not expired at `now`. */
   findSession(tokenHash: string, now: Date): Promise<Operator | undefined>;
   deleteSession(tokenHash: string): Promise<void>;
+};
+
+/** A page of the console's file browser (persistence/repositories/browse-files.ts). */
+export type BrowsePage = {
+  projectId: string;
+  creatorId?: string;
+  /** Only paths that start with this (literal). */
+  prefix?: string;
+  /** The last file of the page before: the next page starts after its (filePath, id). */
+  after?: { filePath: string; id: string };
+  limit: number;
 };

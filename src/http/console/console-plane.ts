@@ -1,11 +1,14 @@
 import fastifyCookie from '@fastify/cookie';
 import type { Services } from '../../services.ts';
 import type { TypedApp } from '../route-context.ts';
+import { browseProjectFiles } from './browse-project-files.ts';
 import { installConsoleBarrier } from './console-barrier.ts';
 import { createProjectApp } from './create-project-app.ts';
 import { createProjectRoute } from './create-project-route.ts';
 import { createProjectUser } from './create-project-user.ts';
+import { deleteProjectFile } from './delete-project-file.ts';
 import { deleteProjectUser } from './delete-project-user.ts';
+import { getProjectFile } from './get-project-file.ts';
 import { getSession } from './get-session.ts';
 import { listProjectApps } from './list-project-apps.ts';
 import { listProjectUsers } from './list-project-users.ts';
@@ -13,7 +16,9 @@ import { listProjects } from './list-projects.ts';
 import { replaceOriginsRoute } from './replace-project-origins.ts';
 import { resetUserPassword } from './reset-user-password.ts';
 import { revokeProjectApp } from './revoke-project-app.ts';
+import { revokeProjectFileLinks } from './revoke-project-file-links.ts';
 import { rotateKeys } from './rotate-keys.ts';
+import { shareProjectFile } from './share-project-file.ts';
 import { signIn } from './sign-in.ts';
 import { signOut } from './sign-out.ts';
 import { updateSettingsRoute } from './update-project-settings.ts';
@@ -36,6 +41,11 @@ const routes = [
   updateProjectUser,
   resetUserPassword,
   deleteProjectUser,
+  browseProjectFiles,
+  getProjectFile,
+  shareProjectFile,
+  revokeProjectFileLinks,
+  deleteProjectFile,
 ];
 
 /**

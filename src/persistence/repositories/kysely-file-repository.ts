@@ -3,6 +3,7 @@ import type { CustomData } from '../../domain/files/custom-data.ts';
 import type {
   AclEntry,
   BlobReferences,
+  BrowsePage,
   FileContentInfo,
   FileListQuery,
   FileRecord,
@@ -16,6 +17,7 @@ import type {
 import { fileExists } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema, FilesTable } from '../database-schema.ts';
+import { browseFiles } from './browse-files.ts';
 import { deleteExpiredUnverified } from './delete-expired-unverified.ts';
 import { findSharedBlobVersions, isBlobReferenced } from './file-blob-references.ts';
 import { findFileById, selectFileWithAcl, toFileRecord, toFileWithAcl } from './file-rows.ts';
@@ -128,6 +130,10 @@ export class KyselyFileRepository implements FileRepository {
 
   async findById(id: string): Promise<FileRecord | undefined> {
     return toFileWithAcl(await this.#selectById(id));
+  }
+
+  browse(page: BrowsePage): Promise<FileRecord[]> {
+    return browseFiles(this.#db, page);
   }
 
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }> {

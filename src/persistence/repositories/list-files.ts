@@ -287,7 +287,7 @@ function inPathRange(prefix: string, upper: string | undefined, collation: 'C' |
     : sql<boolean>`${path} >= ${prefix} and ${path} < ${upper}`;
 }
 
-function isSqlite(db: Kysely<DatabaseSchema>): boolean {
+export function isSqlite(db: Kysely<DatabaseSchema>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 
