@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { BrowsePage, FileRecord } from '../../src/domain/ports.ts';
 import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
-import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
 import {
   createRepositories,
   type Repositories,
 } from '../../src/persistence/repositories/create-repositories.ts';
-import { startPostgres } from '../support/postgres-server.ts';
+import { databaseStores } from '../support/database-stores.ts';
 import { newFile, newProjectId, T0 } from './repository-fixtures.ts';
 
-const postgres = await startPostgres();
-after(() => postgres?.stop());
-
-type Store = [name: string, open: () => Promise<Database>];
-const stores: Store[] = [['SQLite', () => openDatabase({ databaseUrl: 'sqlite::memory:' })]];
-if (postgres)
-  stores.push(['PostgreSQL', async () => openDatabase({ databaseUrl: await postgres.createDatabase() })]);
+const stores = await databaseStores();
 
 /** Code-point order, then id: the order the browser promises on both dialects. */
 const byPathThenId = (a: FileRecord, b: FileRecord) => {

@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
-import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
 import { createRepositories } from '../../src/persistence/repositories/create-repositories.ts';
 import { countAllRows, readAllRows } from '../../src/persistence/table-copy.ts';
-import { startPostgres } from '../support/postgres-server.ts';
+import { databaseStores } from '../support/database-stores.ts';
 import { newFile, newProjectId, T0 } from './repository-fixtures.ts';
 
-const postgres = await startPostgres();
-after(() => postgres?.stop());
-
-type Store = [name: string, open: () => Promise<Database>];
-const stores: Store[] = [['SQLite', () => openDatabase({ databaseUrl: 'sqlite::memory:' })]];
-if (postgres)
-  stores.push(['PostgreSQL', async () => openDatabase({ databaseUrl: await postgres.createDatabase() })]);
+const stores = await databaseStores();
 
 for (const [name, open] of stores) {
   describe(`readAllRows on ${name}`, () => {
