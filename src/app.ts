@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest, LogController } from 'fastify';
 import { isPrettyLog, prettyLogStream } from './config/log-format.ts';
+import { serveConsoleApp } from './http/console/serve-console-app.ts';
 import { controlPlane } from './http/control/control-plane.ts';
 import { health } from './http/control/ops/health.ts';
 import { metrics } from './http/control/ops/metrics.ts';
@@ -114,6 +115,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(async (scope) => controlPlane(scope, services), { prefix: '/api/v1' });
   await app.register(async (scope) => dataPlane(scope, services), { prefix: '/blob/v1' });
+  await app.register(async (scope) => serveConsoleApp(scope, services));
   return app;
 }
 
