@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
-import { consoleSecurityPolicy } from '../../src/http/console/serve-console-app.ts';
+import Fastify from 'fastify';
+import { consoleSecurityPolicy, serveConsoleFrom } from '../../src/http/console/serve-console-app.ts';
 import { startTestServer } from '../support/in-process-server.ts';
 
 // The built app: `npm test` builds it in pretest; a single-file run needs `npm run console:build`.
@@ -38,6 +41,24 @@ describe('the console app is served from dist/console', () => {
       );
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe('without a build', () => {
+  it('answers /console with a 503 that says to run npm run console:build', async () => {
+    const app = Fastify();
+    serveConsoleFrom(path.join(tmpdir(), 'coffer-no-console-build'))(app as never);
+    const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const page = await fetch(`${baseUrl}/console/projects`);
+      assert.equal(page.status, 503);
+      assert.equal(page.headers.get('content-security-policy'), consoleSecurityPolicy);
+      const { error } = await page.json();
+      assert.equal(error.code, 'UNAVAILABLE');
+      assert.match(error.message, /npm run console:build/);
+    } finally {
+      await app.close();
     }
   });
 });

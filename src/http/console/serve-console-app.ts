@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyReply } from 'fastify';
 import type { RouteRegistrar } from '../route-context.ts';
 
-const consoleDir = path.resolve(import.meta.dirname, '..', '..', '..', 'dist', 'console');
+const builtConsoleDir = path.resolve(import.meta.dirname, '..', '..', '..', 'dist', 'console');
 const assetName = /^[\w-]+-[A-Z0-9]{8}\.(js|css)$/;
 const contentTypes: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
@@ -27,7 +27,10 @@ function secure(reply: FastifyReply): FastifyReply {
  * the built file, cached for good (its name changes with its content). The console API lives
  * under /console/api and is registered by its own routes, which Fastify matches first.
  */
-export const serveConsoleApp: RouteRegistrar = (app) => {
+export const serveConsoleApp: RouteRegistrar = (app) => serveConsoleFrom(builtConsoleDir)(app);
+
+/** The console's routes over a build folder (a test names one that holds no build). */
+export const serveConsoleFrom = (consoleDir: string) => (app: Parameters<RouteRegistrar>[0]) => {
   const sendIndex = async (_request: unknown, reply: FastifyReply) => {
     secure(reply).header('cache-control', 'no-store');
     const html = await readFile(path.join(consoleDir, 'index.html'), 'utf8').catch(() => null);
