@@ -6,6 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest, LogController } from 'fastify';
 import { isPrettyLog, prettyLogStream } from './config/log-format.ts';
 import { consolePlane } from './http/console/console-plane.ts';
+import { serveConsoleApp } from './http/console/serve-console-app.ts';
 import { controlPlane } from './http/control/control-plane.ts';
 import { health } from './http/control/ops/health.ts';
 import { metrics } from './http/control/ops/metrics.ts';
@@ -116,6 +117,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   await app.register(async (scope) => controlPlane(scope, services), { prefix: '/api/v1' });
   await app.register(async (scope) => dataPlane(scope, services), { prefix: '/blob/v1' });
   await app.register(async (scope) => consolePlane(scope, services), { prefix: '/console/api' });
+  await app.register(async (scope) => serveConsoleApp(scope, services));
   return app;
 }
 

@@ -1,0 +1,48 @@
+/**
+ * Builds the console (Preact + TSX under console/src) into dist/console with esbuild: hashed
+ * asset names under assets/ (served with an immutable cache) and an index.html that links them.
+ * No inline script or style: the console's Content-Security-Policy forbids both.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const outdir = path.join(root, 'dist', 'console');
+
+await rm(outdir, { recursive: true, force: true });
+const result = await build({
+  entryPoints: [path.join(root, 'console', 'src', 'main.tsx')],
+  outdir: path.join(outdir, 'assets'),
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: 'es2022',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  entryNames: '[name]-[hash]',
+  metafile: true,
+  logLevel: 'warning',
+});
+const outputs = Object.keys(result.metafile.outputs).map((file) => path.basename(file));
+const script = outputs.find((name) => name.endsWith('.js'));
+const style = outputs.find((name) => name.endsWith('.css'));
+if (!script || !style)
+  throw new Error(`console build produced ${outputs.join(', ')}: expected one .js and one .css`);
+await mkdir(outdir, { recursive: true });
+await writeFile(
+  path.join(outdir, 'index.html'),
+  `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Coffer console</title>
+<link rel="stylesheet" href="/console/assets/${style}">
+<script type="module" src="/console/assets/${script}"></script>
+</head>
+<body><main id="app"></main></body>
+</html>
+`,
+);
+console.log(`console built into dist/console (${outputs.join(', ')})`);
