@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import './console.css';
 
 /** Every console API call: same-origin cookie and the header the CSRF barrier asks for. */
@@ -23,7 +23,7 @@ function SignIn({ onSignedIn }: { onSignedIn: (email: string) => void }) {
     });
     if (!response.ok) {
       const body = await response.json().catch(() => ({}));
-      setError(body?.error?.message ?? `Sign-in failed (${response.status})`);
+      setError(body?.message ?? `Sign-in failed (${response.status})`);
       return;
     }
     const { operator } = await response.json();
@@ -46,6 +46,17 @@ function SignIn({ onSignedIn }: { onSignedIn: (email: string) => void }) {
 
 function App() {
   const [operator, setOperator] = useState<string | null>(null);
+  const [checked, setChecked] = useState(false);
+  // A session cookie from before (a reload, a new tab) signs the page in without a form.
+  useEffect(() => {
+    callApi('GET', '/console/api/session')
+      .then(async (response) =>
+        response.ok ? setOperator((await response.json()).operator.email) : undefined,
+      )
+      .catch(() => undefined)
+      .finally(() => setChecked(true));
+  }, []);
+  if (!checked) return <p class="card">Loading…</p>;
   if (!operator) return <SignIn onSignedIn={setOperator} />;
   return (
     <section class="card">
