@@ -41,6 +41,7 @@ import type {
 import { TokenBuckets, toBucketRule } from './domain/rate-limits/token-buckets.ts';
 import { CountingLinkIssuer } from './metrics/counting-link-issuer.ts';
 import { ServiceMetrics } from './metrics/service-metrics.ts';
+import { UsageHistory } from './metrics/usage-history.ts';
 import { migrateToLatest } from './persistence/migrations/migrate-to-latest.ts';
 import { type Database, openDatabase } from './persistence/open-database.ts';
 import { createRepositories, type Repositories } from './persistence/repositories/create-repositories.ts';
@@ -63,6 +64,8 @@ export type Services = {
   unverifiedSweeper: UnverifiedSweeper;
   /** Prometheus instruments (GET /metrics). */
   metrics: ServiceMetrics;
+  /** Samples of the traffic counters over the last day (the console's usage page). */
+  usageHistory: UsageHistory;
   /** The base URL links are built on; set once the server knows its address. */
   publicUrl: { value: string };
   close(): Promise<void>;
@@ -158,6 +161,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       (keys) => new TokenService({ keys, ttlSeconds: config.tokenTtlSeconds }),
     );
     const throttles = buildThrottles(config, repositories, clock);
+    const usageHistory = new UsageHistory({ exposition: metrics.exposition });
     return {
       config,
       clock,
@@ -201,8 +205,10 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         batchSize: 100,
       }),
       metrics,
+      usageHistory,
       publicUrl,
       close: async () => {
+        usageHistory.stop();
         await database.close();
         if ('close' in blobs && typeof blobs.close === 'function') await blobs.close();
       },

@@ -31,6 +31,7 @@ const usage = `Usage (coffer help <command> for its flags; coffer --version):
   coffer operator create --email E [--password-stdin] [--json]   (may sign in to the console, /console: every project)
   coffer operator list [--json]
   coffer operator delete <email> [--json]   (their console sessions end at once)
+  coffer console [--email E] [--public-url URL | --host H --port P] [--json]   (a console sign-in link: good once, for 10 minutes)
   coffer migrate
   coffer export --out DIR          (metadata, signing keys and verified files' bytes: keep it secret)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)

@@ -1,6 +1,8 @@
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
-import { createOperator, toOperatorEmail } from '../domain/operators/operator-accounts.ts';
+import { resolvePublicUrl } from '../config/public-url.ts';
+import { createOperator, issueSignInLink, toOperatorEmail } from '../domain/operators/operator-accounts.ts';
+import type { Operator, OperatorRepository } from '../domain/ports.ts';
 import { notFound } from '../errors/errors.ts';
 import { withStores } from './admin-commands.ts';
 import type { Command } from './commands.ts';
@@ -45,6 +47,21 @@ export const operatorCommands: Record<string, Command> = {
       return { json, text: operators.map((operator) => operator.email).join('\n') || 'No operators' };
     },
   },
+  console: {
+    summary:
+      "Print a one-time link that signs in to the console (good once, for 10 minutes); --email names the operator when there are several; the link is built like serve's (--public-url, or --host and --port).",
+    flags: ['email', 'public-url', 'host', 'port', 'tls-cert', 'json'],
+    run: async (config, values) => {
+      const { operator, token, expiresAt } = await onStores(config, async (repositories) => {
+        const chosen = await chooseOperator(repositories.operators, values.email);
+        return { operator: chosen, ...(await issueSignInLink(repositories.operators, chosen, new Date())) };
+      });
+      // The token rides in the fragment: browsers never send it to a server or in a Referer.
+      const url = `${resolvePublicUrl(config).at(config.port)}/console/sign-in#token=${token}`;
+      const json = { url, email: operator.email, expiresAt: expiresAt.toISOString() };
+      return { json, text: `Sign in to the console as ${operator.email} (once, within 10 minutes):\n${url}` };
+    },
+  },
   'operator delete': {
     summary: 'Delete a console operator; their sessions end at once.',
     flags: ['json'],
@@ -58,3 +75,19 @@ export const operatorCommands: Record<string, Command> = {
     },
   },
 };
+
+/** The operator named by --email; without it, the only operator there is. */
+async function chooseOperator(operators: OperatorRepository, email: string | undefined): Promise<Operator> {
+  if (email !== undefined) {
+    const found = await operators.findByEmail(toOperatorEmail(email));
+    if (!found) throw notFound(`operator ${email}`);
+    return { id: found.id, email: found.email, createdAt: found.createdAt };
+  }
+  const all = await operators.list();
+  if (all.length === 1) return all[0]!;
+  throw new ConfigError(
+    all.length === 0
+      ? 'No operator yet: create one with `coffer operator create --email E`'
+      : '--email is required: there is more than one operator',
+  );
+}

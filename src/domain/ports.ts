@@ -275,6 +275,13 @@ export type QuotaLimits = {
 export interface StorageUsageRepository {
   /** The usage of one user and of their project: two primary-key reads, never a scan. */
   find(owner: { projectId: string; userId: string }): Promise<{ user: StorageUsage; project: StorageUsage }>;
+  /** Every project's usage: a primary-key read per project, never a read of their users. */
+  listProjects(): Promise<Array<StorageUsage & { projectId: string; name: string }>>;
+  /** A project's heaviest users, most bytes first (an index range: `limit` rows read). */
+  topUsers(
+    projectId: string,
+    limit: number,
+  ): Promise<Array<StorageUsage & { userId: string; email: string }>>;
 }
 
 /** An abandoned upload that create() replaced: its bytes are the caller's to remove. */
@@ -587,6 +594,9 @@ export type OperatorRepository = {
   /** The operator of a session that has not expired at `now`. */
   findSession(tokenHash: string, now: Date): Promise<Operator | undefined>;
   deleteSession(tokenHash: string): Promise<void>;
+  createSignInLink(link: { tokenHash: string; operatorId: string; expiresAt: Date }): Promise<void>;
+  /** Removes the link and answers its operator, if it had not expired at `now`: a link works once. */
+  consumeSignInLink(tokenHash: string, now: Date): Promise<Operator | undefined>;
 };
 
 /** A page of the console's file browser (persistence/repositories/browse-files.ts). */

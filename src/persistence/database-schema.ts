@@ -17,6 +17,7 @@ export type DatabaseSchema = {
   storage_usage: StorageUsageTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
+  operator_sign_in_links: OperatorSignInLinksTable;
 };
 
 export type OperatorsTable = {
@@ -32,6 +33,13 @@ export type OperatorSessionsTable = {
   token_hash: string;
   operator_id: string;
   created_at: number;
+  expires_at: number;
+};
+
+export type OperatorSignInLinksTable = {
+  /** SHA-256 (hex) of the link's token; the row goes when the link is used. */
+  token_hash: string;
+  operator_id: string;
   expires_at: number;
 };
 

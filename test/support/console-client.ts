@@ -3,7 +3,10 @@ import { type CofferProcess, runCli } from './coffer-process.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read answers field by field
 export type ConsoleAnswer = { status: number; body: any };
-export type ConsoleCall = (method: string, path: string, body?: unknown) => Promise<ConsoleAnswer>;
+export type ConsoleCall = ((method: string, path: string, body?: unknown) => Promise<ConsoleAnswer>) & {
+  /** A GET of a console API path with the session, answered as it came (headers, bytes). */
+  raw(path: string, headers?: Record<string, string>): Promise<Response>;
+};
 
 /**
  * Creates an operator with the CLI, signs in to the console API of `coffer`, and answers a
@@ -28,7 +31,7 @@ export async function signInToConsole(
   });
   assert.equal(signedIn.status, 200);
   const cookie = signedIn.headers.getSetCookie()[0]!.split(';')[0]!;
-  return async (method, path, body) => {
+  const call = async (method: string, path: string, body?: unknown) => {
     const headers: Record<string, string> = { cookie, 'x-coffer-console': '1' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(`${api}${path}`, {
@@ -39,4 +42,7 @@ export async function signInToConsole(
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   };
+  const raw = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${api}${path}`, { headers: { ...headers, cookie } });
+  return Object.assign(call, { raw });
 }

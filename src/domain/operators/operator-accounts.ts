@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { assertPasswordPolicy } from '../identity/password-policy.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { newId } from '../ids.ts';
@@ -18,4 +19,28 @@ export async function createOperator(
 /** One operator per address, whatever its case. */
 export function toOperatorEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/** How long a one-time sign-in link (`coffer console`) stays good. */
+export const signInLinkSeconds = 10 * 60;
+
+/** A one-time sign-in link's token for the operator: good once, for ten minutes; the database keeps its hash. */
+export async function issueSignInLink(
+  operators: OperatorRepository,
+  operator: Operator,
+  now: Date,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + signInLinkSeconds * 1000);
+  await operators.createSignInLink({
+    tokenHash: hashOperatorToken(token),
+    operatorId: operator.id,
+    expiresAt,
+  });
+  return { token, expiresAt };
+}
+
+/** Session and link tokens are kept as their SHA-256: a copy of the database opens nothing. */
+export function hashOperatorToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }

@@ -3,8 +3,8 @@ import type { Services } from '../../services.ts';
 import type { TypedApp } from '../route-context.ts';
 import { sessionCookie } from './session-cookie.ts';
 
-/** The one request that needs no session: signing in. */
-const signInRoute = 'POST /console/api/session';
+/** The requests that need no session: signing in, with a password or a one-time link. */
+const signInRoutes = new Set(['POST /console/api/session', 'POST /console/api/session/link']);
 
 /**
  * Every console request: answers are never cached nor framed; a request that changes
@@ -25,7 +25,7 @@ export function installConsoleBarrier(scope: TypedApp, services: Services): void
       throw accessDenied('Console requests come from the console itself');
   });
   scope.addHook('preHandler', async (request) => {
-    if (`${request.method} ${request.routeOptions.url}` === signInRoute) return;
+    if (signInRoutes.has(`${request.method} ${request.routeOptions.url}`)) return;
     request.operator = await services.operators.authenticate(request.cookies[sessionCookie.name]);
   });
 }

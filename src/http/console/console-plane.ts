@@ -9,23 +9,30 @@ import { createProjectUser } from './create-project-user.ts';
 import { deleteProjectFile } from './delete-project-file.ts';
 import { deleteProjectUser } from './delete-project-user.ts';
 import { getProjectFile } from './get-project-file.ts';
+import { getProjectFileContent } from './get-project-file-content.ts';
+import { getProjectUsage } from './get-project-usage.ts';
 import { getSession } from './get-session.ts';
+import { getUsage } from './get-usage.ts';
 import { listProjectApps } from './list-project-apps.ts';
 import { listProjectUsers } from './list-project-users.ts';
 import { listProjects } from './list-projects.ts';
 import { replaceOriginsRoute } from './replace-project-origins.ts';
+import { requestProjectUpload } from './request-project-upload.ts';
 import { resetUserPassword } from './reset-user-password.ts';
 import { revokeProjectApp } from './revoke-project-app.ts';
 import { revokeProjectFileLinks } from './revoke-project-file-links.ts';
 import { rotateKeys } from './rotate-keys.ts';
 import { shareProjectFile } from './share-project-file.ts';
 import { signIn } from './sign-in.ts';
+import { signInWithLink } from './sign-in-with-link.ts';
 import { signOut } from './sign-out.ts';
 import { updateSettingsRoute } from './update-project-settings.ts';
 import { updateProjectUser } from './update-project-user.ts';
+import { verifyProjectUpload } from './verify-project-upload.ts';
 
 const routes = [
   signIn,
+  signInWithLink,
   getSession,
   signOut,
   listProjects,
@@ -43,9 +50,14 @@ const routes = [
   deleteProjectUser,
   browseProjectFiles,
   getProjectFile,
+  getProjectFileContent,
+  requestProjectUpload,
+  verifyProjectUpload,
   shareProjectFile,
   revokeProjectFileLinks,
   deleteProjectFile,
+  getUsage,
+  getProjectUsage,
 ];
 
 /**

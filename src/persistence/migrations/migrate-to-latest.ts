@@ -5,6 +5,7 @@ import { writeTransaction } from '../repositories/write-transaction.ts';
 import { accessEpoch } from './access-epoch.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
 import { appCredentials } from './app-credentials.ts';
+import { consoleSignInLinks } from './console-sign-in-links.ts';
 import { fileBlobSharing } from './file-blob-sharing.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { fileCustomData } from './file-custom-data.ts';
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0015_storage_usage': storageUsage,
   '0016_sqlite_path_index': sqlitePathIndex,
   '0017_operators': operators,
+  '0018_console_sign_in_links': consoleSignInLinks,
 };
 
 /** The names of every migration, in the order they run. */

@@ -49,6 +49,7 @@ export class KyselyOperatorRepository implements OperatorRepository {
     // Sessions first: SQLite enforces the cascade only with foreign keys on, which a plain
     // SQL client may have left off; this leaves no session naming nobody either way.
     await this.#db.deleteFrom('operator_sessions').where('operator_id', '=', operator.id).execute();
+    await this.#db.deleteFrom('operator_sign_in_links').where('operator_id', '=', operator.id).execute();
     const deleted = await this.#db.deleteFrom('operators').where('id', '=', operator.id).executeTakeFirst();
     return Number(deleted.numDeletedRows) > 0;
   }
@@ -78,6 +79,35 @@ export class KyselyOperatorRepository implements OperatorRepository {
 
   async deleteSession(tokenHash: string): Promise<void> {
     await this.#db.deleteFrom('operator_sessions').where('token_hash', '=', tokenHash).execute();
+  }
+
+  async createSignInLink(link: { tokenHash: string; operatorId: string; expiresAt: Date }) {
+    // Links nobody used are cleared as new ones are made: the table holds a few rows at most.
+    await this.#db.deleteFrom('operator_sign_in_links').where('expires_at', '<=', Date.now()).execute();
+    await this.#db
+      .insertInto('operator_sign_in_links')
+      .values({
+        token_hash: link.tokenHash,
+        operator_id: link.operatorId,
+        expires_at: link.expiresAt.getTime(),
+      })
+      .execute();
+  }
+
+  async consumeSignInLink(tokenHash: string, now: Date): Promise<Operator | undefined> {
+    // One statement takes the row: of two requests with the same link, one gets it.
+    const taken = await this.#db
+      .deleteFrom('operator_sign_in_links')
+      .where('token_hash', '=', tokenHash)
+      .returning(['operator_id', 'expires_at'])
+      .executeTakeFirst();
+    if (!taken || Number(taken.expires_at) <= now.getTime()) return undefined;
+    const row = await this.#db
+      .selectFrom('operators')
+      .select(['id', 'email', 'created_at'])
+      .where('id', '=', taken.operator_id)
+      .executeTakeFirst();
+    return row && toOperator(row);
   }
 }
 

@@ -14,4 +14,39 @@ export class KyselyStorageUsageRepository implements StorageUsageRepository {
   find(owner: { projectId: string; userId: string }): Promise<{ user: StorageUsage; project: StorageUsage }> {
     return readStorageUsage(this.#db, owner);
   }
+
+  async listProjects() {
+    const rows = await this.#db
+      .selectFrom('projects')
+      .leftJoin('storage_usage', (join) =>
+        join.onRef('storage_usage.project_id', '=', 'projects.id').on('storage_usage.user_id', '=', ''),
+      )
+      .select(['projects.id', 'projects.name', 'storage_usage.files', 'storage_usage.bytes'])
+      .orderBy('projects.name')
+      .execute();
+    return rows.map((row) => ({
+      projectId: row.id,
+      name: row.name,
+      files: Number(row.files ?? 0),
+      bytes: Number(row.bytes ?? 0),
+    }));
+  }
+
+  async topUsers(projectId: string, limit: number) {
+    const rows = await this.#db
+      .selectFrom('storage_usage')
+      .innerJoin('users', 'users.id', 'storage_usage.user_id')
+      .select(['storage_usage.user_id', 'users.email', 'storage_usage.files', 'storage_usage.bytes'])
+      .where('storage_usage.project_id', '=', projectId)
+      .where('storage_usage.user_id', '<>', '')
+      .orderBy('storage_usage.bytes', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      userId: row.user_id,
+      email: row.email,
+      files: Number(row.files),
+      bytes: Number(row.bytes),
+    }));
+  }
 }
