@@ -41,7 +41,7 @@ await writeFile(
 <link rel="stylesheet" href="/console/assets/${style}">
 <script type="module" src="/console/assets/${script}"></script>
 </head>
-<body><main id="app"></main></body>
+<body><div id="app"></div></body>
 </html>
 `,
 );

@@ -1,76 +1,104 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { api, type Project } from './api.ts';
 import './console.css';
-
-/** Every console API call: same-origin cookie and the header the CSRF barrier asks for. */
-async function callApi(method: string, url: string, body?: unknown): Promise<Response> {
-  return fetch(url, {
-    method,
-    credentials: 'same-origin',
-    headers: { 'X-Coffer-Console': '1', ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-}
-
-function SignIn({ onSignedIn }: { onSignedIn: (email: string) => void }) {
-  const [error, setError] = useState('');
-  async function submit(event: Event) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const response = await callApi('POST', '/console/api/session', {
-      email: form.get('email'),
-      password: form.get('password'),
-    });
-    if (!response.ok) {
-      const body = await response.json().catch(() => ({}));
-      setError(body?.message ?? `Sign-in failed (${response.status})`);
-      return;
-    }
-    const { operator } = await response.json();
-    onSignedIn(operator.email);
-  }
-  return (
-    <form class="card" onSubmit={submit}>
-      <h1>Coffer console</h1>
-      <label>
-        Email <input name="email" type="email" autocomplete="username" required />
-      </label>
-      <label>
-        Password <input name="password" type="password" autocomplete="current-password" required />
-      </label>
-      {error && <p role="alert">{error}</p>}
-      <button type="submit">Sign in</button>
-    </form>
-  );
-}
+import { FilesPage } from './pages/files-page.tsx';
+import { ProjectPage } from './pages/project-page.tsx';
+import { ProjectsPage } from './pages/projects-page.tsx';
+import { SignIn } from './pages/sign-in.tsx';
+import { UsagePage } from './pages/usage-page.tsx';
+import { UsersPage } from './pages/users-page.tsx';
+import { href, useRoute } from './router.ts';
+import { ErrorNote } from './ui.tsx';
 
 function App() {
   const [operator, setOperator] = useState<string | null>(null);
   const [checked, setChecked] = useState(false);
-  // A session cookie from before (a reload, a new tab) signs the page in without a form.
+  // A session cookie from before (a reload, a new tab) signs the page in without a form; a
+  // one-time link (/console/sign-in#token=…) goes to the form, which uses it.
   useEffect(() => {
-    callApi('GET', '/console/api/session')
-      .then(async (response) =>
-        response.ok ? setOperator((await response.json()).operator.email) : undefined,
-      )
+    if (location.pathname.endsWith('/sign-in')) return setChecked(true);
+    api<{ operator: { email: string } }>('GET', '/session')
+      .then((session) => setOperator(session.operator.email))
       .catch(() => undefined)
       .finally(() => setChecked(true));
   }, []);
   if (!checked) return <p class="card">Loading…</p>;
   if (!operator) return <SignIn onSignedIn={setOperator} />;
+  const signOut = async () => {
+    await api('DELETE', '/session').catch(() => undefined);
+    setOperator(null);
+    location.hash = '';
+  };
   return (
-    <section class="card">
-      <h1>Signed in as {operator}</h1>
-      <button
-        type="button"
-        onClick={async () => {
-          await callApi('DELETE', '/console/api/session');
-          setOperator(null);
-        }}
-      >
-        Sign out
-      </button>
-    </section>
+    <>
+      <header class="top">
+        <a class="brand" href={href()}>
+          Coffer console
+        </a>
+        <nav aria-label="Console">
+          <a href={href()}>Projects</a>
+          <a href={href('usage')}>Usage</a>
+        </nav>
+        <span class="who">{operator}</span>
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="content">
+        <Page />
+      </main>
+    </>
+  );
+}
+
+function Page() {
+  const [section, projectId, tab] = useRoute();
+  if (section === 'usage') return <UsagePage />;
+  if (section === 'projects' && projectId)
+    return <ProjectPages projectId={projectId} tab={tab ?? 'settings'} />;
+  return <ProjectsPage />;
+}
+
+const tabs = [
+  ['settings', 'Settings'],
+  ['users', 'Users'],
+  ['files', 'Files'],
+] as const;
+
+function ProjectPages({ projectId, tab }: { projectId: string; tab: string }) {
+  const [project, setProject] = useState<Project | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  useEffect(() => {
+    api<{ projects: Project[] }>('GET', '/projects').then((answer) => {
+      const found = answer.projects.find((candidate) => candidate.id === projectId);
+      if (found) setProject(found);
+      else setError(new Error('No such project'));
+    }, setError);
+  }, [projectId]);
+  if (error) return <ErrorNote error={error} />;
+  if (!project) return <p>Loading…</p>;
+  return (
+    <>
+      <h1>Project {project.name}</h1>
+      <p class="hint">
+        Project id <code>{project.id}</code>
+      </p>
+      <nav class="tabs" aria-label="Project">
+        {tabs.map(([name, label]) => (
+          <a
+            key={name}
+            href={href('projects', project.id, name)}
+            aria-current={tab === name ? 'page' : undefined}
+          >
+            {label}
+          </a>
+        ))}
+      </nav>
+      {tab === 'users' && <UsersPage project={project} />}
+      {tab === 'files' && <FilesPage project={project} />}
+      {tab === 'settings' && <ProjectPage project={project} onChange={setProject} />}
+    </>
   );
 }
 

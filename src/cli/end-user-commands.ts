@@ -1,4 +1,5 @@
 import { ConfigError } from '../config/config-error.ts';
+import { formatBytes } from '../domain/format-bytes.ts';
 import type { Command } from './commands.ts';
 import {
   downloadFile,
@@ -9,7 +10,7 @@ import {
   uploadFile,
   withSession,
 } from './files-commands.ts';
-import { createProgress, formatBytes } from './progress.ts';
+import { createProgress } from './progress.ts';
 
 /** `coffer login`, `logout` and `files …`: a user's own commands against a running server. */
 export const endUserCommands: Record<string, Command> = {

@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+import { formatBytes } from '../domain/format-bytes.ts';
 
 /**
  * Progress of a long command on stderr (stdout keeps the command's one result):
@@ -142,15 +143,4 @@ class BarProgress implements ProgressReporter {
       rate: `${formatBytes(tally.bytesPerSecond)}/s`,
     };
   }
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
 }

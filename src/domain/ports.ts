@@ -277,6 +277,8 @@ export interface StorageUsageRepository {
   find(owner: { projectId: string; userId: string }): Promise<{ user: StorageUsage; project: StorageUsage }>;
   /** Every project's usage: a primary-key read per project, never a read of their users. */
   listProjects(): Promise<Array<StorageUsage & { projectId: string; name: string }>>;
+  /** The usage of some users of a project (a primary-key read each); users with none are left out. */
+  forUsers(projectId: string, userIds: string[]): Promise<Map<string, StorageUsage>>;
   /** A project's heaviest users, most bytes first (an index range: `limit` rows read). */
   topUsers(
     projectId: string,

@@ -1,17 +1,46 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { ApiClient } from '../support/api-client.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
 
 /** Debian's chromium (.ci/run installs it). */
 const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => existsSync(file));
 const imagesDir = path.resolve(import.meta.dirname, '../../docs/images');
 const password = 'operator passphrase 42';
+const userPassword = 'alice passphrase 42';
 
-// The console in a real browser: what is built so far (sign-in, the session kept across a
-// reload, sign-out). COFFER_SCREENSHOTS=1 writes the pages' pictures into docs/images.
+/** COFFER_SCREENSHOTS=1 writes each main page's picture into docs/images (the README shows them). */
+async function picture(page: Page, name: string): Promise<void> {
+  if (process.env.COFFER_SCREENSHOTS === '1')
+    await page.screenshot({ path: path.join(imagesDir, `console-${name}.png`), fullPage: true });
+}
+
+/** Every control the page shows has an accessible name (label, aria-label, text or alt). */
+async function assertNamedControls(page: Page): Promise<void> {
+  const unnamed = await page.evaluate(() =>
+    [...document.querySelectorAll('a, button, input, select, textarea, img, iframe, [role="img"]')]
+      .filter((element) => {
+        const named =
+          element.getAttribute('aria-label') ||
+          element.getAttribute('title') ||
+          element.getAttribute('alt') ||
+          (element as HTMLInputElement).labels?.length ||
+          element.textContent?.trim();
+        return !named;
+      })
+      .map((element) => element.outerHTML.slice(0, 120)),
+  );
+  assert.deepEqual(unnamed, [], 'controls without an accessible name');
+}
+
+// The console in a real browser, the journey of an operator: sign in, create a project, add an
+// origin, create a user, upload a file for them, share it, preview it, revoke its links, delete
+// it, sign out; on a phone-sized screen and with the keyboard; and what it refuses.
 describe('the console in headless Chromium', {
   skip: chromiumPath ? false : 'chromium is not installed (apt-get install chromium)',
 }, () => {
@@ -32,12 +61,28 @@ describe('the console in headless Chromium', {
     await coffer?.stop();
   });
 
-  it('signs in, stays signed in across a reload, signs out; a wrong password is told', async () => {
-    const page = await browser.newPage();
-    const violations: string[] = [];
+  /** A page that fails the test on any policy violation or script error. */
+  async function openPage(viewport = { width: 1280, height: 900 }) {
+    const page = await browser.newPage({ viewport });
+    const problems: string[] = [];
     page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+      if (/Content Security Policy/i.test(message.text())) problems.push(message.text());
     });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('dialog', (dialog) => void dialog.accept());
+    return { page, problems };
+  }
+
+  async function signIn(page: Page) {
+    await page.goto(`${coffer.baseUrl}/console`);
+    await page.getByLabel('Email').fill('ops@example.com');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+  }
+
+  it('takes an operator from sign-in to a deleted file, and signs out', async () => {
+    const { page, problems } = await openPage();
     try {
       await page.goto(`${coffer.baseUrl}/console`);
       await page.getByLabel('Email').fill('ops@example.com');
@@ -45,22 +90,181 @@ describe('the console in headless Chromium', {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('alert').waitFor();
       assert.match((await page.getByRole('alert').textContent()) ?? '', /wrong/i);
-      if (process.env.COFFER_SCREENSHOTS === '1')
-        await page.screenshot({ path: path.join(imagesDir, 'console-sign-in.png') });
-
+      await picture(page, 'sign-in');
+      // A picture of the page to upload later: a real PNG the preview must show.
+      const png = await page.screenshot({ clip: { x: 400, y: 16, width: 480, height: 300 } });
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('heading', { name: 'Signed in as ops@example.com' }).waitFor();
+      await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
       await page.reload();
-      await page.getByRole('heading', { name: 'Signed in as ops@example.com' }).waitFor();
+      await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
 
+      // A project, its secret shown once.
+      await page.getByLabel(/^Project name/).fill('photos-app');
+      await page.getByRole('button', { name: 'Create project' }).click();
+      const secret = await page.getByLabel('App secret').inputValue();
+      assert.ok(secret.length >= 32, 'the app secret is shown');
+      const appId = (await page.locator('text=app id').locator('code').textContent()) ?? '';
+      await page.getByRole('link', { name: 'photos-app' }).first().waitFor();
+      await picture(page, 'projects');
+      await page.reload();
+      await page.getByRole('link', { name: 'photos-app' }).waitFor();
+      assert.equal(await page.getByText(secret).count(), 0, 'the secret is not shown again');
+
+      // An origin.
+      await page.getByRole('link', { name: 'photos-app' }).click();
+      await page.getByRole('heading', { name: 'Project photos-app' }).waitFor();
+      const projectId = (await page.locator('p.hint code').first().textContent()) ?? '';
+      await page.getByLabel('New origin').fill('https://photos.example.com');
+      await page.getByRole('button', { name: 'Add origin' }).click();
+      await page.getByRole('button', { name: 'Remove origin https://photos.example.com' }).waitFor();
+      await picture(page, 'project');
+
+      // A user.
+      await page.getByRole('link', { name: 'Users' }).click();
+      await page.getByLabel('Email', { exact: true }).fill('alice@example.com');
+      await page.getByLabel('Password', { exact: true }).fill(userPassword);
+      await page.getByRole('button', { name: 'Create user' }).click();
+      await page.getByRole('cell', { name: 'alice@example.com', exact: true }).waitFor();
+      await picture(page, 'users');
+
+      // A file uploaded for her, shown in a preview.
+      await page.getByRole('link', { name: 'Files' }).click();
+      await page.getByLabel('Owner email').fill('alice@example.com');
+      await page
+        .getByLabel('File', { exact: true })
+        .setInputFiles({ name: 'beach.png', mimeType: 'image/png', buffer: png });
+      await page.getByLabel(/^Path \(optional/).fill('holiday/beach.png');
+      await page.getByRole('button', { name: 'Upload file' }).click();
+      await page.getByRole('status').filter({ hasText: 'Uploaded holiday/beach.png' }).waitFor();
+      await page.getByRole('button', { name: 'holiday/beach.png' }).click();
+      const preview = page.getByRole('img', { name: 'Preview of holiday/beach.png' });
+      await preview.waitFor();
+      await page.waitForFunction(() => {
+        const image = document.querySelector('img.preview') as HTMLImageElement | null;
+        return image?.complete && image.naturalWidth > 0;
+      });
+      assert.equal(await preview.evaluate((image: HTMLImageElement) => image.naturalWidth), 480);
+      const fileId = (await page.locator('dl.record dd code').first().textContent()) ?? '';
+
+      // Shared with a role.
+      await page.getByLabel('Share with').selectOption('role');
+      await page.getByLabel('User id or role').fill('friends');
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+      await page.getByRole('button', { name: 'Unshare from role friends' }).waitFor();
+      await picture(page, 'files');
+
+      // Its links revoked: one Alice had stops working.
+      const alice = new ApiClient(coffer.baseUrl, { projectId, appId, appSecret: secret });
+      const login = await alice.call('POST', '/api/v1/auth/login', {
+        body: { email: 'alice@example.com', password: userPassword },
+      });
+      assert.equal(login.status, 200, login.text);
+      const link = (await alice.call('GET', `/api/v1/file/${fileId}`, { token: login.body.token })).body.url;
+      assert.equal((await fetch(link)).status, 200);
+      await page.getByRole('button', { name: 'Revoke links' }).click();
+      await page.getByRole('status').filter({ hasText: 'stopped working' }).waitFor();
+      assert.equal((await fetch(link)).status, 403);
+
+      // Usage: the project's bytes and Alice's, beside the traffic.
+      await page.getByRole('link', { name: 'Usage' }).click();
+      await page.getByRole('heading', { name: 'Traffic on this node' }).waitFor();
+      await page.getByRole('cell', { name: 'photos-app', exact: true }).waitFor();
+      await page.getByRole('combobox', { name: /^Users of project/ }).selectOption({ label: 'photos-app' });
+      await page.getByRole('cell', { name: 'alice@example.com', exact: true }).waitFor();
+      await assertNamedControls(page);
+      await picture(page, 'usage');
+
+      // Deleted.
+      await page.goBack();
+      await page.getByRole('button', { name: 'holiday/beach.png' }).click();
+      await page.getByRole('button', { name: 'Delete file' }).click();
+      await page.getByText('No file here.').waitFor();
+      const gone = await alice.call('GET', `/api/v1/file/${fileId}`, { token: login.body.token });
+      assert.equal(gone.status, 404);
+
+      // Sign out: a reload stays signed out.
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
       await page.reload();
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
-      assert.deepEqual(violations, [], 'nothing the strict policy had to block');
+      assert.deepEqual(problems, [], 'no policy violation nor script error');
     } finally {
       await page.close();
+    }
+  });
+
+  it('fits a phone-sized screen and works from the keyboard', async () => {
+    const { page, problems } = await openPage({ width: 390, height: 844 });
+    try {
+      await page.goto(`${coffer.baseUrl}/console`);
+      // The keyboard alone: the form's fields in order, Enter submits.
+      await page.getByLabel('Email').focus();
+      await page.keyboard.type('ops@example.com');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(password);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+      for (const route of [
+        '',
+        `projects/${coffer.credentials.projectId}/users`,
+        `projects/${coffer.credentials.projectId}/files`,
+        'usage',
+      ]) {
+        await page.goto(`${coffer.baseUrl}/console#/${route}`);
+        await page.locator('h1').first().waitFor();
+        await page.getByText('Loading…').waitFor({ state: 'detached' });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+        assert.ok(overflow <= 0, `#/${route} is wider than the screen by ${overflow}px`);
+        await assertNamedControls(page);
+      }
+      await page.goto(`${coffer.baseUrl}/console#/projects/${coffer.credentials.projectId}/files`);
+      await page.getByRole('heading', { name: 'Upload' }).waitFor();
+      await picture(page, 'phone');
+      // Tab reaches the navigation and Enter follows it.
+      await page.getByRole('link', { name: 'Usage' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Usage' }).waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('refuses other sites, app credentials and user tokens', async () => {
+    // Another site (localhost is not the site of 127.0.0.1) posts a form to the console API.
+    const attacker = http.createServer((_request, response) => {
+      response.setHeader('content-type', 'text/html');
+      response.end(`<form method="post" enctype="text/plain" action="${coffer.baseUrl}/console/api/projects">
+        <input name='{"name":"planted","x":"' value='"}'></form>
+        <script>document.forms[0].submit()</script>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    const { page } = await openPage();
+    try {
+      await signIn(page);
+      const port = (attacker.address() as AddressInfo).port;
+      await page.goto(`http://localhost:${port}/`);
+      await page.waitForURL(`${coffer.baseUrl}/console/api/projects`);
+      const refused = JSON.parse((await page.locator('body').textContent()) ?? '{}');
+      assert.ok(['ACCESS_DENIED', 'AUTH_REQUIRED'].includes(refused.code), JSON.stringify(refused));
+      await page.goto(`${coffer.baseUrl}/console`);
+      await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
+      assert.equal(await page.getByRole('link', { name: 'planted' }).count(), 0, 'no project was planted');
+
+      const { token } = await coffer.client.signup();
+      const refusedHeaders: Record<string, string>[] = [
+        { 'sb-app-id': coffer.credentials.appId, 'sb-app-secret': coffer.credentials.appSecret },
+        { authorization: `Bearer ${token}` },
+      ];
+      for (const headers of refusedHeaders) {
+        const response = await fetch(`${coffer.baseUrl}/console/api/projects`, { headers });
+        assert.equal(response.status, 401);
+        assert.equal((await response.json()).code, 'AUTH_REQUIRED');
+      }
+    } finally {
+      await page.close();
+      await new Promise((resolve) => attacker.close(resolve));
     }
   });
 });

@@ -9,7 +9,7 @@ describe('console: uploads, content and usage', () => {
   let coffer: CofferProcess;
   let call: ConsoleCall;
   let files: string;
-  let owner: { token: string; userId: string };
+  let owner: { token: string; userId: string; email: string };
 
   /** The console's upload: request, PUT to the signed link, verify; answers the file id. */
   async function uploadAs(ownerId: string, filePath: string, content: string, contentType: string) {

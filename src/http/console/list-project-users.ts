@@ -31,12 +31,24 @@ export const listProjectUsers: RouteRegistrar = (app, services) => {
       const { email, after } = request.query;
       const limit = Number(request.query.limit ?? 50);
       if (limit < 1 || limit > maxPageSize) throw validationFailed(`limit must be from 1 to ${maxPageSize}`);
-      if (email !== undefined) {
-        const user = await services.repositories.users.findByEmail(project.id, email);
-        return { users: user ? [toUserView(user)] : [], next: null };
-      }
-      const page = await services.repositories.users.list(project.id, { after, limit });
-      return { users: page.users.map(toUserView), next: page.next ?? null };
+      const page =
+        email === undefined
+          ? await services.repositories.users.list(project.id, { after, limit })
+          : {
+              users: [await services.repositories.users.findByEmail(project.id, email)].filter(
+                (user) => user !== undefined,
+              ),
+            };
+      // Each user's files and bytes, from the counters the quotas read: one read for the page.
+      const usage = await services.repositories.storageUsage.forUsers(
+        project.id,
+        page.users.map((user) => user.id),
+      );
+      const users = page.users.map((user) => ({
+        ...toUserView(user),
+        usage: usage.get(user.id) ?? { files: 0, bytes: 0 },
+      }));
+      return { users, next: ('next' in page ? page.next : undefined) ?? null };
     },
   );
 };

@@ -32,6 +32,17 @@ export class KyselyStorageUsageRepository implements StorageUsageRepository {
     }));
   }
 
+  async forUsers(projectId: string, userIds: string[]) {
+    if (userIds.length === 0) return new Map<string, StorageUsage>();
+    const rows = await this.#db
+      .selectFrom('storage_usage')
+      .select(['user_id', 'files', 'bytes'])
+      .where('project_id', '=', projectId)
+      .where('user_id', 'in', userIds)
+      .execute();
+    return new Map(rows.map((row) => [row.user_id, { files: Number(row.files), bytes: Number(row.bytes) }]));
+  }
+
   async topUsers(projectId: string, limit: number) {
     const rows = await this.#db
       .selectFrom('storage_usage')

@@ -1,0 +1,93 @@
+export { formatBytes } from '../../src/domain/format-bytes.ts';
+
+/** A refused console API call, with the service's error code and message. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+const base = '/console/api';
+
+/**
+ * Every console API call: the same-origin session cookie and the header the CSRF barrier asks
+ * for; answers the JSON body, or throws ApiError with the service's message.
+ */
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    credentials: 'same-origin',
+    headers: {
+      'X-Coffer-Console': '1',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const parsed = text ? safeJson(text) : undefined;
+  if (!response.ok) {
+    const error = (parsed ?? {}) as { code?: string; message?: string };
+    throw new ApiError(
+      response.status,
+      error.code ?? 'ERROR',
+      error.message ?? `Request failed (${response.status})`,
+    );
+  }
+  return parsed as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The URL of a console API path (for links, images and frames, which send the cookie themselves). */
+export const apiUrl = (path: string) => `${base}${path}`;
+
+/** The message to show for a failure of any kind. */
+export const describeError = (error: unknown) =>
+  error instanceof Error ? error.message : 'Something went wrong';
+
+export type Project = {
+  id: string;
+  name: string;
+  appId: string;
+  createdAt: string;
+  allowedOrigins: string[];
+  settings: Record<string, unknown>;
+};
+
+export type User = {
+  userId: string;
+  email: string;
+  role: string;
+  enabled: boolean;
+  createdAt: string;
+  usage?: { files: number; bytes: number };
+};
+
+export type AclEntry = { scope: 'user' | 'role'; identifier: string };
+
+export type FileView = {
+  _id: string;
+  __createdAt: string;
+  filePath: string;
+  creator: string;
+  verified: boolean;
+  permissionScope: string;
+  meta: { ContentLength?: string; ContentType?: string; LastModified?: string; ChecksumSHA256?: string };
+  etag?: string;
+  customData?: unknown;
+  acl: AclEntry[];
+};
+
+/** A file's bytes through the console: inline for its preview, or as a download. */
+export const contentUrl = (project: Project, file: FileView, download = false) =>
+  apiUrl(`/projects/${project.id}/files/${file._id}/content${download ? '?download=1' : ''}`);

@@ -1,0 +1,159 @@
+import { useEffect, useState } from 'preact/hooks';
+import { type AclEntry, api, contentUrl, type FileView, formatBytes, type Project } from '../api.ts';
+import { ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
+
+type Props = {
+  project: Project;
+  file: FileView;
+  onChange: (file: FileView | null, removedId?: string) => void;
+};
+
+/** One file: its record and ACL, a preview, download, share and unshare, revoke links, delete. */
+export function FileDetail({ project, file, onChange }: Props) {
+  const action = useAction();
+  const [note, setNote] = useState('');
+  const path = `/projects/${project.id}/files/${file._id}`;
+  useEffect(() => setNote(''), [file._id]);
+  const share = (event: Event) => {
+    const form = event.currentTarget as HTMLFormElement;
+    const { kind, identifier } = formValues(event);
+    return action.run(async () => {
+      const body = kind === 'role' ? { role: identifier } : { userId: identifier };
+      onChange((await api<{ file: FileView }>('POST', `${path}/shares`, body)).file);
+      setNote(`Shared with ${kind} ${identifier}.`);
+      form.reset();
+    });
+  };
+  const unshare = (entry: AclEntry) =>
+    action.run(async () => {
+      const body = entry.scope === 'role' ? { role: entry.identifier } : { userId: entry.identifier };
+      onChange((await api<{ file: FileView }>('DELETE', `${path}/shares`, body)).file);
+      setNote(`Unshared from ${entry.scope} ${entry.identifier}.`);
+    });
+  const revoke = () =>
+    action.run(async () => {
+      await api('POST', `${path}/revoke-links`);
+      setNote('Every link handed out for this file stopped working.');
+    });
+  const remove = () => {
+    if (!confirm(`Delete ${file.filePath}? Its bytes go too.`)) return;
+    return action.run(async () => {
+      await api('DELETE', path);
+      onChange(null, file._id);
+    });
+  };
+  const size = file.meta.ContentLength ? Number(file.meta.ContentLength) : null;
+  return (
+    <Section title={`File ${file.filePath}`}>
+      <dl class="record">
+        <dt>File id</dt>
+        <dd>
+          <code>{file._id}</code>
+        </dd>
+        <dt>Owner</dt>
+        <dd>
+          <code>{file.creator}</code>
+        </dd>
+        <dt>Type</dt>
+        <dd>{file.meta.ContentType ?? '—'}</dd>
+        <dt>Size</dt>
+        <dd>{size === null ? '—' : formatBytes(size)}</dd>
+        <dt>State</dt>
+        <dd>{file.verified ? 'verified' : 'pending upload'}</dd>
+        <dt>Visible to</dt>
+        <dd>{file.permissionScope === '*' ? 'every user of the project' : 'its ACL'}</dd>
+        <dt>Created</dt>
+        <dd>{new Date(file.__createdAt).toLocaleString()}</dd>
+        {file.customData !== undefined && (
+          <>
+            <dt>Custom data</dt>
+            <dd>
+              <code>{JSON.stringify(file.customData)}</code>
+            </dd>
+          </>
+        )}
+      </dl>
+      <h3>Access list</h3>
+      <ul class="plain" aria-label="Access list">
+        {file.acl.map((entry) => (
+          <li key={`${entry.scope}:${entry.identifier}`}>
+            {entry.scope} <code>{entry.identifier}</code>{' '}
+            {!(entry.scope === 'user' && entry.identifier === file.creator) && (
+              <button
+                type="button"
+                aria-label={`Unshare from ${entry.scope} ${entry.identifier}`}
+                onClick={() => unshare(entry)}
+              >
+                Unshare
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={share} class="row">
+        <label>
+          Share with
+          <select name="kind">
+            <option value="user">user id</option>
+            <option value="role">role</option>
+          </select>
+        </label>
+        <label>
+          User id or role <input name="identifier" required />
+        </label>
+        <button type="submit">Share</button>
+      </form>
+      <div class="row">
+        {file.verified && (
+          <a class="button" href={contentUrl(project, file, true)} download>
+            Download
+          </a>
+        )}
+        <button type="button" class="danger" onClick={revoke}>
+          Revoke links
+        </button>
+        <button type="button" class="danger" onClick={remove}>
+          Delete file
+        </button>
+      </div>
+      <ErrorNote error={action.error} />
+      {note && <StatusNote text={note} />}
+      {file.verified && <Preview project={project} file={file} />}
+    </Section>
+  );
+}
+
+/** The first 64 KiB a text preview shows. */
+const textPreviewBytes = 64 * 1024;
+
+/**
+ * Pictures in an <img> (no script runs in one), text as text (never as HTML), PDFs in a frame;
+ * the content route serves these inline under a policy that lets nothing in them run.
+ */
+function Preview({ project, file }: { project: Project; file: FileView }) {
+  const type = (file.meta.ContentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const url = contentUrl(project, file);
+  const [text, setText] = useState<string | null>(null);
+  useEffect(() => {
+    setText(null);
+    if (type !== 'text/plain') return;
+    fetch(url, { headers: { range: `bytes=0-${textPreviewBytes - 1}` } })
+      .then((response) => response.text())
+      .then(setText, () => setText('(the preview could not be read)'));
+  }, [url, type]);
+  if (/^image\/(png|jpeg|gif|webp|avif)$/.test(type))
+    return (
+      <figure>
+        <img src={url} alt={`Preview of ${file.filePath}`} class="preview" />
+      </figure>
+    );
+  if (type === 'text/plain')
+    return (
+      <figure aria-label={`Preview of ${file.filePath}`}>
+        <pre class="preview">{text ?? 'Loading…'}</pre>
+      </figure>
+    );
+  if (type === 'application/pdf')
+    return <iframe src={url} title={`Preview of ${file.filePath}`} class="preview" />;
+  return <p class="hint">No preview for {type || 'this type'}: download it instead.</p>;
+}

@@ -1,0 +1,46 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import { ErrorNote, formValues, useAction } from '../ui.tsx';
+
+type Signed = { operator: { email: string } };
+
+/** The password form; a one-time link from `coffer console` (/console/sign-in#token=…) signs in by itself. */
+export function SignIn({ onSignedIn }: { onSignedIn: (email: string) => void }) {
+  const { error, busy, run } = useAction();
+  const [linkError, setLinkError] = useState<unknown>(null);
+  useEffect(() => {
+    const token = new URLSearchParams(location.hash.slice(1)).get('token');
+    if (!token) return;
+    // The token leaves the address bar (and the history) before it is even used.
+    history.replaceState(null, '', '/console');
+    api<Signed>('POST', '/session/link', { token }).then(
+      (signed) => onSignedIn(signed.operator.email),
+      setLinkError,
+    );
+  }, []);
+  const submit = (event: Event) => {
+    const { email, password } = formValues(event);
+    return run(async () => {
+      const signed = await api<Signed>('POST', '/session', { email, password });
+      onSignedIn(signed.operator.email);
+    });
+  };
+  return (
+    <main class="narrow">
+      <form class="card" onSubmit={submit}>
+        <h1>Coffer console</h1>
+        <ErrorNote error={linkError} />
+        <label>
+          Email <input name="email" type="email" autocomplete="username" required />
+        </label>
+        <label>
+          Password <input name="password" type="password" autocomplete="current-password" required />
+        </label>
+        <ErrorNote error={error} />
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+      </form>
+    </main>
+  );
+}
