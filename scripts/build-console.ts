@@ -3,12 +3,25 @@
  * asset names under assets/ (served with an immutable cache) and an index.html that links them.
  * No inline script or style: the console's Content-Security-Policy forbids both.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { build } from 'esbuild';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outdir = path.join(root, 'dist', 'console');
+
+// esbuild is a devDependency: an install without them (`npm ci --omit=dev`) keeps the build it
+// has, or serves none (/console answers 503 saying so), rather than failing the install.
+const esbuild = await import('esbuild').catch(() => null);
+if (!esbuild) {
+  console.warn(
+    existsSync(path.join(outdir, 'index.html'))
+      ? 'console: esbuild is not installed (dev dependencies left out): keeping the build in dist/console'
+      : 'console: esbuild is not installed (dev dependencies left out): /console will answer 503 until `npm install` and `npm run console:build`',
+  );
+  process.exit(0);
+}
+const { build } = esbuild;
 
 await rm(outdir, { recursive: true, force: true });
 const result = await build({

@@ -13,6 +13,7 @@ const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((fi
 const imagesDir = path.resolve(import.meta.dirname, '../../docs/images');
 const password = 'operator passphrase 42';
 const userPassword = 'alice passphrase 42';
+const newUserPassword = 'alice new passphrase 43';
 
 /** COFFER_SCREENSHOTS=1 writes each main page's picture into docs/images (the README shows them). */
 async function picture(page: Page, name: string): Promise<void> {
@@ -126,6 +127,13 @@ describe('the console in headless Chromium', {
       await page.getByLabel('Password', { exact: true }).fill(userPassword);
       await page.getByRole('button', { name: 'Create user' }).click();
       await page.getByRole('cell', { name: 'alice@example.com', exact: true }).waitFor();
+      await page.getByRole('textbox', { name: 'Role of alice@example.com' }).fill('editor');
+      await page.getByRole('button', { name: 'Save role of alice@example.com' }).click();
+      await page.getByRole('status').filter({ hasText: 'Updated alice@example.com' }).waitFor();
+      await page.getByRole('button', { name: 'Reset password of alice@example.com' }).click();
+      await page.getByLabel('New password for alice@example.com').fill(newUserPassword);
+      await page.getByRole('button', { name: 'Set password', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Password of alice@example.com reset' }).waitFor();
       await picture(page, 'users');
 
       // A file uploaded for her, shown in a preview.
@@ -157,7 +165,7 @@ describe('the console in headless Chromium', {
       // Its links revoked: one Alice had stops working.
       const alice = new ApiClient(coffer.baseUrl, { projectId, appId, appSecret: secret });
       const login = await alice.call('POST', '/api/v1/auth/login', {
-        body: { email: 'alice@example.com', password: userPassword },
+        body: { email: 'alice@example.com', password: newUserPassword },
       });
       assert.equal(login.status, 200, login.text);
       const link = (await alice.call('GET', `/api/v1/file/${fileId}`, { token: login.body.token })).body.url;

@@ -32,7 +32,10 @@ export function UsersPage({ project }: { project: Project }) {
       const answer = await api<{ user: User }>('POST', path, { email, password, ...(role ? { role } : {}) });
       setNote(`Created ${answer.user.email}.`);
       form.reset();
-      setPage((before) => ({ ...before, users: [answer.user, ...before.users] }));
+      setPage((before) => ({
+        ...before,
+        users: [{ ...answer.user, usage: { files: 0, bytes: 0 } }, ...before.users],
+      }));
     });
   };
   const replaceUser = (user: User) =>
@@ -45,11 +48,13 @@ export function UsersPage({ project }: { project: Project }) {
       replaceUser((await api<{ user: User }>('PATCH', `${path}/${user.userId}`, change)).user);
       setNote(`Updated ${user.email}.`);
     });
-  const resetPassword = (user: User) => {
-    const password = prompt(`New password for ${user.email} (their sessions end):`);
-    if (!password) return;
+  const [resetting, setResetting] = useState<User | null>(null);
+  const resetPassword = (event: Event) => {
+    const user = resetting!;
+    const { password } = formValues(event);
     return action.run(async () => {
       await api('POST', `${path}/${user.userId}/password`, { password });
+      setResetting(null);
       setNote(`Password of ${user.email} reset; their sessions ended.`);
     });
   };
@@ -95,7 +100,7 @@ export function UsersPage({ project }: { project: Project }) {
                 <button
                   type="button"
                   aria-label={`Reset password of ${user.email}`}
-                  onClick={() => resetPassword(user)}
+                  onClick={() => setResetting(user)}
                 >
                   Reset password
                 </button>
@@ -112,6 +117,20 @@ export function UsersPage({ project }: { project: Project }) {
           ))}
         </DataTable>
         {page.users.length === 0 && <p>No user found.</p>}
+        {resetting && (
+          <form onSubmit={resetPassword} class="row">
+            <label>
+              New password for {resetting.email}
+              <input name="password" type="password" autocomplete="new-password" required />
+            </label>
+            <button type="submit" disabled={action.busy}>
+              Set password
+            </button>
+            <button type="button" onClick={() => setResetting(null)}>
+              Cancel
+            </button>
+          </form>
+        )}
         {page.next && (
           <button type="button" onClick={() => load({ after: page.next! })}>
             More users
