@@ -8,11 +8,13 @@
  */
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
 import type { BenchContext } from '../bench-context.ts';
 import { EventLoopDelayProbe } from '../probes/event-loop-delay.ts';
+import type { CofferServer } from '../processes/coffer-server.ts';
 import { type LoadOptions, runLoad } from '../run-load.ts';
 import type { Scenario, Side } from '../scenario.ts';
-import { seedFileRecords } from '../seed/seed-file-records.ts';
+import { seedServerRecords } from '../seed/seed-postgres-file-records.ts';
 import { seedWorkload, type Workload } from '../seed/workload.ts';
 import { withCompanion } from './sides.ts';
 
@@ -64,18 +66,24 @@ async function startScaleServer(
   // seedWorkload signs each up and uploads one small file of theirs (the "none" reader's too:
   // listing it makes no difference, and every reader holds a working token the same way).
   for (const reader of readerNames) readers[reader] = await seedWorkload(server, `${name}-${reader}`);
-  const databasePath = path.join(server.dataDir, 'coffer.db');
   const { projectId } = server.credentials;
-  promoteToAdmin(databasePath, projectId, readers.admin.userId);
+  await promoteToAdmin(server, projectId, readers.admin.userId);
   // Spread over the same month, so every set interleaves with the others in time.
   const spanMs = 30 * 24 * 3600 * 1000;
   let readIds: string[] = [];
   const started = performance.now();
   for (const [owner, count] of Object.entries(owned)) {
     const creatorId = owner === 'others' ? 'bench-others' : readers[owner as ReaderName].userId;
-    const seeded = seedFileRecords({ databasePath, projectId, creatorId, count, spanMs, sampleSize: 10_000 });
+    const seeded = await seedServerRecords(server, {
+      projectId,
+      creatorId,
+      count,
+      spanMs,
+      sampleSize: 10_000,
+    });
     if (owner === 'others') readIds = seeded.sampleIds;
   }
+  await assertListingSees(readers.many, owned.many);
   const total = owned.many + owned.few + owned.others;
   console.log(
     `  ${name}: seeded ${total.toLocaleString('en')} file records in ${((performance.now() - started) / 1000).toFixed(1)} s`,
@@ -83,18 +91,43 @@ async function startScaleServer(
   return { readers, readIds, probe };
 }
 
-/** The project's admin role, written straight into the database (authentication reads it on every request). */
-function promoteToAdmin(databasePath: string, projectId: string, userId: string): void {
-  const db = new DatabaseSync(databasePath);
+/**
+ * The project's admin role, written straight into the database, and the access epoch moved on
+ * so that the server's user cache reads the account again (as `coffer user set-role` does).
+ */
+async function promoteToAdmin(server: CofferServer, projectId: string, userId: string): Promise<void> {
+  const promote = 'update users set role = (select admin_role from projects where id = $1) where id = $2';
+  const bumpEpoch = 'update access_epoch set value = value + 1 where id = 1';
+  if (server.databaseUrl) {
+    const client = new pg.Client({ connectionString: server.databaseUrl });
+    client.on('error', () => {}); // a dropped connection fails the query in flight, which throws
+    await client.connect();
+    try {
+      await client.query(promote, [projectId, userId]);
+      await client.query(bumpEpoch);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const db = new DatabaseSync(path.join(server.dataDir, 'coffer.db'));
   try {
     db.exec('pragma busy_timeout = 30000');
-    db.prepare(`update users set role = (select admin_role from projects where id = ?) where id = ?`).run(
-      projectId,
-      userId,
-    );
+    db.prepare(promote.replace('$1', '?').replace('$2', '?')).run(projectId, userId);
+    db.exec(bumpEpoch);
   } finally {
     db.close();
   }
+}
+
+/** The seeded rows are listable as the API's own would be (their ACL listing keys included). */
+async function assertListingSees(reader: Workload, seeded: number): Promise<void> {
+  const response = await fetch(`${reader.server.url}/api/v1/file`, { headers: reader.headers });
+  const page = (await response.json()) as { docs?: unknown[] };
+  if (response.status !== 200 || (page.docs?.length ?? 0) < Math.min(seeded, 20))
+    throw new Error(
+      `the seeded files are not listed: ${response.status}, ${page.docs?.length} on the first page`,
+    );
 }
 
 /** A side whose measurement carries the server's event-loop delay over the run. */
@@ -134,8 +167,6 @@ function listFirstPage(reader: ReaderName): Scenario {
     // The issue: p50 < 5 ms for each reader, independent of project size.
     target: 0.8,
     prepare: async (context) => {
-      if (context.options.stack !== 'sqlite-fs')
-        return { skipped: 'TODO(pg-s3): bulk-seed PostgreSQL with COPY; only SQLite is seeded so far' };
       const world = await scaleWorld(context);
       const { durationSeconds } = context.options;
       const side = (label: string, server: ScaleServer) =>
@@ -161,8 +192,6 @@ export const scaleReadsWhileListing: Scenario = {
   // The issue: reads keep ≥ 0.8× of their rate alone, p99 < 50 ms.
   target: 0.8,
   prepare: async (context) => {
-    if (context.options.stack !== 'sqlite-fs')
-      return { skipped: 'TODO(pg-s3): bulk-seed PostgreSQL with COPY; only SQLite is seeded so far' };
     const { large } = await scaleWorld(context);
     const { connections, durationSeconds } = context.options;
     const admin = large.readers.admin;

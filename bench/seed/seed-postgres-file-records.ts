@@ -11,6 +11,8 @@ type SeedOptions = {
   projectId: string;
   creatorId: string;
   count: number;
+  /** The records' creation times spread evenly over this span, ending now (default: one a second). */
+  spanMs?: number;
   /** How many of the new ids to answer, drawn at random, for reads spread over the table. */
   sampleSize: number;
 };
@@ -43,14 +45,17 @@ export async function seedPostgresFileRecords(
   const batch = randomBytes(4).toString('hex');
   const width = String(count).length;
   const now = Date.now();
+  const spacingMs = options.spanMs === undefined ? 1000 : options.spanMs / count;
+  const createdAtOf = (i: number) => now - Math.round((count - i) * spacingMs);
   const etag = '"0f343b0931126a20f133d67c2b018a3b"';
   const fileRow = (i: number) => {
-    const createdAt = now - (count - i) * 1000;
+    const createdAt = createdAtOf(i);
     const filePath = `seed-${batch}/${String(i).padStart(width, '0')}.bin`;
     // COPY's text format: tab-separated columns; none of these values holds a tab, newline or backslash.
     return `${ids[i]}\t${projectId}\t${creatorId}\t${filePath}\tuser\t1\t${etag}\t1024\tapplication/octet-stream\t${createdAt}\t000000000000000000000000\t${Math.floor(createdAt / 1000) + 3600}\t${createdAt}\t${createdAt}\t1\n`;
   };
-  const aclRow = (i: number) => `${ids[i]}\tuser\t${creatorId}\t0\n`;
+  // With the entry's listing keys (migration 0006): a listing finds the reader's entries by them.
+  const aclRow = (i: number) => `${ids[i]}\tuser\t${creatorId}\t0\t${projectId}\t${createdAtOf(i)}\n`;
   const client = new pg.Client({ connectionString: options.databaseUrl });
   client.on('error', () => {}); // a dropped connection fails the query in flight, which throws
   await client.connect();
@@ -67,7 +72,12 @@ export async function seedPostgresFileRecords(
       count,
       fileRow,
     );
-    await copyRows(client, 'copy file_acl (file_id, scope, identifier, position) from stdin', count, aclRow);
+    await copyRows(
+      client,
+      'copy file_acl (file_id, scope, identifier, position, project_id, file_created_at) from stdin',
+      count,
+      aclRow,
+    );
     await client.query('commit');
     await client.query('analyze files, file_acl');
   } catch (error) {
