@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { it } from 'node:test';
+import { type HashAlgorithm, HashThread } from './hash-thread.ts';
+
+const mib = 1024 * 1024;
+
+/** Feeds `bytes` in chunks of varied sizes, as a socket would. */
+async function digestOf(thread: HashThread, algorithm: HashAlgorithm, bytes: Buffer): Promise<Buffer> {
+  const digest = thread.open(algorithm);
+  for (let offset = 0, step = 1; offset < bytes.length; offset += step, step = (step * 7 + 13) % 200_000 || 1)
+    await digest.update(bytes.subarray(offset, offset + step));
+  return digest.digest();
+}
+
+it('answers the same digests as node:crypto, many at once, whatever the chunk and batch edges', async () => {
+  const thread = new HashThread();
+  const sizes = [0, 1, mib - 1, mib, mib + 1, 3.5 * mib, 9 * mib + 17];
+  for (let round = 0; round < 2; round++) {
+    const inputs = sizes.map((size) => randomBytes(size));
+    const answers = await Promise.all(
+      inputs.flatMap((bytes) =>
+        (['sha256', 'md5'] as const).map(async (algorithm) => ({
+          got: await digestOf(thread, algorithm, bytes),
+          wanted: createHash(algorithm).update(bytes).digest(),
+        })),
+      ),
+    );
+    for (const { got, wanted } of answers) assert.deepEqual(got, wanted);
+  }
+});
+
+it('a discarded digest leaves the thread to the next', async () => {
+  const thread = new HashThread();
+  const dropped = thread.open('sha256');
+  await dropped.update(randomBytes(2 * mib + 5));
+  dropped.discard();
+  const bytes = randomBytes(5 * mib);
+  assert.deepEqual(await digestOf(thread, 'sha256', bytes), createHash('sha256').update(bytes).digest());
+});
