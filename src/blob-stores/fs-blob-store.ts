@@ -215,7 +215,6 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
   }
 }
 
-/** write() may write less than asked (a disk filling up): the rest goes in further writes. */
 /**
  * A stream into the file that gathers the chunks arriving while a write is under way into one
  * writev: a few large writes rather than a thread-pool round trip per socket chunk. The handle
@@ -246,6 +245,7 @@ async function writeChunks(file: FileHandle, chunks: Buffer[]): Promise<void> {
   }
 }
 
+/** write() may write less than asked (a disk filling up): the rest goes in further writes. */
 async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
   for (let offset = 0; offset < chunk.length; ) {
     const { bytesWritten } = await file.write(chunk, offset);

@@ -596,7 +596,11 @@ export type OperatorRepository = {
   /** The operator of a session that has not expired at `now`. */
   findSession(tokenHash: string, now: Date): Promise<Operator | undefined>;
   deleteSession(tokenHash: string): Promise<void>;
-  createSignInLink(link: { tokenHash: string; operatorId: string; expiresAt: Date }): Promise<void>;
+  /** Stores the link; links that expired by `now` go meanwhile (the table holds a few rows). */
+  createSignInLink(
+    link: { tokenHash: string; operatorId: string; expiresAt: Date },
+    now: Date,
+  ): Promise<void>;
   /** Removes the link and answers its operator, if it had not expired at `now`: a link works once. */
   consumeSignInLink(tokenHash: string, now: Date): Promise<Operator | undefined>;
 };

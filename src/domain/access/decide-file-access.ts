@@ -1,4 +1,4 @@
-import type { FileRecord } from '../ports.ts';
+import type { FileRecord, Project, User } from '../ports.ts';
 
 /** The authenticated caller, as the barriers established it. */
 export type Principal = {
@@ -8,6 +8,16 @@ export type Principal = {
   /** Holds the project's admin role (default `admin`). */
   isAdmin: boolean;
 };
+
+/** A user of the project as a principal: an admin when their role is one of the project's admin roles. */
+export function toPrincipal(project: Project, user: User): Principal {
+  return {
+    userId: user.id,
+    projectId: project.id,
+    role: user.role,
+    isAdmin: project.settings.adminRoles.includes(user.role),
+  };
+}
 
 /** `read`: metadata and download link. `manage`: verify, share, unshare, delete. */
 export type FileAction = 'read' | 'manage';

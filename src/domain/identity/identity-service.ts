@@ -6,7 +6,7 @@ import {
   invalidRefreshToken,
   invalidToken,
 } from '../../errors/errors.ts';
-import type { Principal } from '../access/decide-file-access.ts';
+import { type Principal, toPrincipal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
 import type {
   AppCredential,
@@ -201,12 +201,6 @@ export class IdentityService {
     const user = await this.#o.users.findById(project.id, claims.userId);
     if (!user) throw invalidToken();
     if (!user.enabled) throw accountDisabled();
-    const principal = {
-      userId: user.id,
-      projectId: project.id,
-      role: user.role,
-      isAdmin: project.settings.adminRoles.includes(user.role),
-    };
-    return { principal, user, sessionId: claims.sessionId };
+    return { principal: toPrincipal(project, user), user, sessionId: claims.sessionId };
   }
 }

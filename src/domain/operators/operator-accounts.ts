@@ -32,11 +32,10 @@ export async function issueSignInLink(
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + signInLinkSeconds * 1000);
-  await operators.createSignInLink({
-    tokenHash: hashOperatorToken(token),
-    operatorId: operator.id,
-    expiresAt,
-  });
+  await operators.createSignInLink(
+    { tokenHash: hashOperatorToken(token), operatorId: operator.id, expiresAt },
+    now,
+  );
   return { token, expiresAt };
 }
 

@@ -3,11 +3,11 @@ import { toAttachmentDisposition, toInlineDisposition } from '../../domain/files
 import type { DownloadableFile } from '../../domain/files/file-service.ts';
 import { toEssence } from '../../domain/files/upload-contract.ts';
 import { toFileName } from '../../domain/files/validate-file-path.ts';
-import { fileNotFound, fileNotVerified, rangeNotSatisfiable } from '../../errors/errors.ts';
-import { parseRange } from '../data/parse-range.ts';
+import { fileNotVerified } from '../../errors/errors.ts';
+import { answerRange } from '../data/parse-range.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { fileParams } from './file-params.ts';
-import { findProject } from './project-view.ts';
+import { findProjectFile } from './project-view.ts';
 
 /** What the console previews in its page: pictures no script runs in, plain text, PDFs. */
 const previewable = new Set([
@@ -38,9 +38,7 @@ export const getProjectFileContent: RouteRegistrar = (app, services) => {
       },
     },
     async (request, reply) => {
-      const project = await findProject(services, request.params.projectId);
-      const file = await services.repositories.files.findById(request.params.fileId);
-      if (!file || file.projectId !== project.id) throw fileNotFound();
+      const file = await findProjectFile(services, request.params.projectId, request.params.fileId);
       if (!file.verified || !file.content || !file.etag || !file.blobVersion) throw fileNotVerified();
       const { sizeBytes, contentType } = file.content;
       const essence = toEssence(contentType);
@@ -62,14 +60,9 @@ export const getProjectFileContent: RouteRegistrar = (app, services) => {
         )
         .header('x-frame-options', 'SAMEORIGIN')
         .header('accept-ranges', 'bytes');
-      const range = parseRange(request.headers.range, sizeBytes);
-      if (range === 'unsatisfiable') throw rangeNotSatisfiable(sizeBytes);
-      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${sizeBytes}`);
-      reply.header('content-length', String(range ? range.end - range.start + 1 : sizeBytes));
-      if (sizeBytes === 0) return reply.send('');
-      const blob = await services.files.openContent(file as DownloadableFile, {
-        range: range ?? { start: 0, end: sizeBytes - 1 },
-      });
+      const range = answerRange(reply, request.headers.range, sizeBytes);
+      if (range === null) return reply.send('');
+      const blob = await services.files.openContent(file as DownloadableFile, { range });
       return reply.send(blob.body);
     },
   );

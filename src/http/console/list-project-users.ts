@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { toUserView } from '../../domain/identity/user-view.ts';
 import { validationFailed } from '../../errors/errors.ts';
+import type { Services } from '../../services.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { projectParams } from './project-params.ts';
 import { findProject } from './project-view.ts';
@@ -31,24 +32,26 @@ export const listProjectUsers: RouteRegistrar = (app, services) => {
       const { email, after } = request.query;
       const limit = Number(request.query.limit ?? 50);
       if (limit < 1 || limit > maxPageSize) throw validationFailed(`limit must be from 1 to ${maxPageSize}`);
-      const page =
+      const { users: found, next } =
         email === undefined
           ? await services.repositories.users.list(project.id, { after, limit })
-          : {
-              users: [await services.repositories.users.findByEmail(project.id, email)].filter(
-                (user) => user !== undefined,
-              ),
-            };
+          : await findOne(services, project.id, email);
       // Each user's files and bytes, from the counters the quotas read: one read for the page.
       const usage = await services.repositories.storageUsage.forUsers(
         project.id,
-        page.users.map((user) => user.id),
+        found.map((user) => user.id),
       );
-      const users = page.users.map((user) => ({
+      const users = found.map((user) => ({
         ...toUserView(user),
         usage: usage.get(user.id) ?? { files: 0, bytes: 0 },
       }));
-      return { users, next: ('next' in page ? page.next : undefined) ?? null };
+      return { users, next: next ?? null };
     },
   );
 };
+
+/** `?email=`: the one user with that email, as a page of its own. */
+async function findOne(services: Services, projectId: string, email: string) {
+  const user = await services.repositories.users.findByEmail(projectId, email);
+  return { users: user ? [user] : [], next: undefined };
+}

@@ -1,5 +1,5 @@
-import type { Project } from '../../domain/ports.ts';
-import { notFound } from '../../errors/errors.ts';
+import type { FileRecord, Project } from '../../domain/ports.ts';
+import { fileNotFound, notFound } from '../../errors/errors.ts';
 import type { Services } from '../../services.ts';
 
 /** A project as the console shows it: everything but secrets (stored hashed anyway). */
@@ -12,6 +12,18 @@ export function toProjectView(project: Project) {
     allowedOrigins: project.allowedOrigins,
     settings: project.settings,
   };
+}
+
+/** A file of the project (FILE_NOT_FOUND for one of another project, as for none). */
+export async function findProjectFile(
+  services: Services,
+  projectId: string,
+  fileId: string,
+): Promise<FileRecord> {
+  const project = await findProject(services, projectId);
+  const file = await services.repositories.files.findById(fileId);
+  if (!file || file.projectId !== project.id) throw fileNotFound();
+  return file;
 }
 
 export async function findProject(services: Services, projectId: string): Promise<Project> {

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { toPrincipal } from '../../domain/access/decide-file-access.ts';
 import { toUploadContract } from '../../domain/files/upload-contract.ts';
 import { notFound } from '../../errors/errors.ts';
 import type { RouteRegistrar } from '../route-context.ts';
@@ -32,13 +33,7 @@ export const requestProjectUpload: RouteRegistrar = (app, services) => {
       const project = await findProject(services, request.params.projectId);
       const owner = await services.repositories.users.findById(project.id, request.body.ownerId);
       if (!owner) throw notFound('user');
-      const principal = {
-        userId: owner.id,
-        projectId: project.id,
-        role: owner.role,
-        isAdmin: owner.role === project.adminRole,
-      };
-      const { file, upload } = await services.files.requestUpload(principal, {
+      const { file, upload } = await services.files.requestUpload(toPrincipal(project, owner), {
         filePath: request.body.filePath,
         permissionScope: 'user',
         declared: toUploadContract(request.body),

@@ -1,10 +1,9 @@
 import type { FastifyReply } from 'fastify';
 import { toAttachmentDisposition } from '../../domain/files/content-disposition.ts';
 import { toFileName } from '../../domain/files/validate-file-path.ts';
-import { rangeNotSatisfiable } from '../../errors/errors.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { GatewayParams, toGatewayLink } from './gateway-link.ts';
-import { parseRange } from './parse-range.ts';
+import { answerRange } from './parse-range.ts';
 
 /**
  * GET and HEAD on a signed download link: the verified bytes, with Range support (206/416),
@@ -29,15 +28,10 @@ export const getBlob: RouteRegistrar = (app, services) => {
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cache-control', 'private, no-transform');
       if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
-      const range = parseRange(request.headers.range, sizeBytes);
-      if (range === 'unsatisfiable') throw rangeNotSatisfiable(sizeBytes);
-      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${sizeBytes}`);
-      reply.header('content-length', String(range ? range.end - range.start + 1 : sizeBytes));
-      if (request.method === 'HEAD' || sizeBytes === 0) return sendEmpty(reply);
+      const range = answerRange(reply, request.headers.range, sizeBytes);
+      if (request.method === 'HEAD' || range === null) return sendEmpty(reply);
       // Always an explicit range: the body can never carry more than Content-Length declared.
-      const blob = await services.files.openContent(file, {
-        range: range ?? { start: 0, end: sizeBytes - 1 },
-      });
+      const blob = await services.files.openContent(file, { range });
       return reply.send(blob.body);
     },
   });

@@ -81,9 +81,9 @@ export class KyselyOperatorRepository implements OperatorRepository {
     await this.#db.deleteFrom('operator_sessions').where('token_hash', '=', tokenHash).execute();
   }
 
-  async createSignInLink(link: { tokenHash: string; operatorId: string; expiresAt: Date }) {
+  async createSignInLink(link: { tokenHash: string; operatorId: string; expiresAt: Date }, now: Date) {
     // Links nobody used are cleared as new ones are made: the table holds a few rows at most.
-    await this.#db.deleteFrom('operator_sign_in_links').where('expires_at', '<=', Date.now()).execute();
+    await this.#db.deleteFrom('operator_sign_in_links').where('expires_at', '<=', now.getTime()).execute();
     await this.#db
       .insertInto('operator_sign_in_links')
       .values({
