@@ -4,7 +4,7 @@
 //   2. the API, access, CLI, end-to-end, crash, concurrency, fuzz and some fault suites again on
 //      PostgreSQL + S3 (one private PostgreSQL cluster and one S3 server for the run, a fresh
 //      database and key prefix per Coffer server). Without PostgreSQL installed this pass is
-//      skipped, loudly.
+//      skipped, loudly; installed but unable to start, the pass fails with one line saying why.
 // Test files given as arguments narrow both passes to them (the second pass only to those of
 // its list); other arguments go to node --test (e.g. --test-name-pattern=…).
 import { spawnSync } from 'node:child_process';
@@ -82,19 +82,39 @@ if (passes.includes('embedded')) {
   failed = nodeTest(allFiles) !== 0;
 }
 
-const { startPostgres } = await import('../test/support/postgres-server.ts');
-const { startS3Server } = await import('../test/support/s3-server.ts');
-const postgres = passes.includes('pg-s3') ? await startPostgres() : undefined;
-if (!passes.includes('pg-s3')) {
-  // not asked for
-} else if (!postgres) {
-  console.error(
-    '\n!!! SKIPPED: the PostgreSQL + S3 pass (%d files) — PostgreSQL is not installed.\n' +
-      '!!! Install it with `apt-get install -y postgresql` (as .ci/run does) to run them.\n',
-    stackFiles.length,
-  );
-} else {
-  const s3 = await startS3Server();
+if (passes.includes('pg-s3')) failed = (await runPgS3Pass()) || failed;
+process.exit(failed ? 1 : 0);
+
+/**
+ * The second pass, on one PostgreSQL cluster and one S3 server; answers whether it failed. A
+ * server that cannot start fails the pass with one line saying why (its error's message names
+ * the cause), and the embedded pass's result still stands.
+ */
+async function runPgS3Pass() {
+  if (stackFiles.length === 0) return false; // none of the files asked for runs on this stack
+  const { startPostgres } = await import('../test/support/postgres-server.ts');
+  const { startS3Server } = await import('../test/support/s3-server.ts');
+  let postgres;
+  try {
+    postgres = await startPostgres();
+  } catch (error) {
+    return passFailed(firstLine(error));
+  }
+  if (!postgres) {
+    console.error(
+      '\n!!! SKIPPED: the PostgreSQL + S3 pass (%d files) — PostgreSQL is not installed.\n' +
+        '!!! Install it with `apt-get install -y postgresql` (as .ci/run does) to run them.\n',
+      stackFiles.length,
+    );
+    return false;
+  }
+  let s3;
+  try {
+    s3 = await startS3Server();
+  } catch (error) {
+    await postgres.stop();
+    return passFailed(`the S3 server could not start: ${firstLine(error)}`);
+  }
   try {
     console.log(`\n=== stack: pg-s3 (PostgreSQL + S3): ${stackFiles.length} files ===\n`);
     const env = {
@@ -105,10 +125,19 @@ if (!passes.includes('pg-s3')) {
       AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
       AWS_REGION: 'us-east-1',
     };
-    failed = nodeTest(stackFiles, env) !== 0 || failed;
+    return nodeTest(stackFiles, env) !== 0;
   } finally {
     await s3.stop();
     await postgres.stop();
   }
 }
-process.exit(failed ? 1 : 0);
+
+function passFailed(reason) {
+  console.error(`\n!!! FAILED: the PostgreSQL + S3 pass (${stackFiles.length} files) — ${reason}\n`);
+  return true;
+}
+
+/** An error's first line: the reason, without a stack trace or a command's whole output. */
+function firstLine(error) {
+  return String(error instanceof Error ? error.message || error : error).split('\n')[0];
+}

@@ -1,11 +1,11 @@
 /** Entry point of `coffer serve`: a supervising primary, and the server processes it runs. */
 import cluster from 'node:cluster';
-import { logStartWarning } from './cli/start-log.ts';
 import type { Config } from './config/config.ts';
 import { ConfigError } from './config/config-error.ts';
 import { isLoopback } from './config/listen-address.ts';
 import { resolvePublicUrl } from './config/public-url.ts';
 import { readTlsFiles } from './config/read-tls-files.ts';
+import { logStartWarning } from './config/start-log.ts';
 
 /**
  * Starts the service and resolves once it has stopped. The process `coffer serve` starts is

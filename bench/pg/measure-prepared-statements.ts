@@ -8,10 +8,11 @@
  * driver and Kysely; the server's parse and plan show in the wall time only).
  */
 import { parseArgs } from 'node:util';
+import type { Database } from '../../src/persistence/database.ts';
 import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
-import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
+import { openDatabase } from '../../src/persistence/open-database.ts';
 import { createRepositories } from '../../src/persistence/repositories/create-repositories.ts';
-import { findFileById } from '../../src/persistence/repositories/file-rows.ts';
+import { findFileById } from '../../src/persistence/repositories/files/file-rows.ts';
 import { newFile, newProjectId, T0 } from '../../test/contract/repository-fixtures.ts';
 import { startPostgres } from '../../test/support/postgres-server.ts';
 

@@ -3,17 +3,15 @@ import { access, type FileHandle, mkdir, open, rename, rm, stat, writeFile } fro
 import { dirname, join } from 'node:path';
 import { type Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { HashThread } from '../domain/files/hash-thread.ts';
 import type {
   BlobInfo,
   BlobStore,
-  BlobSweeper,
   ByteRange,
   PutBlobOptions,
   StoredBlob,
-  StoredObject,
-  UnfinishedWrite,
-} from '../domain/ports.ts';
+} from '../domain/blobs/blob-store.ts';
+import type { BlobSweeper, StoredObject, UnfinishedWrite } from '../domain/blobs/blob-sweeper.ts';
+import { HashThread } from '../domain/files/hash-thread.ts';
 import { storageFull, unavailable } from '../errors/errors.ts';
 import { listAbandonedTempFiles, syncDirectory, toTempPath } from './atomic-files.ts';
 import { assertValidBlobVersion, newBlobVersion } from './blob-key.ts';

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { opendir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StoredObject } from '../domain/ports.ts';
+import type { StoredObject } from '../domain/blobs/blob-sweeper.ts';
 import { toStoredName } from './blob-key.ts';
 
 /**

@@ -1,16 +1,14 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { HashThread } from '../domain/files/hash-thread.ts';
 import type {
   BlobInfo,
   BlobStore,
-  BlobSweeper,
   ByteRange,
   PutBlobOptions,
   StoredBlob,
-  StoredObject,
-  UnfinishedWrite,
-} from '../domain/ports.ts';
+} from '../domain/blobs/blob-store.ts';
+import type { BlobSweeper, StoredObject, UnfinishedWrite } from '../domain/blobs/blob-sweeper.ts';
+import { HashThread } from '../domain/files/hash-thread.ts';
 import { assertValidBlobVersion, newBlobVersion, toStoredName } from './blob-key.ts';
 import { MeteredStream } from './metered-stream.ts';
 

@@ -12,20 +12,18 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { toAttachmentDisposition } from '../domain/files/content-disposition.ts';
 import type {
   BlobInfo,
   BlobStore,
-  BlobSweeper,
   ByteRange,
-  Closable,
   PresignDownloadOptions,
   PresignUploadOptions,
   PutBlobOptions,
   StoredBlob,
-  StoredObject,
-  UnfinishedWrite,
-} from '../domain/ports.ts';
+} from '../domain/blobs/blob-store.ts';
+import type { BlobSweeper, StoredObject, UnfinishedWrite } from '../domain/blobs/blob-sweeper.ts';
+import type { Closable } from '../domain/closable.ts';
+import { toAttachmentDisposition } from '../domain/files/content-disposition.ts';
 import { etagMismatch, unavailable } from '../errors/errors.ts';
 import { assertValidBlobKey, assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
 import { MeteredStream } from './metered-stream.ts';

@@ -1,5 +1,5 @@
 import { ListMultipartUploadsCommand, paginateListObjectsV2, type S3Client } from '@aws-sdk/client-s3';
-import type { StoredObject, UnfinishedWrite } from '../domain/ports.ts';
+import type { StoredObject, UnfinishedWrite } from '../domain/blobs/blob-sweeper.ts';
 import { toStoredName } from './blob-key.ts';
 import { toBlobStoreError } from './s3-errors.ts';
 

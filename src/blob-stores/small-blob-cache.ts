@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { BlobInfo } from '../domain/ports.ts';
+import type { BlobInfo } from '../domain/blobs/blob-store.ts';
 
 /** Versions up to this size are kept in memory once read. */
 export const SMALL_BLOB_BYTES = 64 * 1024;

@@ -1,11 +1,11 @@
 import type { Config } from '../config/config.ts';
 import { createAccount, setAccountRole } from '../domain/identity/accounts.ts';
 import { createProject } from '../domain/identity/create-project.ts';
+import type { Project } from '../domain/identity/project-repository.ts';
 import { assignSettings } from '../domain/identity/project-settings.ts';
-import type { Project } from '../domain/ports.ts';
 import { notFound, userNotFound } from '../errors/errors.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';
-import { openStores } from '../services.ts';
+import { openStores } from '../wiring/open-stores.ts';
 
 // Admin commands work on the stores directly (never over HTTP), also while a server runs on
 // the same data: SQLite in WAL mode with BEGIN IMMEDIATE lets both write.

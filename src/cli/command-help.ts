@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Command, Flag } from './commands.ts';
+import type { Command, Flag } from './command.ts';
 
 /** What each flag means, for per-command help (`coffer <command> --help`, `coffer help <command>`). */
 export const flagHelp: Record<Flag, string> = {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createProject } from '../domain/identity/create-project.ts';
-import type { ProjectRepository } from '../domain/ports.ts';
+import type { ProjectRepository } from '../domain/identity/project-repository.ts';
 
 export const defaultProjectName = 'default';
 

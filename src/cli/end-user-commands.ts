@@ -1,6 +1,6 @@
 import { ConfigError } from '../config/config-error.ts';
 import { formatBytes } from '../domain/format-bytes.ts';
-import type { Command } from './commands.ts';
+import type { Command } from './command.ts';
 import {
   downloadFile,
   listFiles,

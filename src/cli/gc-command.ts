@@ -1,6 +1,8 @@
 import type { Config } from '../config/config.ts';
 import type { CollectionReport, StrayKind } from '../domain/files/blob-collector.ts';
-import { createBlobCollector, openBlobStore, openStores } from '../services.ts';
+import { openBlobStore } from '../services.ts';
+import { createBlobCollector } from '../wiring/background-jobs.ts';
+import { openStores } from '../wiring/open-stores.ts';
 
 /**
  * `coffer gc [--apply]`: finds what is stray in the blob store (see BlobCollector) and, with

@@ -30,6 +30,16 @@ export async function prepareLocalPaths(config: Config, use: LocalPathsUse): Pro
   }
 }
 
+/** Runs a command's work once its local paths are ready. */
+export async function withLocalPaths<T>(
+  config: Config,
+  use: LocalPathsUse,
+  work: () => Promise<T>,
+): Promise<T> {
+  await prepareLocalPaths(config, use);
+  return work();
+}
+
 /** The setting that names the metadata store, for messages: never the URL of a server (it may hold a password). */
 export function describeDatabase(config: Config): string {
   if (config.databaseUrl === `sqlite:${path.join(config.dataDir, 'coffer.db')}`)

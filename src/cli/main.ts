@@ -3,8 +3,9 @@ import { loadConfig } from '../config/config.ts';
 import { ConfigError, isConfigError } from '../config/config-error.ts';
 import { projectSettingDefinitions, projectSettingNames } from '../domain/identity/project-settings.ts';
 import { isAppError } from '../errors/app-error.ts';
+import { type Command, commonFlags, type Flag, parseCommandLine, type Values } from './command.ts';
 import { cofferVersion, commandHelp } from './command-help.ts';
-import { type Command, commands, commonFlags, type Flag, parseCommandLine, type Values } from './commands.ts';
+import { commands } from './commands.ts';
 import { restrictNewFilesToOwner } from './private-files.ts';
 
 const usage = `Usage (coffer help <command> for its flags; coffer --version):

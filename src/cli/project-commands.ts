@@ -4,7 +4,16 @@ import { toOrigin } from '../domain/identity/create-project.ts';
 import { deleteProject } from '../domain/identity/delete-project.ts';
 import { validationFailed } from '../errors/errors.ts';
 import { openBlobStore } from '../services.ts';
-import { describeProject, getProject, withStores } from './admin-commands.ts';
+import {
+  describeProject,
+  getProject,
+  projectCreate,
+  projectSet,
+  projectShow,
+  withStores,
+} from './admin-commands.ts';
+import type { Command } from './command.ts';
+import { withLocalPaths } from './local-paths.ts';
 
 /** `coffer project list`: every project, as `project show` describes it. */
 export async function projectList(config: Config) {
@@ -51,3 +60,76 @@ export async function projectDelete(config: Config, input: { project: string; ye
     }
   });
 }
+
+/** `coffer project create|show|set|list|origin|delete`: on the stores directly. */
+export const projectCommands: Record<string, Command> = {
+  'project create': {
+    summary: 'Create a project; prints its app id and secret (shown once).',
+    flags: ['origin', 'json'],
+    args: ['<name>'],
+    run: async (config, values, [name]) => {
+      const result = await withLocalPaths(config, { stores: 'create' }, () =>
+        projectCreate(config, { name: name!, origins: values.origin ?? [] }),
+      );
+      const text = `Project ${result.projectId}\n  app id:     ${result.appId}\n  app secret: ${result.appSecret}\n(the secret is shown once; keep it safe)`;
+      return { json: result, text };
+    },
+  },
+  'project show': {
+    summary: 'Print a project: its app id, allowed origins and settings.',
+    flags: ['json'],
+    args: ['<project>'],
+    run: async (config, _values, [project]) => {
+      const result = await withLocalPaths(config, { stores: 'existing' }, () =>
+        projectShow(config, { project: project! }),
+      );
+      return { json: result, text: JSON.stringify(result, null, 2) };
+    },
+  },
+  'project set': {
+    summary: 'Change project settings (name=value; name= restores a default).',
+    flags: ['json'],
+    args: ['<project>', '<name=value>...'],
+    run: async (config, _values, [project, ...assignments]) => {
+      const input = { project: project!, assignments };
+      const result = await withLocalPaths(config, { stores: 'existing' }, () => projectSet(config, input));
+      return { json: result, text: `Project ${result.name}: ${JSON.stringify(result.settings)}` };
+    },
+  },
+  'project list': {
+    summary: 'List every project.',
+    flags: ['json'],
+    run: async (config) => {
+      const result = await withLocalPaths(config, { stores: 'existing' }, () => projectList(config));
+      const lines = result.projects.map(
+        (project) =>
+          `${project.name}  ${project.projectId}  origins: ${project.allowedOrigins.join(' ') || 'none'}`,
+      );
+      return { json: result, text: lines.join('\n') || 'No projects' };
+    },
+  },
+  'project origin': {
+    summary: 'Add or remove browser origins allowed to call without the secret.',
+    flags: ['json'],
+    args: ['<add|remove>', '<project>', '<origin>...'],
+    run: async (config, _values, [action, project, ...origins]) => {
+      const input = { action: action!, project: project!, origins };
+      const result = await withLocalPaths(config, { stores: 'existing' }, () => projectOrigin(config, input));
+      return {
+        json: result,
+        text: `Project ${result.name} allows: ${result.allowedOrigins.join(' ') || 'no origin'}`,
+      };
+    },
+  },
+  'project delete': {
+    summary: 'Delete a project with its users, sessions, files and bytes (irreversible).',
+    flags: ['yes', 'json'],
+    args: ['<project>'],
+    run: async (config, values, [project]) => {
+      const input = { project: project!, yes: values.yes ?? false };
+      const result = await withLocalPaths(config, { stores: 'existing' }, () => projectDelete(config, input));
+      const text = `Deleted project ${result.name} (${result.projectId}): ${result.users} users, ${result.sessions} sessions, ${result.files} files (${result.blobs} blob versions), ${result.appCredentials} app credentials`;
+      return { json: result, text };
+    },
+  },
+};

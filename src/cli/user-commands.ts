@@ -1,71 +1,18 @@
-import { once } from 'node:events';
 import type { Config } from '../config/config.ts';
 import { resetPassword } from '../domain/identity/accounts.ts';
 import { deleteAccount } from '../domain/identity/delete-account.ts';
-import { toUserView, type UserView } from '../domain/identity/user-view.ts';
+import { toUserView } from '../domain/identity/user-view.ts';
 import { userNotFound } from '../errors/errors.ts';
-import { accountDeletion, buildServices } from '../services.ts';
-import { getProject, withStores } from './admin-commands.ts';
+import { buildServices } from '../services.ts';
+import { accountDeletion } from '../wiring/account-deletion.ts';
+import { getProject, userCreate, userSetEnabled, userSetRole, withStores } from './admin-commands.ts';
+import { type Command, type CommandOutput, required, type Values } from './command.ts';
+import { withLocalPaths } from './local-paths.ts';
+import { readPassword } from './read-password.ts';
+import { toUserLine, userList } from './user-list.ts';
 
 // `coffer user list | find | delete | reset-password`: like every admin command, on the stores
 // directly, also while servers run on the same data.
-
-/** The text form: id, email, role, state, separated by two spaces. */
-export function toUserLine(user: UserView): string {
-  return [user.userId, user.email, user.role, user.enabled ? 'enabled' : 'disabled'].join('  ');
-}
-
-/**
- * Users a page at a time, in email order, each printed as it comes: a million never sit in
- * memory. A reader that goes away (`| head`) ends the listing quietly, as it ends `ls`.
- */
-export async function userList(config: Config, input: { project: string; json: boolean }): Promise<number> {
-  let readerGone = false;
-  const onError = () => {
-    readerGone = true;
-  };
-  process.stdout.on('error', onError);
-  try {
-    return await withStores(config, async (repositories) => {
-      const project = await getProject(repositories, input.project);
-      let count = 0;
-      let after: string | undefined;
-      do {
-        const page = await repositories.users.list(project.id, { after, limit: 500 });
-        for (const user of page.users) {
-          const view = toUserView(user);
-          if (readerGone || !(await writeLine(input.json ? JSON.stringify(view) : toUserLine(view))))
-            return count;
-          count += 1;
-        }
-        after = page.next;
-      } while (after !== undefined);
-      return count;
-    });
-  } finally {
-    process.stdout.off('error', onError);
-  }
-}
-
-/** One line to stdout, waiting for the pipe when it is full (a slow reader, `| less`); false once it broke. */
-async function writeLine(line: string): Promise<boolean> {
-  const { stdout } = process;
-  if (stdout.destroyed) return false;
-  if (stdout.write(`${line}\n`)) return true;
-  // The waits are cancelled once one ends, so no listener is left behind per full pipe.
-  const waits = new AbortController();
-  const { signal } = waits;
-  try {
-    return await Promise.race([
-      once(stdout, 'drain', { signal }).then(() => true),
-      once(stdout, 'close', { signal }).then(() => false),
-    ]);
-  } catch {
-    return false; // 'error' while waiting: the reader went away
-  } finally {
-    waits.abort();
-  }
-}
 
 export async function userFind(config: Config, input: { project: string; email: string }) {
   return withStores(config, async (repositories) => {
@@ -97,4 +44,100 @@ export async function userDelete(config: Config, input: { project: string; userI
   } finally {
     await services.close();
   }
+}
+
+/** `coffer user …`: a project's users, on the stores directly. */
+export const userCommands: Record<string, Command> = {
+  'user create': {
+    summary: 'Create a user; the password from --password, --password-stdin or a prompt.',
+    flags: ['project', 'email', 'password', 'password-stdin', 'role', 'json'],
+    run: async (config, values) => {
+      const input = {
+        project: required(values.project, '--project'),
+        email: required(values.email, '--email'),
+        password: await readPassword({ flag: values.password, fromStdin: values['password-stdin'] === true }),
+        role: values.role,
+      };
+      const result = await withLocalPaths(config, { stores: 'existing' }, () => userCreate(config, input));
+      return { json: result, text: `User ${result.userId}` };
+    },
+  },
+  'user set-role': {
+    summary: 'Give a user another role (an admin role makes them an admin).',
+    flags: ['project', 'json'],
+    args: ['<userId>', '<role>'],
+    run: async (config, values, [userId, role]) => {
+      const input = { project: required(values.project, '--project'), userId: userId!, role: role! };
+      const result = await withLocalPaths(config, { stores: 'existing' }, () => userSetRole(config, input));
+      return { json: result, text: `User ${result.userId} now has role ${result.role}` };
+    },
+  },
+  'user list': {
+    summary: "List a project's users by email.",
+    flags: ['project', 'json'],
+    run: async (config, values) => {
+      const input = { project: required(values.project, '--project'), json: values.json === true };
+      await withLocalPaths(config, { stores: 'existing' }, () => userList(config, input));
+      return undefined; // printed page by page
+    },
+  },
+  'user find': {
+    summary: 'Find a user of a project by email.',
+    flags: ['project', 'json'],
+    args: ['<email>'],
+    run: async (config, values, [email]) => {
+      const input = { project: required(values.project, '--project'), email: email! };
+      const user = await withLocalPaths(config, { stores: 'existing' }, () => userFind(config, input));
+      return { json: user, text: toUserLine(user) };
+    },
+  },
+  'user delete': {
+    summary: 'Delete a user with their files, bytes, shares and sessions.',
+    flags: ['project', 'json'],
+    args: ['<userId>'],
+    run: async (config, values, [userId]) => {
+      const input = { project: required(values.project, '--project'), userId: userId! };
+      const result = await withLocalPaths(config, { stores: 'existing' }, () => userDelete(config, input));
+      const text = `User ${result.userId} deleted, with ${result.files} files; removed from ${result.shares} shares; ${result.sessions} sessions revoked`;
+      return { json: result, text };
+    },
+  },
+  'user reset-password': {
+    summary: "Set a user's password (prompt or --password-stdin); ends their sessions.",
+    flags: ['project', 'password-stdin', 'json'],
+    args: ['<userId>'],
+    run: async (config, values, [userId]) => {
+      const project = required(values.project, '--project');
+      const password = await readPassword({ fromStdin: values['password-stdin'] === true });
+      const input = { project, userId: userId!, password };
+      const result = await withLocalPaths(config, { stores: 'existing' }, () =>
+        userResetPassword(config, input),
+      );
+      const text = `Password of user ${result.userId} reset; ${result.sessionsRevoked} sessions revoked`;
+      return { json: result, text };
+    },
+  },
+  'user disable': {
+    summary: 'Refuse a user at once, everywhere.',
+    flags: ['project', 'json'],
+    args: ['<userId>'],
+    run: (c, v, a) => setEnabled(c, v, a, false),
+  },
+  'user enable': {
+    summary: 'Let a disabled user in again.',
+    flags: ['project', 'json'],
+    args: ['<userId>'],
+    run: (c, v, a) => setEnabled(c, v, a, true),
+  },
+};
+
+async function setEnabled(
+  config: Config,
+  values: Values,
+  [userId]: string[],
+  enabled: boolean,
+): Promise<CommandOutput> {
+  const input = { project: required(values.project, '--project'), userId: userId!, enabled };
+  const result = await withLocalPaths(config, { stores: 'existing' }, () => userSetEnabled(config, input));
+  return { json: result, text: `User ${result.userId} is ${enabled ? 'enabled' : 'disabled'}` };
 }

@@ -1,4 +1,5 @@
-import { type Setting, settings } from './settings.ts';
+import type { Setting } from './setting.ts';
+import { settings } from './settings.ts';
 
 /** The settings as Markdown table rows (README and docs/config.md carry them, kept equal by a test). */
 export function toConfigTableRows(): string {

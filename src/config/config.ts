@@ -2,7 +2,8 @@ import path from 'node:path';
 import { parseS3StorageUrl } from '../blob-stores/s3-storage-url.ts';
 import { ConfigError } from './config-error.ts';
 import { describeValue, parseSetting, type SettingSource } from './parse-setting.ts';
-import { type Setting, settings } from './settings.ts';
+import type { Setting } from './setting.ts';
+import { settings } from './settings.ts';
 
 /** The frozen configuration one process runs with; built once by loadConfig in the entry point. */
 export type Config = Readonly<{

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { ConfigError } from './config-error.ts';
-import type { Setting } from './settings.ts';
+import type { Setting } from './setting.ts';
 
 /** Where a value came from: `--port` for a flag, `COFFER_PORT` for an environment variable. */
 export type SettingSource = string;

@@ -1,5 +1,7 @@
 import type { Principal } from '../domain/access/decide-file-access.ts';
-import type { Operator, Project, User } from '../domain/ports.ts';
+import type { Project } from '../domain/identity/project-repository.ts';
+import type { User } from '../domain/identity/user-repository.ts';
+import type { Operator } from '../domain/operators/operator-repository.ts';
 
 // What the barriers attach to a request, for the handlers behind them.
 declare module 'fastify' {

@@ -1,20 +1,7 @@
 import path from 'node:path';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from './database-schema.ts';
+import type { Database } from './database.ts';
 import { openPostgresDatabase } from './open-postgres-database.ts';
 import { openSqliteDatabase } from './open-sqlite-database.ts';
-
-/** An open metadata store: the Kysely handle plus what the process needs to manage it. */
-export type Database = {
-  db: Kysely<DatabaseSchema>;
-  dialect: 'sqlite' | 'postgres';
-  /** Closes the connection(s); the handle is unusable afterwards. */
-  close(): Promise<void>;
-  /** Throws (UNAVAILABLE) when the database cannot answer a query (readiness). */
-  check(): Promise<void>;
-  /** PostgreSQL: the pool's connections (metrics); SQLite has one connection and no pool. */
-  poolStats?(): { total: number; idle: number; waiting: number };
-};
 
 export type OpenDatabaseOptions = {
   /** `sqlite:<path>` (relative to the working directory), `sqlite::memory:`, `postgres://…` or `postgresql://…`. */

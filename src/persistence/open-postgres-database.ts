@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Database } from './database.ts';
 import type { DatabaseSchema } from './database-schema.ts';
-import type { Database } from './open-database.ts';
 import { toUnavailableTranslatingPool } from './unavailable-translating-pool.ts';
 
 const int8Oid = 20;

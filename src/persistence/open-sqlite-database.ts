@@ -4,9 +4,9 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, sql } from 'kysely';
 import { storageFull } from '../errors/errors.ts';
+import type { Database } from './database.ts';
 import type { DatabaseSchema } from './database-schema.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
-import type { Database } from './open-database.ts';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.ts';
 
 /**

@@ -7,7 +7,7 @@ import type { Config } from '../config/config.ts';
 import { toListenError } from '../config/listen-address.ts';
 import { isPrettyLog } from '../config/log-format.ts';
 import type { PublicUrl } from '../config/public-url.ts';
-import { openStores } from '../services.ts';
+import { openStores } from '../wiring/open-stores.ts';
 import { ConnectionDispatcher } from './connection-dispatcher.ts';
 import { firstStartGuide, toGuideRecord, toGuideText } from './first-start-guide.ts';
 import { type PrimaryLog, toPrimaryLog } from './primary-log.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { toStorageKey } from '../../src/domain/files/file-service.ts';
+import { toStorageKey } from '../../src/domain/files/storage-key.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 

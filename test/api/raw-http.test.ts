@@ -60,6 +60,9 @@ describe('malformed HTTP', () => {
     const response = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\n');
     assert.equal(response.status, 408);
     assert.equal(response.body.code, 'REQUEST_TIMEOUT');
-    assert.ok(Date.now() - started < 10_000);
+    // A hang guard, not a speed check: the 1 s headers timeout fired, not some far later one (a
+    // loaded machine may take several seconds to get there).
+    const tookMs = Date.now() - started;
+    assert.ok(tookMs < 30_000, `the 408 came after ${tookMs} ms`);
   });
 });

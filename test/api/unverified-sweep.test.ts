@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { toStorageKey } from '../../src/domain/files/file-service.ts';
+import { toStorageKey } from '../../src/domain/files/storage-key.ts';
 import { UnverifiedSweeper } from '../../src/domain/files/unverified-sweeper.ts';
 import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';

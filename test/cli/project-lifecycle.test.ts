@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { loadConfig } from '../../src/config/config.ts';
-import { openBlobStore, openStores } from '../../src/services.ts';
+import { openBlobStore } from '../../src/services.ts';
+import { openStores } from '../../src/wiring/open-stores.ts';
 import { ApiClient, type ApiResponse } from '../support/api-client.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { BlobStore } from '../../src/domain/ports.ts';
+import type { BlobStore } from '../../src/domain/blobs/blob-store.ts';
 import { bodyOf, generatedBody, md5Of, peakRssGrowth, quotedMd5, readAll } from '../support/byte-streams.ts';
 
 export type BlobStoreFixture = { store: BlobStore; cleanup(): Promise<void> };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { BlobStore, BlobSweeper, StoredObject } from '../../src/domain/ports.ts';
+import type { BlobStore } from '../../src/domain/blobs/blob-store.ts';
+import type { BlobSweeper, StoredObject } from '../../src/domain/blobs/blob-sweeper.ts';
 import { bodyOf } from '../support/byte-streams.ts';
 import { newKey } from './blob-store.contract.ts';
 

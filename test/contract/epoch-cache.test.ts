@@ -3,8 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { AccessEpochWatch } from '../../src/domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from '../../src/domain/identity/cached-user-repository.ts';
 import { EpochCache } from '../../src/domain/identity/epoch-cache.ts';
+import type { Database } from '../../src/persistence/database.ts';
 import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
-import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
+import { openDatabase } from '../../src/persistence/open-database.ts';
 import {
   createRepositories,
   type Repositories,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { BrowsePage, FileRecord } from '../../src/domain/ports.ts';
+import type { FileRecord } from '../../src/domain/files/file-record.ts';
+import type { BrowsePage } from '../../src/domain/files/file-repository.ts';
 import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
 import {
   createRepositories,

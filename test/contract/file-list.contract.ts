@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
-import type { FileListQuery, FileRecord, NewFile } from '../../src/domain/ports.ts';
-import { listFiles, pagesCountedAhead } from '../../src/persistence/repositories/list-files.ts';
+import type { FileRecord, NewFile } from '../../src/domain/files/file-record.ts';
+import type { FileListQuery } from '../../src/domain/files/file-repository.ts';
+import { listFiles, pagesCountedAhead } from '../../src/persistence/repositories/files/list-files.ts';
 import { writeAllRows } from '../../src/persistence/table-copy.ts';
 import { at, newFile, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import type { AclEntry, FileRecord, NewFile, PendingUpload } from '../../src/domain/files/file-record.ts';
 import { newId } from '../../src/domain/ids.ts';
-import type { AclEntry, FileRecord, NewFile, PendingUpload } from '../../src/domain/ports.ts';
 import type { Repositories } from '../../src/persistence/repositories/create-repositories.ts';
 import { at, newFile, newProjectId, type RepositoryFixture, seconds, T0 } from './repository-fixtures.ts';
 

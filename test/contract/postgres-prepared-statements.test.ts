@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import type { Database } from '../../src/persistence/database.ts';
 import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
-import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
+import { openDatabase } from '../../src/persistence/open-database.ts';
 import { preparedStatementLimits } from '../../src/persistence/prepared-statements.ts';
-import { findFileById } from '../../src/persistence/repositories/file-rows.ts';
+import { findFileById } from '../../src/persistence/repositories/files/file-rows.ts';
 import { startPostgres } from '../support/postgres-server.ts';
 
 const server = await startPostgres();

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { type ControlledTransaction, sql } from 'kysely';
+import type { Database } from '../../src/persistence/database.ts';
 import type { DatabaseSchema } from '../../src/persistence/database-schema.ts';
 import { migrateToLatest, migrationNames } from '../../src/persistence/migrations/migrate-to-latest.ts';
-import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
+import { openDatabase } from '../../src/persistence/open-database.ts';
 import { createRepositories } from '../../src/persistence/repositories/create-repositories.ts';
 import { startPostgres } from '../support/postgres-server.ts';
 import { runRepositoryContract } from './repositories.contract.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { newId } from '../../src/domain/ids.ts';
-import type { BucketRule } from '../../src/domain/ports.ts';
+import type { BucketRule } from '../../src/domain/rate-limits/rate-limit-repository.ts';
 import { at, type RepositoryFixture, T0 } from './repository-fixtures.ts';
 
 /** RateLimitRepository: token buckets shared by every process (part of the repository contract). */

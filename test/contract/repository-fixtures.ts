@@ -1,7 +1,7 @@
+import type { NewFile, PermissionScope } from '../../src/domain/files/file-record.ts';
 import { defaultProjectSettings } from '../../src/domain/identity/project-settings.ts';
 import { newId } from '../../src/domain/ids.ts';
-import type { NewFile, PermissionScope } from '../../src/domain/ports.ts';
-import type { Database } from '../../src/persistence/open-database.ts';
+import type { Database } from '../../src/persistence/database.ts';
 import type { Repositories } from '../../src/persistence/repositories/create-repositories.ts';
 
 /** What the repository contract sections share: one migrated database and its repositories. */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { PendingUpload } from '../../src/domain/files/file-record.ts';
+import type { QuotaLimits } from '../../src/domain/files/storage-usage-repository.ts';
 import { newId } from '../../src/domain/ids.ts';
-import type { PendingUpload, QuotaLimits } from '../../src/domain/ports.ts';
 import { isAppError } from '../../src/errors/app-error.ts';
 import { storageUsage } from '../../src/persistence/migrations/storage-usage.ts';
 import { newFile, newProjectId, type RepositoryFixture, T0 } from './repository-fixtures.ts';

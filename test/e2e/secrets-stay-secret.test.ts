@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
-import { openStores } from '../../src/services.ts';
+import { openStores } from '../../src/wiring/open-stores.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
 

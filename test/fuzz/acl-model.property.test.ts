@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Principal } from '../../src/domain/access/decide-file-access.ts';
-import type { AclEntry } from '../../src/domain/ports.ts';
+import type { AclEntry } from '../../src/domain/files/file-record.ts';
 import { isAppError } from '../../src/errors/app-error.ts';
 import { propertyParameters, toTimeoutMs } from '../support/fuzz-settings.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../support/in-process-server.t
 // and uploads with either permissionScope are played against a running server and a tiny
 // in-test model of who may read. After every step the server agrees with the model for every
 // user, single reads and listing alike. The sequences run over HTTP, and many more of them
-// through FileService on the same stores (the HTTP layer adds nothing to the rules).
+// through the file services on the same stores (the HTTP layer adds nothing to the rules).
 
 const userCount = 4;
 const roles = ['user', 'editors', 'admin'] as const; // `admin` is the project's admin role
@@ -27,11 +27,11 @@ type ModelFile = {
 };
 type Model = { roles: Role[]; files: ModelFile[] };
 
-/** An answer, as status and code: HTTP's own, or the AppError FileService threw. */
+/** An answer, as status and code: HTTP's own, or the AppError a file service threw. */
 type Answer = { status: number; code?: string };
 type User = { id: string; token: string };
 
-/** How a step reaches the server: over HTTP, or through FileService. */
+/** How a step reaches the server: over HTTP, or through the file services. */
 type Driver = {
   read(user: User, fileId: string): Promise<Answer>;
   list(user: User, prefix: string): Promise<string[]>;
@@ -83,7 +83,7 @@ function httpDriver(server: TestServer): Driver {
 }
 
 function serviceDriver(server: TestServer): Driver {
-  const { files, identity, repositories } = server.services;
+  const { fileReading, fileSharing, fileOrganizer, identity, repositories } = server.services;
   // The principal is established on every call, as the token barrier does: roles change at once.
   const project = repositories.projects.findById(server.credentials.projectId);
   const principalOf = async (user: User): Promise<Principal> =>
@@ -100,10 +100,10 @@ function serviceDriver(server: TestServer): Driver {
   return {
     read: async (user, fileId) => {
       const principal = await principalOf(user);
-      return answer(() => files.getWithDownloadLink(principal, fileId, 60), 200);
+      return answer(() => fileReading.getWithDownloadLink(principal, fileId, 60), 200);
     },
     list: async (user, prefix) => {
-      const listed = await files.list(await principalOf(user), {
+      const listed = await fileReading.list(await principalOf(user), {
         pageSize: 100,
         pageNumber: 1,
         filePathPrefix: prefix,
@@ -114,12 +114,12 @@ function serviceDriver(server: TestServer): Driver {
     changeAcl: async (action, user, fileId, entry) => {
       const principal = await principalOf(user);
       return action === 'share'
-        ? answer(() => files.share(principal, fileId, entry), 200)
-        : answer(() => files.unshare(principal, fileId, entry), 204);
+        ? answer(() => fileSharing.share(principal, fileId, entry), 200)
+        : answer(() => fileSharing.unshare(principal, fileId, entry), 204);
     },
     remove: async (user, fileId) => {
       const principal = await principalOf(user);
-      return answer(() => files.delete(principal, fileId), 204);
+      return answer(() => fileOrganizer.delete(principal, fileId), 204);
     },
   };
 }
@@ -285,7 +285,9 @@ describe('access rules against a model (property)', () => {
     );
   });
 
-  it('sequences through FileService agree with the model', { timeout: toTimeoutMs(600_000) }, async () => {
+  it('sequences through the file services agree with the model', {
+    timeout: toTimeoutMs(600_000),
+  }, async () => {
     await fc.assert(
       playSequences(() => serviceDriver(server)),
       propertyParameters('access model through FileService', 60),

@@ -1,5 +1,6 @@
 import { after } from 'node:test';
-import { type Database, openDatabase } from '../../src/persistence/open-database.ts';
+import type { Database } from '../../src/persistence/database.ts';
+import { openDatabase } from '../../src/persistence/open-database.ts';
 import { startPostgres } from './postgres-server.ts';
 
 export type DatabaseStore = [name: string, open: () => Promise<Database>];

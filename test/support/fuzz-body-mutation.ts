@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Mutation } from './fuzz-mutations.ts';
+import type { Mutation } from './fuzz-mutation.ts';
 import { deepJson, nastyJsonValue } from './fuzz-values.ts';
 import type { WireRequest } from './wire-client.ts';
 

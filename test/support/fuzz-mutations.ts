@@ -1,13 +1,10 @@
 import fc from 'fast-check';
 import { mutateBody } from './fuzz-body-mutation.ts';
 import type { FuzzFixture } from './fuzz-fixture.ts';
+import { mutation } from './fuzz-mutation.ts';
 import { nastyString, toHeaderValue, toUrlText } from './fuzz-values.ts';
-import type { WireRequest } from './wire-client.ts';
 
 // The ways a valid request is changed: its method, path, query, headers, framing or body.
-
-export type Mutation = { name: string; apply: (request: WireRequest) => WireRequest };
-const mutation = (name: string, apply: (request: WireRequest) => WireRequest): Mutation => ({ name, apply });
 
 const splitPath = (path: string) => {
   const at = path.indexOf('?');

@@ -90,14 +90,40 @@ export function flood(
   });
 }
 
-/** The median time of `count` sequential calls, in milliseconds. */
-export async function medianLatencyMs(count: number, call: () => Promise<void>): Promise<number> {
+/**
+ * Makes `count` calls one after another; each must settle within `hangGuardMs` or the test
+ * fails naming it. Answers each call's time in milliseconds, for information only: on a
+ * loaded machine the times follow the load, not the server, so no test asserts on them.
+ */
+export async function timeCalls(
+  count: number,
+  call: () => Promise<void>,
+  hangGuardMs: number,
+): Promise<number[]> {
   const times: number[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = 1; i <= count; i++) {
     const started = performance.now();
-    await call();
+    await settleWithin(hangGuardMs, call(), `call ${i} of ${count}`);
     times.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return times;
+}
+
+/** The median of some times (the upper one of an even count). */
+export function median(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** `work`, or a failure naming `what` once `ms` pass without it settling (a hang guard). */
+async function settleWithin<T>(ms: number, work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms / 1000} s (a hang)`)), ms);
+  });
+  try {
+    return await Promise.race([work, hang]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,4 +1,6 @@
-import type { FileRecord, Project, User } from '../ports.ts';
+import type { FileRecord } from '../files/file-record.ts';
+import type { Project } from '../identity/project-repository.ts';
+import type { User } from '../identity/user-repository.ts';
 
 /** The authenticated caller, as the barriers established it. */
 export type Principal = {

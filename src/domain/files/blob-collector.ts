@@ -1,12 +1,7 @@
+import type { BlobStore } from '../blobs/blob-store.ts';
+import type { BlobSweeper, StoredObject, UnfinishedWrite } from '../blobs/blob-sweeper.ts';
 import type { Clock } from '../clock.ts';
-import type {
-  BlobReferences,
-  BlobStore,
-  BlobSweeper,
-  FileRepository,
-  StoredObject,
-  UnfinishedWrite,
-} from '../ports.ts';
+import type { BlobReferences, FileRepository } from './file-repository.ts';
 
 export type StrayKind = 'version' | 'staging' | 'temp-file' | 'multipart-upload';
 

@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type { AppError } from '../../errors/app-error.ts';
 import { contentMismatch } from '../../errors/errors.ts';
-import type { UploadContract } from '../ports.ts';
+import type { UploadContract } from './file-record.ts';
 import type { HashDigest } from './hash-thread.ts';
 
 /** A limit on an upload's size and the error that refuses the first byte past it. */

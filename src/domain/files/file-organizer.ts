@@ -1,19 +1,17 @@
 import { isAppError } from '../../errors/app-error.ts';
 import { fileNotFound, fileNotVerified } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
-import type { Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
-import type { BlobStore, FileRecord, FileRepository, PermissionScope, ReplacedUpload } from '../ports.ts';
-import { type FileService, getAccessibleFile, toStorageKey } from './file-service.ts';
+import { parseCustomData } from './custom-data.ts';
+import type { FileRecord, PermissionScope } from './file-record.ts';
+import type { ReplacedUpload } from './file-repository.ts';
+import { discardBlob, type FileStores } from './file-stores.ts';
+import { getAccessibleFile } from './get-accessible-file.ts';
+import { toStorageKey } from './storage-key.ts';
 import type { UploadLimits } from './upload-limits.ts';
 import { validateFilePath } from './validate-file-path.ts';
 
-export type FileOrganizerOptions = {
-  files: FileRepository;
-  blobs: BlobStore;
-  clock: Clock;
-  /** Single deletes: a bulk delete is one of them per id. */
-  fileService: FileService;
+export type FileOrganizerOptions = FileStores & {
   /** A copy is a file of its creator's: the project's limits and quotas apply to it. */
   limits: UploadLimits;
 };
@@ -25,8 +23,8 @@ export type DeleteOutcome = { fileId: string; statusCode: number; code?: string 
 export const maxBulkDeleteIds = 100;
 
 /**
- * Copy, move and bulk delete (issue 10, item 9), each checked against the access rules like
- * the single-file calls. Copies never copy bytes: blob versions are immutable, so a copy names
+ * Copy, move, delete and bulk delete (issue 10, item 9), and the app's own metadata, each
+ * checked against the access rules like the other single-file calls. Copies never copy bytes: blob versions are immutable, so a copy names
  * its source's version (docs/decisions.md, "Copies share bytes").
  */
 export class FileOrganizer {
@@ -98,6 +96,20 @@ export class FileOrganizer {
     return moved.file;
   }
 
+  /** DELETE /api/v1/file/:id: the record goes first, then its bytes (a failure leaves an orphan blob, never a record without bytes). */
+  async delete(principal: Principal, fileId: string): Promise<void> {
+    const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
+    if (!(await this.#o.files.delete(file.id))) throw fileNotFound();
+    for (const version of [file.blobVersion, file.pendingUpload?.blobVersion]) {
+      if (!version) continue;
+      // Copies share verified bytes (see #addCopy): the last record naming them removes
+      // them. Asked after the delete committed, so a copy that committed first is seen.
+      if (file.verified && (await this.#o.files.isBlobReferenced(file.blobFileId ?? file.id, version)))
+        continue;
+      await discardBlob(this.#o.blobs, toStorageKey(file), version);
+    }
+  }
+
   /**
    * POST /api/v1/file/delete {fileIds}: each id deleted on its own, as DELETE /api/v1/file/:id
    * would; answers one outcome per id, in order. Errors other than the API's own (a store down)
@@ -107,7 +119,7 @@ export class FileOrganizer {
     const outcomes: DeleteOutcome[] = [];
     for (const fileId of fileIds) {
       try {
-        await this.#o.fileService.delete(principal, fileId);
+        await this.delete(principal, fileId);
         outcomes.push({ fileId, statusCode: 204 });
       } catch (error) {
         if (!isAppError(error) || error.statusCode >= 500) throw error;
@@ -120,7 +132,20 @@ export class FileOrganizer {
   /** An abandoned upload that made room at the target path: its bytes go after the commit. */
   async #discardReplaced(projectId: string, replaced: ReplacedUpload | undefined): Promise<void> {
     if (!replaced?.pendingBlobVersion) return;
-    const key = toStorageKey({ projectId, id: replaced.id });
-    await this.#o.blobs.delete(key, replaced.pendingBlobVersion).catch(() => {});
+    await discardBlob(
+      this.#o.blobs,
+      toStorageKey({ projectId, id: replaced.id }),
+      replaced.pendingBlobVersion,
+    );
+  }
+
+  /** PATCH /api/v1/file/:id {customData}: replaces the app's own metadata (creator or admin). */
+  async updateCustomData(principal: Principal, fileId: string, customData: unknown): Promise<FileRecord> {
+    // The ACL is a barrier: it answers before the body is judged (DESIGN §4).
+    const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
+    const parsed = parseCustomData(customData);
+    const updated = await this.#o.files.updateCustomData(file.id, parsed, this.#o.clock.now());
+    if (!updated) throw fileNotFound();
+    return updated;
   }
 }

@@ -1,6 +1,7 @@
+import type { BlobStore } from '../blobs/blob-store.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
-import type { BlobStore, FileRepository } from '../ports.ts';
-import { toStorageKey } from './file-service.ts';
+import type { FileRepository } from './file-repository.ts';
+import { toStorageKey } from './storage-key.ts';
 
 export type UnverifiedSweeperOptions = {
   files: FileRepository;

@@ -1,5 +1,5 @@
 import { contentMismatch, validationFailed } from '../../errors/errors.ts';
-import type { UploadContract } from '../ports.ts';
+import type { UploadContract } from './file-record.ts';
 
 /** What the upload request may declare, as the wire carries it. */
 export type DeclaredUpload = { contentLength?: number; contentType?: string; checksumSha256?: string };

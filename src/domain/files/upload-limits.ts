@@ -1,7 +1,7 @@
 import { contentTypeNotAllowed, fileTooLarge, quotaExceeded } from '../../errors/errors.ts';
 import { isContentTypeAllowed, type ProjectSettings } from '../identity/project-settings.ts';
-import type { QuotaLimits, StorageUsage, StorageUsageRepository } from '../ports.ts';
 import type { ByteLimit } from './content-check-stream.ts';
+import type { QuotaLimits, StorageUsage, StorageUsageRepository } from './storage-usage-repository.ts';
 
 export type UploadLimitsOptions = {
   /** The project's settings (cached: a change is seen within the access epoch's re-read). */

@@ -1,4 +1,4 @@
-import type { AccessEpochRepository } from '../ports.ts';
+import type { AccessEpochRepository } from './access-epoch-repository.ts';
 
 /**
  * How long a reading of the access epoch is trusted. A disabled account, a removed user or a

@@ -1,11 +1,13 @@
 import { accessDenied, userNotFound, validationFailed } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { newId } from '../ids.ts';
-import type { Project, RefreshTokenRepository, User, UserRepository } from '../ports.ts';
 import { assertPasswordPolicy } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
+import type { Project } from './project-repository.ts';
+import type { RefreshTokenRepository } from './refresh-token-repository.ts';
+import { assertRole } from './roles.ts';
+import type { User, UserRepository } from './user-repository.ts';
 
-const rolePattern = /^[a-z0-9][a-z0-9_.:-]{0,63}$/;
 const emailPattern = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
 export type NewAccount = { email: string; password: string; displayName?: string; role?: string };
@@ -107,10 +109,4 @@ export async function getUserByEmail(
   const user = isEmailAddress(email) ? await users.findByEmail(principal.projectId, email) : undefined;
   if (!user) throw userNotFound();
   return user;
-}
-
-/** Roles are free-form lowercase names (DESIGN §3). */
-export function assertRole(role: string): string {
-  if (!rolePattern.test(role)) throw validationFailed('role must be a lowercase name: a-z, 0-9, _ . : -');
-  return role;
 }

@@ -1,8 +1,9 @@
 import { notFound, validationFailed } from '../../errors/errors.ts';
 import type { Clock } from '../clock.ts';
 import { newId, newSecret } from '../ids.ts';
-import type { AppCredentialRepository, Project } from '../ports.ts';
+import type { AppCredentialRepository } from './app-credential-repository.ts';
 import { hashAppSecret } from './app-secrets.ts';
+import type { Project } from './project-repository.ts';
 
 /** A new credential: the secret exists only in this answer (it is stored hashed). */
 export type IssuedAppCredential = { appId: string; appSecret: string };

@@ -1,6 +1,6 @@
-import type { NewUser, User, UserRepository } from '../ports.ts';
 import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { EpochCache } from './epoch-cache.ts';
+import type { NewUser, User, UserRepository } from './user-repository.ts';
 
 /**
  * Users by id, for barrier 3 (every authenticated request reads its user). An entry is

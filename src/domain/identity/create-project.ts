@@ -1,7 +1,7 @@
 import { validationFailed } from '../../errors/errors.ts';
 import { newId, newSecret } from '../ids.ts';
-import type { Project, ProjectRepository } from '../ports.ts';
 import { hashAppSecret } from './app-secrets.ts';
+import type { Project, ProjectRepository } from './project-repository.ts';
 import { defaultProjectSettings } from './project-settings.ts';
 
 export type CreatedProject = { project: Project; appSecret: string };

@@ -1,15 +1,20 @@
 import { isAppError } from '../../errors/app-error.ts';
 import { userNotFound } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
-import type { FileService } from '../files/file-service.ts';
-import type { FileRepository, Project, RefreshTokenRepository, User, UserRepository } from '../ports.ts';
+import type { FileOrganizer } from '../files/file-organizer.ts';
+import type { FileRepository } from '../files/file-repository.ts';
+import type { FileSharing } from '../files/file-sharing.ts';
+import type { Project } from './project-repository.ts';
+import type { RefreshTokenRepository } from './refresh-token-repository.ts';
+import type { User, UserRepository } from './user-repository.ts';
 
 export type DeleteAccountOptions = {
   users: UserRepository;
   refreshTokens: RefreshTokenRepository;
   files: FileRepository;
   /** Files go through the same delete and unshare as the API's, and so do their bytes. */
-  fileService: FileService;
+  fileOrganizer: FileOrganizer;
+  fileSharing: FileSharing;
   /** Waits until every process and node refuses the disabled account (the access epoch's interval). */
   settle(): Promise<void>;
 };
@@ -58,7 +63,7 @@ async function deleteFilesOf(options: DeleteAccountOptions, user: User): Promise
   for (;;) {
     const ids = await options.files.listIdsCreatedBy(user.projectId, user.id, { afterId, limit: pageSize });
     for (const id of ids) {
-      if (await unlessGone(() => options.fileService.delete(asCreator, id))) deleted += 1;
+      if (await unlessGone(() => options.fileOrganizer.delete(asCreator, id))) deleted += 1;
     }
     if (ids.length < pageSize) return deleted;
     afterId = ids.at(-1);
@@ -76,7 +81,7 @@ async function removeSharesWith(options: DeleteAccountOptions, project: Project,
     for (const id of ids) {
       // A file the user created meanwhile names it as creator: the last sweep deletes that file.
       const done = await unlessGone(
-        () => options.fileService.unshare(asAdmin, id, entry),
+        () => options.fileSharing.unshare(asAdmin, id, entry),
         'VALIDATION_FAILED',
       );
       if (done) progress += 1;

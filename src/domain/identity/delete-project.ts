@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { toStorageKey } from '../files/file-service.ts';
-import type { BlobStore, Project, ProjectDeletionRepository } from '../ports.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
+import { toStorageKey } from '../files/storage-key.ts';
 import { accessEpochCheckIntervalMs } from './access-epoch-watch.ts';
+import type { ProjectDeletionRepository } from './project-deletion-repository.ts';
+import type { Project } from './project-repository.ts';
 
 export type ProjectDeletionReport = {
   projectId: string;

@@ -8,24 +8,19 @@ import {
 } from '../../errors/errors.ts';
 import { type Principal, toPrincipal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
-import type {
-  AppCredential,
-  AppCredentialRepository,
-  Project,
-  ProjectRepository,
-  User,
-  UserRepository,
-} from '../ports.ts';
 import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { anonymousRole, createAccount, createAnonymousAccount, type NewAccount } from './accounts.ts';
+import type { AppCredential, AppCredentialRepository } from './app-credential-repository.ts';
 import { AppSecretCheck } from './app-secrets.ts';
 import { EpochCache } from './epoch-cache.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { assertPasswordPolicy } from './password-policy.ts';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords.ts';
+import type { Project, ProjectRepository } from './project-repository.ts';
 import type { RefreshTokenService } from './refresh-token-service.ts';
 import type { SignupThrottle } from './signup-throttle.ts';
 import type { IssuedToken, TokenService } from './token-service.ts';
+import type { User, UserRepository } from './user-repository.ts';
 
 export type IdentityServiceOptions = {
   projects: ProjectRepository;

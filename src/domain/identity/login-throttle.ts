@@ -1,7 +1,7 @@
 import { isAppError } from '../../errors/app-error.ts';
 import type { Clock } from '../clock.ts';
-import type { BucketRule } from '../ports.ts';
 import { toCountedAddress } from '../rate-limits/counted-address.ts';
+import type { BucketRule } from '../rate-limits/rate-limit-repository.ts';
 import { type Charge, type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
 
 export type LoginAttempt = { projectId: string; email: string; clientAddress: string };

@@ -1,5 +1,5 @@
 import { validationFailed } from '../../errors/errors.ts';
-import { assertRole } from './accounts.ts';
+import { assertRole } from './roles.ts';
 
 /**
  * What an operator may tune per project (`coffer project set <project> name=value…`). Stored as

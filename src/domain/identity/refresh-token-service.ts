@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { invalidRefreshToken } from '../../errors/errors.ts';
 import type { Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
-import type { NewRefreshToken, RefreshToken, RefreshTokenRepository } from '../ports.ts';
+import type { NewRefreshToken, RefreshToken, RefreshTokenRepository } from './refresh-token-repository.ts';
 
 export type RefreshTokenOptions = {
   repository: RefreshTokenRepository;

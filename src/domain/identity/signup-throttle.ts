@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
-import type { BucketRule } from '../ports.ts';
 import { toCountedAddress } from '../rate-limits/counted-address.ts';
+import type { BucketRule } from '../rate-limits/rate-limit-repository.ts';
 import { type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
 
 export type SignupAttempt = { projectId: string; clientAddress: string };

@@ -1,4 +1,4 @@
-import type { User } from '../ports.ts';
+import type { User } from './user-repository.ts';
 
 /** How a user is shown (the CLI, the console): never the password hash. */
 export function toUserView(user: User) {

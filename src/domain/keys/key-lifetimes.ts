@@ -1,6 +1,6 @@
 import { maxTokenLifetimeSeconds } from '../identity/project-settings.ts';
-import type { SigningKey } from '../ports.ts';
 import type { KeyLifetime } from './key-schedule.ts';
+import type { SigningKey } from './signing-key-repository.ts';
 
 /**
  * The longest a token or link of each purpose can live under these settings: how long a key

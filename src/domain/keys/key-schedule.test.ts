@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SigningKey } from '../ports.ts';
 import { keyActivationDelayMs, keyRetirementMarginMs, toKeySchedule } from './key-schedule.ts';
+import type { SigningKey } from './signing-key-repository.ts';
 
 const lifetime = { maxLifetimeSeconds: 3600 };
 const key = (id: string, createdAtMs: number): SigningKey => ({

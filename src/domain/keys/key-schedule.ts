@@ -1,5 +1,5 @@
 import type { HmacKey } from '../links/link-signer.ts';
-import type { SigningKey } from '../ports.ts';
+import type { SigningKey } from './signing-key-repository.ts';
 
 /**
  * How long after its creation a new key starts signing. Until then it only verifies, so

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
-import type { SigningKey, SigningKeyRepository } from '../ports.ts';
 import { type KeyLifetime, keyActivationDelayMs, toKeySchedule } from './key-schedule.ts';
+import type { SigningKey, SigningKeyRepository } from './signing-key-repository.ts';
 
 export type RotatedKey = {
   purpose: SigningKey['purpose'];

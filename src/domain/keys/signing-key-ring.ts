@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.ts';
 import type { AccessEpochWatch } from '../identity/access-epoch-watch.ts';
 import type { HmacKey } from '../links/link-signer.ts';
-import type { SigningKey, SigningKeyRepository } from '../ports.ts';
 import { type KeyLifetime, toKeySchedule } from './key-schedule.ts';
+import type { SigningKey, SigningKeyRepository } from './signing-key-repository.ts';
 
 export type SigningKeyRingOptions<Signer> = {
   purpose: SigningKey['purpose'];

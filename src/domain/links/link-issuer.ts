@@ -1,5 +1,6 @@
+import type { BlobStore } from '../blobs/blob-store.ts';
 import { isActiveContentType } from '../files/active-content.ts';
-import type { BlobStore, UploadContract } from '../ports.ts';
+import type { UploadContract } from '../files/file-record.ts';
 import type { LinkClaims, LinkOperation, LinkSigner } from './link-signer.ts';
 
 /** Gateway path of a file's bytes; the signed query string is the credential. */

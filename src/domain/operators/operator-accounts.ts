@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { assertPasswordPolicy } from '../identity/password-policy.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { newId } from '../ids.ts';
-import type { Operator, OperatorRepository } from '../ports.ts';
+import type { Operator, OperatorRepository } from './operator-repository.ts';
 
 /** Operators are created, listed and deleted from the command line (`coffer operator …`). */
 export async function createOperator(

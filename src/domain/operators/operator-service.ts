@@ -3,8 +3,8 @@ import { authRequired, invalidLogin } from '../../errors/errors.ts';
 import type { Clock } from '../clock.ts';
 import type { LoginThrottle } from '../identity/login-throttle.ts';
 import { getDecoyHash, verifyPassword } from '../identity/passwords.ts';
-import type { Operator, OperatorRepository } from '../ports.ts';
 import { hashOperatorToken, toOperatorEmail } from './operator-accounts.ts';
+import type { Operator, OperatorRepository } from './operator-repository.ts';
 
 /** How long a console sign-in lasts (the cookie's Max-Age too). */
 export const consoleSessionSeconds = 12 * 60 * 60;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { rateLimited } from '../../errors/errors.ts';
-import type { BucketRule, RateLimitRepository } from '../ports.ts';
+import type { BucketRule, RateLimitRepository } from './rate-limit-repository.ts';
 
 /** One bucket an attempt draws a token from: what is counted, and its rule. */
 export type Charge = { key: string; rule: BucketRule };

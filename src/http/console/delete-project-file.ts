@@ -9,7 +9,10 @@ export const deleteProjectFile: RouteRegistrar = (app, services) => {
     { schema: { hide: true, params: fileParams } },
     async (request, reply) => {
       const project = await findProject(services, request.params.projectId);
-      await services.files.delete(operatorPrincipal(project, request.operator!.id), request.params.fileId);
+      await services.fileOrganizer.delete(
+        operatorPrincipal(project, request.operator!.id),
+        request.params.fileId,
+      );
       return reply.code(204).send();
     },
   );

@@ -1,5 +1,5 @@
 import { deleteAccount } from '../../domain/identity/delete-account.ts';
-import { accountDeletion } from '../../services.ts';
+import { accountDeletion } from '../../wiring/account-deletion.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { findProject } from './project-view.ts';
 import { userParams } from './user-params.ts';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Principal } from '../../domain/access/decide-file-access.ts';
-import type { Project } from '../../domain/ports.ts';
+import type { Project } from '../../domain/identity/project-repository.ts';
 
 /** The :projectId and :fileId of the console's file routes. */
 export const fileParams = Type.Object({

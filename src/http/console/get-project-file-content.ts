@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { toAttachmentDisposition, toInlineDisposition } from '../../domain/files/content-disposition.ts';
-import type { DownloadableFile } from '../../domain/files/file-service.ts';
+import type { DownloadableFile } from '../../domain/files/file-reading.ts';
 import { toEssence } from '../../domain/files/upload-contract.ts';
 import { toFileName } from '../../domain/files/validate-file-path.ts';
 import { fileNotVerified } from '../../errors/errors.ts';
@@ -62,7 +62,7 @@ export const getProjectFileContent: RouteRegistrar = (app, services) => {
         .header('accept-ranges', 'bytes');
       const range = answerRange(reply, request.headers.range, sizeBytes);
       if (range === null) return reply.send('');
-      const blob = await services.files.openContent(file as DownloadableFile, { range });
+      const blob = await services.fileReading.openContent(file as DownloadableFile, { range });
       return reply.send(blob.body);
     },
   );

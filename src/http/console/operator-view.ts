@@ -1,4 +1,4 @@
-import type { Operator } from '../../domain/ports.ts';
+import type { Operator } from '../../domain/operators/operator-repository.ts';
 
 /** The signed-in operator as the console API answers it. */
 export const toOperatorView = (operator: Operator) => ({

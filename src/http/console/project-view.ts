@@ -1,4 +1,5 @@
-import type { FileRecord, Project } from '../../domain/ports.ts';
+import type { FileRecord } from '../../domain/files/file-record.ts';
+import type { Project } from '../../domain/identity/project-repository.ts';
 import { fileNotFound, notFound } from '../../errors/errors.ts';
 import type { Services } from '../../services.ts';
 

@@ -33,7 +33,7 @@ export const requestProjectUpload: RouteRegistrar = (app, services) => {
       const project = await findProject(services, request.params.projectId);
       const owner = await services.repositories.users.findById(project.id, request.body.ownerId);
       if (!owner) throw notFound('user');
-      const { file, upload } = await services.files.requestUpload(toPrincipal(project, owner), {
+      const { file, upload } = await services.fileUploads.requestUpload(toPrincipal(project, owner), {
         filePath: request.body.filePath,
         permissionScope: 'user',
         declared: toUploadContract(request.body),

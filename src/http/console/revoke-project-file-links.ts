@@ -9,7 +9,7 @@ export const revokeProjectFileLinks: RouteRegistrar = (app, services) => {
     { schema: { hide: true, params: fileParams } },
     async (request, reply) => {
       const project = await findProject(services, request.params.projectId);
-      await services.files.revokeLinks(
+      await services.fileSharing.revokeLinks(
         operatorPrincipal(project, request.operator!.id),
         request.params.fileId,
       );

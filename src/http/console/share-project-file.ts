@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AclEntry } from '../../domain/ports.ts';
+import type { AclEntry } from '../../domain/files/file-record.ts';
 import { validationFailed } from '../../errors/errors.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { toFileView } from '../wire/to-wire.ts';
@@ -30,8 +30,8 @@ export const shareProjectFile: RouteRegistrar = (app, services) => {
         const entry = toAclEntry(request.body);
         const { fileId } = request.params;
         if (method === 'POST')
-          return { file: toFileView(await services.files.share(principal, fileId, entry)) };
-        return { file: toFileView(await services.files.unshare(principal, fileId, entry)) };
+          return { file: toFileView(await services.fileSharing.share(principal, fileId, entry)) };
+        return { file: toFileView(await services.fileSharing.unshare(principal, fileId, entry)) };
       },
     });
   }

@@ -23,7 +23,7 @@ export const verifyProjectUpload: RouteRegistrar = (app, services) => {
       const principal = operatorPrincipal(project, request.operator!.id);
       return {
         file: toFileView(
-          await services.files.verifyUpload(principal, request.params.fileId, request.body.etag),
+          await services.fileUploads.verifyUpload(principal, request.params.fileId, request.body.etag),
         ),
       };
     },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { GatewayLink } from '../../domain/files/file-service.ts';
+import type { GatewayLink } from '../../domain/files/get-linked-file.ts';
 import { isWellFormedId } from '../../domain/ids.ts';
 import { toGatewayQuery } from '../../domain/links/link-issuer.ts';
 import { invalidSignature } from '../../errors/errors.ts';

@@ -16,7 +16,7 @@ export const getBlob: RouteRegistrar = (app, services) => {
     exposeHeadRoute: false,
     schema: { hide: true, params: GatewayParams },
     handler: async (request, reply) => {
-      const file = await services.files.getDownloadable(toGatewayLink(request.url, request.params));
+      const file = await services.fileReading.getDownloadable(toGatewayLink(request.url, request.params));
       const { sizeBytes, contentType, lastModified } = file.content;
       reply
         .header('content-type', contentType)
@@ -31,7 +31,7 @@ export const getBlob: RouteRegistrar = (app, services) => {
       const range = answerRange(reply, request.headers.range, sizeBytes);
       if (request.method === 'HEAD' || range === null) return sendEmpty(reply);
       // Always an explicit range: the body can never carry more than Content-Length declared.
-      const blob = await services.files.openContent(file, { range });
+      const blob = await services.fileReading.openContent(file, { range });
       return reply.send(blob.body);
     },
   });

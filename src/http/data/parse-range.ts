@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { ByteRange } from '../../domain/ports.ts';
+import type { ByteRange } from '../../domain/blobs/blob-store.ts';
 import { rangeNotSatisfiable } from '../../errors/errors.ts';
 
 /**

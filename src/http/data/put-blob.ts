@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { StoredBlob } from '../../domain/ports.ts';
+import type { StoredBlob } from '../../domain/blobs/blob-store.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { GatewayParams, toGatewayLink } from './gateway-link.ts';
 import { isMultipart, readMultipartUpload } from './read-multipart-upload.ts';
@@ -18,9 +18,9 @@ export const putBlob: RouteRegistrar = (app, services) => {
       const signal = abortOnClose(request);
       const info: StoredBlob = isMultipart(request.headers['content-type'])
         ? await readMultipartUpload(request.raw, (part) =>
-            services.files.acceptUpload(link, part.stream, part.contentType, signal),
+            services.fileUploads.acceptUpload(link, part.stream, part.contentType, signal),
           )
-        : await services.files.acceptUpload(link, request.raw, request.headers['content-type'], signal);
+        : await services.fileUploads.acceptUpload(link, request.raw, request.headers['content-type'], signal);
       return reply.header('etag', info.etag).send({ etag: info.etag, sizeBytes: info.sizeBytes });
     },
   );

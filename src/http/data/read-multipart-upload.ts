@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Busboy, type BusboyConfig, type BusboyInstance } from '@fastify/busboy';
-import type { StoredBlob } from '../../domain/ports.ts';
+import type { StoredBlob } from '../../domain/blobs/blob-store.ts';
 import { isAppError } from '../../errors/app-error.ts';
 import { validationFailed } from '../../errors/errors.ts';
 

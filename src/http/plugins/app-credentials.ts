@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityService } from '../../domain/identity/identity-service.ts';
-import type { ProjectRepository } from '../../domain/ports.ts';
+import type { ProjectRepository } from '../../domain/identity/project-repository.ts';
 import { appCredentialsRequired, originNotAllowed } from '../../errors/errors.ts';
 import { toErrorBody } from './error-handler.ts';
 

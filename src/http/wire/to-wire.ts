@@ -1,4 +1,5 @@
-import type { FileRecord, User } from '../../domain/ports.ts';
+import type { FileRecord } from '../../domain/files/file-record.ts';
+import type { User } from '../../domain/identity/user-repository.ts';
 import type { FileRecordView } from './schemas.ts';
 
 /** Spec 2.1: the file record as clients see it. */

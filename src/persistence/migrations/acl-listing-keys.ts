@@ -76,11 +76,11 @@ export async function backfillAclListingKeys(db: QueryExecutorProvider): Promise
 }
 
 /**
- * A filePath prefix is a range of paths in code-point order (list-files.ts) on PostgreSQL,
- * whose planner picks the range or the walk in time order from its statistics. It compares
+ * A filePath prefix is a range of paths in code-point order (repositories/files/path-prefix.ts)
+ * on PostgreSQL, whose planner picks the range or the walk in time order from its statistics. It compares
  * in the database's collation unless told otherwise: these indexes (and the query) use "C",
  * byte order, which is code-point order in UTF-8. SQLite, without statistics to choose by,
- * walks in time order (list-files.ts) and needs no path index.
+ * walks in time order (repositories/files/visible-keys.ts) and needs no path index.
  */
 async function createPathIndexes(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof SqliteAdapter) return;

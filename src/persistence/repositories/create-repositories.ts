@@ -1,17 +1,15 @@
 import type { Kysely } from 'kysely';
-import type {
-  AccessEpochRepository,
-  AppCredentialRepository,
-  FileRepository,
-  OperatorRepository,
-  ProjectDeletionRepository,
-  ProjectRepository,
-  RateLimitRepository,
-  RefreshTokenRepository,
-  SigningKeyRepository,
-  StorageUsageRepository,
-  UserRepository,
-} from '../../domain/ports.ts';
+import type { FileRepository } from '../../domain/files/file-repository.ts';
+import type { StorageUsageRepository } from '../../domain/files/storage-usage-repository.ts';
+import type { AccessEpochRepository } from '../../domain/identity/access-epoch-repository.ts';
+import type { AppCredentialRepository } from '../../domain/identity/app-credential-repository.ts';
+import type { ProjectDeletionRepository } from '../../domain/identity/project-deletion-repository.ts';
+import type { ProjectRepository } from '../../domain/identity/project-repository.ts';
+import type { RefreshTokenRepository } from '../../domain/identity/refresh-token-repository.ts';
+import type { UserRepository } from '../../domain/identity/user-repository.ts';
+import type { SigningKeyRepository } from '../../domain/keys/signing-key-repository.ts';
+import type { OperatorRepository } from '../../domain/operators/operator-repository.ts';
+import type { RateLimitRepository } from '../../domain/rate-limits/rate-limit-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AccessEpochRepository } from '../../domain/ports.ts';
+import type { AccessEpochRepository } from '../../domain/identity/access-epoch-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { prepareQuery } from './prepared-query.ts';
 

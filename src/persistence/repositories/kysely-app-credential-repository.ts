@@ -1,5 +1,8 @@
 import { type Kysely, type Selectable, SqliteAdapter } from 'kysely';
-import type { AppCredential, AppCredentialRepository } from '../../domain/ports.ts';
+import type {
+  AppCredential,
+  AppCredentialRepository,
+} from '../../domain/identity/app-credential-repository.ts';
 import type { AppCredentialsTable, DatabaseSchema } from '../database-schema.ts';
 import { writeTransaction } from './write-transaction.ts';
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Operator, OperatorRepository } from '../../domain/ports.ts';
+import type { Operator, OperatorRepository } from '../../domain/operators/operator-repository.ts';
 import { emailTaken } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema } from '../database-schema.ts';

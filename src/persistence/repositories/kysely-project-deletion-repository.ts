@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { FileBlobs, ProjectDeletionRepository } from '../../domain/ports.ts';
+import type {
+  FileBlobs,
+  ProjectDeletionRepository,
+} from '../../domain/identity/project-deletion-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 
 /** Batches are `delete … where id in (select id … limit n)`: bounded statements on both dialects. */

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { BucketRule, RateLimitRepository } from '../../domain/ports.ts';
+import type { BucketRule, RateLimitRepository } from '../../domain/rate-limits/rate-limit-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { deleteExpiredRows } from './delete-expired-rows.ts';
 

@@ -4,7 +4,7 @@ import type {
   RefreshToken,
   RefreshTokenRepository,
   RotationOutcome,
-} from '../../domain/ports.ts';
+} from '../../domain/identity/refresh-token-repository.ts';
 import type { DatabaseSchema, RefreshTokenFamiliesTable, RefreshTokensTable } from '../database-schema.ts';
 import { deleteExpiredRows } from './delete-expired-rows.ts';
 import { writeTransaction } from './write-transaction.ts';

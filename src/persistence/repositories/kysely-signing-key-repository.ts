@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { SigningKey, SigningKeyRepository } from '../../domain/ports.ts';
+import type { SigningKey, SigningKeyRepository } from '../../domain/keys/signing-key-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 
 export class KyselySigningKeyRepository implements SigningKeyRepository {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { StorageUsage, StorageUsageRepository } from '../../domain/ports.ts';
+import type { StorageUsage, StorageUsageRepository } from '../../domain/files/storage-usage-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { readStorageUsage } from './storage-usage-check.ts';
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { NewUser, User, UserRepository } from '../../domain/ports.ts';
+import type { NewUser, User, UserRepository } from '../../domain/identity/user-repository.ts';
 import { emailTaken } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema, UsersTable } from '../database-schema.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { QuotaLimits, StorageUsage } from '../../domain/files/storage-usage-repository.ts';
 import { assertQuotas } from '../../domain/files/upload-limits.ts';
-import type { QuotaLimits, StorageUsage } from '../../domain/ports.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 
 /** The usage of a user (and of their project, user_id ''), as the usage triggers keep it. */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { assertRole } from '../../../domain/identity/accounts.ts';
+import type { AclEntry, AclScope } from '../../../domain/files/file-record.ts';
+import { assertRole } from '../../../domain/identity/roles.ts';
 import { isWellFormedId } from '../../../domain/ids.ts';
-import type { AclEntry, AclScope } from '../../../domain/ports.ts';
 import { validationFailed } from '../../../errors/errors.ts';
 
 export const aclScopes = ['user', 'role'] as const satisfies AclScope[];

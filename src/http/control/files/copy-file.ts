@@ -28,6 +28,6 @@ export const copyFile: RouteRegistrar = (app, services) => {
       },
     },
     async (request) =>
-      toFileView(await services.organizer.copy(request.principal, request.params.fileId, request.body)),
+      toFileView(await services.fileOrganizer.copy(request.principal, request.params.fileId, request.body)),
   );
 };

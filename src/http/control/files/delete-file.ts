@@ -14,7 +14,7 @@ export const deleteFile: RouteRegistrar = (app, services) => {
       },
     },
     async (request, reply) => {
-      await services.files.delete(request.principal, request.params.fileId);
+      await services.fileOrganizer.delete(request.principal, request.params.fileId);
       return reply.code(204).send();
     },
   );

@@ -35,7 +35,7 @@ export const deleteFiles: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => ({
-      results: await services.organizer.deleteMany(request.principal, request.body.fileIds),
+      results: await services.fileOrganizer.deleteMany(request.principal, request.body.fileIds),
     }),
   );
 };

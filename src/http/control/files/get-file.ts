@@ -25,7 +25,7 @@ export const getFile: RouteRegistrar = (app, services) => {
         request.query.expiresInSeconds,
         services.config.maxLinkTtlSeconds,
       );
-      const { file, download } = await services.files.getWithDownloadLink(
+      const { file, download } = await services.fileReading.getWithDownloadLink(
         request.principal,
         request.params.fileId,
         expiresInSeconds,

@@ -43,7 +43,7 @@ export const listFiles: RouteRegistrar = (app, services) => {
     async (request) => {
       const pageSize = toPositive('pageSize', request.query.pageSize, 20, maxPageSize);
       const pageNumber = toPositive('pageNumber', request.query.pageNumber, 1, 1_000_000);
-      const { files, total } = await services.files.list(request.principal, {
+      const { files, total } = await services.fileReading.list(request.principal, {
         pageSize,
         pageNumber,
         filePathPrefix: request.query.filePath || undefined,

@@ -19,6 +19,6 @@ export const moveFile: RouteRegistrar = (app, services) => {
       },
     },
     async (request) =>
-      toFileView(await services.organizer.move(request.principal, request.params.fileId, request.body)),
+      toFileView(await services.fileOrganizer.move(request.principal, request.params.fileId, request.body)),
   );
 };

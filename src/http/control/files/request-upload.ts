@@ -33,7 +33,7 @@ export const requestUpload: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const { file, upload } = await services.files.requestUpload(request.principal, {
+      const { file, upload } = await services.fileUploads.requestUpload(request.principal, {
         filePath: request.body.filePath,
         permissionScope: request.body.permissionScope ?? 'user',
         customData: request.body.customData,

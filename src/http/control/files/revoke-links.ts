@@ -17,7 +17,7 @@ export const revokeLinks: RouteRegistrar = (app, services) => {
       },
     },
     async (request, reply) => {
-      await services.files.revokeLinks(request.principal, request.params.fileId);
+      await services.fileSharing.revokeLinks(request.principal, request.params.fileId);
       return reply.code(204).send();
     },
   );

@@ -29,7 +29,7 @@ export const shareFileByEmail: RouteRegistrar = (app, services) => {
       const { fileId, email } = request.params;
       if (!isEmailAddress(email)) throw validationFailed('email is not a valid address');
       const target = { scope: 'email', email } as const;
-      return toFileView(await services.files.share(request.principal, fileId, target));
+      return toFileView(await services.fileSharing.share(request.principal, fileId, target));
     },
   );
 };

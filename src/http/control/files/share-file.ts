@@ -22,7 +22,7 @@ export const shareFile: RouteRegistrar = (app, services) => {
       },
       async (request) => {
         const { fileId, entry } = route.read(request.params);
-        return toFileView(await services.files.share(request.principal, fileId, entry));
+        return toFileView(await services.fileSharing.share(request.principal, fileId, entry));
       },
     );
   }

@@ -20,7 +20,7 @@ export const unshareFile: RouteRegistrar = (app, services) => {
       },
       async (request, reply) => {
         const { fileId, entry } = route.read(request.params);
-        await services.files.unshare(request.principal, fileId, entry);
+        await services.fileSharing.unshare(request.principal, fileId, entry);
         return reply.code(204).send();
       },
     );

@@ -18,7 +18,7 @@ export const updateFile: RouteRegistrar = (app, services) => {
     },
     async (request) =>
       toFileView(
-        await services.files.updateCustomData(
+        await services.fileOrganizer.updateCustomData(
           request.principal,
           request.params.fileId,
           request.body.customData,

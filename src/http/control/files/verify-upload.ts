@@ -24,7 +24,7 @@ export const verifyUpload: RouteRegistrar = (app, services) => {
     },
     async (request) =>
       toFileView(
-        await services.files.verifyUpload(request.principal, request.params.fileId, request.body.etag),
+        await services.fileUploads.verifyUpload(request.principal, request.params.fileId, request.body.etag),
       ),
   );
 };

@@ -3,8 +3,10 @@ import { ConfigError } from '../config/config-error.ts';
 import { systemClock } from '../domain/clock.ts';
 import { toKeyLifetimes } from '../domain/keys/key-lifetimes.ts';
 import { type RotatedKey, rotateSigningKeys } from '../domain/keys/rotate-signing-keys.ts';
-import type { SigningKey } from '../domain/ports.ts';
+import type { SigningKey } from '../domain/keys/signing-key-repository.ts';
 import { withStores } from './admin-commands.ts';
+import type { Command } from './command.ts';
+import { withLocalPaths } from './local-paths.ts';
 
 const purposeChoices: Record<string, SigningKey['purpose'][]> = {
   all: ['token', 'link'],
@@ -39,3 +41,16 @@ export function toKeysText(rotated: Array<Omit<RotatedKey, 'signsFrom'> & { sign
     )
     .join('\n');
 }
+
+/** `coffer keys rotate`: the signing keys of tokens and links. */
+export const keysCommands: Record<string, Command> = {
+  'keys rotate': {
+    summary: 'New signing keys for tokens and links; old ones verify until what they signed expires.',
+    flags: ['purpose', 'retire-old', 'json'],
+    run: async (config, values) => {
+      const input = { purpose: values.purpose, retireOld: values['retire-old'] ?? false };
+      const result = await withLocalPaths(config, { stores: 'existing' }, () => keysRotate(config, input));
+      return { json: result, text: toKeysText(result.rotated) };
+    },
+  },
+};

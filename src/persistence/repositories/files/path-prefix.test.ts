@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { nextPrefix } from './list-files.ts';
+import { nextPrefix } from './path-prefix.ts';
 
 /** Code-point order, as SQLite's BINARY and PostgreSQL's "C" collation compare UTF-8 text. */
 const compare = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));

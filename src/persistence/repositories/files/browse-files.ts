@@ -1,8 +1,10 @@
 import { type Kysely, sql } from 'kysely';
-import type { BrowsePage, FileRecord } from '../../domain/ports.ts';
-import type { DatabaseSchema } from '../database-schema.ts';
+import type { FileRecord } from '../../../domain/files/file-record.ts';
+import type { BrowsePage } from '../../../domain/files/file-repository.ts';
+import type { DatabaseSchema } from '../../database-schema.ts';
+import { isSqlite } from '../../is-sqlite.ts';
 import { findAclsByFileIds, toFileRecord } from './file-rows.ts';
-import { isSqlite, nextPrefix } from './list-files.ts';
+import { nextPrefix } from './path-prefix.ts';
 
 /**
  * The console's file browser: a project's files in path order (then id), optionally one

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { SweptUpload } from '../../domain/ports.ts';
-import type { DatabaseSchema } from '../database-schema.ts';
+import type { SweptUpload } from '../../../domain/files/file-repository.ts';
+import type { DatabaseSchema } from '../../database-schema.ts';
 
 /** FileRepository.deleteExpiredUnverified: the sweep of never-verified records (issue 10, item 11). */
 export async function deleteExpiredUnverified(

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../database-schema.ts';
+import type { BlobReferences } from '../../../domain/files/file-repository.ts';
+import type { DatabaseSchema } from '../../database-schema.ts';
 
 // Copies share their source's bytes (migrations/file-blob-sharing.ts): what still needs a
 // version is the record that stored it or any copy naming it.
@@ -47,4 +48,28 @@ export async function findSharedBlobVersions(
     shared.set(row.blob_file_id, versions);
   }
   return shared;
+}
+
+/** FileRepository.findBlobReferences: the versions each record holds, by id. */
+export async function findBlobReferences(
+  db: Kysely<DatabaseSchema>,
+  ids: readonly string[],
+): Promise<Map<string, BlobReferences>> {
+  const references = new Map<string, BlobReferences>();
+  if (ids.length === 0) return references;
+  // By primary key: an index lookup per id, whatever the size of the table.
+  const rows = await db
+    .selectFrom('files')
+    .select(['id', 'project_id', 'verified', 'blob_version', 'upload_blob_version'])
+    .where('id', 'in', ids)
+    .execute();
+  for (const row of rows) {
+    references.set(row.id, {
+      projectId: row.project_id,
+      verified: row.verified === 1,
+      blobVersion: row.blob_version,
+      uploadBlobVersion: row.upload_blob_version,
+    });
+  }
+  return references;
 }

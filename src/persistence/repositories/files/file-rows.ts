@@ -1,7 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { CustomData } from '../../domain/files/custom-data.ts';
-import type { AclEntry, AclScope, FileRecord, PendingUpload, PermissionScope } from '../../domain/ports.ts';
-import type { DatabaseSchema, FilesTable } from '../database-schema.ts';
+import type { CustomData } from '../../../domain/files/custom-data.ts';
+import type {
+  AclEntry,
+  AclScope,
+  FileRecord,
+  PendingUpload,
+  PermissionScope,
+} from '../../../domain/files/file-record.ts';
+import type { DatabaseSchema, FilesTable } from '../../database-schema.ts';
 
 type FileRow = Selectable<FilesTable>;
 

@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
+
+/** Every flag of every command (parseArgs options). */
+const options = {
+  'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
+  'storage-url': { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'public-url': { type: 'string' },
+  'tls-cert': { type: 'string' },
+  'tls-key': { type: 'string' },
+  'trust-proxy': { type: 'boolean' },
+  workers: { type: 'string' },
+  'log-level': { type: 'string' },
+  origin: { type: 'string', multiple: true },
+  project: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
+  role: { type: 'string' },
+  json: { type: 'boolean' },
+  out: { type: 'string' },
+  in: { type: 'string' },
+  apply: { type: 'boolean' },
+  force: { type: 'boolean' },
+  purpose: { type: 'string' },
+  yes: { type: 'boolean' },
+  'retire-old': { type: 'boolean' },
+  url: { type: 'string' },
+  'app-id': { type: 'string' },
+  prefix: { type: 'string' },
+  path: { type: 'string' },
+  user: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const;
+
+export type Flag = keyof typeof options;
+export type Values = ReturnType<
+  typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true }>
+>['values'];
+/** What a command prints: `json` with --json, `text` otherwise; nothing when it printed as it went. */
+export type CommandOutput = { json: Record<string, unknown>; text: string } | undefined;
+
+/** One command: the flags it takes besides the common ones, its positional arguments, what it does. */
+export type Command = {
+  /** One line for `coffer help`. */
+  summary: string;
+  flags: readonly Flag[];
+  args?: readonly string[];
+  run(config: Config, values: Values, args: string[]): Promise<CommandOutput>;
+};
+
+/** Flags every command takes. */
+export const commonFlags: readonly Flag[] = ['data-dir', 'database-url', 'storage-url', 'help'];
+
+/** Parses the command line by the flag table; a mistake in it is a ConfigError. */
+export function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: true });
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message} (coffer --help lists the commands and flags)`);
+  }
+}
+
+/** The value of a flag the command needs; a ConfigError naming the flag when it is missing. */
+export function required(value: string | undefined, flag: string): string {
+  if (!value) throw new ConfigError(`${flag} is required`);
+  return value;
+}

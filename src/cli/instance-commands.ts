@@ -1,0 +1,59 @@
+import { logStartWarning } from '../config/start-log.ts';
+import { serve } from '../main.ts';
+import { migrate } from './admin-commands.ts';
+import { type Command, required } from './command.ts';
+import { exportData, importData } from './export-import.ts';
+import { collectGarbage, toGcText } from './gc-command.ts';
+import { prepareLocalPaths, withLocalPaths } from './local-paths.ts';
+import { tightenExistingFiles } from './private-files.ts';
+import { createProgress } from './progress.ts';
+
+/** `coffer serve`, `migrate`, `export`, `import` and `gc`: the service and its stores as a whole. */
+export const instanceCommands: Record<string, Command> = {
+  serve: {
+    summary: 'Start the service: a supervising primary and --workers server processes.',
+    flags: ['host', 'port', 'public-url', 'tls-cert', 'tls-key', 'trust-proxy', 'workers', 'log-level'],
+    run: async (config) => {
+      await prepareLocalPaths(config, { dataDir: true, stores: 'create' });
+      await tightenExistingFiles(config, logStartWarning);
+      await serve(config);
+      return undefined;
+    },
+  },
+  migrate: {
+    summary: 'Bring the database schema up to date (serve does it too).',
+    flags: ['json'],
+    run: async (config) => {
+      await withLocalPaths(config, { stores: 'create' }, () => migrate(config));
+      return { json: { migrated: true }, text: 'The database schema is up to date.' };
+    },
+  },
+  export: {
+    summary: 'Write every project, user, key and verified file to a new directory (a secret: keep it so).',
+    flags: ['out', 'json'],
+    run: async (config, values) => {
+      const progress = createProgress('export', { json: values.json === true });
+      const counts = await exportData(config, required(values.out, '--out'), progress);
+      return { json: counts, text: `Exported ${JSON.stringify(counts)} to ${values.out}` };
+    },
+  },
+  import: {
+    summary: 'Read an export into empty stores, checking all of it first.',
+    flags: ['in', 'json'],
+    run: async (config, values) => {
+      const progress = createProgress('import', { json: values.json === true });
+      const counts = await importData(config, required(values.in, '--in'), progress);
+      return { json: counts, text: `Imported ${JSON.stringify(counts)} from ${values.in}` };
+    },
+  },
+  gc: {
+    summary: 'Report stray blobs (a dry run), or remove them with --apply.',
+    flags: ['apply', 'json'],
+    run: async (config, values) => {
+      const report = await withLocalPaths(config, { stores: 'existing' }, () =>
+        collectGarbage(config, { apply: values.apply ?? false }),
+      );
+      return { json: report, text: toGcText(report) };
+    },
+  },
+};

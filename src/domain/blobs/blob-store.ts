@@ -1,0 +1,83 @@
+import type { Readable } from 'node:stream';
+
+/** What a store knows of one stored version. */
+export type BlobInfo = {
+  sizeBytes: number;
+  lastModified: Date;
+};
+
+/** What put() stored: a new immutable version of the key. */
+export type StoredBlob = BlobInfo & {
+  version: string;
+  /** Quoted entity tag (the MD5 of the bytes for single-part objects). */
+  etag: string;
+};
+
+export type PutBlobOptions = {
+  contentType: string;
+  /** The store fails with FILE_TOO_LARGE as soon as more bytes arrive, and keeps nothing. */
+  maxBytes: number;
+  signal?: AbortSignal;
+};
+
+export type PresignDownloadOptions = {
+  expiresInSeconds: number;
+  /** Sent back as Content-Disposition so the browser saves it under this name. */
+  fileName: string;
+  contentType: string;
+};
+
+/** What a direct upload must carry, signed so that the store itself refuses anything else. */
+export type PresignUploadOptions = {
+  expiresInSeconds: number;
+  contentType: string;
+  /** Declared at the upload request: signed as Content-Length. */
+  contentLength?: number;
+  /** Declared at the upload request (base64): signed as x-amz-checksum-sha256. */
+  checksumSha256?: string;
+};
+
+export type ByteRange = { start: number; end: number };
+
+/**
+ * Where file bytes live. Keys come from server ids (`<projectId>/<fileId>`), never user input.
+ * Every put() writes a new immutable version of its key: bytes once stored under a version
+ * never change, and which version counts is decided by the file record, not by the store.
+ */
+export interface BlobStore {
+  /** Streams the body into a new version, published whole or not at all. */
+  put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob>;
+  head(key: string, version: string): Promise<BlobInfo | undefined>;
+  /**
+   * Opens the version (or an inclusive byte range of it); undefined when it does not exist.
+   * The body is a Buffer when the store already holds those bytes in memory (small versions).
+   */
+  get(
+    key: string,
+    version: string,
+    options?: { range?: ByteRange; signal?: AbortSignal },
+  ): Promise<{ info: BlobInfo; body: Readable | Buffer } | undefined>;
+  /** Deleting a missing version is not an error. */
+  delete(key: string, version: string): Promise<void>;
+  /**
+   * Stores that serve bytes themselves (S3) hand out their own signed GET URL, so download
+   * bytes never pass through Coffer; stores without it are served by the /blob/v1 gateway.
+   */
+  presignDownload?(key: string, version: string, options: PresignDownloadOptions): Promise<string>;
+  /**
+   * Direct-upload mode: a signed PUT URL to the store itself, binding the content type. Its
+   * object is a staging area the client may overwrite until verify adopts it.
+   */
+  presignUpload?(key: string, options: PresignUploadOptions): Promise<string>;
+  /**
+   * Direct-upload mode, at verify: copies the staging object into a new immutable version
+   * if (and only if) its entity tag is still `etag`, then removes the staging object.
+   * Undefined when there is no staging object; ETAG_MISMATCH when it holds other bytes.
+   */
+  adoptDirectUpload?(key: string, etag: string): Promise<StoredBlob | undefined>;
+  /**
+   * Readiness: throws UNAVAILABLE when the store cannot be reached and STORAGE_FULL when it
+   * cannot take writes (a small write probe that leaves nothing behind).
+   */
+  check(): Promise<void>;
+}

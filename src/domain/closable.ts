@@ -1,0 +1,4 @@
+/** Everything that has to be closed on shutdown. */
+export interface Closable {
+  close(): Promise<void>;
+}

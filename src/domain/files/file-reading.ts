@@ -1,0 +1,88 @@
+import { fileNotFound, fileNotVerified, internal, linkRevoked } from '../../errors/errors.ts';
+import type { Principal } from '../access/decide-file-access.ts';
+import type { ByteRange } from '../blobs/blob-store.ts';
+import { toUnixSeconds } from '../clock.ts';
+import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
+import type { FileContentInfo, FileRecord } from './file-record.ts';
+import type { FileStores } from './file-stores.ts';
+import { getAccessibleFile } from './get-accessible-file.ts';
+import { type GatewayLink, getLinkedFile } from './get-linked-file.ts';
+import { toStorageKey } from './storage-key.ts';
+import { toFileName } from './validate-file-path.ts';
+
+/** A verified file with everything a download needs. */
+export type DownloadableFile = FileRecord & { content: FileContentInfo; etag: string; blobVersion: string };
+
+export type FileReadingOptions = FileStores & { links: LinkIssuer };
+
+/** Reading files (spec 4.5): records and download links, listings, and the bytes behind a link. */
+export class FileReading {
+  readonly #o: FileReadingOptions;
+
+  constructor(options: FileReadingOptions) {
+    this.#o = options;
+  }
+
+  /** Spec 4.5: the record and a download link valid for `expiresInSeconds`. */
+  async getWithDownloadLink(
+    principal: Principal,
+    fileId: string,
+    expiresInSeconds: number,
+  ): Promise<{ file: FileRecord; download: IssuedLink }> {
+    const file = await getAccessibleFile(this.#o.files, principal, fileId, 'read');
+    if (!file.verified || !file.content || !file.blobVersion) throw fileNotVerified();
+    const nowSeconds = toUnixSeconds(this.#o.clock.now());
+    const download = await this.#o.links.issueDownload(
+      {
+        id: file.id,
+        storageKey: toStorageKey(file),
+        blobVersion: file.blobVersion,
+        fileName: toFileName(file.filePath),
+        contentType: file.content.contentType,
+        linksGeneration: file.linksGeneration,
+      },
+      nowSeconds + expiresInSeconds,
+      nowSeconds,
+    );
+    return { file, download };
+  }
+
+  /** GET /api/v1/file: the files the caller may list, newest first, one page. */
+  async list(
+    principal: Principal,
+    page: { pageSize: number; pageNumber: number; filePathPrefix?: string },
+  ): Promise<{ files: FileRecord[]; total: number }> {
+    return this.#o.files.list({
+      projectId: principal.projectId,
+      readerId: principal.userId,
+      readerRole: principal.role,
+      isAdmin: principal.isAdmin,
+      filePathPrefix: page.filePathPrefix,
+      limit: page.pageSize,
+      offset: (page.pageNumber - 1) * page.pageSize,
+    });
+  }
+
+  /** Data plane, download link: the verified file it names (checked before any byte is read). */
+  async getDownloadable(link: GatewayLink): Promise<DownloadableFile> {
+    const file = await getLinkedFile(this.#o, link, 'download');
+    // The generation came with the record (no other read): a revocation or an unshare moved it
+    // on, in the database, so every process and node refuses the older links at once.
+    if ((link.generation ?? 0) !== file.linksGeneration) throw linkRevoked();
+    if (!file.verified || !file.content || !file.etag || !file.blobVersion) throw fileNotVerified();
+    return file as DownloadableFile;
+  }
+
+  /** Opens the bytes (or an inclusive range of them) of a file from getDownloadable. */
+  async openContent(file: DownloadableFile, options: { range?: ByteRange; signal?: AbortSignal } = {}) {
+    const blob = await this.#o.blobs.get(toStorageKey(file), file.blobVersion, options);
+    if (!blob) throw fileNotFound();
+    // The version is immutable, so this only fails if the store lost or damaged the bytes: then
+    // answer an error rather than a body of another length than the one declared.
+    if (blob.info.sizeBytes !== file.content.sizeBytes) {
+      if (!Buffer.isBuffer(blob.body)) blob.body.destroy();
+      throw internal(new Error(`stored size of ${toStorageKey(file)} differs from its record`));
+    }
+    return blob;
+  }
+}

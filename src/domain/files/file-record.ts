@@ -1,0 +1,85 @@
+/** A file's record as the domain sees it (spec 2.1): its ACL, content, upload state and links generation. */
+import type { CustomData } from './custom-data.ts';
+
+export type AclScope = 'user' | 'role';
+export type AclEntry = { scope: AclScope; identifier: string };
+export type PermissionScope = 'user' | '*';
+
+/** Storage metadata recorded at verification (spec 2.1 `meta`). */
+export type FileContentInfo = {
+  sizeBytes: number;
+  contentType: string;
+  lastModified: Date;
+  /** base64 of the SHA-256 digest of the bytes; null when not known (direct uploads without one declared). */
+  checksumSha256?: string | null;
+};
+
+/**
+ * The bytes a PUT stored for a file that is not verified yet: the version verify will pin
+ * (the last PUT to commit before verify wins).
+ */
+export type PendingUpload = {
+  blobVersion: string;
+  etag: string;
+  sizeBytes: number;
+  contentType: string;
+  lastModified: Date;
+  /** base64 of the SHA-256 digest, computed while the bytes streamed. */
+  checksumSha256?: string | null;
+};
+
+/**
+ * What an upload request declared about the bytes to come (issue 10, item 6); the gateway
+ * refuses a body that differs (CONTENT_MISMATCH). Null: not declared.
+ */
+export type UploadContract = {
+  sizeBytes: number | null;
+  contentType: string | null;
+  /** base64 of the SHA-256 digest, as S3's x-amz-checksum-sha256. */
+  checksumSha256: string | null;
+};
+
+export type FileRecord = {
+  id: string;
+  projectId: string;
+  creatorId: string;
+  filePath: string;
+  permissionScope: PermissionScope;
+  verified: boolean;
+  /** Quoted entity tag, set at verification. */
+  etag: string | null;
+  content: FileContentInfo | null;
+  /**
+   * The immutable blob version a verified file serves, pinned at verification: a later PUT
+   * writes another version and can never change what a verified record describes.
+   */
+  blobVersion: string | null;
+  /** Unverified files: the last upload committed, if any. */
+  pendingUpload: PendingUpload | null;
+  /** Unix seconds after which the upload link no longer works. */
+  uploadExpiresAt: number;
+  /** In insertion order, the creator first. */
+  acl: AclEntry[];
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+  /** The app's own JSON object (at most 4 KiB); null when never set. */
+  customData: CustomData | null;
+  /**
+   * Signed into every download link; revoking links or removing an ACL entry adds one, and
+   * links of an older generation stop (docs/security.md, "Revoking links").
+   */
+  linksGeneration: number;
+  /**
+   * A copy serves its source's bytes: the file whose storage key holds blobVersion (null: this
+   * one). Versions never change, so sharing them is safe; the last record naming one removes it.
+   */
+  blobFileId: string | null;
+  /** What the upload request declared. */
+  declared: UploadContract;
+};
+
+export type NewFile = Pick<
+  FileRecord,
+  'id' | 'projectId' | 'creatorId' | 'filePath' | 'permissionScope' | 'uploadExpiresAt'
+> & { customData?: CustomData | null; declared?: UploadContract };

@@ -1,0 +1,226 @@
+import type { Readable } from 'node:stream';
+import { alreadyVerified, etagMismatch, fileNotFound, uploadMissing } from '../../errors/errors.ts';
+import type { Principal } from '../access/decide-file-access.ts';
+import type { StoredBlob } from '../blobs/blob-store.ts';
+import { toUnixSeconds } from '../clock.ts';
+import { newId } from '../ids.ts';
+import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
+import { adoptDirectUpload } from './adopt-direct-upload.ts';
+import { checkUploadBody } from './check-upload-body.ts';
+import { toContentType } from './content-type.ts';
+import { parseCustomData } from './custom-data.ts';
+import type { FileRecord, PendingUpload, PermissionScope, UploadContract } from './file-record.ts';
+import { discardBlob, type FileStores } from './file-stores.ts';
+import { getAccessibleFile } from './get-accessible-file.ts';
+import { type GatewayLink, getLinkedFile } from './get-linked-file.ts';
+import type { HashThread } from './hash-thread.ts';
+import { toStorageKey } from './storage-key.ts';
+import type { QuotaLimits } from './storage-usage-repository.ts';
+import { noContract } from './upload-contract.ts';
+import type { UploadLimits } from './upload-limits.ts';
+import { validateFilePath } from './validate-file-path.ts';
+
+export type FileUploadsOptions = FileStores & {
+  links: LinkIssuer;
+  uploadLinkTtlSeconds: number;
+  maxFileSizeBytes: number;
+  /** The project's file size, content types and quotas (issue 10, item 10). */
+  limits: UploadLimits;
+  /** Where uploads' SHA-256 digests are computed, off the request thread. */
+  hashes: HashThread;
+  /** Direct-upload mode: clients PUT to the store; verify adopts what they stored. */
+  directUploads?: boolean;
+  /** Told after the fact (metrics); must not throw. */
+  events?: FileEvents;
+};
+
+/** What the uploads report as they happen: an upload's bytes committed, an upload verified. */
+export type FileEvents = {
+  uploadCommitted(sizeBytes: number): void;
+  uploadVerified(): void;
+};
+
+/** An upload's three steps (spec 4.1, 4.2): the request, the gateway's PUT, and the verify. */
+export class FileUploads {
+  readonly #o: FileUploadsOptions;
+
+  constructor(options: FileUploadsOptions) {
+    this.#o = options;
+  }
+
+  /**
+   * Spec 4.1: creates the record (the creator first in its ACL) and a signed upload link. What
+   * the request declares (`declared`) binds the upload; the project's limits and quotas are
+   * checked here first (the quotas again, atomically, with the insert).
+   */
+  async requestUpload(
+    principal: Principal,
+    request: {
+      filePath: string;
+      permissionScope: PermissionScope;
+      customData?: unknown;
+      declared?: UploadContract;
+    },
+  ): Promise<{ file: FileRecord; upload: IssuedLink }> {
+    const filePath = validateFilePath(request.filePath);
+    const customData = request.customData === undefined ? null : parseCustomData(request.customData);
+    const declared = request.declared ?? noContract;
+    const quotas = await this.#assertRoomFor(principal, filePath, declared);
+    const now = this.#o.clock.now();
+    const uploadExpiresAt = toUnixSeconds(now) + this.#o.uploadLinkTtlSeconds;
+    const { file, replaced } = await this.#o.files.create(
+      {
+        id: newId(),
+        projectId: principal.projectId,
+        creatorId: principal.userId,
+        filePath,
+        permissionScope: request.permissionScope,
+        uploadExpiresAt,
+        customData,
+        declared,
+      },
+      now,
+      quotas,
+    );
+    // The replaced record was never verified and its link had expired: its bytes, if any, go
+    // only after the new record is committed (PocketBase's order).
+    if (replaced?.pendingBlobVersion)
+      await this.#discard(
+        toStorageKey({ projectId: file.projectId, id: replaced.id }),
+        replaced.pendingBlobVersion,
+      );
+    const upload = await this.#o.links.issueUpload(
+      {
+        id: file.id,
+        storageKey: toStorageKey(file),
+        contentType: toContentType(declared.contentType ?? undefined, filePath),
+        declared,
+      },
+      uploadExpiresAt,
+      toUnixSeconds(now),
+    );
+    return { file, upload };
+  }
+
+  /** The project's limits and quotas for what a request declares, before its record exists. */
+  #assertRoomFor(principal: Principal, filePath: string, declared: UploadContract): Promise<QuotaLimits> {
+    // Direct uploads must carry the type signed into their URL: it is checked here, once.
+    const contentType =
+      declared.contentType ?? (this.#o.directUploads ? toContentType(undefined, filePath) : undefined);
+    return this.#o.limits.assertRoomForFile(
+      { projectId: principal.projectId, userId: principal.userId },
+      { sizeBytes: declared.sizeBytes ?? 0, ...(contentType !== undefined && { contentType }) },
+    );
+  }
+
+  /**
+   * Data plane, upload link: stores the body as a new blob version, then commits it to the
+   * record only while the record is unverified (PocketBase's order: bytes first, record
+   * second, the new bytes removed if the record refuses them). The upload it replaces is
+   * removed after the commit. Once verified, no upload can change the file. The body is
+   * checked on its way to the store (check-upload-body.ts) and its SHA-256 recorded.
+   */
+  async acceptUpload(
+    link: GatewayLink,
+    body: Readable,
+    sentContentType: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<StoredBlob> {
+    const file = await getLinkedFile(this.#o, link, 'upload');
+    if (file.verified) throw alreadyVerified();
+    const { contentType, check } = await checkUploadBody(this.#o, file, body, sentContentType);
+    const key = toStorageKey(file);
+    const stored = await this.#o.blobs.put(key, check, {
+      contentType,
+      maxBytes: this.#o.maxFileSizeBytes,
+      signal,
+    });
+    const upload: PendingUpload = {
+      blobVersion: stored.version,
+      etag: stored.etag,
+      sizeBytes: stored.sizeBytes,
+      contentType,
+      lastModified: stored.lastModified,
+      checksumSha256: check.checksumSha256,
+    };
+    const quotas = await this.#o.limits.quotasOf(file.projectId);
+    const replaced = await this.#commitUpload(file, upload, quotas).catch(async (error: unknown) => {
+      await this.#discard(key, stored.version);
+      throw error;
+    });
+    this.#o.events?.uploadCommitted(stored.sizeBytes);
+    if (replaced) await this.#discard(key, replaced);
+    return stored;
+  }
+
+  /** Commits the upload to the record; answers the version it replaced. */
+  async #commitUpload(file: FileRecord, upload: PendingUpload, quotas: QuotaLimits): Promise<string | null> {
+    const outcome = await this.#o.files.commitUpload(file.id, upload, quotas);
+    if (outcome === 'verified') throw alreadyVerified();
+    if (outcome === 'missing') throw fileNotFound();
+    return outcome.replaced;
+  }
+
+  /**
+   * Spec 4.2: compares the etag with the last upload committed to the record and pins that
+   * upload's blob version: from here on the record and its bytes cannot drift apart.
+   */
+  async verifyUpload(principal: Principal, fileId: string, etag: string): Promise<FileRecord> {
+    const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
+    const wanted = toQuotedEtag(etag);
+    if (file.verified) {
+      if (file.etag === wanted) return file; // a repeated verify answers the same record
+      throw etagMismatch();
+    }
+    const pinned = file.pendingUpload ?? (await adoptDirectUpload(this.#o, file, wanted));
+    if (!pinned) throw uploadMissing();
+    if (pinned.etag !== wanted) throw etagMismatch();
+    const verified = await this.#markVerified(file, pinned);
+    if (verified) {
+      this.#o.events?.uploadVerified();
+      return verified;
+    }
+    // Another upload or verify committed between our read and our write: answer as it left things.
+    if (!file.pendingUpload) await this.#discard(toStorageKey(file), pinned.blobVersion);
+    const current = await this.#o.files.findById(file.id);
+    if (!current) throw fileNotFound();
+    if (current.verified && current.etag === wanted) return current;
+    throw etagMismatch();
+  }
+
+  /** Pins `pinned` as the file's content: undefined if another upload or verify committed first. */
+  async #markVerified(file: FileRecord, pinned: PendingUpload): Promise<FileRecord | undefined> {
+    return this.#o.files
+      .markVerified(
+        file.id,
+        {
+          blobVersion: pinned.blobVersion,
+          etag: pinned.etag,
+          content: {
+            sizeBytes: pinned.sizeBytes,
+            contentType: pinned.contentType,
+            lastModified: pinned.lastModified,
+            checksumSha256: pinned.checksumSha256 ?? null,
+          },
+          pendingVersion: file.pendingUpload?.blobVersion ?? null,
+        },
+        this.#o.clock.now(),
+        // Direct uploads count their bytes only from here: the quotas are checked with them.
+        file.pendingUpload ? undefined : await this.#o.limits.quotasOf(file.projectId),
+      )
+      .catch(async (error: unknown) => {
+        if (!file.pendingUpload) await this.#discard(toStorageKey(file), pinned.blobVersion);
+        throw error;
+      });
+  }
+
+  #discard(key: string, version: string): Promise<void> {
+    return discardBlob(this.#o.blobs, key, version);
+  }
+}
+
+/** Clients must send the ETag with its quotes (spec 4.2); a bare one is accepted too. */
+function toQuotedEtag(etag: string): string {
+  const trimmed = etag.trim();
+  return trimmed.startsWith('"') ? trimmed : `"${trimmed}"`;
+}

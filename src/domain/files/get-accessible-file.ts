@@ -1,0 +1,19 @@
+import { accessDenied, fileNotFound } from '../../errors/errors.ts';
+import { canAccessFile, type FileAction, type Principal } from '../access/decide-file-access.ts';
+import { isWellFormedId } from '../ids.ts';
+import type { FileRecord } from './file-record.ts';
+import type { FileRepository } from './file-repository.ts';
+
+/** The file, if `principal` may do `action` with it: FILE_NOT_FOUND or ACCESS_DENIED otherwise. */
+export async function getAccessibleFile(
+  files: FileRepository,
+  principal: Principal,
+  fileId: string,
+  action: FileAction,
+): Promise<FileRecord> {
+  const file = isWellFormedId(fileId) ? await files.findById(fileId) : undefined;
+  if (!file) throw fileNotFound();
+  // A file of another project is denied like any other: ids are unguessable (DESIGN §4).
+  if (!canAccessFile({ principal, file, action })) throw accessDenied();
+  return file;
+}

@@ -1,0 +1,43 @@
+/** A refresh token as stored: its hash, never the token (docs/security.md, "Sessions"). */
+export type RefreshToken = {
+  tokenHash: string;
+  /** The login it descends from: revoking a family revokes every token rotated from it. */
+  familyId: string;
+  projectId: string;
+  userId: string;
+  expiresAt: Date;
+  /** When it was rotated; null while it is live. */
+  retiredAt: Date | null;
+};
+
+export type NewRefreshToken = { tokenHash: string; expiresAt: Date };
+
+/** What rotate() found: the token it used, and whether a new one was added to its family. */
+export type RotationOutcome =
+  | { outcome: 'rotated'; token: RefreshToken }
+  /** Retired longer ago than the grace: the caller revokes the family (a stolen token). */
+  | { outcome: 'reused'; token: RefreshToken }
+  /** Unknown, expired or of a revoked family. */
+  | { outcome: 'invalid' };
+
+export interface RefreshTokenRepository {
+  /** Starts a family (a login) with its first token. */
+  createFamily(
+    family: { id: string; projectId: string; userId: string },
+    token: NewRefreshToken,
+    now: Date,
+  ): Promise<void>;
+  findByHash(tokenHash: string): Promise<RefreshToken | undefined>;
+  /**
+   * In one transaction: when the token is live at `now`, or was retired at most `graceMs`
+   * before it (a client retrying after a lost answer), retires it and adds `next` to its
+   * family; concurrent rotations of one token never both find it live. Writes nothing otherwise.
+   */
+  rotate(tokenHash: string, next: NewRefreshToken, now: Date, graceMs: number): Promise<RotationOutcome>;
+  /** Revokes a family: deletes it and its tokens. Answers whether it existed. */
+  deleteFamily(familyId: string): Promise<boolean>;
+  /** Revokes every family of the user but `exceptFamilyId`; answers how many. */
+  deleteUserFamilies(projectId: string, userId: string, exceptFamilyId?: string): Promise<number>;
+  /** Deletes at most `limit` families whose every token has expired at `now`; answers how many. */
+  deleteExpired(now: Date, limit: number): Promise<number>;
+}

@@ -1,0 +1,5 @@
+import { findUser } from './find-user.ts';
+import { getProfile } from './get-profile.ts';
+
+/** The /api/v1 routes of profiles and user lookup, in the order they are registered (and documented). */
+export const userRoutes = [getProfile, findUser];

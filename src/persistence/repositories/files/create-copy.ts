@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import type { FileRecord } from '../../../domain/files/file-record.ts';
+import type { FileRepository, ReplacedUpload } from '../../../domain/files/file-repository.ts';
+import { fileExists } from '../../../errors/errors.ts';
+import { isUniqueViolation } from '../../database-errors.ts';
+import type { DatabaseSchema } from '../../database-schema.ts';
+import { writeTransaction } from '../write-transaction.ts';
+import { deleteAbandonedUpload } from './delete-abandoned-upload.ts';
+import type { FileInserts } from './file-inserts.ts';
+import { toFileRecord } from './file-rows.ts';
+
+/** What FileRepository.createCopy is given: the new record's identity and the file it copies. */
+export type NewCopy = Parameters<FileRepository['createCopy']>[0];
+
+/** FileRepository.createCopy: a new record naming its source's bytes (blob_file_id), no bytes stored. */
+export async function createCopy(
+  db: Kysely<DatabaseSchema>,
+  inserts: FileInserts,
+  copy: NewCopy,
+  now: Date,
+): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
+  try {
+    return await writeTransaction(db, async (trx) => {
+      // A no-op update locks the source row until commit: a delete of the source either
+      // waits for this copy (and then sees it as a reference to the bytes) or wins (and this
+      // finds nothing). SQLite's write lock does the same for the whole database.
+      const source = await trx
+        .updateTable('files')
+        .set((eb) => ({ version: eb.ref('version') }))
+        .where('id', '=', copy.sourceId)
+        .where('verified', '=', 1)
+        .returningAll()
+        .executeTakeFirst();
+      if (source === undefined || source.project_id !== copy.projectId) return undefined;
+      const replaced = await deleteAbandonedUpload(trx, copy, now);
+      const row = {
+        ...source,
+        id: copy.id,
+        creator_id: copy.creatorId,
+        file_path: copy.filePath,
+        permission_scope: copy.permissionScope,
+        blob_file_id: source.blob_file_id ?? source.id,
+        links_generation: 0,
+        created_at: now.getTime(),
+        updated_at: now.getTime(),
+        version: 0,
+      };
+      await inserts.insertFile(trx, row);
+      await inserts.insertCreatorAcl(trx, copy.id, copy.creatorId, copy.projectId, row.created_at);
+      const file = toFileRecord(row, [{ scope: 'user', identifier: copy.creatorId }]);
+      return replaced === undefined ? { file } : { file, replaced };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fileExists();
+    throw error;
+  }
+}

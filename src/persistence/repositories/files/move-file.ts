@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { FileRecord } from '../../../domain/files/file-record.ts';
+import type { ReplacedUpload } from '../../../domain/files/file-repository.ts';
+import { fileExists } from '../../../errors/errors.ts';
+import { isUniqueViolation } from '../../database-errors.ts';
+import type { DatabaseSchema } from '../../database-schema.ts';
+import { writeTransaction } from '../write-transaction.ts';
+import { deleteAbandonedUpload } from './delete-abandoned-upload.ts';
+import { findFileById } from './file-rows.ts';
+
+/** FileRepository.move: the record (its bytes and ACL unchanged) at a new path of its creator. */
+export async function moveFile(
+  db: Kysely<DatabaseSchema>,
+  id: string,
+  filePath: string,
+  now: Date,
+): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
+  try {
+    return await writeTransaction(db, async (trx) => {
+      const current = await trx
+        .updateTable('files')
+        .set((eb) => ({ version: eb.ref('version') }))
+        .where('id', '=', id)
+        .returning(['project_id', 'creator_id', 'file_path'])
+        .executeTakeFirst();
+      if (current === undefined) return undefined;
+      if (current.file_path === filePath) return { file: (await findFileById(trx, id))! };
+      const target = { projectId: current.project_id, creatorId: current.creator_id, filePath };
+      const replaced = await deleteAbandonedUpload(trx, target, now);
+      await trx
+        .updateTable('files')
+        .set((eb) => ({ file_path: filePath, version: eb('version', '+', 1), updated_at: now.getTime() }))
+        .where('id', '=', id)
+        .execute();
+      const file = (await findFileById(trx, id))!;
+      return replaced === undefined ? { file } : { file, replaced };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fileExists();
+    throw error;
+  }
+}

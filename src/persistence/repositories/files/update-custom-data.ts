@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+import type { CustomData } from '../../../domain/files/custom-data.ts';
+import type { FileRecord } from '../../../domain/files/file-record.ts';
+import type { DatabaseSchema } from '../../database-schema.ts';
+import { writeTransaction } from '../write-transaction.ts';
+import { findFileById } from './file-rows.ts';
+
+/** FileRepository.updateCustomData: replaces the record's custom data, a new version. */
+export function updateCustomData(
+  db: Kysely<DatabaseSchema>,
+  id: string,
+  customData: CustomData,
+  now: Date,
+): Promise<FileRecord | undefined> {
+  return writeTransaction(db, async (trx) => {
+    const updated = await trx
+      .updateTable('files')
+      .set((eb) => ({
+        custom_data: JSON.stringify(customData),
+        version: eb('version', '+', 1),
+        updated_at: now.getTime(),
+      }))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return updated.numUpdatedRows > 0n ? findFileById(trx, id) : undefined;
+  });
+}

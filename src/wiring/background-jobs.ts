@@ -1,0 +1,38 @@
+import type { Config } from '../config/config.ts';
+import type { BlobStore } from '../domain/blobs/blob-store.ts';
+import type { BlobSweeper } from '../domain/blobs/blob-sweeper.ts';
+import { type Clock, systemClock } from '../domain/clock.ts';
+import { BlobCollector } from '../domain/files/blob-collector.ts';
+import type { FileRepository } from '../domain/files/file-repository.ts';
+import { UnverifiedSweeper } from '../domain/files/unverified-sweeper.ts';
+import type { WiringContext } from './wiring-context.ts';
+
+/** The work `serve` does periodically, beside the requests. */
+export type BackgroundJobs = {
+  /** Finds and removes stray blobs (coffer gc; periodically in serve). */
+  collector: BlobCollector;
+  /** Removes expired never-verified records and their bytes (periodically in serve). */
+  unverifiedSweeper: UnverifiedSweeper;
+};
+
+export function buildBackgroundJobs({ config, repositories, blobs, clock }: WiringContext): BackgroundJobs {
+  return {
+    collector: createBlobCollector(config, { files: repositories.files, blobs, clock }),
+    unverifiedSweeper: new UnverifiedSweeper({
+      files: repositories.files,
+      blobs,
+      clock,
+      graceSeconds: config.unverifiedGraceSeconds,
+      batchSize: 100,
+    }),
+  };
+}
+
+/** The blob collector over the configured stores (serve and `coffer gc` share it). */
+export function createBlobCollector(
+  config: Config,
+  stores: { files: FileRepository; blobs: BlobStore & BlobSweeper; clock?: Clock },
+): BlobCollector {
+  const { files, blobs, clock = systemClock } = stores;
+  return new BlobCollector({ files, blobs, sweeper: blobs, clock, graceSeconds: config.gcGraceSeconds });
+}

@@ -1,0 +1,89 @@
+import { FileOrganizer } from '../domain/files/file-organizer.ts';
+import { FileReading } from '../domain/files/file-reading.ts';
+import { FileSharing } from '../domain/files/file-sharing.ts';
+import type { FileStores } from '../domain/files/file-stores.ts';
+import { FileUploads } from '../domain/files/file-uploads.ts';
+import { UploadLimits } from '../domain/files/upload-limits.ts';
+import { EpochCache } from '../domain/identity/epoch-cache.ts';
+import type { Project } from '../domain/identity/project-repository.ts';
+import { defaultProjectSettings, type ProjectSettings } from '../domain/identity/project-settings.ts';
+import { LinkSigner } from '../domain/links/link-signer.ts';
+import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
+import { CountingLinkIssuer } from '../metrics/counting-link-issuer.ts';
+import type { ServiceMetrics } from '../metrics/service-metrics.ts';
+import { buildKeyRing, type InitialKeys } from './signing-keys.ts';
+import type { WiringContext } from './wiring-context.ts';
+
+/** The file rules of the spec (4.1–4.5) and DESIGN §4, one service per part, independent of HTTP. */
+export type FileServices = {
+  /** Request, the gateway's PUT, verify. */
+  fileUploads: FileUploads;
+  /** Share, unshare, revoke links. */
+  fileSharing: FileSharing;
+  /** Records with download links, listings, and the bytes behind a download link. */
+  fileReading: FileReading;
+  /** Copy, move, delete (single and bulk), custom data. */
+  fileOrganizer: FileOrganizer;
+};
+
+export function buildFileServices(
+  context: WiringContext,
+  shared: { keys: InitialKeys; metrics: ServiceMetrics },
+): FileServices {
+  const { config, repositories, blobs, clock, publicUrl } = context;
+  const { metrics } = shared;
+  const directUploads = config.uploadMode === 'direct';
+  const links = new CountingLinkIssuer(
+    {
+      signer: buildKeyRing(
+        context,
+        { purpose: 'link', keys: shared.keys.link },
+        (keys) => new LinkSigner(keys),
+      ),
+      blobs,
+      baseUrl: () => publicUrl.value,
+      directUploads,
+    },
+    metrics,
+  );
+  const limits = new UploadLimits({
+    settingsOf: projectSettingsReader(context),
+    usage: repositories.storageUsage,
+    serverMaxFileSizeBytes: config.maxFileSizeBytes,
+  });
+  const stores: FileStores = { files: repositories.files, blobs, clock };
+  return {
+    fileUploads: new FileUploads({
+      ...stores,
+      links,
+      uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
+      maxFileSizeBytes: config.maxFileSizeBytes,
+      directUploads,
+      hashes: context.hashes,
+      limits,
+      events: {
+        uploadCommitted: (sizeBytes) => metrics.uploaded(sizeBytes),
+        uploadVerified: () => metrics.verified(),
+      },
+    }),
+    fileSharing: new FileSharing({
+      ...stores,
+      users: repositories.users,
+      emailShares: {
+        buckets: new TokenBuckets(repositories.rateLimits),
+        perUser: toBucketRule(config.emailSharesPerUserPerHour),
+      },
+    }),
+    fileReading: new FileReading({ ...stores, links }),
+    fileOrganizer: new FileOrganizer({ ...stores, limits }),
+  };
+}
+
+/** Project settings by project id, cached until a project changes (the access epoch). */
+function projectSettingsReader({ repositories, accessEpoch }: WiringContext) {
+  const projects = new EpochCache<Project>(accessEpoch);
+  return async (projectId: string): Promise<ProjectSettings> => {
+    const project = await projects.get(projectId, () => repositories.projects.findById(projectId));
+    return project?.settings ?? defaultProjectSettings;
+  };
+}

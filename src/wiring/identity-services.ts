@@ -1,0 +1,72 @@
+import { IdentityService } from '../domain/identity/identity-service.ts';
+import { LoginThrottle } from '../domain/identity/login-throttle.ts';
+import { RefreshTokenService } from '../domain/identity/refresh-token-service.ts';
+import { SignupThrottle } from '../domain/identity/signup-throttle.ts';
+import { TokenService } from '../domain/identity/token-service.ts';
+import { OperatorService } from '../domain/operators/operator-service.ts';
+import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
+import { buildKeyRing, type InitialKeys } from './signing-keys.ts';
+import type { WiringContext } from './wiring-context.ts';
+
+/** Who calls: projects' users and apps, and the console's operators. */
+export type IdentityServices = {
+  identity: IdentityService;
+  /** The console's operators and their sessions. */
+  operators: OperatorService;
+};
+
+export function buildIdentityServices(context: WiringContext, keys: InitialKeys): IdentityServices {
+  const { config, clock, repositories } = context;
+  const tokens = buildKeyRing(
+    context,
+    { purpose: 'token', keys: keys.token },
+    (hmacKeys) => new TokenService({ keys: hmacKeys, ttlSeconds: config.tokenTtlSeconds }),
+  );
+  const throttles = buildThrottles(context);
+  return {
+    operators: new OperatorService({
+      operators: repositories.operators,
+      throttle: throttles.loginThrottle,
+      clock,
+    }),
+    identity: new IdentityService({
+      projects: repositories.projects,
+      appCredentials: repositories.appCredentials,
+      users: repositories.users,
+      tokens,
+      refreshTokens: new RefreshTokenService({
+        repository: repositories.refreshTokens,
+        clock,
+        ttlSeconds: config.refreshTokenTtlSeconds,
+        reuseGraceSeconds: config.refreshTokenReuseGraceSeconds,
+      }),
+      clock,
+      accessEpoch: context.accessEpoch,
+      ...throttles,
+    }),
+  };
+}
+
+/** Login and signup limits, counted in the metadata store so that every process shares them. */
+function buildThrottles({ config, repositories, clock }: WiringContext) {
+  const buckets = new TokenBuckets(repositories.rateLimits);
+  return {
+    loginThrottle: new LoginThrottle({
+      buckets,
+      clock,
+      limits: {
+        perAccountAddress: toBucketRule(config.loginFailuresPerAccountAddressPerHour),
+        perAccount: toBucketRule(config.loginFailuresPerAccountPerHour),
+        perAddress: toBucketRule(config.loginFailuresPerAddressPerHour),
+      },
+    }),
+    signupThrottle: new SignupThrottle({
+      buckets,
+      clock,
+      limits: {
+        perAddress: toBucketRule(config.signupsPerAddressPerHour),
+        perApp: toBucketRule(config.signupsPerAppPerHour),
+      },
+    }),
+  };
+}
