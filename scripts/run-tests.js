@@ -5,6 +5,8 @@
 //      PostgreSQL + S3 (one private PostgreSQL cluster and one S3 server for the run, a fresh
 //      database and key prefix per Coffer server). Without PostgreSQL installed this pass is
 //      skipped, loudly; installed but unable to start, the pass fails with one line saying why.
+//      The S3 is a real one, a private Ceph RADOS Gateway, when Ceph is installed (as .ci/run
+//      does); else s3rver, loudly: it and our SigV4 checker could share our misreadings of S3.
 // Test files given as arguments narrow both passes to them (the second pass only to those of
 // its list); other arguments go to node --test (e.g. --test-name-pattern=…).
 import { spawnSync } from 'node:child_process';
@@ -57,6 +59,7 @@ const stackFiles = narrow(
     'test/api/find-users.test.ts',
     'test/api/key-rotation.test.ts',
     'test/api/rate-limits.test.ts',
+    'test/api/trust-proxy.test.ts',
     'test/api/concurrency.test.ts',
     'test/api/malformed-uploads.test.ts',
     'test/api/custom-data.test.ts',
@@ -94,6 +97,7 @@ async function runPgS3Pass() {
   if (stackFiles.length === 0) return false; // none of the files asked for runs on this stack
   const { startPostgres } = await import('../test/support/postgres-server.ts');
   const { startS3Server } = await import('../test/support/s3-server.ts');
+  const { startRgw } = await import('../test/support/rgw-server.ts');
   let postgres;
   try {
     postgres = await startPostgres();
@@ -109,14 +113,23 @@ async function runPgS3Pass() {
     return false;
   }
   let s3;
+  let s3Name = 'Ceph RGW';
   try {
-    s3 = await startS3Server();
+    s3 = await startRgw();
+    if (!s3) {
+      s3Name = 's3rver';
+      console.error(
+        '\n!!! The PostgreSQL + S3 pass runs on s3rver, not on a real S3: Ceph is not installed.\n' +
+          '!!! Install `ceph-mon ceph-osd radosgw` (as .ci/run does) to run it on Ceph RGW.\n',
+      );
+      s3 = await startS3Server();
+    }
   } catch (error) {
     await postgres.stop();
-    return passFailed(`the S3 server could not start: ${firstLine(error)}`);
+    return passFailed(`the S3 server (${s3Name}) could not start: ${firstLine(error)}`);
   }
   try {
-    console.log(`\n=== stack: pg-s3 (PostgreSQL + S3): ${stackFiles.length} files ===\n`);
+    console.log(`\n=== stack: pg-s3 (PostgreSQL + S3 on ${s3Name}): ${stackFiles.length} files ===\n`);
     const env = {
       ...process.env,
       COFFER_TEST_POSTGRES_URL: postgres.url,

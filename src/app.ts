@@ -22,6 +22,7 @@ import {
 } from './http/plugins/connection-errors.ts';
 import { installErrorHandler } from './http/plugins/error-handler.ts';
 import { installHttpsBarrier } from './http/plugins/https-barrier.ts';
+import { toProxyTrust } from './http/plugins/proxy-trust.ts';
 import { installRequestMetrics } from './http/plugins/request-metrics.ts';
 import { installResponseHardening } from './http/plugins/response-hardening.ts';
 import { ErrorSchema, FileRecordSchema } from './http/wire/schemas.ts';
@@ -52,7 +53,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     // One access-log line per request (below) instead of Fastify's two: logging is a visible
     // share of a small request's cost.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    trustProxy: toProxyTrust(config.trustProxy),
     bodyLimit: config.jsonBodyLimitBytes,
     connectionTimeout: config.idleTimeoutSeconds * 1000,
     // The upload deadline; every other body has bodyTimeoutSeconds (installBodyDeadline).
@@ -98,7 +99,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
       );
     });
   }
-  installHttpsBarrier(app, { trustProxy: config.trustProxy });
+  installHttpsBarrier(app, { trustProxy: config.trustProxy !== false });
 
   health(app, services);
   metrics(app, services);

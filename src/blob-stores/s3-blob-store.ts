@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type {
+  AdoptedBlob,
   BlobInfo,
   BlobStore,
   ByteRange,
@@ -114,7 +115,9 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
     const [uploaded, fed] = await Promise.allSettled([uploading, feeding]);
     if (fed.status === 'rejected' && !storeFailedFirst) throw fed.reason; // too large, aborted, source error
     if (uploaded.status === 'rejected') throw toBlobStoreError(uploaded.reason);
-    const etag = uploaded.value.ETag;
+    // Ceph RGW (Pacific) completes a multipart upload with an empty <ETag/>: the object has one
+    // (the parts' "<md5>-<n>"), which a HEAD answers.
+    const etag = uploaded.value.ETag || (await this.#headObject(Key))?.ETag;
     if (!etag) throw unavailable('blob store', new Error(`no ETag for ${Key}`));
     // S3 answers a PUT without Last-Modified; the upload's end is within a second of it.
     return { version, sizeBytes: counted.sizeBytes, etag, lastModified: new Date() };
@@ -176,9 +179,9 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
     });
   }
 
-  async adoptDirectUpload(key: string, etag: string): Promise<StoredBlob | undefined> {
+  async adoptDirectUpload(key: string, etag: string): Promise<AdoptedBlob | undefined> {
     const staging = this.#toObjectKey(key);
-    const headers = await this.#headObject(staging);
+    const headers = await this.#headObject(staging, { withChecksum: true });
     if (!headers) return undefined;
     if (headers.ETag !== etag) throw etagMismatch();
     const version = newBlobVersion();
@@ -196,7 +199,14 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
       const lastModified = copied.CopyObjectResult?.LastModified ?? new Date();
       // The copy's own ETag is the same MD5 for single-part objects; keep the one the client knows.
       await this.#deleteObject(staging).catch(() => {});
-      return { version, sizeBytes: headers.ContentLength ?? 0, etag, lastModified };
+      const checksumSha256 = toFullObjectSha256(headers);
+      return {
+        version,
+        sizeBytes: headers.ContentLength ?? 0,
+        etag,
+        lastModified,
+        ...(checksumSha256 && { checksumSha256 }),
+      };
     } catch (error) {
       if (isS3PreconditionFailed(error)) throw etagMismatch();
       throw toBlobStoreError(error);
@@ -254,9 +264,11 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
     this.#client.destroy();
   }
 
-  async #headObject(Key: string) {
+  /** With `withChecksum`, the object's checksums too (stores that keep none ignore the ask). */
+  async #headObject(Key: string, options: { withChecksum?: boolean } = {}) {
+    const ChecksumMode = options.withChecksum ? ('ENABLED' as const) : undefined;
     try {
-      return await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key }));
+      return await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key, ChecksumMode }));
     } catch (error) {
       if (isS3NotFound(error)) return undefined;
       throw toBlobStoreError(error);
@@ -281,6 +293,16 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
     assertValidBlobVersion(key, version);
     return `${this.#prefix}${key}.${version}`;
   }
+}
+
+/**
+ * The SHA-256 of the whole object, when the store reports one: a multipart object's is a
+ * checksum of its parts' checksums (`…-3`, ChecksumType COMPOSITE), which says nothing of the whole.
+ */
+function toFullObjectSha256(headers: { ChecksumSHA256?: string; ChecksumType?: string }): string | undefined {
+  const reported = headers.ChecksumSHA256;
+  if (!reported || headers.ChecksumType === 'COMPOSITE' || reported.includes('-')) return undefined;
+  return reported;
 }
 
 function toBlobInfo(headers: ObjectHeaders): BlobInfo {

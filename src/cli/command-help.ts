@@ -11,7 +11,8 @@ export const flagHelp: Record<Flag, string> = {
   'public-url': 'the URL clients reach the service at, for absolute links',
   'tls-cert': 'PEM certificate: serve HTTPS',
   'tls-key': 'PEM private key of --tls-cert',
-  'trust-proxy': 'behind a TLS proxy: take the client address and scheme from X-Forwarded-*',
+  'trust-proxy':
+    'behind TLS proxies: how many (bare: 1; 2 for a load balancer + nginx) or their addresses/networks; the client address and scheme come from what they set in X-Forwarded-*',
   workers: 'server processes (1; use the core count)',
   'log-level': 'fatal, error, warn, info, debug, trace or silent (info)',
   origin: 'a browser origin allowed to call without the secret (repeatable)',
@@ -23,6 +24,7 @@ export const flagHelp: Record<Flag, string> = {
   json: 'print JSON (errors as {"code","message"})',
   out: 'the directory to write (new or empty)',
   in: 'the export directory to read',
+  verify: 'check an export (every line, the size and SHA-256 of every verified file) without importing it',
   apply: 'remove what is found (without it: a dry run)',
   force: 'app revoke: even the last app credential of the project; files download: overwrite --out',
   purpose: 'token, link or all (all)',

@@ -12,7 +12,7 @@ const options = {
   'public-url': { type: 'string' },
   'tls-cert': { type: 'string' },
   'tls-key': { type: 'string' },
-  'trust-proxy': { type: 'boolean' },
+  'trust-proxy': { type: 'string' },
   workers: { type: 'string' },
   'log-level': { type: 'string' },
   origin: { type: 'string', multiple: true },
@@ -24,6 +24,7 @@ const options = {
   json: { type: 'boolean' },
   out: { type: 'string' },
   in: { type: 'string' },
+  verify: { type: 'string' },
   apply: { type: 'boolean' },
   force: { type: 'boolean' },
   purpose: { type: 'string' },
@@ -57,13 +58,30 @@ export type Command = {
 /** Flags every command takes. */
 export const commonFlags: readonly Flag[] = ['data-dir', 'database-url', 'storage-url', 'help'];
 
+/**
+ * Flags that may stand alone, and what one alone means: `--trust-proxy` took no value before
+ * it took a number of hops or addresses (issue 25), and bare it still means the proxy in front.
+ */
+const bareValues: Partial<Record<Flag, string>> = { 'trust-proxy': 'true' };
+
 /** Parses the command line by the flag table; a mistake in it is a ConfigError. */
 export function parseCommandLine(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true });
+    return parseArgs({ args: withBareValues(argv), options, allowPositionals: true });
   } catch (error) {
     throw new ConfigError(`${(error as Error).message} (coffer --help lists the commands and flags)`);
   }
+}
+
+/** `--trust-proxy` followed by nothing or by another flag becomes `--trust-proxy=true`. */
+function withBareValues(argv: string[]): string[] {
+  const end = argv.indexOf('--');
+  return argv.map((arg, index) => {
+    const bare = arg.startsWith('--') ? bareValues[arg.slice(2) as Flag] : undefined;
+    if (bare === undefined || (end !== -1 && index > end)) return arg;
+    const next = argv[index + 1];
+    return next === undefined || next.startsWith('-') ? `${arg}=${bare}` : arg;
+  });
 }
 
 /** The value of a flag the command needs; a ConfigError naming the flag when it is missing. */

@@ -1,19 +1,21 @@
 import { createReadStream } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConfigError, toFileErrorReason } from '../config/config-error.ts';
 import { type TableName, tablesInOrder } from '../persistence/table-copy.ts';
+import { assertBlobMatchesRecord, type BlobSidecar, readBlobSidecar } from './exported-blob.ts';
 import { privateDirectoryMode } from './private-files.ts';
+import type { ProgressReporter } from './progress.ts';
 
 // An export directory: metadata.ndjson (one {table, row} per line, tables in reference order)
-// and blobs/<projectId>/<fileId> with a .json beside each giving its content type. It holds
+// and blobs/<projectId>/<fileId> with a .json beside each (exported-blob.ts). It holds
 // the signing keys in clear: it is as secret as the database, so it is private (0700/0600).
 
 export const metadataFileName = 'metadata.ndjson';
 
 export type ExportLine = { table: TableName; row: Record<string, unknown> };
-export type ExportedBlob = { key: string; file: string; contentType: string };
+export type ExportedBlob = { key: string; file: string; sidecar: BlobSidecar };
 
 /** Makes --out a new private directory (or takes an empty one, made private), before anything is read. */
 export async function createExportDir(outDir: string): Promise<void> {
@@ -31,18 +33,23 @@ export async function createExportDir(outDir: string): Promise<void> {
 }
 
 /**
- * Reads and checks a whole export before an import touches the target: --in is a directory,
- * every metadata line is a {table, row} in reference order, every blob has its content type
- * and every verified file its bytes. A problem is a ConfigError naming the file (and line).
- * Answers the blobs to import and the number of records.
+ * Reads and checks a whole export before an import touches the target (and for `coffer export
+ * --verify`): the directory exists, every metadata line is a {table, row} in reference order,
+ * every blob has its sidecar, and every verified file has its bytes, of its record's size and
+ * SHA-256 (exported-blob.ts; each file streamed through once). The first problem is a
+ * ConfigError naming the file (and line). Answers the blobs to import and the number of records.
  */
-export async function readExportDir(inDir: string): Promise<{ blobs: ExportedBlob[]; rows: number }> {
+export async function readExportDir(
+  inDir: string,
+  options: { flag: string; progress: ProgressReporter },
+): Promise<{ blobs: ExportedBlob[]; rows: number }> {
   const info = await stat(inDir).catch((error: unknown) => {
-    throw new ConfigError(`--in ${inDir}: cannot read it (${toFileErrorReason(error)})`);
+    throw new ConfigError(`${options.flag} ${inDir}: cannot read it (${toFileErrorReason(error)})`);
   });
-  if (!info.isDirectory()) throw new ConfigError(`--in ${inDir}: is not a directory`);
+  if (!info.isDirectory()) throw new ConfigError(`${options.flag} ${inDir}: is not a directory`);
   const blobs = await listBlobs(inDir);
-  const keys = new Set(blobs.map((blob) => blob.key));
+  const byKey = new Map(blobs.map((blob) => [blob.key, blob]));
+  options.progress.phase('check', blobs.length);
   const metadata = path.join(inDir, metadataFileName);
   let lineNumber = 0;
   let lastTable = 0;
@@ -54,15 +61,21 @@ export async function readExportDir(inDir: string): Promise<{ blobs: ExportedBlo
       if (table < lastTable) throw new ConfigError(`${where}: table ${line.table} out of order`);
       lastTable = table;
       const { row } = line;
-      if (line.table === 'files' && row.verified === 1 && !keys.has(`${row.project_id}/${row.id}`))
+      if (line.table !== 'files' || row.verified !== 1) continue;
+      const blob = byKey.get(`${row.project_id}/${row.id}`);
+      if (!blob)
         throw new ConfigError(
           `${where}: verified file ${row.id} has no bytes in ${path.join(inDir, 'blobs')}`,
         );
+      const { sizeBytes } = await assertBlobMatchesRecord({ file: blob.file, row, sidecar: blob.sidecar });
+      options.progress.advance(1, sizeBytes);
     }
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     if ((error as NodeJS.ErrnoException).code)
-      throw new ConfigError(`${metadata}: cannot read it (${toFileErrorReason(error)}); is --in an export?`);
+      throw new ConfigError(
+        `${metadata}: cannot read it (${toFileErrorReason(error)}); is ${options.flag} an export?`,
+      );
     throw new ConfigError(
       `${metadata} line ${lineNumber + 1}: not a {table, row} record (a damaged export?)`,
     );
@@ -90,21 +103,13 @@ async function listBlobs(inDir: string): Promise<ExportedBlob[]> {
     for (const name of await listDir(path.join(root, projectId))) {
       if (name.endsWith('.json')) continue;
       const file = path.join(root, projectId, name);
-      const contentType = await readContentType(`${file}.json`);
-      if (typeof contentType !== 'string')
+      const sidecar = await readBlobSidecar(file);
+      if (!sidecar)
         throw new ConfigError(`${file}.json: missing or damaged (it gives the file's content type)`);
-      blobs.push({ key: `${projectId}/${name}`, file, contentType });
+      blobs.push({ key: `${projectId}/${name}`, file, sidecar });
     }
   }
   return blobs;
-}
-
-async function readContentType(sidecar: string): Promise<unknown> {
-  try {
-    return (JSON.parse(await readFile(sidecar, 'utf8')) as { contentType?: unknown }).contentType;
-  } catch {
-    return undefined;
-  }
 }
 
 async function listDir(dir: string): Promise<string[]> {

@@ -1,8 +1,9 @@
+import { ConfigError } from '../config/config-error.ts';
 import { logStartWarning } from '../config/start-log.ts';
 import { serve } from '../main.ts';
 import { migrate } from './admin-commands.ts';
 import { type Command, required } from './command.ts';
-import { exportData, importData } from './export-import.ts';
+import { exportData, importData, verifyExport } from './export-import.ts';
 import { collectGarbage, toGcText } from './gc-command.ts';
 import { prepareLocalPaths, withLocalPaths } from './local-paths.ts';
 import { tightenExistingFiles } from './private-files.ts';
@@ -29,10 +30,16 @@ export const instanceCommands: Record<string, Command> = {
     },
   },
   export: {
-    summary: 'Write every project, user, key and verified file to a new directory (a secret: keep it so).',
-    flags: ['out', 'json'],
+    summary:
+      'Write every project, user, key and verified file to a new directory, from one snapshot (a secret: keep it so); --verify DIR checks one.',
+    flags: ['out', 'verify', 'json'],
     run: async (config, values) => {
       const progress = createProgress('export', { json: values.json === true });
+      if (values.verify !== undefined) {
+        if (values.out !== undefined) throw new ConfigError('--verify: checks an export; it takes no --out');
+        const checked = await verifyExport(required(values.verify, '--verify'), progress);
+        return { json: checked, text: `${values.verify}: a whole export, ${JSON.stringify(checked)}` };
+      }
       const counts = await exportData(config, required(values.out, '--out'), progress);
       return { json: counts, text: `Exported ${JSON.stringify(counts)} to ${values.out}` };
     },

@@ -9,7 +9,7 @@ import { commands } from './commands.ts';
 import { restrictNewFilesToOwner } from './private-files.ts';
 
 const usage = `Usage (coffer help <command> for its flags; coffer --version):
-  coffer serve [--host 127.0.0.1] [--port 8080] [--public-url URL] [--tls-cert F --tls-key F] [--trust-proxy] [--workers N] [--log-level L]
+  coffer serve [--host 127.0.0.1] [--port 8080] [--public-url URL] [--tls-cert F --tls-key F] [--trust-proxy [HOPS|ADDRESSES]] [--workers N] [--log-level L]
   coffer project create <name> [--origin URL]... [--json]
   coffer project show <projectId|name> [--json]
   coffer project set <projectId|name> <name=value>... [--json]   (settings below; name= restores a default)
@@ -34,7 +34,8 @@ const usage = `Usage (coffer help <command> for its flags; coffer --version):
   coffer operator delete <email> [--json]   (their console sessions end at once)
   coffer console [--email E] [--public-url URL | --host H --port P] [--json]   (a console sign-in link: good once, for 10 minutes)
   coffer migrate
-  coffer export --out DIR          (metadata, signing keys and verified files' bytes: keep it secret)
+  coffer export --out DIR          (metadata, signing keys and verified files' bytes, from one snapshot: keep it secret)
+  coffer export --verify DIR       (checks an export as import would, bytes included, without importing it)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)
   coffer gc [--apply] [--json]     (reports stray blobs: a dry run unless --apply, which removes them)
 As a user of a running server (the session is kept in ~/.config/coffer/credentials.json, mode 0600):

@@ -4,6 +4,7 @@ import { ConfigError } from './config-error.ts';
 import { describeValue, parseSetting, type SettingSource } from './parse-setting.ts';
 import type { Setting } from './setting.ts';
 import { settings } from './settings.ts';
+import type { TrustedProxies } from './trusted-proxies.ts';
 
 /** The frozen configuration one process runs with; built once by loadConfig in the entry point. */
 export type Config = Readonly<{
@@ -15,7 +16,7 @@ export type Config = Readonly<{
   publicUrl: string | undefined;
   tlsCert: string | undefined;
   tlsKey: string | undefined;
-  trustProxy: boolean;
+  trustProxy: TrustedProxies;
   workers: number;
   maxFileSizeBytes: number;
   uploadLinkTtlSeconds: number;

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { ConfigError } from './config-error.ts';
 import type { Setting } from './setting.ts';
+import { maxProxyHops, toTrustedProxies } from './trusted-proxies.ts';
 
 /** Where a value came from: `--port` for a flag, `COFFER_PORT` for an environment variable. */
 export type SettingSource = string;
@@ -18,6 +19,14 @@ export function parseSetting(setting: Setting, source: SettingSource, raw: strin
     if (/^(1|true|yes|on)$/i.test(raw)) return true;
     if (/^(0|false|no|off|)$/i.test(raw)) return false;
     return fail('must be true or false');
+  }
+  if (setting.kind === 'proxies') {
+    return (
+      toTrustedProxies(raw) ??
+      fail(
+        `must be a number of proxy hops (1 to ${maxProxyHops}) or a comma-separated list of proxy addresses or networks (10.0.0.5,10.1.0.0/16)`,
+      )
+    );
   }
   if (typeof raw !== 'string' || raw === '') return fail('needs a value');
   switch (setting.kind) {

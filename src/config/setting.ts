@@ -5,7 +5,9 @@ export type SettingKind =
   /** An absolute http(s) base URL without query or fragment (stored without a trailing slash). */
   | 'base-url'
   /** An IP address or a DNS host name. */
-  | 'host';
+  | 'host'
+  /** Which proxies' X-Forwarded-* headers count (trusted-proxies.ts); a bare flag is one hop. */
+  | 'proxies';
 
 /** One setting: its type, default, environment variable, command-line flag and one line of documentation. */
 export type Setting = {

@@ -25,6 +25,12 @@ describe('barrier 1: HTTPS only', () => {
         headers: { 'x-forwarded-proto': 'https' },
       });
       assert.equal(forwardedHttps.body.code, 'AUTH_REQUIRED', 'passes barrier 1, stops at barrier 3');
+      // Issue 25, item 4: the scheme is what the nearest proxy set, the last entry; an `https`
+      // the client wrote before a proxy that appends its own `http` is not it.
+      const clientWritten = await server.client.call('GET', '/api/v1/user', {
+        headers: { 'x-forwarded-proto': 'https, http' },
+      });
+      assert.equal(clientWritten.body.code, 'HTTPS_REQUIRED');
       assert.equal((await fetch(`${server.baseUrl}/healthz`)).status, 200);
     } finally {
       await server.stop();

@@ -8,7 +8,7 @@ import { currentStackName } from '../support/test-stack.ts';
 // Defect: one truncated multipart PUT from any signed-up user killed `coffer serve` (an
 // unhandled 'error' of the parser's file stream). Each body here must cost one 400, nothing
 // more: the server stays up and keeps nothing of the upload.
-const forms: Array<{ name: string; contentType: string; body: string }> = [
+const forms: Array<{ name: string; contentType: string; body: string; message?: RegExp }> = [
   {
     name: 'file part never terminated',
     contentType: 'multipart/form-data; boundary=B',
@@ -40,6 +40,20 @@ const forms: Array<{ name: string; contentType: string; body: string }> = [
     name: 'no boundary parameter',
     contentType: 'multipart/form-data; charset=utf-8',
     body: '--B\r\n\r\n--B--\r\n',
+  },
+  // Issue 25, item 5: a form whose header was set by hand, without its boundary, was stored
+  // raw (200): the form's framing became the file.
+  {
+    name: 'multipart/form-data without any parameter',
+    contentType: 'multipart/form-data',
+    body: '--B\r\nContent-Disposition: form-data; name="data"; filename="a"\r\n\r\nx\r\n--B--\r\n',
+    message: /boundary/,
+  },
+  {
+    name: 'Multipart/Form-Data in other letter cases, without any parameter',
+    contentType: 'Multipart/Form-Data',
+    body: '--B\r\nContent-Disposition: form-data; name="data"; filename="a"\r\n\r\nx\r\n--B--\r\n',
+    message: /boundary/,
   },
   {
     name: 'part without a content-disposition',
@@ -74,6 +88,7 @@ describe('malformed multipart uploads cost one 400, never the process', () => {
       assert.equal(put.status, 400, JSON.stringify(answer));
       assert.equal(answer.code, 'VALIDATION_FAILED');
       assert.equal(answer.statusCode, 400);
+      if (form.message) assert.match(answer.message, form.message);
 
       // The server is still up, and nothing of the upload was kept.
       assert.equal((await fetch(`${server.baseUrl}/healthz`)).status, 200);

@@ -150,6 +150,33 @@ describe('limits and quotas per project', () => {
     assert.deepEqual(usage.project, { files: k, bytes: k });
   });
 
+  it('N concurrent copies of a 400 KiB file against userQuotaBytes=1 MiB: one is kept, usage exact', async () => {
+    // Issue 25, item 3: each copy checked usage before its write, so all of them passed.
+    const mib = 1024 * 1024;
+    const sizeBytes = 400 * 1024;
+    const { client, token, projectId, userId } = await projectWith({ userQuotaBytes: mib });
+    const source = await client.uploadFile(token, 'copies/source.bin', Buffer.alloc(sizeBytes, 7));
+    const n = 10;
+    const copies = await Promise.all(
+      Array.from({ length: n }, (_, index) =>
+        client.call('POST', `/api/v1/file/${source._id}/copy`, {
+          token,
+          body: { filePath: `copies/${index}.bin` },
+        }),
+      ),
+    );
+    const refused = copies.filter((copy) => copy.status === 413);
+    for (const copy of refused) assert.equal(copy.body.code, 'QUOTA_EXCEEDED', copy.text);
+    // Room for one copy beside the source: 2 × 400 KiB ≤ 1 MiB < 3 × 400 KiB.
+    assert.deepEqual(
+      copies.map((copy) => copy.status).sort(),
+      [200, ...Array(n - 1).fill(413)],
+      copies.map((copy) => copy.text).join('\n'),
+    );
+    const usage = await assertUsageExact(projectId, userId);
+    assert.deepEqual(usage.user, { files: 2, bytes: 2 * sizeBytes });
+  });
+
   it('allowedContentTypes: a type it does not allow is 415 CONTENT_TYPE_NOT_ALLOWED at the request and at the PUT', async () => {
     const { client, token } = await projectWith({ allowedContentTypes: ['image/*'] });
     const declared = await request(client, token, 'page.html', { contentType: 'text/html' });

@@ -85,6 +85,52 @@ export function runStorageUsageContract(fixture: RepositoryFixture): void {
       assert.deepEqual((await usageOf(projectId, creatorId)).user, { files: 1, bytes: 0 });
     });
 
+    it('lets concurrent copies (two handles) commit only what a quota has room for, atomically', async () => {
+      // Issue 25, item 3: each copy is checked under the write that adds it, as uploads are.
+      const other = await fixture.openAnother();
+      const projectId = await newProjectId(fixture.repos);
+      const creatorId = newId();
+      const { file } = await fixture.repos.files.create(newFile(projectId, { creatorId }), T0);
+      const stored = upload(400);
+      await fixture.repos.files.commitUpload(file.id, stored);
+      const content = { sizeBytes: 400, contentType: 'text/plain', lastModified: T0 };
+      const pin = { blobVersion: stored.blobVersion, etag: stored.etag, content };
+      await fixture.repos.files.markVerified(file.id, { ...pin, pendingVersion: stored.blobVersion }, T0);
+      const quotas = { ...noQuotas, userQuotaBytes: 1024, projectQuotaFiles: 3 };
+      const copies = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, index) =>
+          (index % 2 === 0 ? fixture.repos : other.repos).files.createCopy(
+            { ...newFile(projectId, { creatorId }), sourceId: file.id },
+            T0,
+            quotas,
+          ),
+        ),
+      );
+      const kept = copies.filter((copy) => copy.status === 'fulfilled');
+      const refused = copies.flatMap((copy) => (copy.status === 'rejected' ? [copy.reason] : []));
+      for (const reason of refused)
+        assert.ok(isAppError(reason) && reason.code === 'QUOTA_EXCEEDED', String(reason));
+      // 1024 bytes hold the source and one copy of 400.
+      assert.equal(kept.length, 1);
+      assert.deepEqual(await usageOf(projectId, creatorId), {
+        user: { files: 2, bytes: 800 },
+        project: { files: 2, bytes: 800 },
+      });
+      // A file quota holds as well: one more copy fits under three files, then none.
+      const roomy = { ...quotas, userQuotaBytes: null };
+      const more = await Promise.allSettled(
+        Array.from({ length: 6 }, () =>
+          fixture.repos.files.createCopy(
+            { ...newFile(projectId, { creatorId }), sourceId: file.id },
+            T0,
+            roomy,
+          ),
+        ),
+      );
+      assert.equal(more.filter((copy) => copy.status === 'fulfilled').length, 1);
+      assert.deepEqual((await usageOf(projectId, creatorId)).project, { files: 3, bytes: 1200 });
+    });
+
     it('the migration computes the usage of the rows already there', async () => {
       const projectId = await newProjectId(fixture.repos);
       const creatorId = newId();

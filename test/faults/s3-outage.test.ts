@@ -4,7 +4,8 @@ import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
 import { HttpLoad } from '../support/http-load.ts';
-import { type S3TestServer, startS3Server } from '../support/s3-server.ts';
+import { startRgwOrS3rver } from '../support/rgw-server.ts';
+import type { S3TestServer } from '../support/s3-server.ts';
 import { currentStackName, prepareTestStack, type TestStack } from '../support/test-stack.ts';
 import { assertCleanOutage, waitUntilReady } from './outage-checks.ts';
 
@@ -20,7 +21,7 @@ describe(`the S3 store killed and started again under load (${currentStackName()
   let coffer: CofferProcess;
   before(async () => {
     stack = await prepareTestStack();
-    s3 = await startS3Server();
+    s3 = await startRgwOrS3rver();
     const env = {
       ...stack.env,
       COFFER_STORAGE_URL: s3.storageUrl,

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { parseS3StorageUrl } from '../../src/blob-stores/s3-storage-url.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { currentStackName } from '../support/test-stack.ts';
 
@@ -13,6 +15,23 @@ describe('direct uploads to S3', { skip }, () => {
     server = await startTestServer({}, { COFFER_UPLOAD_MODE: 'direct' });
   });
   after(() => server?.stop());
+
+  /** A new user's upload request declaring the length, type and SHA-256 of `content`. */
+  const requestDeclaredUpload = async (filePath: string, content: string) => {
+    const { token } = await server.client.signup();
+    const checksumSha256 = createHash('sha256').update(content).digest('base64');
+    const requested = await server.client.call('POST', '/api/v1/file', {
+      token,
+      body: {
+        filePath,
+        contentLength: Buffer.byteLength(content),
+        contentType: 'text/plain',
+        checksumSha256,
+      },
+    });
+    assert.equal(requested.status, 200, requested.text);
+    return { token, checksumSha256, requested };
+  };
 
   it('PUT the raw file straight to S3 with its type, then verify and download', async () => {
     const { token } = await server.client.signup();
@@ -64,19 +83,8 @@ describe('direct uploads to S3', { skip }, () => {
   // signature over them but not the body against x-amz-checksum-sha256, which AWS S3 and MinIO
   // do: this checks what the signature binds, and what verify records.
   it('declared length, type and SHA-256 are signed headers of the S3 upload URL', async () => {
-    const { token } = await server.client.signup();
     const content = 'exactly these bytes';
-    const checksumSha256 = createHash('sha256').update(content).digest('base64');
-    const requested = await server.client.call('POST', '/api/v1/file', {
-      token,
-      body: {
-        filePath: 'declared/notes.bin',
-        contentLength: Buffer.byteLength(content),
-        contentType: 'text/plain',
-        checksumSha256,
-      },
-    });
-    assert.equal(requested.status, 200, requested.text);
+    const { token, checksumSha256, requested } = await requestDeclaredUpload('declared/notes.bin', content);
     const putUrl = new URL(requested.body.putFileUrl);
     assert.deepEqual(putUrl.searchParams.get('X-Amz-SignedHeaders')?.split(';'), [
       'content-length',
@@ -107,6 +115,60 @@ describe('direct uploads to S3', { skip }, () => {
     assert.equal(verified.status, 200, verified.text);
     assert.equal(verified.body.meta.ChecksumSHA256, checksumSha256);
     assert.equal(verified.body.meta.ContentType, 'text/plain');
+  });
+
+  // Issue 25, item 6: Ceph RGW 16 ignores x-amz-checksum-sha256 and stored other bytes of the
+  // signed length (200), and verify answered 200 with the declared checksum. Whether or not the
+  // store checks, verify must never record a checksum the bytes do not have.
+  it('a declared SHA-256 holds at verify on a store that does not check bodies against it', async () => {
+    const content = 'exactly these bytes';
+    const { token, checksumSha256, requested } = await requestDeclaredUpload('declared/checked.txt', content);
+    const { fileId } = requested.body;
+    const verify = (etag: string | null | undefined) =>
+      server.client.call('POST', `/api/v1/file/${fileId}/verify`, { token, body: { etag } });
+    const assertRefused = async (etag: string | null | undefined, what: string) => {
+      const refused = await verify(etag);
+      assert.equal(refused.status, 400, `${what}: ${refused.text}`);
+      assert.equal(refused.body.code, 'CONTENT_MISMATCH');
+      assert.match(refused.body.message, /checksum/);
+    };
+    const sameLength = 'other bytes, length';
+    assert.equal(sameLength.length, content.length);
+
+    // Through the signed URL, with the declared header: a store that checks refuses it (S3,
+    // MinIO: 400 BadDigest); one that does not (s3rver, RGW 16) keeps it, and verify refuses.
+    const headers = { 'content-type': 'text/plain', 'x-amz-checksum-sha256': checksumSha256 };
+    const signed = await fetch(requested.body.putFileUrl, { method: 'PUT', body: sameLength, headers });
+    if (signed.status === 200) await assertRefused(signed.headers.get('etag'), 'through the signed URL');
+    else assert.equal(signed.status, 400, await signed.text());
+
+    // Straight into the staging object with the store's own credentials and no checksum at all:
+    // what any store that never checks would hold.
+    const location = parseS3StorageUrl(server.services.config.storageUrl);
+    const s3 = new S3Client({ region: location.region, endpoint: location.endpoint, forcePathStyle: true });
+    try {
+      const key = `${location.prefix ? `${location.prefix}/` : ''}${server.credentials.projectId}/${fileId}`;
+      const put = await s3.send(
+        new PutObjectCommand({
+          Bucket: location.bucket,
+          Key: key,
+          Body: sameLength,
+          ContentType: 'text/plain',
+        }),
+      );
+      await assertRefused(put.ETag, 'stored without a checksum');
+
+      // Nothing of a refused adoption is kept, and the right bytes still verify.
+      const right = await fetch(requested.body.putFileUrl, { method: 'PUT', body: content, headers });
+      assert.equal(right.status, 200);
+      const verified = await verify(right.headers.get('etag'));
+      assert.equal(verified.status, 200, verified.text);
+      assert.equal(verified.body.meta.ChecksumSHA256, checksumSha256);
+      const listed = await s3.send(new ListObjectsV2Command({ Bucket: location.bucket, Prefix: key }));
+      assert.equal(listed.KeyCount, 1, JSON.stringify(listed.Contents?.map((object) => object.Key)));
+    } finally {
+      s3.destroy();
+    }
   });
 
   it('a direct upload that takes its owner past a quota is refused at verify, and not counted', async () => {

@@ -70,6 +70,7 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
       files: 3,
       file_acl: 4,
       blobs: 2,
+      deletedMeanwhile: 0,
     });
 
     const target = {

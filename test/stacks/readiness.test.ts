@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
 import { type PostgresServer, startPostgres } from '../support/postgres-server.ts';
-import { type S3TestServer, startS3Server } from '../support/s3-server.ts';
+import { startRgwOrS3rver } from '../support/rgw-server.ts';
+import type { S3TestServer } from '../support/s3-server.ts';
 
 /** /readyz names the failing part; serve waits for a database that is not up yet. */
 describe('readiness and start-up on PostgreSQL + S3 (own servers, stopped on purpose)', () => {
@@ -12,7 +13,7 @@ describe('readiness and start-up on PostgreSQL + S3 (own servers, stopped on pur
   before(async () => {
     postgres = await startPostgres();
     if (!postgres) return;
-    s3 = await startS3Server();
+    s3 = await startRgwOrS3rver();
     const env = {
       COFFER_DATABASE_URL: postgres.url,
       COFFER_STORAGE_URL: s3.storageUrl,

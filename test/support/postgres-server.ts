@@ -244,7 +244,7 @@ function asStartError(error: unknown): PostgresStartError {
  * The first line that says what went wrong: a failed command's stderr (its first error line,
  * else its first line) rather than execFile's dump of the whole command and output.
  */
-function causeOf(error: unknown): string {
+export function causeOf(error: unknown): string {
   const { stderr, message, code, errors } = error as {
     stderr?: string;
     message?: string;
@@ -275,7 +275,7 @@ async function lastLogProblem(logFile: string): Promise<string | undefined> {
  * A crashed or interrupted run must not leave a server behind: stop it on exit and on
  * SIGINT/SIGTERM (then die of the same signal). Only SIGKILL gets past this.
  */
-function stopOnExit(stop: () => void): () => void {
+export function stopOnExit(stop: () => void): () => void {
   const onExit = () => stop();
   const onSignal = (signal: NodeJS.Signals) => {
     unregister();

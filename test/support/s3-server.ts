@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 
 export type S3TestServer = {
   storageUrl: string;
@@ -20,8 +21,13 @@ export type S3TestServer = {
 };
 
 const BUCKET = 'coffer-test';
-// s3rver's one built-in account.
-const ACCESS_KEY = 'S3RVER';
+/**
+ * s3rver's one built-in account (key and secret alike); the Ceph RGW of the tests gets the same
+ * user. In the PostgreSQL + S3 pass a test that starts an S3 server of its own and an
+ * in-process Coffer signs with the pass's credentials (AWS_ACCESS_KEY_ID, the SDK's chain):
+ * every test server must take them.
+ */
+export const TEST_S3_ACCOUNT = 'S3RVER';
 
 type S3Process = { child: ChildProcessByStdio<Writable, Readable, null>; exited: Promise<unknown[]> };
 
@@ -39,8 +45,8 @@ export async function startS3Server(options: { directory?: string } = {}): Promi
     storageUrl: `s3://${BUCKET}?endpoint=${encodeURIComponent(endpoint)}&region=us-east-1&forcePathStyle=true`,
     endpoint,
     bucket: BUCKET,
-    accessKeyId: ACCESS_KEY,
-    secretAccessKey: ACCESS_KEY,
+    accessKeyId: TEST_S3_ACCOUNT,
+    secretAccessKey: TEST_S3_ACCOUNT,
     async kill() {
       running.child.kill('SIGKILL');
       await running.exited;
@@ -65,7 +71,7 @@ async function startProcess(directory: string, port: number): Promise<S3Process 
   // legacy provider, without which every listing past the first page fails with a 500.
   const child = spawn(
     process.execPath,
-    ['--openssl-legacy-provider', entry, directory, BUCKET, ACCESS_KEY, String(port)],
+    ['--openssl-legacy-provider', entry, directory, BUCKET, TEST_S3_ACCOUNT, String(port)],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
     },
@@ -78,4 +84,34 @@ async function startProcess(directory: string, port: number): Promise<S3Process 
     exited.then(([code]) => Promise.reject(new Error(`s3rver exited with ${code} before listening`))),
   ])) as [string];
   return { child, exited, port: (JSON.parse(line) as { port: number }).port };
+}
+
+let bucketsMade = 0;
+
+/**
+ * The same server with a fresh, empty bucket of its own (several suites share one Ceph
+ * cluster, which takes longer to start than a bucket to make). Its stop() leaves the server
+ * running: its owner stops that.
+ */
+export async function withNewBucket(server: S3TestServer): Promise<S3TestServer> {
+  bucketsMade += 1;
+  const bucket = `coffer-test-${process.pid}-${bucketsMade}`;
+  await createBucket(server, bucket);
+  const storageUrl = server.storageUrl.replace(`s3://${server.bucket}?`, `s3://${bucket}?`);
+  return { ...server, bucket, storageUrl, stop: async () => {} };
+}
+
+/** Makes an empty bucket on a test server (path style, us-east-1, as they all take). */
+export async function createBucket(
+  server: Pick<S3TestServer, 'endpoint' | 'accessKeyId' | 'secretAccessKey'>,
+  bucket: string,
+): Promise<void> {
+  const { endpoint, accessKeyId, secretAccessKey } = server;
+  const credentials = { accessKeyId, secretAccessKey };
+  const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  } finally {
+    client.destroy();
+  }
 }

@@ -39,9 +39,9 @@ export const listenSettings = {
   trustProxy: {
     env: 'COFFER_TRUST_PROXY',
     flag: 'trust-proxy',
-    kind: 'boolean',
+    kind: 'proxies',
     defaultValue: false,
-    doc: 'Behind a TLS proxy: require `X-Forwarded-Proto: https` and take the client address from X-Forwarded-For.',
+    doc: 'Behind TLS proxies: how many are in front (bare: 1, the proxy that connects to Coffer; `2`: a load balancer in front of nginx) or their addresses and networks (`10.0.0.5,10.1.0.0/16`). Requires `X-Forwarded-Proto: https` as the nearest proxy sets it; a client counts by the address that connected to the outermost trusted proxy, never by an X-Forwarded-For entry it wrote (docs/deploy.md).',
   },
   workers: {
     env: 'COFFER_WORKERS',

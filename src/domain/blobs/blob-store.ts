@@ -39,6 +39,15 @@ export type PresignUploadOptions = {
 
 export type ByteRange = { start: number; end: number };
 
+/** What a direct upload's adoption stored, with the checksum the store keeps of it if any. */
+export type AdoptedBlob = StoredBlob & {
+  /**
+   * The base64 SHA-256 of the whole object as the store reports it (S3's full-object
+   * `ChecksumSHA256`); undefined when the store keeps none, as stores that never check one do.
+   */
+  checksumSha256?: string;
+};
+
 /**
  * Where file bytes live. Keys come from server ids (`<projectId>/<fileId>`), never user input.
  * Every put() writes a new immutable version of its key: bytes once stored under a version
@@ -74,7 +83,7 @@ export interface BlobStore {
    * if (and only if) its entity tag is still `etag`, then removes the staging object.
    * Undefined when there is no staging object; ETAG_MISMATCH when it holds other bytes.
    */
-  adoptDirectUpload?(key: string, etag: string): Promise<StoredBlob | undefined>;
+  adoptDirectUpload?(key: string, etag: string): Promise<AdoptedBlob | undefined>;
   /**
    * Readiness: throws UNAVAILABLE when the store cannot be reached and STORAGE_FULL when it
    * cannot take writes (a small write probe that leaves nothing behind).

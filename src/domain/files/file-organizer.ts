@@ -59,7 +59,9 @@ export class FileOrganizer {
     target: { filePath: string; permissionScope: PermissionScope },
   ): Promise<FileRecord> {
     // Its full size counts against its owner, though the bytes are shared (docs/decisions.md).
-    await this.#o.limits.assertRoomForFile(
+    // This early check answers most refusals cheaply; the write re-checks the quotas it is
+    // handed under its lock, so concurrent copies cannot all pass (issue 25, item 3).
+    const quotas = await this.#o.limits.assertRoomForFile(
       { projectId: principal.projectId, userId: principal.userId },
       {
         sizeBytes: source.content?.sizeBytes ?? 0,
@@ -76,6 +78,7 @@ export class FileOrganizer {
         sourceId: source.id,
       },
       this.#o.clock.now(),
+      quotas,
     );
     // The source was deleted or replaced between the access check and the copy.
     if (!created) throw fileNotFound();

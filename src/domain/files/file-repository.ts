@@ -83,12 +83,15 @@ export interface FileRepository {
    * `blobFileId` its source's; the creator its only ACL entry), locking the source row so a
    * concurrent delete of it waits or wins. Replaces an abandoned upload at the target path like
    * create(); FILE_EXISTS for a live record there; undefined when the source is gone or unverified.
+   * With `quotas`, a copy that takes its creator past one (one more file, its source's size) is
+   * refused with QUOTA_EXCEEDED, atomically.
    */
   createCopy(
     copy: Pick<NewFile, 'id' | 'projectId' | 'creatorId' | 'filePath' | 'permissionScope'> & {
       sourceId: string;
     },
     now: Date,
+    quotas?: QuotaLimits,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined>;
   /**
    * Moves the file to another filePath of its creator, bumping version and updatedAt (the same

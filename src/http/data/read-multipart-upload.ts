@@ -10,8 +10,13 @@ export type UploadPart = { stream: Readable; contentType: string | undefined };
 /** The spec's upload form names its file part `data` (spec 4.2). */
 const filePartName = 'data';
 
+/**
+ * A form upload, with or without parameters. security: a `multipart/form-data` without its
+ * boundary (a client that set the header by hand) is a form all the same: stored raw, its
+ * framing would become the file (issue 25, item 5); the parser refuses it instead.
+ */
 export function isMultipart(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^multipart\/form-data\s*;/i.test(contentType);
+  return contentType !== undefined && /^\s*multipart\/form-data\s*(;|$)/i.test(contentType);
 }
 
 const malformed = (error: unknown) =>
@@ -51,7 +56,11 @@ export function readMultipartUpload(
         limits: { fields: 100, fieldSize: 64 * 1024, files: 20, parts: 120, headerPairs: 100 },
       });
     } catch (error) {
-      reject(malformed(error));
+      // RFC 7578 §4.1: the boundary parameter is what delimits the parts; without it there is no form.
+      const noBoundary = /boundary not found/i.test((error as Error).message);
+      reject(
+        noBoundary ? validationFailed('multipart/form-data needs its boundary parameter') : malformed(error),
+      );
       return;
     }
     busboy.on('file', (fieldName, stream, _fileName, _encoding, mimeType) => {

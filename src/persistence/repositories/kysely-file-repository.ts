@@ -94,8 +94,12 @@ export class KyselyFileRepository implements FileRepository {
     return deleteExpiredUnverified(this.#db, expiredBefore, limit);
   }
 
-  createCopy(copy: NewCopy, now: Date): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
-    return createCopy(this.#db, this.#inserts, copy, now);
+  createCopy(
+    copy: NewCopy,
+    now: Date,
+    quotas?: QuotaLimits,
+  ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
+    return createCopy(this.#db, this.#inserts, copy, now, quotas);
   }
 
   move(

@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { FileRepository, ReplacedUpload } from '../../../domain/files/file-repository.ts';
+import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
 import { fileExists } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
+import { assertUsageWithin } from '../storage-usage-check.ts';
 import { writeTransaction } from '../write-transaction.ts';
 import { deleteAbandonedUpload } from './delete-abandoned-upload.ts';
 import type { FileInserts } from './file-inserts.ts';
@@ -18,6 +20,7 @@ export async function createCopy(
   inserts: FileInserts,
   copy: NewCopy,
   now: Date,
+  quotas?: QuotaLimits,
 ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
   try {
     return await writeTransaction(db, async (trx) => {
@@ -47,6 +50,13 @@ export async function createCopy(
       };
       await inserts.insertFile(trx, row);
       await inserts.insertCreatorAcl(trx, copy.id, copy.creatorId, copy.projectId, row.created_at);
+      // The quotas are judged here, after the insert moved the usage rows (locked until commit),
+      // not only before the write: concurrent copies on any worker or node cannot all pass a
+      // quota that has room for one (issue 25, item 3).
+      if (quotas) {
+        const grew = { files: replaced === undefined, bytes: Number(row.content_size_bytes ?? 0) > 0 };
+        await assertUsageWithin(trx, { projectId: copy.projectId, userId: copy.creatorId }, quotas, grew);
+      }
       const file = toFileRecord(row, [{ scope: 'user', identifier: copy.creatorId }]);
       return replaced === undefined ? { file } : { file, replaced };
     });
