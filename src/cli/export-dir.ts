@@ -47,10 +47,17 @@ export async function readExportDir(
     throw new ConfigError(`${options.flag} ${inDir}: cannot read it (${toFileErrorReason(error)})`);
   });
   if (!info.isDirectory()) throw new ConfigError(`${options.flag} ${inDir}: is not a directory`);
+  const metadata = path.join(inDir, metadataFileName);
+  // An export renames its metadata into place last (export-import.ts): a directory that holds
+  // only the partial file is an export cut off midway, whatever its blobs look like.
+  if (!(await isFile(metadata)) && (await isFile(`${metadata}.partial`)))
+    throw new ConfigError(
+      `${options.flag} ${inDir}: an incomplete export (${metadataFileName}.partial, no ${metadataFileName}: ` +
+        'coffer export stopped before it finished); export again into a new directory',
+    );
   const blobs = await listBlobs(inDir);
   const byKey = new Map(blobs.map((blob) => [blob.key, blob]));
   options.progress.phase('check', blobs.length);
-  const metadata = path.join(inDir, metadataFileName);
   let lineNumber = 0;
   let lastTable = 0;
   try {
@@ -94,6 +101,10 @@ export async function* readLines(file: string): AsyncGenerator<ExportLine> {
       throw new SyntaxError('not a {table, row} record');
     yield line;
   }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => undefined))?.isFile() ?? false;
 }
 
 async function listBlobs(inDir: string): Promise<ExportedBlob[]> {

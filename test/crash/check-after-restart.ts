@@ -142,11 +142,12 @@ async function verifyPendingUpload(
   return undefined;
 }
 
-async function assertDownloads(
+/** The record is verified with exactly these bytes (etag and size), and its URL serves them. */
+export async function assertDownloads(
   client: ApiClient,
   token: string,
   fileId: string,
-  put: PutJournal,
+  put: Pick<PutJournal, 'md5' | 'sizeBytes'>,
   where: string,
 ): Promise<void> {
   const record = await client.call('GET', `/api/v1/file/${fileId}`, { token });

@@ -29,11 +29,11 @@ export type FileJournal = {
 };
 
 /**
- * What the kill switch counts: every step (`any`: a request sent, a body chunk, an answer), or
- * the answers of one kind only. Requests sent together all leave in the same tick, so counting
- * answers is what puts the kill among requests the server is still working on.
+ * What the kill switch counts: every step (`any`: a request sent, a body chunk, an answer),
+ * every answer, or the answers of one kind only. Requests sent together all leave in the same
+ * tick, so counting answers is what puts the kill among requests the server is still working on.
  */
-export type KillPoint = 'any' | 'verify' | 'share';
+export type KillPoint = 'any' | 'answer' | 'verify' | 'share';
 
 /** SIGKILLs the server at the `at`-th counted event (a request sent, a body chunk, an answer). */
 export class KillSwitch {
@@ -67,7 +67,7 @@ export class KillSwitch {
 }
 
 /** The events a plan produces when nothing is killed: the range the kill point is drawn from. */
-export function countEvents(plans: FilePlan[], counts: KillPoint): number {
+export function countEvents(plans: FilePlan[], counts: Exclude<KillPoint, 'answer'>): number {
   if (counts === 'verify') return plans.filter((plan) => plan.verify).length;
   if (counts === 'share') return plans.reduce((sum, plan) => sum + plan.roles.length, 0);
   const chunks = (put: PutPlan) => Math.ceil((put.sizeBytes + (put.multipart ? 200 : 0)) / (64 * 1024));

@@ -2,6 +2,7 @@ import { after, before } from 'node:test';
 import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
 import { assertDatabaseIntegrity } from '../support/database-integrity.ts';
 import { checkAfterRestart, type RoundOutcome } from './check-after-restart.ts';
+import { assertReferencedBlobsStored } from './check-blob-references.ts';
 import type { FileJournal } from './crash-round.ts';
 
 /** The `coffer serve` a crash test file kills and restarts, and the user its rounds act as. */
@@ -22,26 +23,34 @@ export function useCrashTarget(args: string[] = []): CrashTarget {
 }
 
 /**
- * Restarts the killed server on its data and holds it to the round's journal and to the
- * database's integrity checks; a failure names the round and its seed.
+ * Restarts the killed server on its data and holds it to `check` (what the round's clients
+ * saw), the database's integrity checks and the blob store (no record without its bytes); a
+ * failure names the round and its seed.
  */
-export async function restartAndCheck(
+export async function restartAndHold<T>(
+  target: CrashTarget,
+  context: string,
+  check: (coffer: CofferProcess) => Promise<T>,
+): Promise<T> {
+  target.coffer = await target.coffer.restart();
+  try {
+    const outcome = await check(target.coffer);
+    await assertDatabaseIntegrity(target.coffer);
+    await assertReferencedBlobsStored(target.coffer);
+    return outcome;
+  } catch (error) {
+    (error as Error).message = `${context}: ${(error as Error).message}`;
+    throw error;
+  }
+}
+
+/** restartAndHold for upload rounds: the restarted server keeps what their journals say. */
+export function restartAndCheck(
   target: CrashTarget,
   round: { prefix: string; journals: FileJournal[]; context: string },
 ): Promise<RoundOutcome> {
-  target.coffer = await target.coffer.restart();
-  try {
-    const { prefix, journals } = round;
-    const outcome = await checkAfterRestart({
-      client: target.coffer.client,
-      token: target.token,
-      prefix,
-      journals,
-    });
-    await assertDatabaseIntegrity(target.coffer);
-    return outcome;
-  } catch (error) {
-    (error as Error).message = `${round.context}: ${(error as Error).message}`;
-    throw error;
-  }
+  const { prefix, journals } = round;
+  return restartAndHold(target, round.context, (coffer) =>
+    checkAfterRestart({ client: coffer.client, token: target.token, prefix, journals }),
+  );
 }

@@ -6,7 +6,7 @@ import { startCofferProcess } from '../support/coffer-process.ts';
 import { listReferencedBlobFiles } from '../support/database-integrity.ts';
 import { type FaultyDiskKind, findFaultyDiskObstacle, mountFaultyDisk } from '../support/faulty-disk.ts';
 import { chooseSeed, seededRandom } from '../support/seeded-random.ts';
-import { currentStackName } from '../support/test-stack.ts';
+import { currentStackName, prepareTestStack } from '../support/test-stack.ts';
 import { type Answer, planUploads, runUploads, toUnexpectedAnswers } from './crash-round.ts';
 import { restartAndCheck } from './crash-target.ts';
 
@@ -57,7 +57,11 @@ describe(`uploads on failing disks, then kill -9 (fs store, ${currentStackName()
       if (obstacle) return t.skip(obstacle);
       const disk = await mountFaultyDisk(fault.kind, { sizeBytes: fault.sizeBytes });
       const storeDir = path.join(disk.dir, 'blobs');
-      const coffer = await startCofferProcess({ args: ['--storage-url', `file:${storeDir}`] });
+      // The store's URL in the stack's environment (not a flag), so that the checks after the
+      // restart and any CLI command given coffer.env look at the faulty disk too.
+      const stack = await prepareTestStack();
+      const storeEnv = { ...stack.env, COFFER_STORAGE_URL: `file:${storeDir}` };
+      const coffer = await startCofferProcess({ stack: { ...stack, env: storeEnv } });
       const target = { coffer, token: '' };
       try {
         const { token } = await coffer.client.signup();
@@ -97,6 +101,7 @@ describe(`uploads on failing disks, then kill -9 (fs store, ${currentStackName()
         await restartAndCheck(target, { prefix, journals, context: `${fault.kind} (seed ${seed})` });
       } finally {
         await target.coffer.stop();
+        await stack.cleanup();
         await disk.remove();
       }
     });

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -169,13 +170,15 @@ function waitForOutput(child: ChildProcess, output: () => string, pattern: RegEx
 /**
  * SIGKILLs a process and all its descendants as one crash: each is stopped (SIGSTOP) before
  * its children are listed, so none can fork a replacement meanwhile, then all are killed.
+ * Where Linux lists a process's children itself, the whole tree is stopped within the calling
+ * tick: a request the workers are handling then gets no answer, however short it is.
  * Resolves once none of them runs any more (a zombie awaiting its reaper counts as gone).
  */
 async function killProcessTree(rootPid: number): Promise<void> {
   const tree = [rootPid];
   for (let index = 0; index < tree.length; index++) {
     signal(tree[index]!, 'SIGSTOP');
-    tree.push(...(await childrenOf(tree[index]!)));
+    tree.push(...(listChildrenNow(tree[index]!) ?? (await childrenOf(tree[index]!))));
   }
   for (const pid of tree) signal(pid, 'SIGKILL');
   for (const pid of tree) while (await isRunning(pid)) await delay(10);
@@ -201,6 +204,21 @@ export async function childrenOf(pid: number): Promise<number[]> {
     if (Number(parent) === pid) children.push(Number(entry));
   }
   return children;
+}
+
+/**
+ * Linux (CONFIG_PROC_CHILDREN): the children of `pid` from its threads' own lists, read
+ * synchronously; undefined where the kernel keeps no such list.
+ */
+function listChildrenNow(pid: number): number[] | undefined {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch (error) {
+    // A process already gone has no children left to stop.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' && !existsSync(`/proc/${pid}`) ? [] : undefined;
+  }
 }
 
 async function isRunning(pid: number): Promise<boolean> {

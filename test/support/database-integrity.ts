@@ -73,14 +73,31 @@ async function queryRows(target: Target, query: string): Promise<Record<string, 
   }
 }
 
+/** A blob version a record needs: its pinned content or its pending upload. */
+export type ReferencedBlob = { key: string; version: string };
+
+/**
+ * Every blob version some record still points at. A copy's content lives under its source's
+ * key (blob_file_id); a pending upload always under the file's own.
+ */
+export async function listReferencedBlobs(target: Target): Promise<ReferencedBlob[]> {
+  const rows = await queryRows(
+    target,
+    'select project_id, id, blob_file_id, blob_version, upload_blob_version from files',
+  );
+  return rows.flatMap((row) => [
+    ...(row.blob_version === null
+      ? []
+      : [{ key: `${row.project_id}/${row.blob_file_id ?? row.id}`, version: String(row.blob_version) }]),
+    ...(row.upload_blob_version === null
+      ? []
+      : [{ key: `${row.project_id}/${row.id}`, version: String(row.upload_blob_version) }]),
+  ]);
+}
+
 /** The blob files (`<projectId>/<fileId>.<version>.blob`) some record still points at. */
 export async function listReferencedBlobFiles(target: Target): Promise<string[]> {
-  const rows = await queryRows(target, 'select project_id, id, blob_version, upload_blob_version from files');
-  return rows.flatMap((row) =>
-    [row.blob_version, row.upload_blob_version]
-      .filter((version) => version !== null)
-      .map((version) => `${row.project_id}/${row.id}.${version}.blob`),
-  );
+  return (await listReferencedBlobs(target)).map(({ key, version }) => `${key}.${version}.blob`);
 }
 
 /**
