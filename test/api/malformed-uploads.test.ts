@@ -8,7 +8,13 @@ import { currentStackName } from '../support/test-stack.ts';
 // Defect: one truncated multipart PUT from any signed-up user killed `coffer serve` (an
 // unhandled 'error' of the parser's file stream). Each body here must cost one 400, nothing
 // more: the server stays up and keeps nothing of the upload.
-const forms: Array<{ name: string; contentType: string; body: string; message?: RegExp }> = [
+const forms: Array<{
+  name: string;
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+  message?: RegExp;
+}> = [
   {
     name: 'file part never terminated',
     contentType: 'multipart/form-data; boundary=B',
@@ -55,6 +61,15 @@ const forms: Array<{ name: string; contentType: string; body: string; message?: 
     body: '--B\r\nContent-Disposition: form-data; name="data"; filename="a"\r\n\r\nx\r\n--B--\r\n',
     message: /boundary/,
   },
+  // Issue 20, item 5: a raw PUT of part of a file (Content-Range) was stored as a complete,
+  // truncated file that verified.
+  {
+    name: 'a raw PUT of part of a file (Content-Range)',
+    contentType: 'application/octet-stream',
+    headers: { 'content-range': 'bytes 0-9/20' },
+    body: '0123456789',
+    message: /Content-Range/,
+  },
   {
     name: 'part without a content-disposition',
     contentType: 'multipart/form-data; boundary=B',
@@ -81,7 +96,7 @@ describe('malformed multipart uploads cost one 400, never the process', () => {
       assert.equal(requested.status, 200, requested.text);
       const put = await fetch(requested.body.putFileUrl, {
         method: 'PUT',
-        headers: { 'content-type': form.contentType },
+        headers: { 'content-type': form.contentType, ...form.headers },
         body: form.body,
       });
       const answer = await put.json();

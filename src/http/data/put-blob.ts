@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { StoredBlob } from '../../domain/blobs/blob-store.ts';
+import { validationFailed } from '../../errors/errors.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { GatewayParams, toGatewayLink } from './gateway-link.ts';
 import { isMultipart, readMultipartUpload } from './read-multipart-upload.ts';
@@ -15,6 +16,12 @@ export const putBlob: RouteRegistrar = (app, services) => {
     { config: { streamsBody: true }, schema: { hide: true, params: GatewayParams } },
     async (request, reply) => {
       const link = toGatewayLink(request.url, request.params);
+      // RFC 9110 §14.5: a PUT with Content-Range asks for part of the resource to be replaced;
+      // stored as the whole file, a part would verify as a complete, truncated file.
+      if (request.headers['content-range'] !== undefined)
+        throw validationFailed(
+          'Content-Range: an upload link takes the whole file in one PUT, without Content-Range',
+        );
       const signal = abortOnClose(request);
       const info: StoredBlob = isMultipart(request.headers['content-type'])
         ? await readMultipartUpload(request.raw, (part) =>
