@@ -154,6 +154,48 @@ describe('data plane: signed links, PUT styles, downloads', () => {
     assert.equal(notModified.status, 304);
   });
 
+  it('conditional requests as RFC 9110 reads them: weak tags, lists, dates, If-Range', async () => {
+    const content = 'conditional bytes';
+    const record = await server.client.uploadFile(token, 'dl/conditional.txt', content);
+    const meta = await server.client.call('GET', `/api/v1/file/${record._id}`, { token });
+    const url: string = meta.body.url;
+    const etag = md5(content);
+    const lastModified: string = meta.body.meta.LastModified;
+    const later = new Date(Date.parse(lastModified) + 60_000).toUTCString();
+    const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
+    const cases: Array<[string, Record<string, string>, number, string | undefined]> = [
+      // §13.1.2: If-None-Match compares weakly, takes a list and `*`, and outranks the date.
+      ['weak tag', { 'if-none-match': `W/${etag}` }, 304, undefined],
+      ['a list naming it', { 'if-none-match': `"other", ${etag}` }, 304, undefined],
+      ['any tag', { 'if-none-match': '*' }, 304, undefined],
+      ['another tag', { 'if-none-match': '"other"' }, 200, content],
+      [
+        'another tag outranks a current date',
+        { 'if-none-match': '"other"', 'if-modified-since': later },
+        200,
+        content,
+      ],
+      // §13.1.3: If-Modified-Since.
+      ['not modified since a later date', { 'if-modified-since': later }, 304, undefined],
+      ['not modified since its own date', { 'if-modified-since': lastModified }, 304, undefined],
+      ['modified since an earlier date', { 'if-modified-since': earlier }, 200, content],
+      ['an unreadable date is ignored', { 'if-modified-since': 'yesterday' }, 200, content],
+      // §13.1.5: If-Range keeps the Range only while it names this content (tags compared strongly).
+      ['If-Range with its tag', { range: 'bytes=0-3', 'if-range': etag }, 206, 'cond'],
+      ['If-Range with its date', { range: 'bytes=0-3', 'if-range': lastModified }, 206, 'cond'],
+      ['If-Range with another tag', { range: 'bytes=0-3', 'if-range': '"other"' }, 200, content],
+      ['If-Range with a weak tag', { range: 'bytes=0-3', 'if-range': `W/${etag}` }, 200, content],
+      ['If-Range with another date', { range: 'bytes=0-3', 'if-range': earlier }, 200, content],
+    ];
+    for (const [name, headers, status, body] of cases) {
+      const response = await fetch(url, { headers });
+      assert.equal(response.status, status, name);
+      const text = await response.text();
+      if (body !== undefined) assert.equal(text, body, name);
+      if (status === 304) assert.equal(response.headers.get('etag'), etag, name);
+    }
+  });
+
   it('a link past its expiry is LINK_EXPIRED; expiresInSeconds sets it', async () => {
     const record = await server.client.uploadFile(token, 'expiring.txt', 'soon gone');
     const meta = await server.client.call('GET', `/api/v1/file/${record._id}?expiresInSeconds=1`, { token });

@@ -2,12 +2,13 @@ import type { FastifyReply } from 'fastify';
 import { toAttachmentDisposition } from '../../domain/files/content-disposition.ts';
 import { toFileName } from '../../domain/files/validate-file-path.ts';
 import type { RouteRegistrar } from '../route-context.ts';
+import { isNotModified, isRangeCurrent } from './conditional-request.ts';
 import { GatewayParams, toGatewayLink } from './gateway-link.ts';
 import { answerRange } from './parse-range.ts';
 
 /**
  * GET and HEAD on a signed download link: the verified bytes, with Range support (206/416),
- * conditional GET on the ETag, and headers that keep browsers from running the content.
+ * conditional GET (If-None-Match, If-Modified-Since, If-Range), and headers that keep browsers from running the content.
  */
 export const getBlob: RouteRegistrar = (app, services) => {
   app.route({
@@ -27,8 +28,12 @@ export const getBlob: RouteRegistrar = (app, services) => {
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cache-control', 'private, no-transform');
-      if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
-      const range = answerRange(reply, request.headers.range, sizeBytes);
+      const validators = { etag: file.etag, lastModified };
+      if (isNotModified(request.headers, validators)) return reply.code(304).send();
+      const rangeHeader = isRangeCurrent(request.headers['if-range'], validators)
+        ? request.headers.range
+        : undefined;
+      const range = answerRange(reply, rangeHeader, sizeBytes);
       if (request.method === 'HEAD' || range === null) return sendEmpty(reply);
       // Always an explicit range: the body can never carry more than Content-Length declared.
       const blob = await services.fileReading.openContent(file, { range });
