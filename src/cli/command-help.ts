@@ -53,6 +53,21 @@ export function commandHelp(name: string, command: Command, commonFlags: readonl
   ].join('\n');
 }
 
+/**
+ * Help of a group (`coffer help files`): each of its commands with its arguments and what it
+ * does; undefined when no command starts with `group`.
+ */
+export function groupHelp(group: string, commands: Record<string, Command>): string | undefined {
+  const members = Object.entries(commands).filter(([name]) => name.startsWith(`${group} `));
+  if (members.length === 0) return undefined;
+  const usages = members.map(([name, command]) => `coffer ${[name, ...(command.args ?? [])].join(' ')}`);
+  const width = Math.max(...usages.map((line) => line.length)) + 3;
+  return [
+    `Commands of coffer ${group} (coffer help ${group} <command> for its flags):`,
+    ...members.map(([, command], index) => `  ${usages[index]!.padEnd(width)}${command.summary}`),
+  ].join('\n');
+}
+
 /** The version in package.json. */
 export function cofferVersion(): string {
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {

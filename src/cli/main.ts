@@ -4,11 +4,11 @@ import { ConfigError, isConfigError } from '../config/config-error.ts';
 import { projectSettingDefinitions, projectSettingNames } from '../domain/identity/project-settings.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { type Command, commonFlags, type Flag, parseCommandLine, type Values } from './command.ts';
-import { cofferVersion, commandHelp } from './command-help.ts';
+import { cofferVersion, commandHelp, groupHelp } from './command-help.ts';
 import { commands } from './commands.ts';
 import { restrictNewFilesToOwner } from './private-files.ts';
 
-const usage = `Usage (coffer help <command> for its flags; coffer --version):
+const usage = `Usage (coffer help <group> for its commands, coffer help <command> for its flags; coffer --version):
   coffer serve [--host 127.0.0.1] [--port 8080] [--public-url URL] [--tls-cert F --tls-key F] [--trust-proxy [HOPS|ADDRESSES]] [--workers N] [--log-level L]
   coffer project create <name> [--origin URL]... [--json]
   coffer project show <projectId|name> [--json]
@@ -78,6 +78,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       if (values.help) return printHelp([]);
       throw new ConfigError('a command is needed (coffer help lists them)');
     }
+    const group = positionals.length === 1 && values.help ? groupHelp(positionals[0]!, commands) : undefined;
+    if (group) {
+      console.log(group);
+      return 0;
+    }
     const { name, command, args } = findCommand(positionals);
     if (values.help) {
       console.log(commandHelp(name, command, commonFlags));
@@ -96,10 +101,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   }
 }
 
-/** `coffer help`: every command; `coffer help <command>`: that command's flags. */
+/** `coffer help`: every command; `coffer help <group>`: its commands; `coffer help <command>`: its flags. */
 function printHelp(words: string[]): number {
-  if (words.length === 0) {
-    console.log(usage);
+  const help = words.length === 0 ? usage : words.length === 1 ? groupHelp(words[0]!, commands) : undefined;
+  if (help) {
+    console.log(help);
     return 0;
   }
   const { name, command } = findCommand(words);

@@ -34,6 +34,25 @@ it('coffer help lists every command; help <command> and <command> --help list it
   }
 });
 
+it("coffer help <group> and <group> --help list the group's commands with what each does", async () => {
+  const groups = new Set(
+    Object.keys(commands)
+      .filter((name) => name.includes(' '))
+      .map((name) => name.split(' ')[0]!),
+  );
+  assert.ok(groups.has('files') && groups.has('user'));
+  for (const group of groups) {
+    const viaHelp = await runCli(['help', group]);
+    const viaFlag = await runCli([group, '--help']);
+    assert.equal(viaHelp.code, 0, `${group}: ${viaHelp.stderr}`);
+    assert.equal(viaFlag.stdout, viaHelp.stdout, group);
+    for (const [name, command] of Object.entries(commands).filter(([name]) => name.startsWith(`${group} `))) {
+      assert.ok(viaHelp.stdout.includes(`coffer ${name}`), name);
+      assert.ok(viaHelp.stdout.includes(command.summary), name);
+    }
+  }
+});
+
 it('usage errors exit 2 with one line; with --json, {code, message} alone', async () => {
   for (const args of [[], ['frobnicate'], ['user'], ['help', 'frobnicate'], ['user', 'create', '--nope']]) {
     const wrong = await runCli([...args, '--json']);
