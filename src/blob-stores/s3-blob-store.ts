@@ -30,6 +30,7 @@ import { assertValidBlobKey, assertValidBlobVersion, newBlobVersion } from './bl
 import { MeteredStream } from './metered-stream.ts';
 import { isS3NotFound, isS3PreconditionFailed, isS3StorageFull, toBlobStoreError } from './s3-errors.ts';
 import { listS3MultipartUploads, listS3Objects, type S3Area } from './s3-listings.ts';
+import { toBlobInfo, toFullObjectSha256 } from './s3-object-headers.ts';
 import { S3Presigner } from './s3-presigner.ts';
 import type { S3Location } from './s3-storage-url.ts';
 
@@ -40,8 +41,6 @@ export type S3BlobStoreOptions = Omit<S3Location, 'forcePathStyle'> & {
   /** Omitted: the AWS SDK's default chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, profiles, roles). */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 };
-
-type ObjectHeaders = { ContentLength?: number; LastModified?: Date };
 
 /** The readiness probe's body: small, and removed again at once. */
 const PROBE_BYTES = Buffer.alloc(4096);
@@ -293,18 +292,4 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
     assertValidBlobVersion(key, version);
     return `${this.#prefix}${key}.${version}`;
   }
-}
-
-/**
- * The SHA-256 of the whole object, when the store reports one: a multipart object's is a
- * checksum of its parts' checksums (`…-3`, ChecksumType COMPOSITE), which says nothing of the whole.
- */
-function toFullObjectSha256(headers: { ChecksumSHA256?: string; ChecksumType?: string }): string | undefined {
-  const reported = headers.ChecksumSHA256;
-  if (!reported || headers.ChecksumType === 'COMPOSITE' || reported.includes('-')) return undefined;
-  return reported;
-}
-
-function toBlobInfo(headers: ObjectHeaders): BlobInfo {
-  return { sizeBytes: headers.ContentLength ?? 0, lastModified: headers.LastModified ?? new Date(0) };
 }
