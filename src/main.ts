@@ -39,12 +39,14 @@ async function serveWorker(config: Config): Promise<void> {
     { serveFromPrimary },
     { startBlobCollection },
     { startUnverifiedSweep },
+    { startResumableSweep },
   ] = await Promise.all([
     import('./app.ts'),
     import('./services.ts'),
     import('./supervisor/serve-from-primary.ts'),
     import('./start-blob-collection.ts'),
     import('./start-unverified-sweep.ts'),
+    import('./start-resumable-sweep.ts'),
   ]);
   const services = await buildServices(config, { log: logStartWarning, metricsFromPrimary: true });
   const tls = readTlsFiles(config);
@@ -53,6 +55,8 @@ async function serveWorker(config: Config): Promise<void> {
   const collection = collectBlobs ? startBlobCollection(services, app.log) : undefined;
   // The same one worker per node sweeps expired never-verified records.
   const sweep = collectBlobs ? startUnverifiedSweep(services, app.log) : undefined;
+  // And expired resumable uploads.
+  const resumableSweep = collectBlobs ? startResumableSweep(services, app.log) : undefined;
   await new Promise<void>((resolve) => {
     let stopping = false;
     // Ctrl-C signals the primary and its workers together; the primary then sends SIGTERM too.
@@ -62,6 +66,7 @@ async function serveWorker(config: Config): Promise<void> {
       app.log.info('shutting down: draining connections');
       await collection?.stop();
       await sweep?.stop();
+      await resumableSweep?.stop();
       await app.close();
       await services.close();
       // The channel to the primary would keep this worker alive: let it go.

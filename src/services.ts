@@ -4,9 +4,12 @@
  * src/wiring/ over the same WiringContext: a new one adds a module and its line below.
  */
 import path from 'node:path';
+import { newBlobVersion } from './blob-stores/blob-key.ts';
 import { FsBlobStore } from './blob-stores/fs-blob-store.ts';
+import { FsPartialStore } from './blob-stores/fs-partial-store.ts';
 import { MemoryBlobStore } from './blob-stores/memory-blob-store.ts';
 import { parseS3StorageUrl, S3BlobStore } from './blob-stores/s3-blob-store.ts';
+import { S3PartialStore } from './blob-stores/s3-partial-store.ts';
 import type { Config } from './config/config.ts';
 import type { BlobStore } from './domain/blobs/blob-store.ts';
 import type { BlobSweeper } from './domain/blobs/blob-sweeper.ts';
@@ -14,6 +17,7 @@ import { type Clock, systemClock } from './domain/clock.ts';
 import { HashThread } from './domain/files/hash-thread.ts';
 import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
+import type { PartialBlobStore } from './domain/resumable/partial-blob-store.ts';
 import { type BackgroundJobs, buildBackgroundJobs } from './wiring/background-jobs.ts';
 import { buildFileServices, type FileServices } from './wiring/file-services.ts';
 import { buildIdentityServices, type IdentityServices } from './wiring/identity-services.ts';
@@ -61,9 +65,14 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       throw new Error('COFFER_UPLOAD_MODE=direct needs an S3 storage URL');
     }
     const publicUrl = { value: config.publicUrl ?? `http://${config.host}:${config.port}` };
-    const context = { config, clock, database, repositories, blobs, hashes, accessEpoch, publicUrl };
+    const partials = openPartialStore(blobs, hashes);
+    const context = {
+      ...{ config, clock, database, repositories, blobs, partials, hashes, accessEpoch, publicUrl },
+      newBlobVersion,
+    };
     const keys = await loadSigningKeys(repositories.signingKeys);
     const observed = buildMetricsServices(database, options.metricsFromPrimary ?? false);
+    const files = buildFileServices(context, { keys, metrics: observed.metrics });
     return {
       config,
       clock,
@@ -73,10 +82,11 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       publicUrl,
       ...observed,
       ...buildIdentityServices(context, keys),
-      ...buildFileServices(context, { keys, metrics: observed.metrics }),
+      ...files,
       ...buildBackgroundJobs(context),
       close: async () => {
         observed.usageHistory.stop();
+        files.resumableUploads?.close();
         await database.close();
         if ('close' in blobs && typeof blobs.close === 'function') await blobs.close();
       },
@@ -85,6 +95,13 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     await database.close();
     throw error;
   }
+}
+
+/** Where resumable uploads' bytes wait, beside the blob store's versions (none in memory). */
+function openPartialStore(blobs: BlobStore, hashes: HashThread): PartialBlobStore | undefined {
+  if (blobs instanceof FsBlobStore) return new FsPartialStore({ rootDir: blobs.rootDir, hashes });
+  if (blobs instanceof S3BlobStore) return new S3PartialStore(blobs.area);
+  return undefined;
 }
 
 export function openBlobStore(storageUrl: string, hashes?: HashThread): BlobStore & BlobSweeper {

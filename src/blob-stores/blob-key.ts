@@ -18,6 +18,12 @@ export function assertValidBlobVersion(key: string, version: string): void {
   if (!BLOB_VERSION.test(version)) throw validationFailed('The blob version is not a valid version');
 }
 
+/** The stored name of version `version` of `key` (`<key>.<version>`, as toStoredName reads it). */
+export function toVersionName(key: string, version: string): string {
+  assertValidBlobVersion(key, version);
+  return `${key}.${version}`;
+}
+
 /** A fresh version name: 96 random bits, so concurrent writers on any node never collide. */
 export function newBlobVersion(): string {
   return randomBytes(12).toString('hex');

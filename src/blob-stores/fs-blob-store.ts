@@ -14,7 +14,7 @@ import type { BlobSweeper, StoredObject, UnfinishedWrite } from '../domain/blobs
 import { HashThread } from '../domain/files/hash-thread.ts';
 import { storageFull, unavailable } from '../errors/errors.ts';
 import { listAbandonedTempFiles, syncDirectory, toTempPath } from './atomic-files.ts';
-import { assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
+import { newBlobVersion, toVersionName } from './blob-key.ts';
 import { isNoSpaceError, toFsStoreError } from './fs-errors.ts';
 import { listVersionFiles } from './list-version-files.ts';
 import { MeteredStream } from './metered-stream.ts';
@@ -58,6 +58,11 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
     this.#rootDir = options.rootDir;
     this.#hashes = options.hashes ?? new HashThread();
     this.#tmpDir = join(options.rootDir, '.tmp');
+  }
+
+  /** The store's root (resumable uploads' partial store publishes versions into it). */
+  get rootDir(): string {
+    return this.#rootDir;
   }
 
   async put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob> {
@@ -208,45 +213,55 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
   }
 
   #blobPath(key: string, version: string): string {
-    assertValidBlobVersion(key, version);
-    return join(this.#rootDir, `${key}.${version}.blob`);
+    return toVersionPath(this.#rootDir, key, version);
   }
+}
+
+/** The file of version `version` of `key` under `rootDir` (a store's root). */
+export function toVersionPath(rootDir: string, key: string, version: string): string {
+  return join(rootDir, `${toVersionName(key, version)}.blob`);
 }
 
 /**
  * A stream into the file that gathers the chunks arriving while a write is under way into one
  * writev: a few large writes rather than a thread-pool round trip per socket chunk. The handle
- * stays the caller's (it syncs and closes it).
+ * stays the caller's (it syncs and closes it). Writes go from `position` on when one is given
+ * (positional writes), else from the file's current position.
  */
-function toFileWriter(file: FileHandle): Writable {
+export function toFileWriter(file: FileHandle, position?: number): Writable {
+  let next = position;
   return new Writable({
     highWaterMark: writeBatchBytes,
     writev(entries, callback) {
-      writeChunks(
-        file,
-        entries.map((entry) => entry.chunk as Buffer),
-      ).then(() => callback(), callback);
+      const chunks = entries.map((entry) => entry.chunk as Buffer);
+      const at = next;
+      if (next !== undefined) for (const chunk of chunks) next += chunk.length;
+      writeChunks(file, chunks, at).then(() => callback(), callback);
     },
   });
 }
 
-async function writeChunks(file: FileHandle, chunks: Buffer[]): Promise<void> {
-  let { bytesWritten } = await file.writev(chunks);
+async function writeChunks(file: FileHandle, chunks: Buffer[], position?: number): Promise<void> {
+  let { bytesWritten } = await file.writev(chunks, position);
+  let at = position === undefined ? undefined : position + bytesWritten;
   // A short writev (a full disk, a signal): the rest goes chunk by chunk.
   for (const chunk of chunks) {
     if (bytesWritten >= chunk.length) {
       bytesWritten -= chunk.length;
       continue;
     }
-    await writeAll(file, chunk.subarray(bytesWritten));
+    const rest = chunk.subarray(bytesWritten);
+    await writeAll(file, rest, at);
+    if (at !== undefined) at += rest.length;
     bytesWritten = 0;
   }
 }
 
 /** write() may write less than asked (a disk filling up): the rest goes in further writes. */
-async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
+async function writeAll(file: FileHandle, chunk: Buffer, position?: number): Promise<void> {
   for (let offset = 0; offset < chunk.length; ) {
-    const { bytesWritten } = await file.write(chunk, offset);
+    const at = position === undefined ? null : position + offset;
+    const { bytesWritten } = await file.write(chunk, offset, chunk.length - offset, at);
     if (bytesWritten === 0) throw Object.assign(new Error('the disk took no byte'), { code: 'ENOSPC' });
     offset += bytesWritten;
   }

@@ -26,7 +26,7 @@ import type { BlobSweeper, StoredObject, UnfinishedWrite } from '../domain/blobs
 import type { Closable } from '../domain/closable.ts';
 import { toAttachmentDisposition } from '../domain/files/content-disposition.ts';
 import { etagMismatch, unavailable } from '../errors/errors.ts';
-import { assertValidBlobKey, assertValidBlobVersion, newBlobVersion } from './blob-key.ts';
+import { assertValidBlobKey, newBlobVersion, toVersionName } from './blob-key.ts';
 import { MeteredStream } from './metered-stream.ts';
 import { isS3NotFound, isS3PreconditionFailed, isS3StorageFull, toBlobStoreError } from './s3-errors.ts';
 import { listS3MultipartUploads, listS3Objects, type S3Area } from './s3-listings.ts';
@@ -85,6 +85,11 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
       forcePathStyle: options.forcePathStyle ?? false,
       credentials: () => client.config.credentials(),
     });
+  }
+
+  /** Its client, bucket and key prefix: for the resumable uploads' store, which writes versions beside it. */
+  get area(): S3Area {
+    return this.#area;
   }
 
   async put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob> {
@@ -289,7 +294,6 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
   }
 
   #toVersionKey(key: string, version: string): string {
-    assertValidBlobVersion(key, version);
-    return `${this.#prefix}${key}.${version}`;
+    return `${this.#prefix}${toVersionName(key, version)}`;
   }
 }

@@ -57,9 +57,16 @@ export async function* listS3MultipartUploads(
     const page: UnfinishedWrite[] = [];
     for (const { Key, UploadId, Initiated } of output.Uploads ?? []) {
       // An upload started after the cut-off may still be running.
-      if (!Key || !UploadId || !toS3StoredName(area, Key)) continue;
+      const stored = Key && toS3StoredName(area, Key);
+      if (!Key || !UploadId || !stored) continue;
       if (!Initiated || Initiated >= options.startedBefore) continue;
-      page.push({ kind: 'multipart-upload', objectKey: Key, uploadId: UploadId, startedAt: Initiated });
+      page.push({
+        kind: 'multipart-upload',
+        objectKey: Key,
+        uploadId: UploadId,
+        startedAt: Initiated,
+        ...stored,
+      });
     }
     if (page.length > 0) yield page;
     if (!output.IsTruncated) return;

@@ -13,7 +13,7 @@ export async function collectGarbage(config: Config, options: { apply: boolean }
   const { database, repositories } = await openStores(config, (line) => console.error(line));
   const blobs = openBlobStore(config.storageUrl);
   try {
-    const collector = createBlobCollector(config, { files: repositories.files, blobs });
+    const collector = createBlobCollector(config, { repositories, blobs });
     return await collector.collect({ apply: options.apply });
   } finally {
     await database.close();

@@ -42,6 +42,9 @@ export type Config = Readonly<{
   gcGraceSeconds: number;
   unverifiedGraceSeconds: number;
   unverifiedSweepIntervalSeconds: number;
+  resumableExpirySeconds: number;
+  resumableMaxAgeSeconds: number;
+  resumableSweepIntervalSeconds: number;
   databasePoolMax: number;
   databasePreparedStatements: boolean;
   logLevel: string;

@@ -7,6 +7,7 @@ import { observabilitySettings } from './settings/observability-settings.ts';
 import { postgresSettings } from './settings/postgres-settings.ts';
 import { rateLimitSettings } from './settings/rate-limit-settings.ts';
 import { requestLimitSettings } from './settings/request-limit-settings.ts';
+import { resumableSettings } from './settings/resumable-settings.ts';
 import { storeSettings } from './settings/store-settings.ts';
 import { tokenSettings } from './settings/token-settings.ts';
 
@@ -26,6 +27,7 @@ export const settings = {
   ...rateLimitSettings,
   ...databaseTimeoutSettings,
   ...blobSettings,
+  ...resumableSettings,
   ...postgresSettings,
   ...observabilitySettings,
 } as const satisfies Record<string, Setting>;

@@ -52,8 +52,8 @@ export const bodyTooLarge = (limitBytes: number) =>
   new AppError('BODY_TOO_LARGE', `The request body exceeds ${limitBytes} bytes`);
 export const fileTooLarge = (limitBytes: number) =>
   new AppError('FILE_TOO_LARGE', `The file exceeds the maximum size of ${limitBytes} bytes`);
-export const unsupportedMediaType = () =>
-  new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
+export const unsupportedMediaType = (message = 'Send the body as application/json') =>
+  new AppError('UNSUPPORTED_MEDIA_TYPE', message);
 /** RFC 9110 §15.5.17: a 416 says how long the content is, in Content-Range. */
 export const rangeNotSatisfiable = (sizeBytes: number) =>
   new AppError('RANGE_NOT_SATISFIABLE', `The range starts past the end of the content (${sizeBytes} bytes)`, {
@@ -100,4 +100,34 @@ export const contentTypeNotAllowed = (contentType: string) =>
   new AppError(
     'CONTENT_TYPE_NOT_ALLOWED',
     `The project does not allow uploads of type ${JSON.stringify(contentType)}`,
+  );
+
+// Resumable uploads (tus 1.0, issue 20).
+/** security: one answer for an unknown, tampered, expired or revoked upload URL: no oracle. */
+export const uploadNotFound = () =>
+  new AppError(
+    'UPLOAD_NOT_FOUND',
+    'No such upload (it may have expired, finished elsewhere or been revoked)',
+  );
+export const uploadOffsetConflict = (offset: number) =>
+  new AppError('UPLOAD_OFFSET_CONFLICT', `Upload-Offset must be the upload's current offset, ${offset}`, {
+    headers: { 'upload-offset': String(offset) },
+  });
+export const uploadFinished = () =>
+  new AppError(
+    'UPLOAD_FINISHED',
+    'The upload is complete; it takes no more bytes and can no longer be terminated',
+  );
+export const uploadLocked = () =>
+  new AppError('UPLOAD_LOCKED', 'Another request is writing to this upload; retry shortly', {
+    headers: { 'retry-after': '1' },
+  });
+export const tusVersionUnsupported = () =>
+  new AppError('TUS_VERSION_UNSUPPORTED', 'Only tus 1.0.0 is spoken here (Tus-Resumable: 1.0.0)', {
+    headers: { 'tus-version': '1.0.0' },
+  });
+export const checksumMismatch = (algorithm: string) =>
+  new AppError(
+    'CHECKSUM_MISMATCH',
+    `The chunk's ${algorithm} does not match Upload-Checksum; it was discarded`,
   );

@@ -83,6 +83,40 @@ export class ServiceMetrics {
     }
   }
 
+  /**
+   * Resumable uploads still receiving bytes, and the bytes they hold, read from the database
+   * at each scrape: the whole deployment's, so every worker reports the same (`max`, not a sum).
+   */
+  watchResumableUploads(measure: () => Promise<{ uploads: number; bytes: number }>): void {
+    let reading: Promise<{ uploads: number; bytes: number } | undefined> | undefined;
+    // One query per scrape for both gauges; a database that does not answer leaves them as they were.
+    const read = () => {
+      reading ??= measure()
+        .catch(() => undefined)
+        .finally(() => setImmediate(() => (reading = undefined)));
+      return reading;
+    };
+    for (const [name, help, field] of [
+      ['coffer_resumable_uploads_in_progress', 'Resumable uploads receiving bytes (all nodes)', 'uploads'],
+      [
+        'coffer_resumable_upload_bytes_in_progress',
+        'Bytes held by unfinished resumable uploads (all nodes)',
+        'bytes',
+      ],
+    ] as const) {
+      new Gauge({
+        name,
+        help,
+        aggregator: 'max',
+        registers: [this.registry],
+        async collect() {
+          const measured = await read();
+          if (measured) this.set(measured[field]);
+        },
+      });
+    }
+  }
+
   request(method: string, route: string, status: number, seconds: number): void {
     this.#requests.inc({ method, route, status: String(status) });
     this.#duration.observe({ method, route }, seconds);

@@ -18,6 +18,7 @@ export type DatabaseSchema = {
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
   operator_sign_in_links: OperatorSignInLinksTable;
+  resumable_uploads: ResumableUploadsTable;
 };
 
 export type OperatorsTable = {
@@ -178,4 +179,27 @@ export type StorageUsageTable = {
   user_id: string;
   files: number;
   bytes: number;
+};
+
+/** Resumable uploads in progress (migrations/resumable-uploads.ts). */
+export type ResumableUploadsTable = {
+  id: string;
+  project_id: string;
+  file_id: string;
+  creator_id: string;
+  blob_version: string;
+  length: number;
+  /** Bytes the store has made durable (`offset` is a reserved word). */
+  upload_offset: number;
+  store_state: string | null;
+  /** 'receiving' or 'committed'. */
+  state: string;
+  etag: string | null;
+  lease_owner: string | null;
+  /** Unix ms. */
+  lease_until: number | null;
+  /** Unix ms. */
+  expires_at: number;
+  /** Unix ms. */
+  created_at: number;
 };

@@ -3,8 +3,8 @@ import type { BlobStore } from '../domain/blobs/blob-store.ts';
 import type { BlobSweeper } from '../domain/blobs/blob-sweeper.ts';
 import { type Clock, systemClock } from '../domain/clock.ts';
 import { BlobCollector } from '../domain/files/blob-collector.ts';
-import type { FileRepository } from '../domain/files/file-repository.ts';
 import { UnverifiedSweeper } from '../domain/files/unverified-sweeper.ts';
+import type { Repositories } from '../persistence/repositories/create-repositories.ts';
 import type { WiringContext } from './wiring-context.ts';
 
 /** The work `serve` does periodically, beside the requests. */
@@ -17,7 +17,7 @@ export type BackgroundJobs = {
 
 export function buildBackgroundJobs({ config, repositories, blobs, clock }: WiringContext): BackgroundJobs {
   return {
-    collector: createBlobCollector(config, { files: repositories.files, blobs, clock }),
+    collector: createBlobCollector(config, { repositories, blobs, clock }),
     unverifiedSweeper: new UnverifiedSweeper({
       files: repositories.files,
       blobs,
@@ -31,8 +31,19 @@ export function buildBackgroundJobs({ config, repositories, blobs, clock }: Wiri
 /** The blob collector over the configured stores (serve and `coffer gc` share it). */
 export function createBlobCollector(
   config: Config,
-  stores: { files: FileRepository; blobs: BlobStore & BlobSweeper; clock?: Clock },
+  stores: {
+    repositories: Pick<Repositories, 'files' | 'resumableUploads'>;
+    blobs: BlobStore & BlobSweeper;
+    clock?: Clock;
+  },
 ): BlobCollector {
-  const { files, blobs, clock = systemClock } = stores;
-  return new BlobCollector({ files, blobs, sweeper: blobs, clock, graceSeconds: config.gcGraceSeconds });
+  const { repositories, blobs, clock = systemClock } = stores;
+  return new BlobCollector({
+    files: repositories.files,
+    blobs,
+    sweeper: blobs,
+    clock,
+    graceSeconds: config.gcGraceSeconds,
+    isHeldByUpload: (fileId, version) => repositories.resumableUploads.holdsVersion(fileId, version),
+  });
 }

@@ -2,15 +2,17 @@ import { FileOrganizer } from '../domain/files/file-organizer.ts';
 import { FileReading } from '../domain/files/file-reading.ts';
 import { FileSharing } from '../domain/files/file-sharing.ts';
 import type { FileStores } from '../domain/files/file-stores.ts';
-import { FileUploads } from '../domain/files/file-uploads.ts';
+import { type FileEvents, FileUploads } from '../domain/files/file-uploads.ts';
 import { UploadLimits } from '../domain/files/upload-limits.ts';
 import { EpochCache } from '../domain/identity/epoch-cache.ts';
 import type { Project } from '../domain/identity/project-repository.ts';
 import { defaultProjectSettings, type ProjectSettings } from '../domain/identity/project-settings.ts';
 import { LinkSigner } from '../domain/links/link-signer.ts';
 import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
+import type { ResumableUploads } from '../domain/resumable/resumable-uploads.ts';
 import { CountingLinkIssuer } from '../metrics/counting-link-issuer.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
+import { buildResumableUploads } from './resumable-services.ts';
 import { buildKeyRing, type InitialKeys } from './signing-keys.ts';
 import type { WiringContext } from './wiring-context.ts';
 
@@ -24,6 +26,8 @@ export type FileServices = {
   fileReading: FileReading;
   /** Copy, move, delete (single and bulk), custom data. */
   fileOrganizer: FileOrganizer;
+  /** Resumable uploads (tus 1.0); undefined on a store without them. */
+  resumableUploads: ResumableUploads | undefined;
 };
 
 export function buildFileServices(
@@ -52,6 +56,10 @@ export function buildFileServices(
     serverMaxFileSizeBytes: config.maxFileSizeBytes,
   });
   const stores: FileStores = { files: repositories.files, blobs, clock };
+  const events: FileEvents = {
+    uploadCommitted: (sizeBytes) => metrics.uploaded(sizeBytes),
+    uploadVerified: () => metrics.verified(),
+  };
   return {
     fileUploads: new FileUploads({
       ...stores,
@@ -61,10 +69,7 @@ export function buildFileServices(
       directUploads,
       hashes: context.hashes,
       limits,
-      events: {
-        uploadCommitted: (sizeBytes) => metrics.uploaded(sizeBytes),
-        uploadVerified: () => metrics.verified(),
-      },
+      events,
     }),
     fileSharing: new FileSharing({
       ...stores,
@@ -76,6 +81,7 @@ export function buildFileServices(
     }),
     fileReading: new FileReading({ ...stores, links }),
     fileOrganizer: new FileOrganizer({ ...stores, limits }),
+    resumableUploads: buildResumableUploads(context, { links, limits, events, metrics }),
   };
 }
 

@@ -4,6 +4,7 @@ import type { BlobSweeper } from '../domain/blobs/blob-sweeper.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { HashThread } from '../domain/files/hash-thread.ts';
 import type { AccessEpochWatch } from '../domain/identity/access-epoch-watch.ts';
+import type { PartialBlobStore } from '../domain/resumable/partial-blob-store.ts';
 import type { Database } from '../persistence/database.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';
 
@@ -18,6 +19,10 @@ export type WiringContext = {
   /** Users are read through the access epoch's cache (services.ts). */
   repositories: Repositories;
   blobs: BlobStore & BlobSweeper;
+  /** Where resumable uploads' bytes wait; undefined on a store without resumable uploads. */
+  partials: PartialBlobStore | undefined;
+  /** A fresh blob version name (the blob stores' naming). */
+  newBlobVersion: () => string;
   /** One hashing thread for the process: uploads' SHA-256 and the local store's MD5 ETags. */
   hashes: HashThread;
   /** Caches and key rings read again when it moves. */

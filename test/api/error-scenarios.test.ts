@@ -418,6 +418,12 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   CONTENT_MISMATCH: 'test/api/upload-contracts.test.ts',
   QUOTA_EXCEEDED: 'test/api/quotas.test.ts',
   CONTENT_TYPE_NOT_ALLOWED: 'test/api/quotas.test.ts',
+  UPLOAD_NOT_FOUND: 'test/resumable/upload-rules.test.ts',
+  UPLOAD_OFFSET_CONFLICT: 'test/resumable/upload-rules.test.ts',
+  UPLOAD_FINISHED: 'test/resumable/upload-rules.test.ts',
+  UPLOAD_LOCKED: 'test/resumable/upload-rules.test.ts',
+  TUS_VERSION_UNSUPPORTED: 'test/resumable/upload-rules.test.ts',
+  CHECKSUM_MISMATCH: 'test/resumable/upload-rules.test.ts',
 };
 
 describe('error scenarios', () => {

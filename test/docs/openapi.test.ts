@@ -20,6 +20,7 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'DELETE /api/v1/file/{fileId}',
     'DELETE /api/v1/file/{fileId}/acl/role/{roleName}',
     'DELETE /api/v1/file/{fileId}/acl/user/{userId}',
+    'DELETE /blob/v1/uploads/{uploadId}',
     'GET /api/v1/file',
     'GET /api/v1/file/{fileId}',
     'GET /api/v1/user',
@@ -29,7 +30,9 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'GET /metrics',
     'GET /readyz',
     'HEAD /blob/v1/files/{fileId}',
+    'HEAD /blob/v1/uploads/{uploadId}',
     'PATCH /api/v1/file/{fileId}',
+    'PATCH /blob/v1/uploads/{uploadId}',
     'POST /api/v1/auth/login',
     'POST /api/v1/auth/logout',
     'POST /api/v1/auth/password',
@@ -45,6 +48,8 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'POST /api/v1/file/{fileId}/links/revoke',
     'POST /api/v1/file/{fileId}/move',
     'POST /api/v1/file/{fileId}/verify',
+    'POST /api/v1/uploads',
+    'POST /blob/v1/uploads/{uploadId}',
     'PUT /blob/v1/files/{fileId}',
   ]);
 });

@@ -12,8 +12,9 @@ type Fixes = { directory: string; secretAccessKey: string };
  * model of S3's authorisation):
  * - its SigV4 check is wrong for some queries and paths (see isValidSigV4), so it runs with
  *   allowMismatchedSignatures and this checks every signed request correctly instead;
- * - it lacks AbortMultipartUpload (DELETE ?uploadId) and ListMultipartUploads (GET ?uploads),
- *   added over its own upload directories (one per upload id, holding `key` and the parts);
+ * - it lacks AbortMultipartUpload (DELETE ?uploadId), ListMultipartUploads (GET ?uploads) and
+ *   ListParts (GET <key>?uploadId), added over its own upload directories (one per upload id,
+ *   holding `key` and the parts, each beside its `<n>.md5`);
  * - it reads `Range: bytes=0-0` as the whole object (`end || Infinity`); S3 sends one byte;
  * - on a full disk it answers 500 and keeps a partial object; MinIO answers 507
  *   XMinioStorageFull and keeps nothing, so that is what this does (disk-full tests).
@@ -32,6 +33,15 @@ export function s3rverFixes({ directory, secretAccessKey }: Fixes): S3rver.Middl
     if (ctx.method === 'DELETE' && key.length > 0 && typeof uploadId === 'string') {
       await rm(join(uploadsDir, uploadId.replace(/[^\w-]/g, '')), { recursive: true, force: true });
       ctx.status = 204;
+      return;
+    }
+    if (ctx.method === 'GET' && key.length > 0 && typeof uploadId === 'string') {
+      const parts = await listParts(join(uploadsDir, uploadId.replace(/[^\w-]/g, '')));
+      ctx.type = 'application/xml';
+      ctx.status = parts ? 200 : 404;
+      ctx.body = parts
+        ? toListPartsXml({ bucket, key: key.join('/'), uploadId, parts })
+        : '<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist</Message></Error>';
       return;
     }
     if (ctx.method === 'GET' && key.length === 0 && 'uploads' in ctx.query) {
@@ -83,11 +93,42 @@ async function listUploads(uploadsDir: string): Promise<Upload[]> {
   );
 }
 
+const toXmlText = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
+
 function toListMultipartUploadsXml(bucket: string, uploads: Upload[]): string {
-  const toXmlText = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char.charCodeAt(0)};`);
   const items = uploads.map(
     (upload) =>
       `<Upload><Key>${toXmlText(upload.key)}</Key><UploadId>${toXmlText(upload.uploadId)}</UploadId><Initiated>${upload.initiated.toISOString()}</Initiated></Upload>`,
   );
   return `<?xml version="1.0" encoding="UTF-8"?><ListMultipartUploadsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${toXmlText(bucket)}</Bucket><IsTruncated>false</IsTruncated>${items.join('')}</ListMultipartUploadsResult>`;
+}
+
+type UploadedPart = { partNumber: number; etag: string; sizeBytes: number; lastModified: Date };
+
+/** The parts of one upload, by number; undefined when the upload is gone (completed, aborted). */
+async function listParts(uploadDir: string): Promise<UploadedPart[] | undefined> {
+  const names = await readdir(uploadDir).catch(() => undefined);
+  if (!names) return undefined;
+  const numbers = names.filter((name) => /^\d+$/.test(name)).map(Number);
+  const parts = await Promise.all(
+    numbers.map(async (partNumber) => {
+      const info = await stat(join(uploadDir, String(partNumber)));
+      const md5 = await readFile(join(uploadDir, `${partNumber}.md5`), 'utf8');
+      return { partNumber, etag: `"${md5}"`, sizeBytes: info.size, lastModified: info.mtime };
+    }),
+  );
+  return parts.sort((a, b) => a.partNumber - b.partNumber);
+}
+
+function toListPartsXml(upload: {
+  bucket: string;
+  key: string;
+  uploadId: string;
+  parts: UploadedPart[];
+}): string {
+  const items = upload.parts.map(
+    (part) =>
+      `<Part><PartNumber>${part.partNumber}</PartNumber><LastModified>${part.lastModified.toISOString()}</LastModified><ETag>${toXmlText(part.etag)}</ETag><Size>${part.sizeBytes}</Size></Part>`,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?><ListPartsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>${toXmlText(upload.bucket)}</Bucket><Key>${toXmlText(upload.key)}</Key><UploadId>${toXmlText(upload.uploadId)}</UploadId><IsTruncated>false</IsTruncated>${items.join('')}</ListPartsResult>`;
 }

@@ -374,6 +374,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a resumable upload (tus 1.0 creation)
+         * @description Headers: Tus-Resumable: 1.0.0, Upload-Length, Upload-Metadata (filePath required; permissionScope, contentType, checksumSha256). Answers 201 with Location (the signed upload URL), Coffer-File-Id and Upload-Expires; a body sent as application/offset+octet-stream is the first chunk (Upload-Offset answers how much was kept).
+         */
+        post: operations["createResumableUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/blob/v1/files/{fileId}": {
         parameters: {
             query?: never;
@@ -393,6 +413,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/blob/v1/uploads/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A PATCH, HEAD or DELETE named by X-HTTP-Method-Override (tus, for networks that pass only GET and POST) */
+        post: operations["overrideResumableUpload"];
+        /** Terminate an unfinished resumable upload: its bytes, and its never-uploaded file record, go */
+        delete: operations["terminateResumableUpload"];
+        options?: never;
+        /** A resumable upload: Upload-Offset (bytes kept), Upload-Length, Upload-Expires, and ETag once committed */
+        head: operations["getResumableUploadOffset"];
+        /** Append a chunk (application/offset+octet-stream) at Upload-Offset, optionally with Upload-Checksum (sha1 or sha256); the chunk that reaches Upload-Length commits the upload and answers its ETag */
+        patch: operations["appendResumableUpload"];
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -405,7 +445,7 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH";
             message: string;
         };
         /** FileRecord */
@@ -497,6 +537,8 @@ export type components = {
             postVerifyUploadUrl: string;
             /** @description Unix seconds at which putFileUrl expires */
             expiresAt: number;
+            /** @description with resumable: a tus 1.0 upload URL (HEAD for the offset, PATCH the bytes); signed, expires with the upload */
+            resumableUrl?: string;
         };
         /** FilePage */
         FilePage: {
@@ -1676,6 +1718,8 @@ export interface operations {
                     contentType?: string;
                     /** @description base64 of the content's SHA-256 digest, as S3's x-amz-checksum-sha256 */
                     checksumSha256?: string;
+                    /** @description also open a resumable upload (tus 1.0) of contentLength bytes, answered as resumableUrl; needs contentLength */
+                    resumable?: boolean;
                 };
             };
         };
@@ -3173,6 +3217,132 @@ export interface operations {
             };
         };
     };
+    createResumableUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created: Location is the upload URL (tus), Coffer-File-Id the file record, Upload-Offset the bytes kept of a creation-with-upload */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: CONTENT_MISMATCH, INVALID_FILE_PATH, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_EXISTS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: TUS_VERSION_UNSUPPORTED */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_TOO_LARGE, QUOTA_EXCEEDED */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONTENT_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CHECKSUM_MISMATCH */
+            460: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: STORAGE_FULL */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     downloadContent: {
         parameters: {
             query: {
@@ -3482,6 +3652,484 @@ export interface operations {
             };
             /** @description Error: UNAVAILABLE */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    overrideResumableUpload: {
+        parameters: {
+            query: {
+                /** @description Unix seconds at which the link expires (signed) */
+                exp: number;
+                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
+                gen?: number;
+                /** @description the signing key */
+                kid: string;
+                /** @description the signature (base64url) */
+                sig: string;
+            };
+            header?: never;
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As the method it stands for */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: CONTENT_MISMATCH, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPLOAD_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ALREADY_VERIFIED, UPLOAD_FINISHED, UPLOAD_OFFSET_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: TUS_VERSION_UNSUPPORTED */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: QUOTA_EXCEEDED */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONTENT_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPLOAD_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CHECKSUM_MISMATCH */
+            460: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: STORAGE_FULL */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    terminateResumableUpload: {
+        parameters: {
+            query: {
+                /** @description Unix seconds at which the link expires (signed) */
+                exp: number;
+                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
+                gen?: number;
+                /** @description the signing key */
+                kid: string;
+                /** @description the signature (base64url) */
+                sig: string;
+            };
+            header?: never;
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Terminated */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPLOAD_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPLOAD_FINISHED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: TUS_VERSION_UNSUPPORTED */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPLOAD_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getResumableUploadOffset: {
+        parameters: {
+            query: {
+                /** @description Unix seconds at which the link expires (signed) */
+                exp: number;
+                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
+                gen?: number;
+                /** @description the signing key */
+                kid: string;
+                /** @description the signature (base64url) */
+                sig: string;
+            };
+            header?: never;
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload status in headers, never cached */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPLOAD_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: TUS_VERSION_UNSUPPORTED */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    appendResumableUpload: {
+        parameters: {
+            query: {
+                /** @description Unix seconds at which the link expires (signed) */
+                exp: number;
+                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
+                gen?: number;
+                /** @description the signing key */
+                kid: string;
+                /** @description the signature (base64url) */
+                sig: string;
+            };
+            header?: never;
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Kept: the new Upload-Offset (and the ETag for verify once complete) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: CONTENT_MISMATCH, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPLOAD_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ALREADY_VERIFIED, UPLOAD_OFFSET_CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: TUS_VERSION_UNSUPPORTED */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: QUOTA_EXCEEDED */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONTENT_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPLOAD_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CHECKSUM_MISMATCH */
+            460: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: STORAGE_FULL */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };

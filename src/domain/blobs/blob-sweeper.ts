@@ -10,7 +10,15 @@ export type StoredObject = {
 /** A write nobody will finish: a temp file of a dead writer, or an incomplete multipart upload. */
 export type UnfinishedWrite =
   | { kind: 'temp-file'; name: string; sizeBytes: number; startedAt: Date }
-  | { kind: 'multipart-upload'; objectKey: string; uploadId: string; startedAt: Date };
+  | {
+      kind: 'multipart-upload';
+      objectKey: string;
+      uploadId: string;
+      startedAt: Date;
+      /** The key and version the upload would publish (as StoredObject names them). */
+      key: string;
+      version?: string;
+    };
 
 /**
  * How stray bytes are found and removed (`coffer gc`, and periodically in `serve`). Listings

@@ -39,6 +39,12 @@ export type BlobCollectorOptions = {
    * stray: longer than any upload can take, so a put that has not committed yet is never hit.
    */
   graceSeconds: number;
+  /**
+   * Whether a resumable upload still holds this version of the file (issue 20): its multipart
+   * upload lives as long as the upload (a day or more, past the grace), and its published
+   * version waits for the commit, which a failure may put off. Absent: none does.
+   */
+  isHeldByUpload?: (fileId: string, version: string) => Promise<boolean>;
 };
 
 const pageSize = 500;
@@ -124,7 +130,8 @@ export class CollectionPass {
         // A copy serving this version keeps it, whatever became of the file that stored it.
         if (object.version && shared.get(toFileId(object))?.has(object.version)) continue;
         const reason = toStrayReason(object, references.get(toFileId(object)), graceEnd);
-        if (reason) await this.#found(toStray(object, reason), () => this.#removeObject(object));
+        if (!reason || (await this.#isHeldByUpload(object))) continue;
+        await this.#found(toStray(object, reason), () => this.#removeObject(object));
       }
       this.report.scannedObjects += page.length;
       yield page.length;
@@ -135,10 +142,18 @@ export class CollectionPass {
       pageSize,
       signal: this.#signal,
     })) {
-      for (const write of page)
+      for (const write of page) {
+        if (write.kind === 'multipart-upload' && (await this.#isHeldByUpload(write))) continue;
         await this.#found(toUnfinishedStray(write), () => sweeper.removeUnfinishedWrite(write));
+      }
       yield page.length;
     }
+  }
+
+  #isHeldByUpload(object: { key: string; version?: string }): Promise<boolean> {
+    const held = this.#o.isHeldByUpload;
+    if (!held || !object.version) return Promise.resolve(false);
+    return held(toFileId(object), object.version);
   }
 
   /** Objects last written before this are past the grace period. */
@@ -214,6 +229,6 @@ function toUnfinishedStray(write: UnfinishedWrite): Stray {
   };
 }
 
-function toFileId(object: StoredObject): string {
+function toFileId(object: { key: string }): string {
   return object.key.split('/')[1] ?? '';
 }

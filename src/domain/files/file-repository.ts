@@ -27,6 +27,12 @@ export interface FileRepository {
   browse(page: BrowsePage): Promise<FileRecord[]>;
   /** Returns whether a record was deleted (its ACL goes with it). */
   delete(id: string): Promise<boolean>;
+  /**
+   * Deletes an unverified record that never took an upload (a terminated or expired resumable
+   * upload's), releasing what it reserved; the condition is checked by the delete itself, so a
+   * PUT that committed first keeps its record. Returns whether it was deleted.
+   */
+  deleteIfNeverUploaded(id: string): Promise<boolean>;
   /** Ids of the files a user created, in id order after `afterId`, `limit` at most (an index range). */
   listIdsCreatedBy(
     projectId: string,

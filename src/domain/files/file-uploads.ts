@@ -60,6 +60,11 @@ export class FileUploads {
       permissionScope: PermissionScope;
       customData?: unknown;
       declared?: UploadContract;
+      /**
+       * Unix seconds until which the record waits for its upload, when that is longer than
+       * putFileUrl's life (a resumable upload's deadline); putFileUrl expires as usual.
+       */
+      keepUntil?: number;
     },
   ): Promise<{ file: FileRecord; upload: IssuedLink }> {
     const filePath = validateFilePath(request.filePath);
@@ -75,7 +80,7 @@ export class FileUploads {
         creatorId: principal.userId,
         filePath,
         permissionScope: request.permissionScope,
-        uploadExpiresAt,
+        uploadExpiresAt: Math.max(uploadExpiresAt, request.keepUntil ?? 0),
         customData,
         declared,
       },

@@ -77,7 +77,8 @@ export class HashDigest {
   readonly #id: number;
   readonly #algorithm: HashAlgorithm;
   readonly #entry: Pending;
-  #batch = Buffer.allocUnsafeSlow(batchBytes);
+  /** Allocated on demand: a digest left open between requests (a resumable upload) holds none. */
+  #batch: Buffer | undefined;
   #filled = 0;
   #error: Error | undefined;
 
@@ -100,6 +101,7 @@ export class HashDigest {
   /** Copies the bytes into the current batch; resolves at once unless the thread is behind. */
   async update(bytes: Buffer): Promise<void> {
     for (let offset = 0; offset < bytes.length; ) {
+      this.#batch ??= Buffer.allocUnsafeSlow(batchBytes);
       const copied = bytes.copy(this.#batch, this.#filled, offset);
       this.#filled += copied;
       offset += copied;
@@ -128,6 +130,12 @@ export class HashDigest {
     });
   }
 
+  /** Sends what the current batch holds and lets its memory go (a digest that waits for more). */
+  flush(): void {
+    if (this.#filled > 0) this.#send();
+    this.#batch = undefined;
+  }
+
   /** Forgets a digest that will not be finished (a refused or broken upload). */
   discard(): void {
     this.#thread.forget(this.#id);
@@ -136,11 +144,11 @@ export class HashDigest {
 
   #send(): void {
     const filled = this.#filled;
+    const batch = this.#batch;
+    if (!batch) return;
     // A full batch travels as it is (transferred, not copied); the last, partial one as a copy.
-    const bytes = (
-      filled === batchBytes ? this.#batch.buffer : this.#batch.buffer.slice(0, filled)
-    ) as ArrayBuffer;
-    if (filled === batchBytes) this.#batch = Buffer.allocUnsafeSlow(batchBytes);
+    const bytes = (filled === batchBytes ? batch.buffer : batch.buffer.slice(0, filled)) as ArrayBuffer;
+    if (filled === batchBytes) this.#batch = undefined;
     this.#filled = 0;
     this.#entry.inFlight += filled;
     this.#thread.post(this.#id, { algorithm: this.#algorithm, bytes }, [bytes]);

@@ -5,6 +5,8 @@ import type { LinkClaims, LinkOperation, LinkSigner } from './link-signer.ts';
 
 /** Gateway path of a file's bytes; the signed query string is the credential. */
 export const blobPathPrefix = '/blob/v1/files/';
+/** Gateway path of a resumable upload (tus 1.0); the signed query string is the credential. */
+export const resumablePathPrefix = '/blob/v1/uploads/';
 
 export type IssuedLink = { url: string; expiresAt: number };
 
@@ -92,6 +94,15 @@ export class LinkIssuer {
     return { url: await this.#gatewayUrl('download', file.id, expiresAt, file.linksGeneration), expiresAt };
   }
 
+  /**
+   * A resumable upload's URL (issue 20): signed like an upload link, with the file's links
+   * generation, so revoking the file's links stops the upload too.
+   */
+  async issueResumable(uploadId: string, expiresAt: number, generation: number): Promise<IssuedLink> {
+    const url = await this.#gatewayUrl('resume', uploadId, expiresAt, generation, resumablePathPrefix);
+    return { url, expiresAt };
+  }
+
   /** Checks a gateway link; throws INVALID_SIGNATURE or LINK_EXPIRED. */
   async assertGatewayLink(
     claims: LinkClaims,
@@ -107,6 +118,7 @@ export class LinkIssuer {
     fileId: string,
     expiresAt: number,
     generation?: number,
+    pathPrefix = blobPathPrefix,
   ): Promise<string> {
     const { keyId, signature } = (await this.#signer.current()).sign({
       operation,
@@ -115,6 +127,6 @@ export class LinkIssuer {
       generation,
     });
     const query = toGatewayQuery({ expiresAt, generation, keyId, signature });
-    return `${this.#baseUrl()}${blobPathPrefix}${fileId}?${query}`;
+    return `${this.#baseUrl()}${pathPrefix}${fileId}?${query}`;
   }
 }

@@ -4,8 +4,9 @@ import { invalidSignature, linkExpired } from '../../errors/errors.ts';
 /**
  * What a link allows. security: the operation is part of the signed string, so a download
  * link can never be replayed as an upload link for the same file, nor the other way round.
+ * `resume` links name a resumable upload (their `fileId` is the upload's id).
  */
-export type LinkOperation = 'upload' | 'download';
+export type LinkOperation = 'upload' | 'download' | 'resume';
 
 export type HmacKey = { id: string; secret: Buffer };
 

@@ -2,9 +2,16 @@ import type { Services } from '../../services.ts';
 import type { TypedApp } from '../route-context.ts';
 import { getBlob } from './get-blob.ts';
 import { putBlob } from './put-blob.ts';
+import { resumableRoutes } from './resumable/resumable-routes.ts';
+import {
+  tusChecksumAlgorithms,
+  tusExtensions,
+  tusRequestHeaders,
+  tusResponseHeaders,
+  tusVersion,
+} from './resumable/tus-protocol.ts';
 
-const exposedHeaders =
-  'ETag, Content-Length, Content-Range, Content-Disposition, Accept-Ranges, Last-Modified';
+const exposedHeaders = `ETag, Content-Length, Content-Range, Content-Disposition, Accept-Ranges, Last-Modified, ${tusResponseHeaders}`;
 
 /**
  * /blob/v1: the object-store gateway. No app credentials and no token: the signed link is the
@@ -20,19 +27,25 @@ export async function dataPlane(app: TypedApp, services: Services): Promise<void
     reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', exposedHeaders);
   });
 
+  // A CORS preflight, and tus discovery (an OPTIONS without Access-Control-Request-Method).
   app.options('/*', { schema: { hide: true } }, async (request, reply) => {
     const requested = request.headers['access-control-request-headers'];
     return reply
       .code(204)
-      .header('access-control-allow-methods', 'GET, HEAD, PUT, OPTIONS')
+      .header('access-control-allow-methods', 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS')
       .header(
         'access-control-allow-headers',
-        typeof requested === 'string' ? requested : 'content-type, range',
+        typeof requested === 'string' ? requested : `content-type, range, ${tusRequestHeaders}`,
       )
       .header('access-control-max-age', '600')
+      .header('tus-version', tusVersion)
+      .header('tus-extension', tusExtensions)
+      .header('tus-checksum-algorithm', tusChecksumAlgorithms)
+      .header('tus-max-size', String(services.config.maxFileSizeBytes))
       .send();
   });
 
   putBlob(app, services);
+  resumableRoutes(app, services);
   getBlob(app, services);
 }

@@ -20,7 +20,7 @@ export const putBlob: RouteRegistrar = (app, services) => {
       // stored as the whole file, a part would verify as a complete, truncated file.
       if (request.headers['content-range'] !== undefined)
         throw validationFailed(
-          'Content-Range: an upload link takes the whole file in one PUT, without Content-Range',
+          'Content-Range: an upload link takes the whole file in one PUT; to send a file in parts, ask for a resumable upload (POST /api/v1/file with resumable: true, or tus at POST /api/v1/uploads)',
         );
       const signal = abortOnClose(request);
       const info: StoredBlob = isMultipart(request.headers['content-type'])

@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityService } from '../../domain/identity/identity-service.ts';
 import type { ProjectRepository } from '../../domain/identity/project-repository.ts';
 import { appCredentialsRequired, originNotAllowed } from '../../errors/errors.ts';
+import { tusRequestHeaders, tusResponseHeaders } from '../data/resumable/tus-protocol.ts';
 import { toErrorBody } from './error-handler.ts';
 
-const allowedHeaders = 'sb-app-id, sb-app-secret, authorization, content-type, accept';
+const allowedHeaders = `sb-app-id, sb-app-secret, authorization, content-type, accept, ${tusRequestHeaders}`;
 const allowedMethods = 'GET, POST, PATCH, DELETE, OPTIONS';
 
 /**
@@ -28,7 +29,12 @@ export function installAppCredentials(
     const origin = single(request.headers.origin);
     const project = await options.identity.getProjectByApp(appId, secret);
     const originAllowed = origin !== undefined && project.allowedOrigins.includes(origin);
-    if (originAllowed) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+    if (originAllowed)
+      reply
+        .header('access-control-allow-origin', origin)
+        .header('vary', 'Origin')
+        // A browser's tus client reads the created upload's URL (POST /api/v1/uploads).
+        .header('access-control-expose-headers', tusResponseHeaders);
     if (secret === undefined) {
       if (origin === undefined) throw appCredentialsRequired();
       if (!originAllowed) throw originNotAllowed();

@@ -48,7 +48,7 @@ export function installBodyDeadline(app: FastifyInstance, options: { timeoutSeco
 }
 
 /** RFC 9112 §6.3: a request has a body when it says how long it is or that it is chunked. */
-function hasBody(request: FastifyRequest): boolean {
+export function hasBody(request: FastifyRequest): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

@@ -17,11 +17,14 @@ export type ErrorBody = { statusCode: number; error: string; code: ErrorCode; me
 export function toErrorBody(error: AppError): ErrorBody {
   return {
     statusCode: error.statusCode,
-    error: STATUS_CODES[error.statusCode] ?? 'Error',
+    error: STATUS_CODES[error.statusCode] ?? extraReasons[error.statusCode] ?? 'Error',
     code: error.code,
     message: error.message,
   };
 }
+
+/** Reasons of statuses Node does not know: tus's checksum mismatch. */
+const extraReasons: Record<number, string> = { 460: 'Checksum Mismatch' };
 
 const contentHeaders = [
   'content-type',

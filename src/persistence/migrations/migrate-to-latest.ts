@@ -16,6 +16,7 @@ import { operators } from './operators.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
+import { resumableUploads } from './resumable-uploads.ts';
 import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
 import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0016_sqlite_path_index': sqlitePathIndex,
   '0017_operators': operators,
   '0018_console_sign_in_links': consoleSignInLinks,
+  '0019_resumable_uploads': resumableUploads,
 };
 
 /** The names of every migration, in the order they run. */

@@ -10,6 +10,7 @@ import type { UserRepository } from '../../domain/identity/user-repository.ts';
 import type { SigningKeyRepository } from '../../domain/keys/signing-key-repository.ts';
 import type { OperatorRepository } from '../../domain/operators/operator-repository.ts';
 import type { RateLimitRepository } from '../../domain/rate-limits/rate-limit-repository.ts';
+import type { ResumableUploadRepository } from '../../domain/resumable/resumable-upload-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
@@ -19,6 +20,7 @@ import { KyselyProjectDeletionRepository } from './kysely-project-deletion-repos
 import { KyselyProjectRepository } from './kysely-project-repository.ts';
 import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
 import { KyselyRefreshTokenRepository } from './kysely-refresh-token-repository.ts';
+import { KyselyResumableUploadRepository } from './kysely-resumable-upload-repository.ts';
 import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
 import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.ts';
 import { KyselyUserRepository } from './kysely-user-repository.ts';
@@ -35,6 +37,7 @@ export type Repositories = {
   appCredentials: AppCredentialRepository;
   projectDeletion: ProjectDeletionRepository;
   storageUsage: StorageUsageRepository;
+  resumableUploads: ResumableUploadRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -51,5 +54,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     appCredentials: new KyselyAppCredentialRepository(db),
     projectDeletion: new KyselyProjectDeletionRepository(db),
     storageUsage: new KyselyStorageUsageRepository(db),
+    resumableUploads: new KyselyResumableUploadRepository(db),
   };
 }

@@ -70,6 +70,16 @@ export class KyselyFileRepository implements FileRepository {
     return result.numDeletedRows > 0n;
   }
 
+  async deleteIfNeverUploaded(id: string): Promise<boolean> {
+    const result = await this.#db
+      .deleteFrom('files')
+      .where('id', '=', id)
+      .where('verified', '=', 0)
+      .where('upload_blob_version', 'is', null)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
   listIdsCreatedBy(
     projectId: string,
     creatorId: string,

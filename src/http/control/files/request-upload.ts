@@ -1,10 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import { toUploadContract } from '../../../domain/files/upload-contract.ts';
+import type { IssuedLink } from '../../../domain/links/link-issuer.ts';
+import { requestResumableUpload } from '../../../domain/resumable/request-resumable-upload.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { CustomDataSchema, UploadContractFields } from '../../wire/schemas.ts';
 
 /** Spec 4.1: POST /api/v1/file → a file id and a signed upload link. */
 export const requestUpload: RouteRegistrar = (app, services) => {
+  const toAnswer = (fileId: string, upload: IssuedLink) => ({
+    fileId,
+    putFileUrl: upload.url,
+    postVerifyUploadUrl: `${services.publicUrl.value}/api/v1/file/${fileId}/verify`,
+    expiresAt: upload.expiresAt,
+  });
   app.post(
     '/file',
     {
@@ -20,6 +28,12 @@ export const requestUpload: RouteRegistrar = (app, services) => {
           ),
           customData: Type.Optional(CustomDataSchema),
           ...UploadContractFields,
+          resumable: Type.Optional(
+            Type.Boolean({
+              description:
+                'also open a resumable upload (tus 1.0) of contentLength bytes, answered as resumableUrl; needs contentLength',
+            }),
+          ),
         }),
         response: {
           200: Type.Object({
@@ -27,24 +41,30 @@ export const requestUpload: RouteRegistrar = (app, services) => {
             putFileUrl: Type.String({ description: 'signed upload link: PUT the content here' }),
             postVerifyUploadUrl: Type.String(),
             expiresAt: Type.Integer({ description: 'Unix seconds at which putFileUrl expires' }),
+            resumableUrl: Type.Optional(
+              Type.String({
+                description:
+                  'with resumable: a tus 1.0 upload URL (HEAD for the offset, PATCH the bytes); signed, expires with the upload',
+              }),
+            ),
           }),
           ...errorResponses(400, 401, 403, 409, 413, 415),
         },
       },
     },
     async (request) => {
-      const { file, upload } = await services.fileUploads.requestUpload(request.principal, {
+      const asked = {
         filePath: request.body.filePath,
         permissionScope: request.body.permissionScope ?? 'user',
         customData: request.body.customData,
         declared: toUploadContract(request.body),
-      });
-      return {
-        fileId: file.id,
-        putFileUrl: upload.url,
-        postVerifyUploadUrl: `${services.publicUrl.value}/api/v1/file/${file.id}/verify`,
-        expiresAt: upload.expiresAt,
-      };
+      } as const;
+      if (request.body.resumable) {
+        const { file, upload, resumable } = await requestResumableUpload(services, request.principal, asked);
+        return { ...toAnswer(file.id, upload), resumableUrl: resumable.url };
+      }
+      const { file, upload } = await services.fileUploads.requestUpload(request.principal, asked);
+      return toAnswer(file.id, upload);
     },
   );
 };

@@ -1,0 +1,112 @@
+import { isAppError } from '../../errors/app-error.ts';
+import { alreadyVerified, uploadNotFound } from '../../errors/errors.ts';
+import type { StoredBlob } from '../blobs/blob-store.ts';
+import { toContentType } from '../files/content-type.ts';
+import type { FileRecord, PendingUpload } from '../files/file-record.ts';
+import type { FileRepository } from '../files/file-repository.ts';
+import { discardBlob } from '../files/file-stores.ts';
+import type { FileEvents } from '../files/file-uploads.ts';
+import { toStorageKey } from '../files/storage-key.ts';
+import type { PartialBlob, PartialBlobStore } from './partial-blob-store.ts';
+import type { ResumableUpload } from './resumable-upload.ts';
+import type { ResumableUploadRepository } from './resumable-upload-repository.ts';
+import type { RunningDigest } from './running-digests.ts';
+import { checkStoredContent, hashStoredVersion, type StoredContentOptions } from './stored-content.ts';
+
+export type CommitOptions = StoredContentOptions & {
+  files: FileRepository;
+  uploads: ResumableUploadRepository;
+  partials: PartialBlobStore;
+  events?: FileEvents;
+};
+
+/**
+ * The last byte arrived: the bytes become the file record's upload exactly as a PUT's do
+ * (FileUploads.acceptUpload), under the upload's lease. Idempotent, so a client's zero-length
+ * PATCH retries it after any failure: the store publishes once (complete() answers the same
+ * version again), the record takes the version once (a commit already done is recognised),
+ * and the upload row says `committed` last. Answers the quoted ETag, as a PUT would.
+ */
+export async function commitResumable(
+  options: CommitOptions,
+  upload: ResumableUpload,
+  blob: PartialBlob,
+  running: RunningDigest | undefined,
+): Promise<string> {
+  // Finished first: whatever fails next, no digest is left open on the hashing thread.
+  const md5Hex = running && (await running.md5.digest()).toString('hex');
+  const sha256 = running && (await running.sha256.digest()).toString('base64');
+  const file = await options.files.findById(upload.fileId);
+  if (!file) throw uploadNotFound();
+  const committed = committedEtag(file, upload);
+  if (committed) return markCommitted(options, upload, blob, committed);
+  if (file.verified) throw alreadyVerified();
+  const contentType = toContentType(file.declared.contentType ?? undefined, file.filePath);
+  const stored = await options.partials.complete(blob, { contentType, ...(md5Hex && { md5Hex }) });
+  const pending = await checkPublished(options, file, stored, sha256).catch(async (error: unknown) => {
+    await refuse(options, upload, blob, error);
+    throw error;
+  });
+  const outcome = await options.files.commitUpload(
+    file.id,
+    pending,
+    await options.limits.quotasOf(file.projectId),
+  );
+  if (outcome === 'missing') throw uploadNotFound();
+  if (outcome === 'verified') {
+    await refuse(options, upload, blob, alreadyVerified());
+    throw alreadyVerified();
+  }
+  options.events?.uploadCommitted(stored.sizeBytes);
+  if (outcome.replaced) await discardBlob(options.blobs, toStorageKey(file), outcome.replaced);
+  return markCommitted(options, upload, blob, stored.etag);
+}
+
+/** The published version held to the upload's contract: the record's pending upload, or a 4xx. */
+async function checkPublished(
+  options: CommitOptions,
+  file: FileRecord,
+  stored: StoredBlob,
+  runningSha256: string | undefined,
+): Promise<PendingUpload> {
+  const checksumSha256 =
+    runningSha256 ?? (await hashStoredVersion(options, toStorageKey(file), stored.version));
+  const contentType = await checkStoredContent(options, file, stored, checksumSha256);
+  return {
+    blobVersion: stored.version,
+    etag: stored.etag,
+    sizeBytes: stored.sizeBytes,
+    contentType,
+    lastModified: stored.lastModified,
+    checksumSha256,
+  };
+}
+
+/** The ETag the record already took this upload's bytes with (a repeated commit), if it did. */
+function committedEtag(file: FileRecord, upload: ResumableUpload): string | undefined {
+  if (file.pendingUpload?.blobVersion === upload.blobVersion) return file.pendingUpload.etag;
+  if (file.verified && file.blobVersion === upload.blobVersion && file.etag) return file.etag;
+  return undefined;
+}
+
+async function markCommitted(
+  options: CommitOptions,
+  upload: ResumableUpload,
+  blob: PartialBlob,
+  etag: string,
+): Promise<string> {
+  await options.uploads.markCommitted(upload.id, etag);
+  await options.partials.cleanUp(blob).catch(() => {}); // leftovers go with the row's expiry
+  return etag;
+}
+
+/**
+ * Bytes the contract refuses (a checksum, a type) can never become the file: the upload ends
+ * with them. A store or database failure is not a refusal: the upload stays, to be retried.
+ */
+async function refuse(options: CommitOptions, upload: ResumableUpload, blob: PartialBlob, error: unknown) {
+  if (!isAppError(error) || error.statusCode >= 500) return;
+  await discardBlob(options.blobs, blob.key, blob.version);
+  await options.partials.abort(blob).catch(() => {});
+  await options.uploads.delete(upload.id);
+}

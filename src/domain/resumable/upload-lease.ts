@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { uploadLocked } from '../../errors/errors.ts';
+import type { Clock } from '../clock.ts';
+import type { ResumableUploadRepository } from './resumable-upload-repository.ts';
+
+/** How long a lease lasts unless renewed: a writer that died frees its upload after this. */
+const leaseMs = 30_000;
+/** Renewed well before it lapses, so a slow database round trip does not lose it. */
+const renewEveryMs = 10_000;
+/** How long a request waits for a request of this process it asked to give way. */
+const takeoverWaitMs = 5_000;
+
+type LocalHolder = { abort: () => void; released: Promise<void> };
+
+/**
+ * One writer at a time per upload, on any node (issue 20): a lease row (the repository's
+ * takeLease), renewed while the bytes stream and released at the end. No transaction stays
+ * open meanwhile. A client that reconnects while its old request is still streaming (a
+ * half-open connection) usually lands on the same process: the old request is asked to stop
+ * and its lease handed over, as tus recommends; on another node it gets 423 until the old
+ * lease lapses or is released.
+ */
+export class UploadLeases {
+  readonly #uploads: ResumableUploadRepository;
+  readonly #clock: Clock;
+  readonly #local = new Map<string, LocalHolder>();
+
+  constructor(options: { uploads: ResumableUploadRepository; clock: Clock }) {
+    this.#uploads = options.uploads;
+    this.#clock = options.clock;
+  }
+
+  /**
+   * Runs `work` while holding the upload's lease; UPLOAD_LOCKED when another holds it. `work`
+   * gets the lease owner (to condition its writes on) and a signal that fires when the lease
+   * is lost or handed to a newer request.
+   */
+  async withLease<T>(uploadId: string, work: (owner: string, signal: AbortSignal) => Promise<T>): Promise<T> {
+    await this.#askLocalHolderToStop(uploadId);
+    const owner = randomBytes(12).toString('hex');
+    const controller = new AbortController();
+    if (!(await this.#uploads.takeLease(uploadId, this.#leaseFor(owner), this.#clock.now())))
+      throw uploadLocked();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.#local.set(uploadId, { abort: () => controller.abort(uploadLocked()), released });
+    const renewing = setInterval(() => {
+      this.#uploads.renewLease(uploadId, this.#leaseFor(owner)).then(
+        (held) => held || controller.abort(uploadLocked()),
+        () => {}, // a database blip: the next renewal tries again, well within the lease
+      );
+    }, renewEveryMs);
+    renewing.unref();
+    try {
+      return await work(owner, controller.signal);
+    } finally {
+      clearInterval(renewing);
+      if (this.#local.get(uploadId)?.released === released) this.#local.delete(uploadId);
+      await this.#uploads.releaseLease(uploadId, owner).catch(() => {}); // else it lapses
+      release();
+    }
+  }
+
+  async #askLocalHolderToStop(uploadId: string): Promise<void> {
+    const holder = this.#local.get(uploadId);
+    if (!holder) return;
+    holder.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, takeoverWaitMs);
+    });
+    await Promise.race([holder.released, timeout]);
+    clearTimeout(timer);
+  }
+
+  #leaseFor(owner: string) {
+    return { owner, until: new Date(this.#clock.now().getTime() + leaseMs) };
+  }
+}

@@ -1,0 +1,100 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { PermissionScope } from '../../../domain/files/file-record.ts';
+import { toUploadContract } from '../../../domain/files/upload-contract.ts';
+import { requestResumableUpload } from '../../../domain/resumable/request-resumable-upload.ts';
+import type { UploadStatus } from '../../../domain/resumable/resumable-uploads.ts';
+import { validationFailed } from '../../../errors/errors.ts';
+import { toGatewayLink } from '../../data/gateway-link.ts';
+import { abortOnIdle } from '../../data/resumable/abort-on-idle.ts';
+import {
+  assertOffsetBody,
+  assertTusResumable,
+  offsetContentType,
+  parseByteCount,
+  parseUploadChecksum,
+  parseUploadMetadata,
+  sendUploadStatus,
+  tusVersion,
+} from '../../data/resumable/tus-protocol.ts';
+import { hasBody } from '../../plugins/body-deadline.ts';
+import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+
+/**
+ * POST /api/v1/uploads: tus creation (and creation-with-upload) for stock tus clients (Uppy's
+ * Tus plugin, tus-js-client with `endpoint`), behind the usual barriers. `Upload-Metadata`
+ * carries what POST /api/v1/file takes (filePath, permissionScope, contentType,
+ * checksumSha256); the record is created exactly as that endpoint creates it, and `Location`
+ * is the upload's signed URL (the same as its resumableUrl).
+ */
+export const createUpload: RouteRegistrar = (app, services) => {
+  app.register(async (scope) => {
+    // creation-with-upload: the first chunk streams to the store, unparsed.
+    scope.addContentTypeParser(offsetContentType, (_request, _payload, done) => done(null));
+    scope.post(
+      '/uploads',
+      {
+        config: { streamsBody: true },
+        schema: {
+          summary: 'Create a resumable upload (tus 1.0 creation)',
+          description:
+            'Headers: Tus-Resumable: 1.0.0, Upload-Length, Upload-Metadata (filePath required; permissionScope, contentType, checksumSha256). Answers 201 with Location (the signed upload URL), Coffer-File-Id and Upload-Expires; a body sent as application/offset+octet-stream is the first chunk (Upload-Offset answers how much was kept).',
+          tags: ['uploads'],
+          response: { 201: Type.Null(), ...errorResponses(400, 401, 403, 409, 412, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('tus-resumable', tusVersion);
+        assertTusResumable(request);
+        const asked = toResumableRequest(request);
+        const { file, resumable } = await requestResumableUpload(services, request.principal, asked);
+        reply.header('location', resumable.url).header('coffer-file-id', file.id);
+        const link = toGatewayLink(pathAndQuery(resumable.url), { fileId: idOf(resumable.url) });
+        let status: UploadStatus = await services.resumableUploads!.status(link);
+        if (hasBody(request)) {
+          assertOffsetBody(request);
+          const checksum = parseUploadChecksum(request.headers['upload-checksum']);
+          status = await abortOnIdle(request.raw, () =>
+            services.resumableUploads!.append(link, {
+              offset: 0,
+              body: request.raw,
+              ...(checksum && { checksum }),
+            }),
+          );
+        }
+        return sendUploadStatus(reply, status).code(201).send();
+      },
+    );
+  });
+};
+
+/** What the tus headers ask for, as POST /api/v1/file's fields. */
+function toResumableRequest(request: FastifyRequest) {
+  if (request.headers['upload-defer-length'] !== undefined)
+    throw validationFailed('Upload-Defer-Length is not supported: send Upload-Length');
+  if (request.headers['upload-concat'] !== undefined)
+    throw validationFailed('Upload-Concat is not supported: use one upload (or S3 multipart parts)');
+  const length = parseByteCount(request.headers['upload-length'], 'Upload-Length');
+  const metadata = parseUploadMetadata(request.headers['upload-metadata']);
+  const filePath = metadata.get('filePath');
+  if (!filePath) throw validationFailed('Upload-Metadata must carry filePath');
+  const scope = metadata.get('permissionScope') ?? 'user';
+  if (scope !== 'user' && scope !== '*') throw validationFailed('permissionScope must be user or *');
+  const contentType = metadata.get('contentType');
+  const checksumSha256 = metadata.get('checksumSha256');
+  const declared = toUploadContract({
+    contentLength: length,
+    ...(contentType !== undefined && { contentType }),
+    ...(checksumSha256 !== undefined && { checksumSha256 }),
+  });
+  return { filePath, permissionScope: scope as PermissionScope, declared };
+}
+
+function pathAndQuery(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+function idOf(url: string): string {
+  return new URL(url).pathname.split('/').pop() ?? '';
+}
