@@ -13,6 +13,7 @@ import {
   seedWorkload,
   type Workload,
 } from '../seed/workload.ts';
+import { resumableTransfer } from './resumable-transfer.ts';
 import { startRssSampler } from './rss-sampler.ts';
 import { streamTransfer } from './stream-transfer.ts';
 
@@ -31,8 +32,13 @@ export type MemoryResult = {
   sizeBytes: number;
   upload?: TransferMemory;
   download?: TransferMemory;
+  /** The same file as a resumable upload in 5 MiB PATCHes (issue 20: ≥ 0.8× the PUT's speed). */
+  resumable?: TransferMemory;
   error?: string;
 };
+
+/** Issue 20: a resumable upload keeps at least this share of the one-shot PUT's throughput. */
+export const resumableSpeedShare = 0.8;
 
 /**
  * RSS of a fresh server (sampled from /proc every 20 ms) while one client uploads a file of
@@ -48,7 +54,8 @@ export async function measureTransferMemory(context: BenchContext): Promise<Memo
     // Warm-up: JIT, buffers and pools settle before the "before" reading.
     for (let i = 0; i < 2; i++) await roundTrip(workload, Readable.from([fillBytes(8 * MiB)]), 8 * MiB);
     const measured = await roundTrip(workload, createReadStream(file, { highWaterMark: MiB }), sizeBytes);
-    return { sizeBytes, ...measured };
+    const resumable = await resumableUpload(workload, file, sizeBytes);
+    return { sizeBytes, ...measured, resumable };
   } catch (error) {
     console.error(`  memory failed: ${(error as Error).stack}`);
     return { sizeBytes, error: (error as Error).message };
@@ -80,6 +87,25 @@ async function roundTrip(workload: Workload, body: Readable, sizeBytes: number) 
     streamTransfer({ url: `${download.origin}${download.path}`, method: 'GET' }),
   );
   return { upload: upload.memory, download: got.memory };
+}
+
+/** The file again, as a resumable upload: RSS against the reading just before it, then verified. */
+async function resumableUpload(workload: Workload, file: string, sizeBytes: number): Promise<TransferMemory> {
+  const pid = workload.server.workerPid;
+  const filePath = `memory/${randomBytes(3).toString('hex')}-resumable.bin`;
+  let fileId = '';
+  const measured = await measure(pid, sizeBytes, async () => {
+    const answer = await resumableTransfer(workload, file, sizeBytes, filePath);
+    fileId = answer.fileId;
+    return { status: answer.status, text: answer.text, headers: { etag: answer.etag }, bytes: 0 };
+  });
+  const verified = await workload.api.call('POST', `/api/v1/file/${fileId}/verify`, {
+    token: workload.token,
+    body: { etag: measured.etag },
+  });
+  if (verified.status !== 200)
+    throw new Error(`resumable verify failed: ${verified.status} ${verified.text}`);
+  return measured.memory;
 }
 
 async function measure(pid: number, sizeBytes: number, transfer: () => ReturnType<typeof streamTransfer>) {

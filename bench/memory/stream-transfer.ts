@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
  */
 export function streamTransfer(options: {
   url: string;
-  method: 'GET' | 'PUT';
+  method: 'GET' | 'PUT' | 'PATCH';
   headers?: Record<string, string>;
   body?: Readable;
 }): Promise<{

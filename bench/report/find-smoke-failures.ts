@@ -23,7 +23,7 @@ export function findSmokeFailures(report: BenchReport): string[] {
     }
   }
   const memory = report.memory;
-  if (memory && (memory.error || !memory.upload || !memory.download))
+  if (memory && (memory.error || !memory.upload || !memory.download || !memory.resumable))
     failures.push(`memory: ${memory.error ?? 'did not complete'}`);
   return failures;
 }

@@ -1,4 +1,9 @@
-import { type MemoryResult, rssGrowthLimitMiB } from '../memory/measure-transfer-memory.ts';
+import {
+  type MemoryResult,
+  resumableSpeedShare,
+  rssGrowthLimitMiB,
+  type TransferMemory,
+} from '../memory/measure-transfer-memory.ts';
 import type { ScenarioResult, SideResult } from '../run-scenario.ts';
 import { formatRatio } from './ratio-chart.ts';
 
@@ -46,6 +51,7 @@ export function toMemoryRows(memory: MemoryResult): string[][] {
   for (const [name, measured] of [
     ['upload', memory.upload],
     ['download', memory.download],
+    ['resumable upload (5 MiB PATCHes)', memory.resumable],
   ] as const) {
     if (!measured) continue;
     rows.push([
@@ -55,10 +61,17 @@ export function toMemoryRows(memory: MemoryResult): string[][] {
       `${measured.growthMiB.toFixed(1)} MiB`,
       `< ${rssGrowthLimitMiB} MiB`,
       measured.growthMiB < rssGrowthLimitMiB ? 'meets' : 'BELOW',
-      `${measured.mibPerSecond.toFixed(0)} MiB/s`,
+      `${measured.mibPerSecond.toFixed(0)} MiB/s${measured === memory.resumable ? toShareOfPut(measured, memory.upload) : ''}`,
     ]);
   }
   return rows;
+}
+
+/** A resumable upload's speed as a share of the one-shot PUT's, measured in the same run. */
+function toShareOfPut(measured: TransferMemory, put: TransferMemory | undefined): string {
+  if (!put) return '';
+  const share = measured.mibPerSecond / put.mibPerSecond;
+  return ` (${share.toFixed(2)}× the PUT, ${share >= resumableSpeedShare ? 'meets' : 'BELOW'} ${resumableSpeedShare}×)`;
 }
 
 /** Columns padded for a terminal. */

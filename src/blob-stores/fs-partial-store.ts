@@ -14,6 +14,7 @@ import { syncDirectory } from './atomic-files.ts';
 import { assertValidBlobVersion } from './blob-key.ts';
 import { toFileWriter, toVersionPath } from './fs-blob-store.ts';
 import { toFsStoreError } from './fs-errors.ts';
+import { FlushBehind } from './fs-flush-behind.ts';
 import { MeteredStream } from './metered-stream.ts';
 
 export type FsPartialStoreOptions = {
@@ -32,7 +33,7 @@ export type FsPartialStoreOptions = {
  * every append first cuts the file back to the row's offset, and complete() to the length.
  */
 
-/** Resumable uploads' bytes in one file per upload, appended in place and fsync'd per append. */
+/** Resumable uploads' bytes in one file per upload, appended in place and made durable per append. */
 export class FsPartialStore implements PartialBlobStore {
   readonly #rootDir: string;
   readonly #partDir: string;
@@ -61,18 +62,20 @@ export class FsPartialStore implements PartialBlobStore {
   async append(blob: PartialBlob, offset: number, body: Readable, options: { signal?: AbortSignal } = {}) {
     if (options.signal) addAbortSignal(options.signal, body);
     const handle = await this.#openPart(blob, offset);
+    const flush = new FlushBehind(handle);
     try {
       // Bytes past the row's offset never count: the body overwrites them from there.
       await handle.truncate(offset);
-      const arrival: Arrival = { bytes: 0 };
+      const arrival: Arrival = { bytes: 0, flush };
       await pipeline(untilFailure(body, arrival), toFileWriter(handle, offset));
       // Durable before the answer moves the row: the offset is a promise to the client.
-      await handle.sync();
+      await flush.finish();
       const end = offset + arrival.bytes;
       return arrival.failure === undefined ? { offset: end } : { offset: end, failure: arrival.failure };
     } catch (error) {
       throw toFsStoreError(error);
     } finally {
+      await flush.settle();
       await handle.close().catch(() => {});
     }
   }
@@ -155,7 +158,7 @@ export class FsPartialStore implements PartialBlobStore {
   }
 }
 
-type Arrival = { bytes: number; failure?: unknown };
+type Arrival = { bytes: number; flush: FlushBehind; failure?: unknown };
 
 /**
  * The body's chunks, ending rather than failing where the body fails (the client went away):
@@ -165,6 +168,7 @@ async function* untilFailure(body: Readable, arrival: Arrival): AsyncGenerator<B
   try {
     for await (const chunk of body) {
       arrival.bytes += (chunk as Buffer).length;
+      arrival.flush.arrived((chunk as Buffer).length);
       yield chunk as Buffer;
     }
   } catch (error) {

@@ -1,18 +1,28 @@
 import type { Readable } from 'node:stream';
-import { CreateMultipartUploadCommand } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, ListPartsCommand } from '@aws-sdk/client-s3';
 import type { StoredBlob } from '../domain/blobs/blob-store.ts';
 import type {
   CompleteOptions,
+  DirectParts,
   PartialBlob,
   PartialBlobStore,
+  PresignedPart,
+  StoredPart,
 } from '../domain/resumable/partial-blob-store.ts';
 import { unavailable } from '../errors/errors.ts';
-import { toBlobStoreError } from './s3-errors.ts';
+import { isS3NotFound, toBlobStoreError } from './s3-errors.ts';
 import type { S3Area } from './s3-listings.ts';
+import { S3PartPresigner } from './s3-part-presigner.ts';
 import { appendParts } from './s3-part-writer.ts';
 import { abortParts, completeParts } from './s3-partial-completion.ts';
 import { deleteParkedBytes } from './s3-partial-tails.ts';
-import { toPartSizeBytes, toS3PartialUpload, toS3VersionKey, toStoreState } from './s3-partial-upload.ts';
+import {
+  toPartCount,
+  toPartSizeBytes,
+  toS3PartialUpload,
+  toS3VersionKey,
+  toStoreState,
+} from './s3-partial-upload.ts';
 
 export type S3PartialStoreOptions = S3Area & {
   /** The size of every part but the last (default 8 MiB): the memory an append holds. */
@@ -27,16 +37,20 @@ const MIN_PART_BYTES = 5 * MiB;
  * Resumable uploads' bytes in an S3 multipart upload of the version's object (the S3BlobStore's
  * bucket and prefix), in parts of one fixed size, with the start of a part that is not full
  * yet parked in an object of its own (s3-partial-tails.ts). Nothing is spooled to local disk.
+ * Clients may also PUT the parts straight to S3 (presignParts, listParts): the same layout, so
+ * complete() publishes either way.
  */
 export class S3PartialStore implements PartialBlobStore {
   readonly #area: S3Area;
   readonly #partSizeBytes: number;
+  readonly #presigner: S3PartPresigner;
 
   constructor(options: S3PartialStoreOptions) {
     const { partSizeBytes = 8 * MiB, ...area } = options;
     if (partSizeBytes < MIN_PART_BYTES) throw new RangeError(`S3 parts are at least 5 MiB: ${partSizeBytes}`);
     this.#area = area;
     this.#partSizeBytes = partSizeBytes;
+    this.#presigner = new S3PartPresigner(area);
   }
 
   async begin(blob: Omit<PartialBlob, 'storeState'>, contentType: string): Promise<string> {
@@ -71,5 +85,35 @@ export class S3PartialStore implements PartialBlobStore {
 
   async cleanUp(blob: PartialBlob): Promise<void> {
     await deleteParkedBytes(toS3PartialUpload(this.#area, blob));
+  }
+
+  async presignParts(blob: PartialBlob, options: { expiresInSeconds: number }) {
+    const upload = toS3PartialUpload(this.#area, blob);
+    const parts: PresignedPart[] = [];
+    for (let partNumber = 1; partNumber <= toPartCount(upload); partNumber++) {
+      const url = await this.#presigner.presign(upload, partNumber, options.expiresInSeconds);
+      parts.push({ partNumber, url });
+    }
+    return { uploadId: upload.uploadId, partSizeBytes: upload.partSizeBytes, parts };
+  }
+
+  async listParts(blob: PartialBlob): Promise<DirectParts<StoredPart> | undefined> {
+    const upload = toS3PartialUpload(this.#area, blob);
+    const { area, versionKey: Key, uploadId: UploadId } = upload;
+    const parts: StoredPart[] = [];
+    let PartNumberMarker: string | undefined;
+    do {
+      const command = new ListPartsCommand({ Bucket: area.bucket, Key, UploadId, PartNumberMarker });
+      const page = await area.client.send(command).catch((error: unknown) => {
+        if (isS3NotFound(error)) return undefined;
+        throw toBlobStoreError(error);
+      });
+      if (!page) return undefined;
+      for (const { PartNumber, Size, ETag } of page.Parts ?? [])
+        parts.push({ partNumber: PartNumber ?? 0, sizeBytes: Size ?? 0, etag: ETag ?? '' });
+      // IsTruncated, not NextPartNumberMarker: Ceph RGW sets the marker on the last page too.
+      PartNumberMarker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+    } while (PartNumberMarker !== undefined);
+    return { uploadId: UploadId, partSizeBytes: upload.partSizeBytes, parts };
   }
 }

@@ -23,6 +23,8 @@ export type PresignRequest = {
   query?: Record<string, string>;
   /** Headers the client must send as signed (lower-case names), e.g. PUT's content-type. */
   headers?: Record<string, string>;
+  /** The S3 operation the SDK names in `x-id` (default GetObject or PutObject by method). */
+  operation?: 'UploadPart';
 };
 
 /** SigV4 presigned URLs live at most a week (the AWS SDK refuses longer ones too). */
@@ -81,7 +83,7 @@ export class S3Presigner {
       'X-Amz-SignedHeaders': signedHeaders,
       ...(credentials.sessionToken && { 'X-Amz-Security-Token': credentials.sessionToken }),
       // The SDK names the operation in every link (signed): kept, so the links stay identical.
-      'x-id': request.method === 'GET' ? 'GetObject' : 'PutObject',
+      'x-id': request.operation ?? (request.method === 'GET' ? 'GetObject' : 'PutObject'),
     };
     // The canonical query is the URL's query: names sorted, both sides RFC 3986-encoded.
     const pairs = Object.keys(query).map((name) => `${encodeSegment(name)}=${encodeSegment(query[name]!)}`);

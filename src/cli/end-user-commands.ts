@@ -1,16 +1,11 @@
 import { ConfigError } from '../config/config-error.ts';
 import { formatBytes } from '../domain/format-bytes.ts';
 import type { Command } from './command.ts';
-import {
-  downloadFile,
-  listFiles,
-  login,
-  logout,
-  toShareTarget,
-  uploadFile,
-  withSession,
-} from './files-commands.ts';
+import { credentialsFilePath } from './credentials-file.ts';
+import { downloadFile, listFiles, login, logout, toShareTarget, withSession } from './files-commands.ts';
 import { createProgress } from './progress.ts';
+import { toResumeLine, uploadFile } from './upload-file.ts';
+import { uploadResumeFilePath } from './upload-resume-file.ts';
 
 /** `coffer login`, `logout` and `files …`: a user's own commands against a running server. */
 export const endUserCommands: Record<string, Command> = {
@@ -57,13 +52,17 @@ export const endUserCommands: Record<string, Command> = {
   },
   'files upload': {
     summary:
-      'Upload a local file (request, PUT with retries, verify); --path names it (its base name by default).',
+      'Upload a local file (request, send, verify; over 8 MiB, run again after an interruption, it resumes); --path names it (its base name by default).',
     flags: ['path', 'json'],
     args: ['<localPath>'],
     run: async (_config, values, [localPath]) => {
-      const progress = createProgress('upload', { json: values.json === true });
-      const input = { localPath: localPath!, filePath: values.path };
-      const file = await withSession(process.env, (client) => uploadFile(client, input, progress));
+      const json = values.json === true;
+      const progress = createProgress('upload', { json });
+      const resumeFile = uploadResumeFilePath(credentialsFilePath(process.env));
+      const input = { localPath: localPath!, filePath: values.path, resumeFile };
+      const file = await withSession(process.env, (client) =>
+        uploadFile(client, input, progress, (notice) => process.stderr.write(toResumeLine(notice, json))),
+      );
       return { json: file, text: `Uploaded ${file.filePath} as ${file._id}` };
     },
   },

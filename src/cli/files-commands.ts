@@ -1,9 +1,7 @@
-import { openAsBlob } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import mime from 'mime-types';
 import { CofferClient, type FileRecord, type Session } from '../../packages/client/src/index.ts';
 import { ConfigError } from '../config/config-error.ts';
 import {
@@ -87,33 +85,6 @@ export async function* listFiles(
   prefix: string | undefined,
 ): AsyncGenerator<FileRecord> {
   yield* client.list({ filePath: prefix, pageSize: 100 });
-}
-
-export async function uploadFile(
-  client: CofferClient,
-  input: { localPath: string; filePath?: string },
-  progress: ProgressReporter,
-): Promise<FileRecord> {
-  const info = await stat(input.localPath).catch((error: unknown) => {
-    throw new ConfigError(`${input.localPath}: cannot read it (${(error as NodeJS.ErrnoException).code})`);
-  });
-  if (!info.isFile()) throw new ConfigError(`${input.localPath}: not a file`);
-  const contentType = mime.lookup(input.localPath) || 'application/octet-stream';
-  // A Blob backed by the file: read from disk as it is sent, never held whole in memory.
-  const body = await openAsBlob(input.localPath, { type: contentType });
-  progress.phase('upload', info.size);
-  let sent = 0;
-  const record = await client.upload(input.filePath ?? path.basename(input.localPath), body, {
-    contentType,
-    onProgress: ({ loadedBytes }) => {
-      // A retried PUT starts over: progress never goes back, it waits for the retry to catch up.
-      if (loadedBytes <= sent) return;
-      progress.advance(loadedBytes - sent, loadedBytes - sent);
-      sent = loadedBytes;
-    },
-  });
-  progress.finish();
-  return record;
 }
 
 /** Streams a file's content to `out` (never over an existing file unless `force`). */

@@ -9,10 +9,11 @@ import type { Project } from '../domain/identity/project-repository.ts';
 import { defaultProjectSettings, type ProjectSettings } from '../domain/identity/project-settings.ts';
 import { LinkSigner } from '../domain/links/link-signer.ts';
 import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
+import type { DirectMultipart } from '../domain/resumable/direct-multipart.ts';
 import type { ResumableUploads } from '../domain/resumable/resumable-uploads.ts';
 import { CountingLinkIssuer } from '../metrics/counting-link-issuer.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
-import { buildResumableUploads } from './resumable-services.ts';
+import { buildResumableServices } from './resumable-services.ts';
 import { buildKeyRing, type InitialKeys } from './signing-keys.ts';
 import type { WiringContext } from './wiring-context.ts';
 
@@ -28,6 +29,8 @@ export type FileServices = {
   fileOrganizer: FileOrganizer;
   /** Resumable uploads (tus 1.0); undefined on a store without them. */
   resumableUploads: ResumableUploads | undefined;
+  /** Parallel uploads of parts straight to S3; undefined on other stores. */
+  directMultipart: DirectMultipart | undefined;
 };
 
 export function buildFileServices(
@@ -81,7 +84,7 @@ export function buildFileServices(
     }),
     fileReading: new FileReading({ ...stores, links }),
     fileOrganizer: new FileOrganizer({ ...stores, limits }),
-    resumableUploads: buildResumableUploads(context, { links, limits, events, metrics }),
+    ...buildResumableServices(context, { links, limits, events, metrics }),
   };
 }
 

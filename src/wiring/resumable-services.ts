@@ -1,34 +1,41 @@
 import type { FileEvents } from '../domain/files/file-uploads.ts';
 import type { UploadLimits } from '../domain/files/upload-limits.ts';
 import type { LinkIssuer } from '../domain/links/link-issuer.ts';
+import { DirectMultipart, takesDirectParts } from '../domain/resumable/direct-multipart.ts';
 import { ResumableUploads } from '../domain/resumable/resumable-uploads.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
 import type { WiringContext } from './wiring-context.ts';
 
 /**
- * Resumable uploads (issue 20) over the partial blob store the storage URL picked; undefined
- * on a store without one (memory:, tests and benchmarks), where the upload request refuses
- * `resumable: true`.
+ * Resumable uploads (issue 20) over the partial blob store the storage URL picked, and beside
+ * them, on a store whose parts clients can reach (S3), parallel uploads of parts straight to
+ * it. Undefined on a store without them (memory:, tests and benchmarks; disk for the parallel
+ * ones), where the upload request refuses `resumable: true` and the multipart routes answer 400.
  */
-export function buildResumableUploads(
+export function buildResumableServices(
   context: WiringContext,
   shared: { links: LinkIssuer; limits: UploadLimits; events: FileEvents; metrics: ServiceMetrics },
-): ResumableUploads | undefined {
+): { resumableUploads: ResumableUploads | undefined; directMultipart: DirectMultipart | undefined } {
   const { config, repositories, blobs, clock, hashes, partials } = context;
-  if (!partials) return undefined;
-  const { metrics, ...services } = shared;
+  if (!partials) return { resumableUploads: undefined, directMultipart: undefined };
+  const { metrics, links, ...commit } = shared;
   metrics.watchResumableUploads(() => repositories.resumableUploads.measureInProgress());
-  return new ResumableUploads({
+  const common = {
     uploads: repositories.resumableUploads,
     files: repositories.files,
-    users: repositories.users,
-    partials,
     blobs,
     clock,
     hashes,
-    ...services,
+    ...commit,
     newBlobVersion: context.newBlobVersion,
     expirySeconds: config.resumableExpirySeconds,
     maxAgeSeconds: config.resumableMaxAgeSeconds,
-  });
+  };
+  const resumableUploads = new ResumableUploads({ ...common, partials, links, users: repositories.users });
+  return {
+    resumableUploads,
+    directMultipart: takesDirectParts(partials)
+      ? new DirectMultipart({ ...common, partials, resumableUploads })
+      : undefined,
+  };
 }

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ProjectSettings } from '../../src/domain/identity/project-settings.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { ManualClock } from '../support/manual-clock.ts';
+import { currentStackName } from '../support/test-stack.ts';
 
 const tus = { 'tus-resumable': '1.0.0' };
 const chunkHeaders = (offset: number, extra: Record<string, string> = {}) => ({
@@ -258,6 +261,11 @@ describe('resumable upload rules', () => {
   it('expiry: an upload idle past Upload-Expires is swept, its bytes and reservation gone', async () => {
     const { fileId, resumableUrl } = await requestResumable(100);
     assert.equal((await patch(resumableUrl, 0, Buffer.alloc(40, 1))).status, 204);
+    const uploadId = new URL(resumableUrl).pathname.split('/').pop()!;
+    const { blobVersion } = (await server.services.repositories.resumableUploads.findById(uploadId))!;
+    const partFile = path.join(server.dataDir, 'blobs', '.resumable', `${blobVersion}.part`);
+    const onDisk = currentStackName() === 'embedded';
+    if (onDisk) assert.equal((await stat(partFile)).size, 40);
     const expires = Date.parse((await head(resumableUrl)).headers.get('upload-expires') ?? '');
     assert.ok(expires > clock.now().getTime());
     clock.set(Math.ceil(expires / 1000) + 1);
@@ -268,6 +276,8 @@ describe('resumable upload rules', () => {
     });
     assert.ok((await server.services.resumableUploads!.sweepExpired(100)) >= 1);
     assert.equal(await server.services.repositories.files.findById(fileId), undefined);
+    assert.equal(await server.services.repositories.resumableUploads.findById(uploadId), undefined);
+    if (onDisk) await assert.rejects(stat(partFile), { code: 'ENOENT' }, 'its bytes are gone');
     const afterSweep = await server.services.repositories.storageUsage.find({
       projectId: server.credentials.projectId,
       userId,

@@ -1,9 +1,28 @@
-import type { components } from './api-types.ts';
-import { CofferError, fromErrorText, toCofferError } from './errors.ts';
-import { putContent, type UploadBody, type UploadProgress } from './put-content.ts';
+import type { components, operations } from './api-types.ts';
+import type { CofferClientOptions, Session } from './client-options.ts';
+import { CofferError, toCofferError } from './errors.ts';
+import { putContent } from './put-content.ts';
+import { toResumeKey } from './resume-key.ts';
+import { defaultResumeStore, type ResumeStore } from './resume-store.ts';
+import { type ByteSource, toByteSource, type UploadBody } from './upload-body.ts';
+import {
+  defaultResumableThresholdBytes,
+  type TransferOptions,
+  toSendOptions,
+  type UploadOptions,
+} from './upload-options.ts';
+import { finishUpload, type ResumableCalls, uploadResumably } from './upload-resumably.ts';
 
+export type { CofferClientOptions, Session } from './client-options.ts';
 export { CofferError } from './errors.ts';
-export type { UploadBody, UploadProgress } from './put-content.ts';
+export {
+  memoryResumeStore,
+  type ResumeState,
+  type ResumeStore,
+  webStorageResumeStore,
+} from './resume-store.ts';
+export type { UploadBody, UploadProgress } from './upload-body.ts';
+export type { TransferOptions, UploadOptions } from './upload-options.ts';
 
 type Schemas = components['schemas'];
 export type FileRecord = Schemas['FileRecord'];
@@ -12,35 +31,7 @@ export type LoginResult = Schemas['LoginResult'];
 export type UserProfile = Schemas['UserProfile'];
 export type UploadTicket = Schemas['UploadTicket'];
 export type FilePage = Schemas['FilePage'];
-
-/** What a client keeps of a login; persist it (and pass it back) to survive a page reload. */
-export type Session = { token: string; refreshToken: string; userId: string; expiresAt: number };
-
-export type CofferClientOptions = {
-  /** The service, e.g. `https://files.example.com` (no trailing path). */
-  baseUrl: string;
-  appId: string;
-  /**
-   * Servers and trusted tools only. Browsers leave it out: their origin, in the project's
-   * allowed origins, stands in for it.
-   */
-  appSecret?: string;
-  session?: Session;
-  /** Told of every new session (login, signup, refresh) and of its end (undefined). */
-  onSession?: (session: Session | undefined) => void;
-  /** Another fetch (tests, proxies); the global one by default. */
-  fetch?: typeof fetch;
-};
-
-export type UploadOptions = {
-  permissionScope?: 'user' | '*';
-  /** The content's type; a Blob's own type, else `application/octet-stream`. */
-  contentType?: string;
-  onProgress?: (progress: UploadProgress) => void;
-  /** How many times a failed PUT is tried again (network errors, 5xx), with backoff. Default 3. */
-  retries?: number;
-  signal?: AbortSignal;
-};
+type UploadRequest = operations['requestUpload']['requestBody']['content']['application/json'];
 
 type Call = {
   method: string;
@@ -60,6 +51,8 @@ export class CofferClient {
   readonly #fetch: typeof fetch;
   #session: Session | undefined;
   #refreshing: Promise<Session> | undefined;
+  /** Resumable uploads' state when upload() names no store: localStorage, or this client's memory. */
+  readonly #resumeStore: ResumeStore = defaultResumeStore();
 
   constructor(options: CofferClientOptions) {
     this.#options = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
@@ -124,23 +117,39 @@ export class CofferClient {
 
   // Files
 
-  /** Requests the upload, PUTs the content (retrying), verifies it: answers the readable record. */
+  /**
+   * Requests the upload, sends the content, verifies it: answers the readable record. Up to
+   * `resumableThresholdBytes`, one PUT (retried whole); above, a resumable upload in chunks
+   * that goes on where it stopped, within this call and in a later one (after a reload too).
+   */
   async upload(filePath: string, body: UploadBody, options: UploadOptions = {}): Promise<FileRecord> {
-    const ticket = await this.#call<UploadTicket>({
-      method: 'POST',
-      path: '/api/v1/file',
-      body: { filePath, permissionScope: options.permissionScope ?? 'user' },
-      auth: true,
-    });
+    const request = { filePath, permissionScope: options.permissionScope ?? 'user' };
     const contentType =
       options.contentType ?? (body instanceof Blob && body.type ? body.type : 'application/octet-stream');
-    const etag = await this.#putWithRetries(ticket.putFileUrl, body, contentType, options);
-    return this.#call({
-      method: 'POST',
-      path: `/api/v1/file/${ticket.fileId}/verify`,
-      body: { etag },
-      auth: true,
+    // A string is encoded once, whichever way it goes.
+    const content = typeof body === 'string' ? new Blob([body], { type: contentType }) : body;
+    const source = toByteSource(content);
+    if (source.sizeBytes > (options.resumableThresholdBytes ?? defaultResumableThresholdBytes))
+      return this.#uploadResumably({ ...request, contentType }, source, options);
+    const ticket = await this.#requestUpload(request);
+    const etag = await putContent(ticket.putFileUrl, content, {
+      ...toSendOptions(options, this.#fetch),
+      contentType,
     });
+    return this.#verify(ticket.fileId, etag);
+  }
+
+  /**
+   * Goes on with a resumable upload whose URL the app kept (from POST /api/v1/file with
+   * `resumable: true`): sends what the server lacks of `body`, verifies: the readable record.
+   */
+  resumeUpload(
+    upload: { fileId: string; resumableUrl: string },
+    body: UploadBody,
+    options: TransferOptions = {},
+  ): Promise<FileRecord> {
+    const calls = { verify: (fileId: string, etag: string) => this.#verify(fileId, etag) };
+    return finishUpload(calls, upload, toByteSource(body), toSendOptions(options, this.#fetch));
   }
 
   /** The record and a signed download link (valid `expiresInSeconds`, default 900). */
@@ -192,36 +201,35 @@ export class CofferClient {
 
   // Plumbing
 
-  async #putWithRetries(
-    url: string,
-    body: UploadBody,
-    contentType: string,
+  async #uploadResumably(
+    request: { filePath: string; permissionScope: 'user' | '*'; contentType: string },
+    source: ByteSource,
     options: UploadOptions,
-  ): Promise<string> {
-    const retries = options.retries ?? 3;
-    for (let attempt = 0; ; attempt++) {
-      let failure: CofferError;
-      try {
-        const put = await putContent(url, body, {
-          contentType,
-          onProgress: options.onProgress,
-          signal: options.signal,
-          fetch: this.#fetch,
-        });
-        if (put.status >= 200 && put.status < 300 && put.etag) return put.etag;
-        failure = fromErrorText(put.status, put.text);
-        if (put.status < 500) throw failure; // the link, the size or the content: trying again changes nothing
-      } catch (error) {
-        if (error instanceof CofferError && error.status > 0 && error.status < 500) throw error;
-        if (options.signal?.aborted) throw error;
-        failure =
-          error instanceof CofferError
-            ? error
-            : new CofferError(0, 'NETWORK_ERROR', 'The upload could not reach the server', { cause: error });
-      }
-      if (attempt >= retries) throw failure;
-      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
-    }
+  ): Promise<FileRecord> {
+    const userId = this.#session?.userId;
+    if (!userId) throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
+    const calls: ResumableCalls<FileRecord> = {
+      requestResumable: (contentLength) =>
+        this.#requestUpload({ ...request, contentLength, resumable: true }),
+      verify: (fileId, etag) => this.#verify(fileId, etag),
+      get: (fileId) => this.get(fileId),
+      delete: (fileId) => this.delete(fileId),
+    };
+    const scope = { baseUrl: this.#options.baseUrl, userId, filePath: request.filePath };
+    return uploadResumably(calls, source, {
+      ...toSendOptions(options, this.#fetch),
+      store: options.resumeStore ?? this.#resumeStore,
+      key: await toResumeKey(scope, source, options.fingerprint),
+    });
+  }
+
+  #requestUpload(body: UploadRequest): Promise<UploadTicket> {
+    return this.#call({ method: 'POST', path: '/api/v1/file', body, auth: true });
+  }
+
+  #verify(fileId: string, etag: string): Promise<FileRecord> {
+    const path = `/api/v1/file/${encodeURIComponent(fileId)}/verify`;
+    return this.#call({ method: 'POST', path, body: { etag }, auth: true });
   }
 
   #startSession(result: LoginResult): Session {

@@ -1,93 +1,49 @@
-/** How far an upload's bytes have gone. */
-export type UploadProgress = { loadedBytes: number; totalBytes: number };
+import { CofferError, fromErrorText } from './errors.ts';
+import { retryDelayMs, toNetworkError, wait } from './retry-policy.ts';
+import { sendBytes } from './send-bytes.ts';
+import type { UploadBody, UploadProgress } from './upload-body.ts';
 
-export type UploadBody = Blob | ArrayBuffer | Uint8Array | string;
-
-/** The granularity of progress outside browsers. */
-const progressSliceBytes = 64 * 1024;
-
-type PutResult = { status: number; etag: string | null; text: string };
+export type PutOptions = {
+  contentType: string;
+  onProgress?: (progress: UploadProgress) => void;
+  /** How many times a failed PUT is tried again (network errors, 5xx), with backoff. */
+  retries: number;
+  signal?: AbortSignal;
+  fetch: typeof fetch;
+};
 
 /**
- * PUTs the content to a signed upload link, reporting progress. Browsers: XMLHttpRequest, the
- * one browser API with upload progress. Elsewhere (Node, Deno, Bun): fetch with a streamed
- * body, counting the chunks as fetch takes them.
+ * PUTs the whole content to a signed upload link, again from the start after a network error
+ * or a 5xx; answers the ETag to verify with.
  */
-export function putContent(
-  url: string,
-  body: UploadBody,
-  options: {
-    contentType: string;
-    onProgress?: (progress: UploadProgress) => void;
-    signal?: AbortSignal;
-    fetch: typeof fetch;
-  },
-): Promise<PutResult> {
+export async function putContent(url: string, body: UploadBody, options: PutOptions): Promise<string> {
   const blob = toBlob(body, options.contentType);
-  if (typeof XMLHttpRequest !== 'undefined') return putWithXhr(url, blob, options.onProgress, options.signal);
-  return putWithFetch(url, blob, options);
+  for (let attempt = 1; ; attempt++) {
+    let failure: CofferError;
+    try {
+      const put = await sendBytes(url, blob, {
+        method: 'PUT',
+        headers: { 'content-type': blob.type },
+        onSent: (loadedBytes) => options.onProgress?.({ loadedBytes, totalBytes: blob.size }),
+        signal: options.signal,
+        fetch: options.fetch,
+      });
+      const etag = put.header('etag');
+      if (put.status >= 200 && put.status < 300 && etag) return etag;
+      failure = fromErrorText(put.status, put.text);
+    } catch (error) {
+      const failed = toNetworkError(error, 'The upload could not reach the server', options.signal);
+      if (!(failed instanceof CofferError)) throw failed; // aborted
+      failure = failed;
+    }
+    // The link, the size or the content: trying again changes nothing.
+    if (failure.status > 0 && failure.status < 500) throw failure;
+    if (attempt > options.retries) throw failure;
+    await wait(retryDelayMs(attempt), options.signal);
+  }
 }
 
 function toBlob(body: UploadBody, contentType: string): Blob {
   if (body instanceof Blob) return body.type ? body : new Blob([body], { type: contentType });
   return new Blob([body as BlobPart], { type: contentType });
-}
-
-function putWithXhr(
-  url: string,
-  blob: Blob,
-  onProgress?: (progress: UploadProgress) => void,
-  signal?: AbortSignal,
-): Promise<PutResult> {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open('PUT', url);
-    request.setRequestHeader('content-type', blob.type);
-    request.upload.onprogress = (event) =>
-      onProgress?.({
-        loadedBytes: event.loaded,
-        totalBytes: event.lengthComputable ? event.total : blob.size,
-      });
-    request.onload = () =>
-      resolve({
-        status: request.status,
-        etag: request.getResponseHeader('etag'),
-        text: request.responseText,
-      });
-    request.onerror = () => reject(new TypeError('network error'));
-    request.onabort = () => reject(signal?.reason ?? new DOMException('aborted', 'AbortError'));
-    signal?.addEventListener('abort', () => request.abort(), { once: true });
-    request.send(blob);
-  });
-}
-
-async function putWithFetch(
-  url: string,
-  blob: Blob,
-  options: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal; fetch: typeof fetch },
-): Promise<PutResult> {
-  const { onProgress, signal } = options;
-  const totalBytes = blob.size;
-  let loadedBytes = 0;
-  // Pulled a slice at a time: a slice is read (and counted) when fetch asks for more, so the
-  // progress follows what the connection takes, not what memory holds.
-  const counted = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (loadedBytes >= totalBytes) return controller.close();
-      const slice = new Uint8Array(
-        await blob.slice(loadedBytes, loadedBytes + progressSliceBytes).arrayBuffer(),
-      );
-      loadedBytes += slice.byteLength;
-      controller.enqueue(slice);
-      onProgress?.({ loadedBytes, totalBytes });
-    },
-  });
-  const response = await options.fetch(url, {
-    method: 'PUT',
-    body: counted,
-    headers: { 'content-type': blob.type },
-    signal,
-    duplex: 'half',
-  } as RequestInit);
-  return { status: response.status, etag: response.headers.get('etag'), text: await response.text() };
 }

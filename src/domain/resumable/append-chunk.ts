@@ -29,14 +29,14 @@ export async function appendChunk(
   digests: RunningDigests,
   held: HeldUpload,
   chunk: Chunk,
-  context: { signal: AbortSignal; expiresAt: Date },
+  context: { signal: AbortSignal; expiresAt: Date; touch?: () => void },
 ): Promise<ResumableUpload> {
   const { upload, owner } = held;
   let running: RunningDigest | undefined;
   let moved = upload;
   if (upload.offset < upload.length) {
     running = digests.take(upload.id, upload.offset);
-    const written = await writeChunk(options, upload, chunk, running, context.signal);
+    const written = await writeChunk(options, upload, chunk, running, context);
     if (written.offset !== upload.offset || written.failure === undefined) {
       if (
         !(await options.uploads.advance(upload.id, owner, {
@@ -72,10 +72,11 @@ async function writeChunk(
   upload: ResumableUpload,
   chunk: Chunk,
   running: RunningDigest | undefined,
-  signal: AbortSignal,
+  { signal, touch }: { signal: AbortSignal; touch?: () => void },
 ): Promise<{ offset: number; failure?: unknown }> {
   const stream = new ChunkStream({
     room: upload.length - upload.offset,
+    ...(touch && { onBytes: touch }),
     ...(chunk.checksum && { checksum: chunk.checksum }),
     ...(running && { running }),
   });

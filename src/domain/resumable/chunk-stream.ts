@@ -17,16 +17,25 @@ export class ChunkStream extends Transform {
   readonly #room: number;
   readonly #checksum: Hash | undefined;
   readonly #running: RunningDigest | undefined;
+  readonly #onBytes: (() => void) | undefined;
 
-  constructor(options: { room: number; checksum?: ChunkChecksum; running?: RunningDigest }) {
+  constructor(options: {
+    room: number;
+    checksum?: ChunkChecksum;
+    running?: RunningDigest;
+    /** Told as bytes pass: the writer is alive. */
+    onBytes?: () => void;
+  }) {
     super();
     this.#room = options.room;
     this.#checksum = options.checksum && createHash(options.checksum.algorithm);
     this.#running = options.running;
+    this.#onBytes = options.onBytes;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.sizeBytes += chunk.length;
+    this.#onBytes?.();
     if (this.sizeBytes > this.#room) {
       callback(contentMismatch(`length: more bytes than the upload's Upload-Length`));
       return;

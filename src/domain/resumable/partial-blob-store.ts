@@ -27,6 +27,21 @@ export type CompleteOptions = {
   contentType: string;
 };
 
+/** A part of an upload as the store holds it (S3 ListParts): its number, size and quoted ETag. */
+export type StoredPart = { partNumber: number; sizeBytes: number; etag: string };
+
+/** Where a client PUTs one part's bytes straight into the store (a presigned URL). */
+export type PresignedPart = { partNumber: number; url: string };
+
+/** An upload's parts, as a store that takes them straight from clients names them. */
+export type DirectParts<Part> = {
+  /** The store's own name for the upload (S3's UploadId), as every part's URL carries it. */
+  uploadId: string;
+  /** The size of every part but the last, which holds the rest: part n is [(n-1)·size, n·size). */
+  partSizeBytes: number;
+  parts: Part[];
+};
+
 /**
  * Where resumable uploads' bytes wait (DESIGN.md §1: temp files in the data dir, S3 multipart
  * uploads). The offset that counts is the one the upload's row holds (the commit point):
@@ -58,4 +73,15 @@ export interface PartialBlobStore {
   abort(blob: PartialBlob): Promise<void>;
   /** After a commit: removes what the store kept beside the published version (parked tails). */
   cleanUp(blob: PartialBlob): Promise<void>;
+  /**
+   * Stores a client can send the parts to directly (S3 multipart; issue 20's parallel uploads):
+   * a URL for each part 1…N of the upload's layout, bound to that part and its exact length,
+   * valid for `expiresInSeconds`. The bytes that arrive there count only once complete() runs.
+   */
+  presignParts?(
+    blob: PartialBlob,
+    options: { expiresInSeconds: number },
+  ): Promise<DirectParts<PresignedPart>>;
+  /** The parts the store holds, by number; undefined once the upload is gone (completed or aborted). */
+  listParts?(blob: PartialBlob): Promise<DirectParts<StoredPart> | undefined>;
 }

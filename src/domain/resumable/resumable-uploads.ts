@@ -2,13 +2,12 @@ import { Readable } from 'node:stream';
 import { isAppError } from '../../errors/app-error.ts';
 import { uploadFinished, uploadNotFound, uploadOffsetConflict } from '../../errors/errors.ts';
 import { toUnixSeconds } from '../clock.ts';
-import { toContentType } from '../files/content-type.ts';
 import type { FileRecord } from '../files/file-record.ts';
 import type { GatewayLink } from '../files/get-linked-file.ts';
-import { toStorageKey } from '../files/storage-key.ts';
 import { newId } from '../ids.ts';
 import type { IssuedLink } from '../links/link-issuer.ts';
 import { type AppendOptions, appendChunk, type Chunk } from './append-chunk.ts';
+import { beginPartialUpload } from './begin-partial-upload.ts';
 import { type ResumableUpload, toPartialBlob } from './resumable-upload.ts';
 import { RunningDigests } from './running-digests.ts';
 import { UploadLeases } from './upload-lease.ts';
@@ -50,23 +49,8 @@ export class ResumableUploads {
     const length = file.declared.sizeBytes;
     if (length === null) throw new TypeError('a resumable upload needs a declared length');
     const now = this.#o.clock.now();
-    const blob = { key: toStorageKey(file), version: this.#o.newBlobVersion(), length };
-    const contentType = toContentType(file.declared.contentType ?? undefined, file.filePath);
-    const storeState = await this.#o.partials.begin(blob, contentType);
-    const upload: ResumableUpload = {
-      id: newId(),
-      projectId: file.projectId,
-      fileId: file.id,
-      creatorId: file.creatorId,
-      blobVersion: blob.version,
-      length,
-      offset: 0,
-      storeState,
-      state: 'receiving',
-      etag: null,
-      expiresAt: this.#expiryAfterByte(now, now),
-      createdAt: now,
-    };
+    const expiresAt = this.#expiryAfterByte(now, now);
+    const upload = await beginPartialUpload(this.#o, file, { id: newId(), length, now, expiresAt });
     await this.#o.uploads.create(upload);
     const deadline = this.uploadDeadline(now);
     const url = await this.#o.links.issueResumable(upload.id, deadline, file.linksGeneration);
@@ -117,13 +101,14 @@ export class ResumableUploads {
     const { upload } = await this.#getLive(link);
     if (upload.state === 'committed') return this.#repeatOfCommitted(upload, chunk.offset);
     if (chunk.offset !== upload.offset) throw uploadOffsetConflict(upload.offset);
-    return this.#leases.withLease(upload.id, async (owner, signal) => {
+    return this.#leases.withLease(upload.id, async (owner, signal, touch) => {
       // Read again under the lease: another writer may have moved it meanwhile.
       const { upload: current, file } = await this.#getLive(link);
       if (current.state === 'committed') return this.#repeatOfCommitted(current, chunk.offset);
       if (chunk.offset !== current.offset) throw uploadOffsetConflict(current.offset);
       const moved = await appendChunk(this.#o, this.#digests, { upload: current, file, owner }, chunk, {
         signal,
+        touch,
         expiresAt: this.#expiryAfterByte(this.#o.clock.now(), current.createdAt),
       });
       return toStatus(moved);

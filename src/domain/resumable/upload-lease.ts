@@ -9,16 +9,19 @@ const leaseMs = 30_000;
 const renewEveryMs = 10_000;
 /** How long a request waits for a request of this process it asked to give way. */
 const takeoverWaitMs = 5_000;
+/** A writer that took no byte for this long is taken over; one still receiving bytes is not. */
+const staleAfterMs = 5_000;
 
-type LocalHolder = { abort: () => void; released: Promise<void> };
+type LocalHolder = { abort: () => void; released: Promise<void>; activeAt: number };
 
 /**
  * One writer at a time per upload, on any node (issue 20): a lease row (the repository's
  * takeLease), renewed while the bytes stream and released at the end. No transaction stays
- * open meanwhile. A client that reconnects while its old request is still streaming (a
- * half-open connection) usually lands on the same process: the old request is asked to stop
- * and its lease handed over, as tus recommends; on another node it gets 423 until the old
- * lease lapses or is released.
+ * open meanwhile. A client that reconnects while its old request still holds the upload (a
+ * half-open connection) usually lands on the same process: once the old request has taken no
+ * byte for a few seconds it is asked to stop and its lease handed over, as tus recommends; a
+ * writer still receiving bytes keeps the upload (the newcomer gets 423), and on another node
+ * the newcomer gets 423 until the old lease lapses or is released.
  */
 export class UploadLeases {
   readonly #uploads: ResumableUploadRepository;
@@ -32,10 +35,13 @@ export class UploadLeases {
 
   /**
    * Runs `work` while holding the upload's lease; UPLOAD_LOCKED when another holds it. `work`
-   * gets the lease owner (to condition its writes on) and a signal that fires when the lease
-   * is lost or handed to a newer request.
+   * gets the lease owner (to condition its writes on), a signal that fires when the lease is
+   * lost or handed to a newer request, and `touch`, to call as bytes arrive (a live writer).
    */
-  async withLease<T>(uploadId: string, work: (owner: string, signal: AbortSignal) => Promise<T>): Promise<T> {
+  async withLease<T>(
+    uploadId: string,
+    work: (owner: string, signal: AbortSignal, touch: () => void) => Promise<T>,
+  ): Promise<T> {
     await this.#askLocalHolderToStop(uploadId);
     const owner = randomBytes(12).toString('hex');
     const controller = new AbortController();
@@ -45,7 +51,8 @@ export class UploadLeases {
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    this.#local.set(uploadId, { abort: () => controller.abort(uploadLocked()), released });
+    const holder = { abort: () => controller.abort(uploadLocked()), released, activeAt: Date.now() };
+    this.#local.set(uploadId, holder);
     const renewing = setInterval(() => {
       this.#uploads.renewLease(uploadId, this.#leaseFor(owner)).then(
         (held) => held || controller.abort(uploadLocked()),
@@ -54,7 +61,9 @@ export class UploadLeases {
     }, renewEveryMs);
     renewing.unref();
     try {
-      return await work(owner, controller.signal);
+      return await work(owner, controller.signal, () => {
+        holder.activeAt = Date.now();
+      });
     } finally {
       clearInterval(renewing);
       if (this.#local.get(uploadId)?.released === released) this.#local.delete(uploadId);
@@ -66,6 +75,7 @@ export class UploadLeases {
   async #askLocalHolderToStop(uploadId: string): Promise<void> {
     const holder = this.#local.get(uploadId);
     if (!holder) return;
+    if (Date.now() - holder.activeAt < staleAfterMs) throw uploadLocked();
     holder.abort();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {

@@ -1,7 +1,8 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import { type ErrorCode, errorCodes } from '../../errors/error-codes.ts';
 import { ErrorSchema } from '../wire/schemas.ts';
-import { type Access, type Operation, operations } from './operations.ts';
+import type { Access, Operation } from './operation.ts';
+import { operations } from './operations.ts';
 
 /** Errors any operation may answer, whatever it does. */
 const everyRequest: ErrorCode[] = ['HEADERS_TOO_LARGE', 'INTERNAL', 'UNAVAILABLE'];

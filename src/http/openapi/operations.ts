@@ -1,80 +1,5 @@
-import type { ErrorCode } from '../../errors/error-codes.ts';
-
-/**
- * Who may call an operation, which decides its security alternatives and barrier errors:
- * - `public`: nobody needs anything (probes, the reference);
- * - `app`: app credentials (id + secret, or id + an allowed browser origin);
- * - `user`: app credentials and a user's bearer token;
- * - `link`: a signed link (its query string is the credential);
- * - `metrics`: `COFFER_METRICS_TOKEN` as a bearer token, or a direct loopback client.
- */
-export type Access = 'public' | 'app' | 'user' | 'link' | 'metrics';
-
-export type Operation = {
-  operationId: string;
-  /** For routes whose schema has none (the data plane, the probes). */
-  summary?: string;
-  access: Access;
-  /** What the operation itself may answer, beyond its barriers' and every request's errors. */
-  errors: ErrorCode[];
-  /** The 2xx status and the component its answer is (the document names and references it). */
-  success?: { status: 200 | 201 | 204 | 206; component?: string; description?: string };
-};
-
-const fileRead: ErrorCode[] = ['VALIDATION_FAILED', 'ACCESS_DENIED', 'FILE_NOT_FOUND'];
-
-const tusErrors: ErrorCode[] = ['UPLOAD_NOT_FOUND', 'TUS_VERSION_UNSUPPORTED'];
-const chunkErrors: ErrorCode[] = [
-  ...tusErrors,
-  'VALIDATION_FAILED',
-  'UPLOAD_OFFSET_CONFLICT',
-  'UPLOAD_LOCKED',
-  'CHECKSUM_MISMATCH',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'CONTENT_MISMATCH',
-  'CONTENT_TYPE_NOT_ALLOWED',
-  'QUOTA_EXCEEDED',
-  'ALREADY_VERIFIED',
-  'STORAGE_FULL',
-];
-
-/** A resumable upload's URL (tus 1.0; issue 20): the signed query string is the credential. */
-const resumableOperations: Record<string, Operation> = {
-  'HEAD /blob/v1/uploads/:uploadId': {
-    operationId: 'getResumableUploadOffset',
-    summary:
-      'A resumable upload: Upload-Offset (bytes kept), Upload-Length, Upload-Expires, and ETag once committed',
-    access: 'link',
-    errors: tusErrors,
-    success: { status: 200, description: 'The upload status in headers, never cached' },
-  },
-  'PATCH /blob/v1/uploads/:uploadId': {
-    operationId: 'appendResumableUpload',
-    summary:
-      'Append a chunk (application/offset+octet-stream) at Upload-Offset, optionally with Upload-Checksum (sha1 or sha256); the chunk that reaches Upload-Length commits the upload and answers its ETag',
-    access: 'link',
-    errors: chunkErrors,
-    success: {
-      status: 204,
-      description: 'Kept: the new Upload-Offset (and the ETag for verify once complete)',
-    },
-  },
-  'DELETE /blob/v1/uploads/:uploadId': {
-    operationId: 'terminateResumableUpload',
-    summary: 'Terminate an unfinished resumable upload: its bytes, and its never-uploaded file record, go',
-    access: 'link',
-    errors: [...tusErrors, 'UPLOAD_FINISHED', 'UPLOAD_LOCKED'],
-    success: { status: 204, description: 'Terminated' },
-  },
-  'POST /blob/v1/uploads/:uploadId': {
-    operationId: 'overrideResumableUpload',
-    summary:
-      'A PATCH, HEAD or DELETE named by X-HTTP-Method-Override (tus, for networks that pass only GET and POST)',
-    access: 'link',
-    errors: [...chunkErrors, 'UPLOAD_FINISHED'],
-    success: { status: 204, description: 'As the method it stands for' },
-  },
-};
+import { fileRead, type Operation } from './operation.ts';
+import { uploadOperations } from './upload-operations.ts';
 
 /**
  * Every route of both planes, by `METHOD url` as Fastify registers it. The OpenAPI document is
@@ -268,29 +193,7 @@ export const operations: Record<string, Operation> = {
     errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'LINK_REVOKED'],
     success: { status: 200, description: 'The headers of the download, without the bytes' },
   },
-  'POST /api/v1/uploads': {
-    operationId: 'createResumableUpload',
-    access: 'user',
-    errors: [
-      'VALIDATION_FAILED',
-      'TUS_VERSION_UNSUPPORTED',
-      'INVALID_FILE_PATH',
-      'FILE_EXISTS',
-      'FILE_TOO_LARGE',
-      'QUOTA_EXCEEDED',
-      'CONTENT_TYPE_NOT_ALLOWED',
-      'CONTENT_MISMATCH',
-      'CHECKSUM_MISMATCH',
-      'UNSUPPORTED_MEDIA_TYPE',
-      'STORAGE_FULL',
-    ],
-    success: {
-      status: 201,
-      description:
-        'Created: Location is the upload URL (tus), Coffer-File-Id the file record, Upload-Offset the bytes kept of a creation-with-upload',
-    },
-  },
-  ...resumableOperations,
+  ...uploadOperations,
   'GET /healthz': {
     operationId: 'health',
     summary: 'Liveness: the process serves',

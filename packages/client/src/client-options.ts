@@ -1,0 +1,18 @@
+/** What a client keeps of a login; persist it (and pass it back) to survive a page reload. */
+export type Session = { token: string; refreshToken: string; userId: string; expiresAt: number };
+
+export type CofferClientOptions = {
+  /** The service, e.g. `https://files.example.com` (no trailing path). */
+  baseUrl: string;
+  appId: string;
+  /**
+   * Servers and trusted tools only. Browsers leave it out: their origin, in the project's
+   * allowed origins, stands in for it.
+   */
+  appSecret?: string;
+  session?: Session;
+  /** Told of every new session (login, signup, refresh) and of its end (undefined). */
+  onSession?: (session: Session | undefined) => void;
+  /** Another fetch (tests, proxies); the global one by default. */
+  fetch?: typeof fetch;
+};
