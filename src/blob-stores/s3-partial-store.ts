@@ -25,7 +25,11 @@ import {
 } from './s3-partial-upload.ts';
 
 export type S3PartialStoreOptions = S3Area & {
-  /** The size of every part but the last (default 8 MiB): the memory an append holds. */
+  /**
+   * The size of every part but the last: the memory an append holds. Default S3's smallest,
+   * 5 MiB, so chunks of a multiple of it (the bench's 5 MiB, @coffer/client's 10 MiB) fill
+   * whole parts and nothing is parked and read back.
+   */
   partSizeBytes?: number;
 };
 
@@ -46,7 +50,7 @@ export class S3PartialStore implements PartialBlobStore {
   readonly #presigner: S3PartPresigner;
 
   constructor(options: S3PartialStoreOptions) {
-    const { partSizeBytes = 8 * MiB, ...area } = options;
+    const { partSizeBytes = MIN_PART_BYTES, ...area } = options;
     if (partSizeBytes < MIN_PART_BYTES) throw new RangeError(`S3 parts are at least 5 MiB: ${partSizeBytes}`);
     this.#area = area;
     this.#partSizeBytes = partSizeBytes;

@@ -8,6 +8,8 @@ import { ManualClock } from '../support/manual-clock.ts';
 import { currentStackName } from '../support/test-stack.ts';
 
 const MiB = 1024 * 1024;
+/** The S3 store's part size (S3PartialStore's default, S3's smallest). */
+const partBytes = 5 * MiB;
 const onS3 = currentStackName() === 'pg-s3';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('base64');
 
@@ -78,13 +80,13 @@ describe('parallel uploads straight to S3 (multipart)', {
     server.client.call('POST', `/api/v1/file/${fileId}/verify`, { token, body: { etag } });
 
   it('parts PUT in parallel to presigned URLs, listed, completed, verified and downloaded', async () => {
-    const content = randomBytes(2 * 8 * MiB + 12_345);
+    const content = randomBytes(2 * partBytes + 12_345);
     const fileId = await requestUpload(content, {
       checksumSha256: sha256(content),
       contentType: 'video/mp4',
     });
     const started = await start(fileId);
-    assert.equal(started.partSize, 8 * MiB);
+    assert.equal(started.partSize, partBytes);
     assert.deepEqual(
       started.parts.map((part) => part.partNumber),
       [1, 2, 3],
@@ -104,7 +106,7 @@ describe('parallel uploads straight to S3 (multipart)', {
       listed.body.parts,
       sent.map(({ partNumber, etag }) => ({
         partNumber,
-        size: Math.min(8 * MiB, content.length - (partNumber - 1) * 8 * MiB),
+        size: Math.min(partBytes, content.length - (partNumber - 1) * partBytes),
         etag,
       })),
     );
@@ -131,15 +133,15 @@ describe('parallel uploads straight to S3 (multipart)', {
   });
 
   it('S3 refuses a part of another length than its URL signs', async () => {
-    const content = randomBytes(8 * MiB + 100);
+    const content = randomBytes(partBytes + 100);
     const fileId = await requestUpload(content);
     const [first, last] = (await start(fileId)).parts;
     const short = await fetch(first!.url, {
       method: 'PUT',
-      body: content.subarray(0, 8 * MiB - 1) as BodyInit,
+      body: content.subarray(0, partBytes - 1) as BodyInit,
     });
     assert.equal(short.status, 403, await short.text());
-    const long = await fetch(last!.url, { method: 'PUT', body: content.subarray(8 * MiB - 1) as BodyInit });
+    const long = await fetch(last!.url, { method: 'PUT', body: content.subarray(partBytes - 1) as BodyInit });
     assert.equal(long.status, 403, await long.text());
     assert.deepEqual((await multipart('GET', fileId)).body.parts, []);
   });

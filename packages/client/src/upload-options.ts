@@ -4,7 +4,9 @@ import type { UploadProgress } from './upload-body.ts';
 
 const MiB = 1024 * 1024;
 export const defaultResumableThresholdBytes = 8 * MiB;
-const defaultChunkSizeBytes = 8 * MiB;
+// A multiple of 5 MiB, an S3 store's part size: each PATCH then fills whole parts, and no part
+// has to be parked and read back (S3PartialStore).
+const defaultChunkSizeBytes = 10 * MiB;
 const defaultRetries = 3;
 
 /** How a body's bytes go up: one PUT, or (above the threshold) tus 1.0 PATCHes that resume. */
