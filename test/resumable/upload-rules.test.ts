@@ -62,6 +62,23 @@ describe('resumable upload rules', () => {
     ]);
     assert.equal(answer.headers.get('tus-checksum-algorithm'), 'sha1,sha256');
     assert.ok(Number(answer.headers.get('tus-max-size')) > 0);
+    // The creation endpoint too, and a browser's preflight for it from an allowed origin.
+    const creation = await fetch(`${server.baseUrl}/api/v1/uploads`, { method: 'OPTIONS' });
+    assert.equal(creation.status, 204);
+    assert.equal(creation.headers.get('tus-version'), '1.0.0');
+    const origin = 'https://app.example';
+    await server.createProject(`tus-origin-${count++}`, [origin]);
+    const preflight = await fetch(`${server.baseUrl}/api/v1/uploads`, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'upload-length, upload-metadata, tus-resumable',
+      },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), origin);
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /upload-metadata/);
   });
 
   it('needs Tus-Resumable (412), application/offset+octet-stream (415) and the current offset (409)', async () => {

@@ -3,13 +3,7 @@ import type { TypedApp } from '../route-context.ts';
 import { getBlob } from './get-blob.ts';
 import { putBlob } from './put-blob.ts';
 import { resumableRoutes } from './resumable/resumable-routes.ts';
-import {
-  tusChecksumAlgorithms,
-  tusExtensions,
-  tusRequestHeaders,
-  tusResponseHeaders,
-  tusVersion,
-} from './resumable/tus-protocol.ts';
+import { sendTusDiscovery, tusRequestHeaders, tusResponseHeaders } from './resumable/tus-protocol.ts';
 
 const exposedHeaders = `ETag, Content-Length, Content-Range, Content-Disposition, Accept-Ranges, Last-Modified, ${tusResponseHeaders}`;
 
@@ -30,7 +24,7 @@ export async function dataPlane(app: TypedApp, services: Services): Promise<void
   // A CORS preflight, and tus discovery (an OPTIONS without Access-Control-Request-Method).
   app.options('/*', { schema: { hide: true } }, async (request, reply) => {
     const requested = request.headers['access-control-request-headers'];
-    return reply
+    return sendTusDiscovery(reply, services.config.maxFileSizeBytes)
       .code(204)
       .header('access-control-allow-methods', 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS')
       .header(
@@ -38,10 +32,6 @@ export async function dataPlane(app: TypedApp, services: Services): Promise<void
         typeof requested === 'string' ? requested : `content-type, range, ${tusRequestHeaders}`,
       )
       .header('access-control-max-age', '600')
-      .header('tus-version', tusVersion)
-      .header('tus-extension', tusExtensions)
-      .header('tus-checksum-algorithm', tusChecksumAlgorithms)
-      .header('tus-max-size', String(services.config.maxFileSizeBytes))
       .send();
   });
 

@@ -43,7 +43,12 @@ export function installAppCredentials(
   });
 }
 
-async function answerPreflight(request: FastifyRequest, reply: FastifyReply, projects: ProjectRepository) {
+/** A CORS preflight of the control plane: answered for any origin some project allows. */
+export async function answerPreflight(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  projects: ProjectRepository,
+) {
   const origin = single(request.headers.origin);
   if (!origin || !(await projects.isOriginAllowedAnywhere(origin))) {
     const error = originNotAllowed();

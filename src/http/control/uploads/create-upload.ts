@@ -14,9 +14,11 @@ import {
   parseByteCount,
   parseUploadChecksum,
   parseUploadMetadata,
+  sendTusDiscovery,
   sendUploadStatus,
   tusVersion,
 } from '../../data/resumable/tus-protocol.ts';
+import { answerPreflight } from '../../plugins/app-credentials.ts';
 import { hasBody } from '../../plugins/body-deadline.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 
@@ -31,6 +33,13 @@ export const createUpload: RouteRegistrar = (app, services) => {
   app.register(async (scope) => {
     // creation-with-upload: the first chunk streams to the store, unparsed.
     scope.addContentTypeParser(offsetContentType, (_request, _payload, done) => done(null));
+    // tus discovery (an OPTIONS without Access-Control-Request-Method) or a browser's preflight.
+    scope.options('/uploads', { schema: { hide: true } }, async (request, reply) => {
+      sendTusDiscovery(reply, services.config.maxFileSizeBytes);
+      if (request.headers['access-control-request-method'] !== undefined)
+        return answerPreflight(request, reply, services.repositories.projects);
+      return reply.code(204).send();
+    });
     scope.post(
       '/uploads',
       {

@@ -69,3 +69,12 @@ export function sendUploadStatus(reply: FastifyReply, status: UploadStatus): Fas
   if (status.etag) reply.header('etag', status.etag);
   return reply.header('upload-expires', status.expiresAt.toUTCString());
 }
+
+/** tus discovery: the version, the extensions, the checksums and the largest upload taken. */
+export function sendTusDiscovery(reply: FastifyReply, maxSizeBytes: number): FastifyReply {
+  return reply
+    .header('tus-version', tusVersion)
+    .header('tus-extension', tusExtensions)
+    .header('tus-checksum-algorithm', tusChecksumAlgorithms)
+    .header('tus-max-size', String(maxSizeBytes));
+}
