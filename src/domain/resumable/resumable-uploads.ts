@@ -98,7 +98,9 @@ export class ResumableUploads {
    * length retries a commit that failed.
    */
   async append(link: GatewayLink, chunk: Chunk): Promise<UploadStatus> {
-    const { upload } = await this.#getLive(link);
+    // The offset is checked before the lease (a stale chunk never disturbs a writer); the file
+    // and the creator once, under it.
+    const upload = await this.#findSigned(link);
     if (upload.state === 'committed') return this.#repeatOfCommitted(upload, chunk.offset);
     if (chunk.offset !== upload.offset) throw uploadOffsetConflict(upload.offset);
     return this.#leases.withLease(upload.id, async (owner, signal, touch) => {
@@ -171,6 +173,16 @@ export class ResumableUploads {
    * revoked links and a disabled creator, so the URL cannot be probed).
    */
   async #getLive(link: GatewayLink): Promise<{ upload: ResumableUpload; file: FileRecord }> {
+    const upload = await this.#findSigned(link);
+    const file = await this.#o.files.findById(upload.fileId);
+    if (!file || file.linksGeneration !== (link.generation ?? 0)) throw uploadNotFound();
+    const creator = await this.#o.users.findById(upload.projectId, upload.creatorId);
+    if (!creator?.enabled) throw uploadNotFound();
+    return { upload, file };
+  }
+
+  /** The upload a well-signed, unexpired link names; its file and creator are #getLive's to check. */
+  async #findSigned(link: GatewayLink): Promise<ResumableUpload> {
     const now = this.#o.clock.now();
     const claims = { operation: 'resume' as const, fileId: link.fileId, expiresAt: link.expiresAt };
     await this.#o.links
@@ -180,12 +192,9 @@ export class ResumableUploads {
       });
     const upload = await this.#o.uploads.findById(link.fileId);
     if (!upload || upload.expiresAt <= now) throw uploadNotFound();
-    const file = await this.#o.files.findById(upload.fileId);
-    if (!file || file.linksGeneration !== (link.generation ?? 0)) throw uploadNotFound();
-    const creator = await this.#o.users.findById(upload.projectId, upload.creatorId);
-    if (!creator?.enabled) throw uploadNotFound();
-    return { upload, file };
+    return upload;
   }
+
 
   /** A day (by default) after the last accepted byte, never past the upload's maximum age. */
   #expiryAfterByte(now: Date, createdAt: Date): Date {
