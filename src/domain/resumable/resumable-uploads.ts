@@ -195,7 +195,6 @@ export class ResumableUploads {
     return upload;
   }
 
-
   /** A day (by default) after the last accepted byte, never past the upload's maximum age. */
   #expiryAfterByte(now: Date, createdAt: Date): Date {
     const sliding = now.getTime() + this.#o.expirySeconds * 1000;
