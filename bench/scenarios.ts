@@ -20,6 +20,7 @@ import {
   uploadLargeRaw,
 } from './scenarios/data-plane-scenarios.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
+import { renditionCached, renditionRender } from './scenarios/rendition-scenarios.ts';
 import {
   scaleListAdmin,
   scaleListFew,
@@ -39,6 +40,8 @@ export const scenarios: readonly Scenario[] = [
   downloadLarge,
   uploadLargeRaw,
   uploadLargeMultipart,
+  renditionRender,
+  renditionCached,
   login,
   loginInterference,
   manyRecords,

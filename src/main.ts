@@ -40,6 +40,7 @@ async function serveWorker(config: Config): Promise<void> {
     { startBlobCollection },
     { startUnverifiedSweep },
     { startResumableSweep },
+    { startImageSummaries },
   ] = await Promise.all([
     import('./app.ts'),
     import('./services.ts'),
@@ -47,6 +48,7 @@ async function serveWorker(config: Config): Promise<void> {
     import('./start-blob-collection.ts'),
     import('./start-unverified-sweep.ts'),
     import('./start-resumable-sweep.ts'),
+    import('./start-image-summaries.ts'),
   ]);
   const services = await buildServices(config, { log: logStartWarning, metricsFromPrimary: true });
   const tls = readTlsFiles(config);
@@ -57,6 +59,8 @@ async function serveWorker(config: Config): Promise<void> {
   const sweep = collectBlobs ? startUnverifiedSweep(services, app.log) : undefined;
   // And expired resumable uploads.
   const resumableSweep = collectBlobs ? startResumableSweep(services, app.log) : undefined;
+  // And summarizes verified images (dimensions, placeholder).
+  const summaries = collectBlobs ? startImageSummaries(services, app.log) : undefined;
   await new Promise<void>((resolve) => {
     let stopping = false;
     // Ctrl-C signals the primary and its workers together; the primary then sends SIGTERM too.
@@ -67,6 +71,7 @@ async function serveWorker(config: Config): Promise<void> {
       await collection?.stop();
       await sweep?.stop();
       await resumableSweep?.stop();
+      await summaries?.stop();
       await app.close();
       await services.close();
       // The channel to the primary would keep this worker alive: let it go.

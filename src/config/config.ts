@@ -45,6 +45,12 @@ export type Config = Readonly<{
   resumableExpirySeconds: number;
   resumableMaxAgeSeconds: number;
   resumableSweepIntervalSeconds: number;
+  renditionMaxPixels: number;
+  renditionMaxSourceBytes: number;
+  renditionConcurrency: number;
+  renditionQueueLength: number;
+  renditionTimeoutSeconds: number;
+  newRenditionsPerUserPerHour: number;
   databasePoolMax: number;
   databasePreparedStatements: boolean;
   logLevel: string;

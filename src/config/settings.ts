@@ -6,6 +6,7 @@ import { listenSettings } from './settings/listen-settings.ts';
 import { observabilitySettings } from './settings/observability-settings.ts';
 import { postgresSettings } from './settings/postgres-settings.ts';
 import { rateLimitSettings } from './settings/rate-limit-settings.ts';
+import { renditionSettings } from './settings/rendition-settings.ts';
 import { requestLimitSettings } from './settings/request-limit-settings.ts';
 import { resumableSettings } from './settings/resumable-settings.ts';
 import { storeSettings } from './settings/store-settings.ts';
@@ -28,6 +29,7 @@ export const settings = {
   ...databaseTimeoutSettings,
   ...blobSettings,
   ...resumableSettings,
+  ...renditionSettings,
   ...postgresSettings,
   ...observabilitySettings,
 } as const satisfies Record<string, Setting>;

@@ -48,6 +48,11 @@ export const errorCodes = {
   UPLOAD_LOCKED: 423,
   TUS_VERSION_UNSUPPORTED: 412,
   CHECKSUM_MISMATCH: 460,
+  UNSUPPORTED_MEDIA: 415,
+  IMAGE_TOO_LARGE: 422,
+  IMAGE_UNREADABLE: 422,
+  RENDITIONS_DISABLED: 403,
+  RENDER_BUSY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

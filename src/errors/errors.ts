@@ -131,3 +131,14 @@ export const checksumMismatch = (algorithm: string) =>
     'CHECKSUM_MISMATCH',
     `The chunk's ${algorithm} does not match Upload-Checksum; it was discarded`,
   );
+
+// Image renditions (issue 21): honest answers, never the original in place of a rendition.
+export const unsupportedMedia = (what: string) =>
+  new AppError('UNSUPPORTED_MEDIA', `${what} is not an image Coffer renders (JPEG, PNG, WebP, GIF or AVIF)`);
+export const imageTooLarge = (reason: string) =>
+  new AppError('IMAGE_TOO_LARGE', `The image is too large to render: ${reason}`);
+export const imageUnreadable = (cause?: unknown) =>
+  new AppError('IMAGE_UNREADABLE', 'The image could not be decoded (damaged or truncated)', { cause });
+export const renditionsDisabled = (message: string) => new AppError('RENDITIONS_DISABLED', message);
+export const renderBusy = (reason = 'Too many images are being rendered') =>
+  new AppError('RENDER_BUSY', `${reason}; retry shortly`, { headers: { 'retry-after': '2' } });

@@ -21,4 +21,10 @@ export class CountingLinkIssuer extends LinkIssuer {
     this.#metrics.linkIssued('download');
     return link;
   }
+
+  override async issueRendition(...args: Parameters<LinkIssuer['issueRendition']>): Promise<IssuedLink> {
+    const link = await super.issueRendition(...args);
+    this.#metrics.linkIssued('rendition');
+    return link;
+  }
 }

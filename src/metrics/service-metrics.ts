@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { StoreName } from '../errors/app-error.ts';
 import { metricsFromPrimary } from './cluster-metrics.ts';
+import { RenditionMetrics } from './rendition-metrics.ts';
 
 /** What a metadata store can say about its connections (PostgreSQL's pool; SQLite has none). */
 export type PoolStats = { total: number; idle: number; waiting: number };
@@ -19,12 +20,15 @@ export class ServiceMetrics {
   readonly #verified: Counter;
   readonly #links: Counter<'kind'>;
   readonly #storeErrors: Counter<'store' | 'code'>;
+  /** Image renditions (issue 21). */
+  readonly renditions: RenditionMetrics;
   /** The text a scrape gets: this process's registry, or (a worker of `serve`) the whole node's. */
   readonly exposition: () => Promise<string>;
 
   constructor(options: { poolStats?: () => PoolStats; fromPrimary?: boolean } = {}) {
     this.exposition = options.fromPrimary ? metricsFromPrimary(this.registry) : () => this.registry.metrics();
     const registers = [this.registry];
+    this.renditions = new RenditionMetrics(this.registry);
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
     this.#requests = new Counter({
       name: 'coffer_http_requests_total',
@@ -56,7 +60,7 @@ export class ServiceMetrics {
     });
     this.#links = new Counter({
       name: 'coffer_links_issued_total',
-      help: 'Signed links issued, by kind (upload, download)',
+      help: 'Signed links issued, by kind (upload, download, rendition)',
       labelNames: ['kind'],
       registers,
     });
@@ -134,7 +138,7 @@ export class ServiceMetrics {
     this.#verified.inc();
   }
 
-  linkIssued(kind: 'upload' | 'download'): void {
+  linkIssued(kind: 'upload' | 'download' | 'rendition'): void {
     this.#links.inc({ kind });
   }
 

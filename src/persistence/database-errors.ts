@@ -42,6 +42,15 @@ export function isUniqueViolation(error: unknown): boolean {
   return typeof message === 'string' && message.startsWith('UNIQUE constraint failed');
 }
 
+const sqliteConstraintForeignKey = 787;
+
+/** A FOREIGN KEY violation (the row referred to is gone), on either dialect. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const { errcode, code, message } = asDriverError(error);
+  if (errcode === sqliteConstraintForeignKey || code === '23503') return true;
+  return typeof message === 'string' && message.startsWith('FOREIGN KEY constraint failed');
+}
+
 /** SQLITE_BUSY / SQLITE_LOCKED, extended codes included (SQLITE_BUSY_SNAPSHOT, …). */
 export function isSqliteBusy(error: unknown): boolean {
   const { errcode, message } = asDriverError(error);

@@ -19,6 +19,7 @@ export type DatabaseSchema = {
   operator_sessions: OperatorSessionsTable;
   operator_sign_in_links: OperatorSignInLinksTable;
   resumable_uploads: ResumableUploadsTable;
+  renditions: RenditionsTable;
 };
 
 export type OperatorsTable = {
@@ -110,6 +111,13 @@ export type FilesTable = {
   /** The pending upload's SHA-256 (base64) and the verified content's. */
   upload_sha256: string | null;
   content_sha256: string | null;
+  /** What a verified image's header and summary told (migrations/renditions.ts); null: not an image, or not yet. */
+  image_width: number | null;
+  image_height: number | null;
+  /** ThumbHash, base64. */
+  image_placeholder: string | null;
+  /** 1 while a verified image waits to be summarized. */
+  image_summary_due: number;
 };
 
 export type FileAclTable = {
@@ -201,5 +209,22 @@ export type ResumableUploadsTable = {
   /** Unix ms. */
   expires_at: number;
   /** Unix ms. */
+  created_at: number;
+};
+
+/** Rendered images (migrations/renditions.ts; domain/renditions/rendition-repository.ts). */
+export type RenditionsTable = {
+  file_id: string;
+  /** The file's blob version the rendition was made from. */
+  source_version: string;
+  /** Canonical spec (domain/renditions/rendition-spec.ts). */
+  spec: string;
+  blob_key: string;
+  blob_version: string;
+  size_bytes: number;
+  content_type: string;
+  etag: string;
+  width: number;
+  height: number;
   created_at: number;
 };

@@ -32,7 +32,7 @@ export function buildBackgroundJobs({ config, repositories, blobs, clock }: Wiri
 export function createBlobCollector(
   config: Config,
   stores: {
-    repositories: Pick<Repositories, 'files' | 'resumableUploads'>;
+    repositories: Pick<Repositories, 'files' | 'resumableUploads' | 'renditions'>;
     blobs: BlobStore & BlobSweeper;
     clock?: Clock;
   },
@@ -45,5 +45,6 @@ export function createBlobCollector(
     clock,
     graceSeconds: config.gcGraceSeconds,
     isHeldByUpload: (fileId, version) => repositories.resumableUploads.holdsVersion(fileId, version),
+    findRenditionBlobVersions: (keys) => repositories.renditions.findRenditionBlobVersions(keys),
   });
 }

@@ -9,10 +9,13 @@ import type { Project } from '../domain/identity/project-repository.ts';
 import { defaultProjectSettings, type ProjectSettings } from '../domain/identity/project-settings.ts';
 import { LinkSigner } from '../domain/links/link-signer.ts';
 import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
+import type { ImageSummarizer } from '../domain/renditions/image-summarizer.ts';
+import type { Renditions } from '../domain/renditions/renditions.ts';
 import type { DirectMultipart } from '../domain/resumable/direct-multipart.ts';
 import type { ResumableUploads } from '../domain/resumable/resumable-uploads.ts';
 import { CountingLinkIssuer } from '../metrics/counting-link-issuer.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
+import { buildRenditions } from './rendition-services.ts';
 import { buildResumableServices } from './resumable-services.ts';
 import { buildKeyRing, type InitialKeys } from './signing-keys.ts';
 import type { WiringContext } from './wiring-context.ts';
@@ -31,6 +34,10 @@ export type FileServices = {
   resumableUploads: ResumableUploads | undefined;
   /** Parallel uploads of parts straight to S3; undefined on other stores. */
   directMultipart: DirectMultipart | undefined;
+  /** Image renditions: links to them, and their bytes (rendered on first use). */
+  renditions: Renditions;
+  /** Verified images' dimensions and placeholders, made in the background of `serve`. */
+  imageSummarizer: ImageSummarizer;
 };
 
 export function buildFileServices(
@@ -53,8 +60,9 @@ export function buildFileServices(
     },
     metrics,
   );
+  const settingsOf = projectSettingsReader(context);
   const limits = new UploadLimits({
-    settingsOf: projectSettingsReader(context),
+    settingsOf,
     usage: repositories.storageUsage,
     serverMaxFileSizeBytes: config.maxFileSizeBytes,
   });
@@ -85,6 +93,7 @@ export function buildFileServices(
     fileReading: new FileReading({ ...stores, links }),
     fileOrganizer: new FileOrganizer({ ...stores, limits }),
     ...buildResumableServices(context, { links, limits, events, metrics }),
+    ...buildRenditions(context, { links, metrics, settingsOf }),
   };
 }
 

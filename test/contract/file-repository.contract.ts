@@ -37,6 +37,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         linksGeneration: 0,
         blobFileId: null,
         declared: { sizeBytes: null, contentType: null, checksumSha256: null },
+        image: null,
       };
       assert.deepEqual(file, expected);
       assert.equal(replaced, undefined);

@@ -45,6 +45,11 @@ export type BlobCollectorOptions = {
    * version waits for the commit, which a failure may put off. Absent: none does.
    */
   isHeldByUpload?: (fileId: string, version: string) => Promise<boolean>;
+  /**
+   * Of these keys (none a file's), the versions a rendition names (issue 21): a rendition's
+   * bytes live under a key of their own, and the row goes with its file. Absent: none does.
+   */
+  findRenditionBlobVersions?: (keys: readonly string[]) => Promise<Map<string, Set<string>>>;
 };
 
 const pageSize = 500;
@@ -125,10 +130,12 @@ export class CollectionPass {
         files.findBlobReferences(ids),
         files.findSharedBlobVersions(ids),
       ]);
+      const renditions = await this.#findRenditionVersions(page, references);
       const graceEnd = this.#graceEnd();
       for (const object of page) {
         // A copy serving this version keeps it, whatever became of the file that stored it.
         if (object.version && shared.get(toFileId(object))?.has(object.version)) continue;
+        if (object.version && renditions.get(object.key)?.has(object.version)) continue;
         const reason = toStrayReason(object, references.get(toFileId(object)), graceEnd);
         if (!reason || (await this.#isHeldByUpload(object))) continue;
         await this.#found(toStray(object, reason), () => this.#removeObject(object));
@@ -148,6 +155,18 @@ export class CollectionPass {
       }
       yield page.length;
     }
+  }
+
+  /** The rendition versions among a page's objects that belong to no file record. */
+  async #findRenditionVersions(
+    page: StoredObject[],
+    references: Map<string, BlobReferences>,
+  ): Promise<Map<string, Set<string>>> {
+    const find = this.#o.findRenditionBlobVersions;
+    const keys = [
+      ...new Set(page.filter((o) => o.version && !references.has(toFileId(o))).map((o) => o.key)),
+    ];
+    return find && keys.length > 0 ? find(keys) : new Map();
   }
 
   #isHeldByUpload(object: { key: string; version?: string }): Promise<boolean> {

@@ -77,6 +77,17 @@ export type FileRecord = {
   blobFileId: string | null;
   /** What the upload request declared. */
   declared: UploadContract;
+  /** A verified image's dimensions and placeholder (issue 21), once summarized; else null. */
+  image: ImageMeta | null;
+};
+
+/** What a verified image tells of itself: shown in `meta` (width, height, placeholder). */
+export type ImageMeta = {
+  /** As displayed (EXIF orientation applied). */
+  width: number;
+  height: number;
+  /** A ThumbHash (base64) a page can paint before the image arrives; null when none could be made. */
+  placeholder: string | null;
 };
 
 export type NewFile = Pick<

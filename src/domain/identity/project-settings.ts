@@ -1,4 +1,10 @@
 import { validationFailed } from '../../errors/errors.ts';
+import {
+  assignPreset,
+  isPresetName,
+  isPresetTable,
+  type PresetTable,
+} from '../renditions/rendition-presets.ts';
 import { assertRole } from './roles.ts';
 
 /**
@@ -29,6 +35,13 @@ export type ProjectSettings = {
    * Never stored: the role the project was created with (`projects.admin_role`, "admin").
    */
   adminRoles: string[];
+  /**
+   * Image renditions (issue 21): `any` takes free parameters within the server's bounds and the
+   * presets, `presets` only the presets, `off` none.
+   */
+  renditions: 'any' | 'presets' | 'off';
+  /** Named renditions, set as `renditions.<name>=200x200,cover,webp,q80`: name → canonical spec. */
+  renditionPresets: PresetTable;
 };
 
 type SettingDefinition = {
@@ -58,6 +71,8 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   projectQuotaFiles: null,
   accessTokenLifetimeSeconds: null,
   adminRoles: ['admin'],
+  renditions: 'any',
+  renditionPresets: {},
 });
 
 export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDefinition> = {
@@ -92,6 +107,20 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
     parse: parseRoleNames,
     isValid: (value) =>
       Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string'),
+  },
+  renditions: {
+    description:
+      'any | presets | off: whether files may be rendered with free parameters, presets only, or not at all',
+    parse: (text, name) => oneOf(text, name, ['any', 'presets', 'off'] as const),
+    isValid: (value) => value === 'any' || value === 'presets' || value === 'off',
+  },
+  renditionPresets: {
+    description:
+      'set one at a time as renditions.<name>=<width>x<height>[,cover|contain|fill|inside][,origin|webp|avif|jpeg|png][,q<20–100>]; renditions.<name>= removes it',
+    parse: (_text, name) => {
+      throw validationFailed(`${name} is set one preset at a time: renditions.<name>=200x200,cover,webp,q80`);
+    },
+    isValid: isPresetTable,
   },
 };
 
@@ -164,6 +193,14 @@ export function assignSettings(current: ProjectSettings, assignments: readonly s
   for (const assignment of assignments) {
     const equals = assignment.indexOf('=');
     const name = (equals < 0 ? assignment : assignment.slice(0, equals)) as keyof ProjectSettings;
+    if (isPresetName(name) && equals >= 0) {
+      next.renditionPresets = assignPreset(
+        next.renditionPresets as PresetTable,
+        name,
+        assignment.slice(equals + 1).trim(),
+      );
+      continue;
+    }
     if (!Object.hasOwn(projectSettingDefinitions, name)) {
       throw validationFailed(
         `unknown setting ${JSON.stringify(name)}; known: ${projectSettingNames.join(', ')}`,

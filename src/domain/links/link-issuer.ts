@@ -5,6 +5,8 @@ import type { LinkClaims, LinkOperation, LinkSigner } from './link-signer.ts';
 
 /** Gateway path of a file's bytes; the signed query string is the credential. */
 export const blobPathPrefix = '/blob/v1/files/';
+/** Gateway path of a file's renditions (`<fileId>/<canonical spec>`); the signed query string is the credential. */
+export const renditionPathPrefix = '/blob/v1/renditions/';
 /** Gateway path of a resumable upload (tus 1.0); the signed query string is the credential. */
 export const resumablePathPrefix = '/blob/v1/uploads/';
 
@@ -101,6 +103,29 @@ export class LinkIssuer {
   async issueResumable(uploadId: string, expiresAt: number, generation: number): Promise<IssuedLink> {
     const url = await this.#gatewayUrl('resume', uploadId, expiresAt, generation, resumablePathPrefix);
     return { url, expiresAt };
+  }
+
+  /**
+   * A link to a rendition (issue 21): always through the gateway, which renders on first use
+   * and serves the stored rendition after. The canonical spec is signed into it, so the link
+   * cannot be edited into another size, and the file's links generation, so revoking the file's
+   * links revokes its renditions'.
+   */
+  async issueRendition(
+    file: { id: string; linksGeneration: number },
+    spec: string,
+    expiresAt: number,
+  ): Promise<IssuedLink> {
+    const generation = file.linksGeneration;
+    const { keyId, signature } = (await this.#signer.current()).sign({
+      operation: 'render',
+      fileId: file.id,
+      expiresAt,
+      generation,
+      rendition: spec,
+    });
+    const query = toGatewayQuery({ expiresAt, generation, keyId, signature });
+    return { url: `${this.#baseUrl()}${renditionPathPrefix}${file.id}/${spec}?${query}`, expiresAt };
   }
 
   /** Checks a gateway link; throws INVALID_SIGNATURE or LINK_EXPIRED. */

@@ -4,9 +4,10 @@ import { invalidSignature, linkExpired } from '../../errors/errors.ts';
 /**
  * What a link allows. security: the operation is part of the signed string, so a download
  * link can never be replayed as an upload link for the same file, nor the other way round.
- * `resume` links name a resumable upload (their `fileId` is the upload's id).
+ * `resume` links name a resumable upload (their `fileId` is the upload's id); `render` links
+ * a rendition of a file (issue 21), its canonical spec signed with it.
  */
-export type LinkOperation = 'upload' | 'download' | 'resume';
+export type LinkOperation = 'upload' | 'download' | 'resume' | 'render';
 
 export type HmacKey = { id: string; secret: Buffer };
 
@@ -20,14 +21,21 @@ export type LinkClaims = {
    * stops. Absent in links issued before generations existed, which count as generation 0.
    */
   generation?: number;
+  /** `render` links: the canonical rendition spec (domain/renditions/rendition-spec.ts). */
+  rendition?: string;
 };
 export type LinkSignature = { keyId: string; signature: string };
 
 /**
  * Versions of the canonical string; a new one whenever the string changes shape. v1 links (no
- * generation) stay valid until they expire; v2 adds the links generation.
+ * generation) stay valid until they expire; v2 adds the links generation; v3 (renditions) the
+ * canonical spec after it.
  */
-const canonicalVersions = { withoutGeneration: 'coffer-link-v1', withGeneration: 'coffer-link-v2' } as const;
+const canonicalVersions = {
+  withoutGeneration: 'coffer-link-v1',
+  withGeneration: 'coffer-link-v2',
+  withRendition: 'coffer-link-v3',
+} as const;
 
 /**
  * The exact bytes that are signed: one field per line, so no field can bleed into another.
@@ -35,7 +43,9 @@ const canonicalVersions = { withoutGeneration: 'coffer-link-v1', withGeneration:
  * v1 string with another signature, never the same claims.
  */
 export function toCanonicalString(claims: LinkClaims): string {
-  const { operation, fileId, expiresAt, generation } = claims;
+  const { operation, fileId, expiresAt, generation, rendition } = claims;
+  if (rendition !== undefined)
+    return `${canonicalVersions.withRendition}\n${operation}\n${fileId}\n${expiresAt}\n${generation ?? 0}\n${rendition}`;
   if (generation === undefined)
     return `${canonicalVersions.withoutGeneration}\n${operation}\n${fileId}\n${expiresAt}`;
   return `${canonicalVersions.withGeneration}\n${operation}\n${fileId}\n${expiresAt}\n${generation}`;

@@ -10,6 +10,7 @@ import { deleteProjectFile } from './delete-project-file.ts';
 import { deleteProjectUser } from './delete-project-user.ts';
 import { getProjectFile } from './get-project-file.ts';
 import { getProjectFileContent } from './get-project-file-content.ts';
+import { getProjectFileThumbnail } from './get-project-file-thumbnail.ts';
 import { getProjectUsage } from './get-project-usage.ts';
 import { getSession } from './get-session.ts';
 import { getUsage } from './get-usage.ts';
@@ -50,6 +51,7 @@ const routes = [
   deleteProjectUser,
   browseProjectFiles,
   getProjectFile,
+  getProjectFileThumbnail,
   getProjectFileContent,
   requestProjectUpload,
   verifyProjectUpload,

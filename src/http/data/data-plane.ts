@@ -1,6 +1,7 @@
 import type { Services } from '../../services.ts';
 import type { TypedApp } from '../route-context.ts';
 import { getBlob } from './get-blob.ts';
+import { getRendition } from './get-rendition.ts';
 import { putBlob } from './put-blob.ts';
 import { resumableRoutes } from './resumable/resumable-routes.ts';
 import { sendTusDiscovery, tusRequestHeaders, tusResponseHeaders } from './resumable/tus-protocol.ts';
@@ -38,4 +39,5 @@ export async function dataPlane(app: TypedApp, services: Services): Promise<void
   putBlob(app, services);
   resumableRoutes(app, services);
   getBlob(app, services);
+  getRendition(app, services);
 }

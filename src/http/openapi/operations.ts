@@ -108,7 +108,14 @@ export const operations: Record<string, Operation> = {
   'GET /api/v1/file/:fileId': {
     operationId: 'getFile',
     access: 'user',
-    errors: [...fileRead, 'FILE_NOT_VERIFIED'],
+    errors: [
+      ...fileRead,
+      'FILE_NOT_VERIFIED',
+      'UNSUPPORTED_MEDIA',
+      'IMAGE_TOO_LARGE',
+      'RENDITIONS_DISABLED',
+      'RATE_LIMITED',
+    ],
     success: { status: 200, component: 'FileWithLink' },
   },
   'GET /api/v1/file': {
@@ -192,6 +199,38 @@ export const operations: Record<string, Operation> = {
     access: 'link',
     errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'LINK_REVOKED'],
     success: { status: 200, description: 'The headers of the download, without the bytes' },
+  },
+  'GET /blob/v1/renditions/:fileId/:spec': {
+    operationId: 'downloadRendition',
+    summary:
+      'A rendition of an image (the `url` of GET /api/v1/file/:fileId with rendition parameters): rendered on first use, then served stored',
+    access: 'link',
+    errors: [
+      'FILE_NOT_FOUND',
+      'FILE_NOT_VERIFIED',
+      'LINK_REVOKED',
+      'RANGE_NOT_SATISFIABLE',
+      'UNSUPPORTED_MEDIA',
+      'IMAGE_TOO_LARGE',
+      'IMAGE_UNREADABLE',
+      'RENDER_BUSY',
+    ],
+    success: { status: 200, description: 'The rendered image (206 with a Range header: the part asked for)' },
+  },
+  'HEAD /blob/v1/renditions/:fileId/:spec': {
+    operationId: 'headRendition',
+    summary: "A rendition's headers (size, type, ETag) without its bytes; renders it if it is not yet",
+    access: 'link',
+    errors: [
+      'FILE_NOT_FOUND',
+      'FILE_NOT_VERIFIED',
+      'LINK_REVOKED',
+      'UNSUPPORTED_MEDIA',
+      'IMAGE_TOO_LARGE',
+      'IMAGE_UNREADABLE',
+      'RENDER_BUSY',
+    ],
+    success: { status: 200, description: 'The headers of the rendition, without the bytes' },
   },
   ...uploadOperations,
   'GET /healthz': {

@@ -19,6 +19,20 @@ export const FileMetaSchema = Type.Object(
           "base64 of the SHA-256 digest of the content (as S3's x-amz-checksum-sha256), computed while it streamed; absent for a direct upload that declared none",
       }),
     ),
+    width: Type.Optional(
+      Type.Integer({
+        description: 'images: width in pixels as displayed (EXIF orientation applied), once summarized',
+      }),
+    ),
+    height: Type.Optional(
+      Type.Integer({ description: 'images: height in pixels as displayed, once summarized' }),
+    ),
+    placeholder: Type.Optional(
+      Type.String({
+        description:
+          'images: a ThumbHash (base64) of the image, for a page to paint while the image or its rendition loads',
+      }),
+    ),
   },
   { description: 'Storage metadata; empty until the upload is verified' },
 );
@@ -131,5 +145,26 @@ export const UploadContractFields = {
       maxLength: 44,
       description: "base64 of the content's SHA-256 digest, as S3's x-amz-checksum-sha256",
     }),
+  ),
+};
+
+/**
+ * Rendition parameters of GET /api/v1/file/:fileId (issue 21), strings on purpose: the rules
+ * (and their error messages naming the allowed values) are domain/renditions/rendition-spec.ts's.
+ */
+export const RenditionQuerySchema = {
+  width: Type.Optional(Type.String({ description: 'rendition width in pixels, 1–4096' })),
+  height: Type.Optional(Type.String({ description: 'rendition height in pixels, 1–4096' })),
+  resize: Type.Optional(
+    Type.String({
+      description: 'cover (default) | contain | fill | inside: how the image fits width × height',
+    }),
+  ),
+  format: Type.Optional(
+    Type.String({ description: "origin (default: the source's) | webp | avif | jpeg | png" }),
+  ),
+  quality: Type.Optional(Type.String({ description: 'encoder quality, 20–100, default 80' })),
+  rendition: Type.Optional(
+    Type.String({ description: "a preset of the project's (coffer project set <p> renditions.<name>=…)" }),
   ),
 };

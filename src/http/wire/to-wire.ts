@@ -19,6 +19,8 @@ export function toFileView(file: FileRecord): FileRecordView {
           ContentLength: String(file.content.sizeBytes),
           ContentType: file.content.contentType,
           ...(file.content.checksumSha256 && { ChecksumSHA256: file.content.checksumSha256 }),
+          ...(file.image && { width: file.image.width, height: file.image.height }),
+          ...(file.image?.placeholder && { placeholder: file.image.placeholder }),
         }
       : {},
     acl: file.acl,

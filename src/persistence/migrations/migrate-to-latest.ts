@@ -16,6 +16,7 @@ import { operators } from './operators.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
+import { renditions } from './renditions.ts';
 import { resumableUploads } from './resumable-uploads.ts';
 import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0017_operators': operators,
   '0018_console_sign_in_links': consoleSignInLinks,
   '0019_resumable_uploads': resumableUploads,
+  '0020_renditions': renditions,
 };
 
 /** The names of every migration, in the order they run. */

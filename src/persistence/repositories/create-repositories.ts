@@ -10,16 +10,20 @@ import type { UserRepository } from '../../domain/identity/user-repository.ts';
 import type { SigningKeyRepository } from '../../domain/keys/signing-key-repository.ts';
 import type { OperatorRepository } from '../../domain/operators/operator-repository.ts';
 import type { RateLimitRepository } from '../../domain/rate-limits/rate-limit-repository.ts';
+import type { ImageSummaryRepository } from '../../domain/renditions/image-summary-repository.ts';
+import type { RenditionRepository } from '../../domain/renditions/rendition-repository.ts';
 import type { ResumableUploadRepository } from '../../domain/resumable/resumable-upload-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
+import { KyselyImageSummaryRepository } from './kysely-image-summary-repository.ts';
 import { KyselyOperatorRepository } from './kysely-operator-repository.ts';
 import { KyselyProjectDeletionRepository } from './kysely-project-deletion-repository.ts';
 import { KyselyProjectRepository } from './kysely-project-repository.ts';
 import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
 import { KyselyRefreshTokenRepository } from './kysely-refresh-token-repository.ts';
+import { KyselyRenditionRepository } from './kysely-rendition-repository.ts';
 import { KyselyResumableUploadRepository } from './kysely-resumable-upload-repository.ts';
 import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
 import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.ts';
@@ -38,6 +42,8 @@ export type Repositories = {
   projectDeletion: ProjectDeletionRepository;
   storageUsage: StorageUsageRepository;
   resumableUploads: ResumableUploadRepository;
+  renditions: RenditionRepository;
+  imageSummaries: ImageSummaryRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -55,5 +61,7 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     projectDeletion: new KyselyProjectDeletionRepository(db),
     storageUsage: new KyselyStorageUsageRepository(db),
     resumableUploads: new KyselyResumableUploadRepository(db),
+    renditions: new KyselyRenditionRepository(db),
+    imageSummaries: new KyselyImageSummaryRepository(db),
   };
 }

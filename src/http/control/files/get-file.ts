@@ -1,10 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { parseExpiresInSeconds } from '../../../domain/links/parse-expires-in-seconds.ts';
+import { isRenditionRequest } from '../../../domain/renditions/resolve-rendition-spec.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { FileIdParams, FileWithLinkSchema } from '../../wire/schemas.ts';
+import { FileIdParams, FileWithLinkSchema, RenditionQuerySchema } from '../../wire/schemas.ts';
 import { toFileView } from '../../wire/to-wire.ts';
 
-/** Spec 4.5: GET /api/v1/file/:fileId?expiresInSeconds=N → the record, a download link and its expiry. */
+/**
+ * Spec 4.5: GET /api/v1/file/:fileId?expiresInSeconds=N → the record, a download link and its
+ * expiry. With rendition parameters (issue 21), `url` links to that rendition of the image.
+ */
 export const getFile: RouteRegistrar = (app, services) => {
   app.get(
     '/file/:fileId',
@@ -16,8 +20,9 @@ export const getFile: RouteRegistrar = (app, services) => {
         // A string on purpose: the digits-only rule is ours, not the validator's coercion.
         querystring: Type.Object({
           expiresInSeconds: Type.Optional(Type.String({ description: 'seconds, 1…604800, default 900' })),
+          ...RenditionQuerySchema,
         }),
-        response: { 200: FileWithLinkSchema, ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 200: FileWithLinkSchema, ...errorResponses(400, 401, 403, 404, 409, 415, 422, 429) },
       },
     },
     async (request) => {
@@ -25,11 +30,19 @@ export const getFile: RouteRegistrar = (app, services) => {
         request.query.expiresInSeconds,
         services.config.maxLinkTtlSeconds,
       );
-      const { file, download } = await services.fileReading.getWithDownloadLink(
-        request.principal,
-        request.params.fileId,
-        expiresInSeconds,
-      );
+      const { expiresInSeconds: _, ...rendition } = request.query;
+      const { file, download } = isRenditionRequest(rendition)
+        ? await services.renditions.getWithRenditionLink(
+            request.principal,
+            request.params.fileId,
+            rendition,
+            expiresInSeconds,
+          )
+        : await services.fileReading.getWithDownloadLink(
+            request.principal,
+            request.params.fileId,
+            expiresInSeconds,
+          );
       return { ...toFileView(file), url: download.url, expiresAt: download.expiresAt };
     },
   );

@@ -77,5 +77,9 @@ function toNewFileRow(file: NewFile, now: Date) {
     expected_sha256: file.declared?.checksumSha256 ?? null,
     upload_sha256: null,
     content_sha256: null,
+    image_width: null,
+    image_height: null,
+    image_placeholder: null,
+    image_summary_due: 0,
   };
 }

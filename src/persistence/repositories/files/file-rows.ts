@@ -94,6 +94,10 @@ export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
       contentType: row.expected_content_type,
       checksumSha256: row.expected_sha256,
     },
+    image:
+      row.image_width === null || row.image_height === null
+        ? null
+        : { width: row.image_width, height: row.image_height, placeholder: row.image_placeholder },
   };
 }
 

@@ -36,6 +36,8 @@ export function markVerified(
         upload_last_modified: null,
         content_sha256: content.checksumSha256 ?? null,
         upload_sha256: null,
+        // An image waits for its summary (dimensions, placeholder), made off the request path.
+        image_summary_due: content.contentType.startsWith('image/') ? 1 : 0,
         version: eb('version', '+', 1),
         updated_at: now.getTime(),
       }))

@@ -1,0 +1,149 @@
+/** Issue 21's rows: rendering a photo against sharp alone, and serving a stored rendition against a download. */
+import sharp from 'sharp';
+import { largeJpeg } from '../../test/support/test-images.ts';
+import type { BenchContext } from '../bench-context.ts';
+import { type Measurement, median, type PreparedScenario, type Scenario, type Side } from '../scenario.ts';
+import { fillBytes, getDownloadLink, mapLimit, splitUrl, type Workload } from '../seed/workload.ts';
+import { loadSide } from './sides.ts';
+
+/** Renders at once on either side: the server's default COFFER_RENDITION_CONCURRENCY. */
+const renderConcurrency = 2;
+const resizeModes = ['cover', 'contain', 'fill', 'inside'] as const;
+
+/** A 12 MP photo-like JPEG, uploaded once per run of the bench. */
+async function uploadPhoto(workload: Workload, megapixels: number) {
+  const photo = await largeJpeg({ megapixels });
+  const file = await workload.api.uploadFile(workload.token, `bench/photo-${Date.now()}.jpg`, photo, {
+    contentType: 'image/jpeg',
+  });
+  return { fileId: file._id, photo };
+}
+
+/** Each render needs a spec never rendered before: quality and fit vary, the size stays 256 px wide. */
+function specSequence() {
+  let next = 0;
+  return () => {
+    const index = next++;
+    return { quality: 20 + (index % 81), resize: resizeModes[Math.floor(index / 81) % resizeModes.length]! };
+  };
+}
+
+/** Times `count` tasks run `renderConcurrency` at a time, as a Measurement of tasks per second. */
+async function timeRenders(count: number, task: () => Promise<void>): Promise<Measurement> {
+  const latenciesMs: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  await mapLimit(Array.from({ length: count }), renderConcurrency, async () => {
+    const begun = performance.now();
+    try {
+      await task();
+      latenciesMs.push(performance.now() - begun);
+    } catch {
+      failures += 1;
+    }
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = [...latenciesMs].sort((a, b) => a - b);
+  return {
+    requests2xx: latenciesMs.length,
+    non2xx: failures,
+    errors: 0,
+    durationSeconds: seconds,
+    requestsPerSecond: latenciesMs.length / seconds,
+    latencyP50Ms: median(sorted),
+    latencyP99Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN,
+  };
+}
+
+export const renditionRender: Scenario = {
+  id: 'rendition-render',
+  title: 'Render a 12 MP JPEG to a 256 px WebP (new rendition: link, render, store, serve)',
+  unit: 'req/s',
+  metric: 'rate',
+  // Issue 21: at least 0.8× the renders per second of sharp alone, in the bench's process.
+  target: 0.8,
+  prepare: async (context: BenchContext): Promise<PreparedScenario> => {
+    const workload = await context.workload();
+    const { fileId, photo } = await uploadPhoto(workload, context.options.smoke ? 1 : 12);
+    const count = context.options.smoke ? 2 : 16;
+    const nextSpec = specSequence();
+    const coffer: Side = {
+      label: 'coffer',
+      run: () =>
+        timeRenders(count, async () => {
+          const { quality, resize } = nextSpec();
+          const query = `width=256&format=webp&quality=${quality}&resize=${resize}`;
+          const answer = await workload.api.call('GET', `/api/v1/file/${fileId}?${query}`, {
+            token: workload.token,
+          });
+          if (answer.status !== 200) throw new Error(`${answer.status} ${answer.text}`);
+          const rendition = await fetch(answer.body.url as string);
+          await rendition.arrayBuffer();
+          if (rendition.status !== 200) throw new Error(`render answered ${rendition.status}`);
+        }),
+    };
+    // The same work with sharp called directly on the photo in memory, the way the server calls it.
+    const alone: Side = {
+      label: 'sharp alone',
+      run: () =>
+        timeRenders(count, async () => {
+          const { quality, resize } = nextSpec();
+          await sharp(photo, { failOn: 'warning', sequentialRead: true, autoOrient: true })
+            .resize({ width: 256, fit: resize, withoutEnlargement: true })
+            .webp({ quality })
+            .toBuffer();
+        }),
+    };
+    return { scenario: coffer, baselines: [alone] };
+  },
+};
+
+export const renditionCached: Scenario = {
+  id: 'rendition-cached',
+  title: 'GET a stored rendition (256 px WebP) vs a download of the same size',
+  unit: 'req/s',
+  metric: 'rate',
+  // Issue 21: a stored rendition is served at least 0.8× as fast as a plain download.
+  target: 0.8,
+  prepare: async (context: BenchContext): Promise<PreparedScenario> => {
+    const workload = await context.workload();
+    const { fileId } = await uploadPhoto(workload, context.options.smoke ? 1 : 12);
+    const answer = await workload.api.call(
+      'GET',
+      `/api/v1/file/${fileId}?width=256&format=webp&expiresInSeconds=86400`,
+      { token: workload.token },
+    );
+    if (answer.status !== 200) throw new Error(`rendition link: ${answer.status} ${answer.text}`);
+    const rendition = splitUrl(answer.body.url as string);
+    const rendered = await fetch(answer.body.url as string);
+    const sizeBytes = (await rendered.arrayBuffer()).byteLength;
+    if (rendered.status !== 200) throw new Error(`first render answered ${rendered.status}`);
+    const plain = await workload.api.uploadFile(
+      workload.token,
+      `bench/same-size-${Date.now()}.bin`,
+      fillBytes(sizeBytes),
+      {
+        contentType: 'application/octet-stream',
+      },
+    );
+    const download = await getDownloadLink(workload, plain._id);
+    const load = {
+      connections: context.options.connections,
+      durationSeconds: context.options.durationSeconds,
+    };
+    return {
+      scenario: loadSide('coffer', {
+        url: rendition.origin,
+        request: { method: 'GET', path: rendition.path },
+        ...load,
+      }),
+      baselines: [
+        loadSide('download', {
+          url: download.origin,
+          request: { method: 'GET', path: download.path },
+          ...load,
+        }),
+      ],
+    };
+  },
+};

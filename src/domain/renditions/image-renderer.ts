@@ -1,0 +1,48 @@
+import type { RenditionSpec } from './rendition-spec.ts';
+
+/** The source formats Coffer renders (issue 21): anything else is UNSUPPORTED_MEDIA. */
+export const renderableFormats = ['jpeg', 'png', 'webp', 'gif', 'avif'] as const;
+export type RenderableFormat = (typeof renderableFormats)[number];
+
+/** What an image's header says, read without decoding a pixel. */
+export type ImageHeader = {
+  format: RenderableFormat;
+  /** As displayed: EXIF orientations 5–8 swap the stored width and height. */
+  width: number;
+  height: number;
+};
+
+/** The limits a source must keep before any decoding (settings COFFER_RENDITION_MAX_*). */
+export type SourceLimits = { maxPixels: number };
+
+/** A rendered image, held whole: renditions are bounded by 4096×4096 and are stored at once. */
+export type RenderedImage = {
+  bytes: Buffer;
+  contentType: string;
+  width: number;
+  height: number;
+};
+
+/** Dimensions and a ThumbHash (base64) of a verified image, for its record's `meta`. */
+export type ImageSummary = { width: number; height: number; placeholder: string | null };
+
+/**
+ * Renders images (implemented over sharp in src/images/). Every method refuses, from the header
+ * and before decoding: an unsupported format (SVG, PDF, TIFF, HEIC, …) with UNSUPPORTED_MEDIA,
+ * a source over the limits with IMAGE_TOO_LARGE, bytes that do not decode with IMAGE_UNREADABLE.
+ */
+export interface ImageRenderer {
+  /** Reads the header of a source's first bytes (or all of them); undefined when they are too few. */
+  readHeader(prefix: Buffer, limits: SourceLimits): Promise<ImageHeader | undefined>;
+  /**
+   * The rendition of a whole source: auto-oriented, never enlarged, without any metadata of the
+   * source; RENDER_BUSY when it takes longer than `timeoutSeconds`.
+   */
+  render(
+    source: Buffer,
+    spec: RenditionSpec,
+    options: { limits: SourceLimits; timeoutSeconds: number },
+  ): Promise<RenderedImage>;
+  /** Dimensions and placeholder of a whole source (a ThumbHash of at most 100×100). */
+  summarize(source: Buffer, options: { limits: SourceLimits; timeoutSeconds: number }): Promise<ImageSummary>;
+}

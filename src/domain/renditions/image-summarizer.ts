@@ -1,0 +1,87 @@
+import { isAppError } from '../../errors/app-error.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
+import type { ImageMeta } from '../files/file-record.ts';
+import { toStorageKey } from '../files/storage-key.ts';
+import type { ImageRenderer } from './image-renderer.ts';
+import type { DueImage, ImageSummaryRepository } from './image-summary-repository.ts';
+import { headerPrefixBytes, readImageBytes } from './read-image-bytes.ts';
+import type { RenderQueue } from './render-queue.ts';
+import { isRenderableType, type RenditionLimits } from './renderable-source.ts';
+
+export type ImageSummarizerOptions = {
+  summaries: ImageSummaryRepository;
+  blobs: BlobStore;
+  renderer: ImageRenderer;
+  /** Summaries take render slots like renditions: one bound on the work images cost. */
+  queue: RenderQueue;
+  limits: RenditionLimits;
+  timeoutSeconds: number;
+  onError?: (error: unknown, fileId: string) => void;
+};
+
+/** Failures that pass: the image is left in the queue for the next pass. */
+const transientCodes = new Set(['UNAVAILABLE', 'RENDER_BUSY', 'STORAGE_FULL']);
+
+/**
+ * Gives verified images their `meta.width`, `meta.height` and `meta.placeholder` (issue 21),
+ * off the request path: verify only marks an image as due, and this takes the due ones a batch
+ * at a time. A crash loses nothing (the mark stays until the summary is saved); an image that
+ * cannot be summarized is saved without one, so it never blocks the queue.
+ */
+export class ImageSummarizer {
+  readonly #o: ImageSummarizerOptions;
+
+  constructor(options: ImageSummarizerOptions) {
+    this.#o = options;
+  }
+
+  /** Summarizes up to `batchSize` due images, one at a time; answers how many it took. */
+  async summarizeDue(batchSize: number, signal?: AbortSignal): Promise<number> {
+    const due = await this.#o.summaries.listDue(batchSize);
+    let done = 0;
+    for (const image of due) {
+      signal?.throwIfAborted();
+      let meta: ImageMeta | null;
+      try {
+        meta = await this.#o.queue.run(`summary/${image.id}/${image.blobVersion}`, () =>
+          this.#summarize(image),
+        );
+      } catch (error) {
+        if (isAppError(error) && transientCodes.has(error.code)) break;
+        // Anything else would fail again: the image goes without a summary, the queue moves on.
+        this.#o.onError?.(error, image.id);
+        meta = null;
+      }
+      await this.#o.summaries.saveSummary(image.id, image.blobVersion, meta);
+      done += 1;
+    }
+    return done;
+  }
+
+  async #summarize(image: DueImage): Promise<ImageMeta | null> {
+    if (!isRenderableType(image.contentType)) return null;
+    const source = {
+      key: toStorageKey({ projectId: image.projectId, id: image.id, blobFileId: image.blobFileId }),
+      version: image.blobVersion,
+      sizeBytes: image.sizeBytes,
+    };
+    const options = {
+      limits: { maxPixels: this.#o.limits.maxPixels },
+      timeoutSeconds: this.#o.timeoutSeconds,
+    };
+    const prefix = await readImageBytes(this.#o.blobs, source, { firstBytes: headerPrefixBytes });
+    try {
+      // The header's dimensions are worth keeping even for an image too large to render.
+      const header = await this.#o.renderer.readHeader(prefix, { maxPixels: Number.MAX_SAFE_INTEGER });
+      if (header && header.width * header.height > this.#o.limits.maxPixels)
+        return { width: header.width, height: header.height, placeholder: null };
+      if (image.sizeBytes > this.#o.limits.maxSourceBytes)
+        return header ? { width: header.width, height: header.height, placeholder: null } : null;
+      const whole = prefix.length === image.sizeBytes ? prefix : await readImageBytes(this.#o.blobs, source);
+      return await this.#o.renderer.summarize(whole, options);
+    } catch (error) {
+      if (isAppError(error) && !transientCodes.has(error.code) && error.statusCode < 500) return null;
+      throw error;
+    }
+  }
+}

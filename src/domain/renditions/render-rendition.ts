@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { fileNotFound } from '../../errors/errors.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
+import type { Clock } from '../clock.ts';
+import type { DownloadableFile } from '../files/file-reading.ts';
+import { toStorageKey } from '../files/storage-key.ts';
+import type { ImageRenderer } from './image-renderer.ts';
+import { headerPrefixBytes, readImageBytes } from './read-image-bytes.ts';
+import { assertRenderableSource, type RenditionLimits } from './renderable-source.ts';
+import type { Rendition, RenditionRepository } from './rendition-repository.ts';
+import type { RenditionSpec } from './rendition-spec.ts';
+
+export type RenderRenditionOptions = {
+  renditions: RenditionRepository;
+  blobs: BlobStore;
+  renderer: ImageRenderer;
+  clock: Clock;
+  limits: RenditionLimits;
+  timeoutSeconds: number;
+  /** Called with the seconds a render took and the bytes it stored. */
+  onRendered?: (seconds: number, sizeBytes: number) => void;
+};
+
+/**
+ * The blob key of a rendition: under the file's project, named after the file, its version and
+ * the spec, so that two nodes rendering the same rendition write versions of one key (the
+ * loser deletes its own). The blob collector keeps the versions a rendition row names.
+ */
+export function toRenditionBlobKey(
+  file: { projectId: string; id: string; blobVersion: string },
+  spec: string,
+) {
+  const digest = createHash('sha256').update(`${file.blobVersion}\n${spec}`).digest('base64url').slice(0, 16);
+  return `${file.projectId}/${file.id}-r-${digest}`;
+}
+
+/**
+ * Renders one rendition of a verified file and records it: the header is checked before the
+ * source is read whole (a bomb costs a 256 KiB read, never a decode), the rendered bytes are
+ * stored before the row that makes them servable.
+ */
+export async function renderRendition(
+  o: RenderRenditionOptions,
+  file: DownloadableFile,
+  spec: { canonical: string; parsed: RenditionSpec },
+): Promise<Rendition> {
+  const already = await o.renditions.find(file.id, file.blobVersion, spec.canonical);
+  if (already) return already;
+  assertRenderableSource(file, o.limits);
+  const source = { key: toStorageKey(file), version: file.blobVersion, sizeBytes: file.content.sizeBytes };
+  const limits = { maxPixels: o.limits.maxPixels };
+  const prefix = await readImageBytes(o.blobs, source, { firstBytes: headerPrefixBytes });
+  const whole = prefix.length === source.sizeBytes ? prefix : undefined;
+  // A header past the prefix (rare: large metadata first) is read from the whole file.
+  if (!whole) await o.renderer.readHeader(prefix, limits);
+  const bytes = whole ?? (await readImageBytes(o.blobs, source));
+  const started = performance.now();
+  const image = await o.renderer.render(bytes, spec.parsed, { limits, timeoutSeconds: o.timeoutSeconds });
+  const blobKey = toRenditionBlobKey(file, spec.canonical);
+  const stored = await o.blobs.put(blobKey, Readable.from([image.bytes]), {
+    contentType: image.contentType,
+    maxBytes: image.bytes.length,
+  });
+  o.onRendered?.((performance.now() - started) / 1000, image.bytes.length);
+  const recorded = await o.renditions.insert({
+    fileId: file.id,
+    sourceVersion: file.blobVersion,
+    spec: spec.canonical,
+    blobKey,
+    blobVersion: stored.version,
+    sizeBytes: image.bytes.length,
+    contentType: image.contentType,
+    etag: stored.etag,
+    width: image.width,
+    height: image.height,
+    createdAt: o.clock.now(),
+  });
+  // The file went meanwhile, or another node recorded its render first: ours is not needed.
+  if (recorded?.blobVersion !== stored.version) await o.blobs.delete(blobKey, stored.version).catch(() => {});
+  if (!recorded) throw fileNotFound();
+  return recorded;
+}

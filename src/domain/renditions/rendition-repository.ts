@@ -1,0 +1,29 @@
+/** A rendered image: which file version and spec it renders, and where its bytes are. */
+export type Rendition = {
+  fileId: string;
+  /** The file's blob version it was rendered from. */
+  sourceVersion: string;
+  /** Canonical spec (rendition-spec.ts). */
+  spec: string;
+  blobKey: string;
+  blobVersion: string;
+  sizeBytes: number;
+  contentType: string;
+  /** Quoted entity tag of the rendered bytes. */
+  etag: string;
+  width: number;
+  height: number;
+  createdAt: Date;
+};
+
+/** The renditions of files (one row per file, source version and spec); rows go with their file. */
+export interface RenditionRepository {
+  find(fileId: string, sourceVersion: string, spec: string): Promise<Rendition | undefined>;
+  /**
+   * Records a rendition unless one of the same file, version and spec is there already (a
+   * render elsewhere won): answers the one that counts, or undefined when the file is gone.
+   */
+  insert(rendition: Rendition): Promise<Rendition | undefined>;
+  /** Of these blob keys, the versions a rendition row names (the blob collector keeps those). */
+  findRenditionBlobVersions(blobKeys: readonly string[]): Promise<Map<string, Set<string>>>;
+}

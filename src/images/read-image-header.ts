@@ -1,0 +1,66 @@
+import sharp, { type Metadata } from 'sharp';
+import type { ImageHeader, RenderableFormat, SourceLimits } from '../domain/renditions/image-renderer.ts';
+import { imageTooLarge, unsupportedMedia } from '../errors/errors.ts';
+import { toImageError, toMegapixels } from './sharp-errors.ts';
+
+/**
+ * What the header of `bytes` (a source's first bytes, or all of them) says, without decoding a
+ * pixel; undefined when the bytes end before the header does. Refuses a format Coffer does not
+ * render (UNSUPPORTED_MEDIA) and a first frame of more than `limits.maxPixels` (IMAGE_TOO_LARGE).
+ */
+export async function readImageHeader(bytes: Buffer, limits: SourceLimits): Promise<ImageHeader | undefined> {
+  const metadata = await readMetadata(bytes, limits);
+  if (!metadata) return undefined;
+  const format = toRenderableFormat(metadata);
+  if (!format) throw unsupportedMedia(describeFormat(metadata));
+  // Renders take the first frame only (animated: false), so only it has to fit the limit.
+  const storedWidth = metadata.width;
+  const storedHeight = metadata.pageHeight ?? metadata.height;
+  const pixels = storedWidth * storedHeight;
+  if (pixels > limits.maxPixels)
+    throw imageTooLarge(
+      `it has ${toMegapixels(pixels)} megapixels, the limit is ${toMegapixels(limits.maxPixels)}`,
+    );
+  // EXIF orientations 5–8 turn the image a quarter: it displays with its sides swapped.
+  const isTurned = (metadata.orientation ?? 1) >= 5;
+  return {
+    format,
+    width: isTurned ? storedHeight : storedWidth,
+    height: isTurned ? storedWidth : storedHeight,
+  };
+}
+
+async function readMetadata(bytes: Buffer, limits: SourceLimits): Promise<Metadata | undefined> {
+  try {
+    // metadata() decodes no pixel, so sharp's own pixel limit is lifted here: the limit is
+    // checked above, and a refusal can then say how large the image is.
+    return await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    // libvips picks the loader from the first bytes, then reads the header. Bytes that end
+    // before the header does (a prefix, a truncated file, a header past a large EXIF or ICC
+    // block) pass the first step and fail the second, which sharp words "corrupt header".
+    // Which format the bytes are is already settled then: an unsupported one fails the first.
+    if (error instanceof Error && error.message.includes('has corrupt header')) return undefined;
+    throw toImageError(error, limits);
+  }
+}
+
+function toRenderableFormat(metadata: Metadata): RenderableFormat | undefined {
+  switch (metadata.format) {
+    case 'jpeg':
+    case 'png':
+    case 'webp':
+    case 'gif':
+      return metadata.format;
+    // HEIF holds AVIF (AV1) and HEIC (HEVC, patent-encumbered, and not decoded by sharp's libvips).
+    case 'heif':
+      return metadata.compression === 'av1' ? 'avif' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function describeFormat(metadata: Metadata): string {
+  if (metadata.format === 'heif') return `A HEIF image (${metadata.compression ?? 'unknown'} compressed)`;
+  return `A ${metadata.format} file`;
+}

@@ -1,0 +1,93 @@
+import sharp, { type OutputInfo, type Sharp } from 'sharp';
+import { rgbaToThumbHash } from 'thumbhash';
+import type {
+  ImageHeader,
+  ImageRenderer,
+  ImageSummary,
+  RenderedImage,
+  SourceLimits,
+} from '../domain/renditions/image-renderer.ts';
+import type { RenditionSpec } from '../domain/renditions/rendition-spec.ts';
+import { imageUnreadable } from '../errors/errors.ts';
+import { configureSharp } from './configure-sharp.ts';
+import { contentTypes, toBackground, toWrittenFormat, writeAs } from './output-format.ts';
+import { readImageHeader } from './read-image-header.ts';
+import { toRenditionSize } from './rendition-size.ts';
+import { toImageError } from './sharp-errors.ts';
+
+type RenderOptions = { limits: SourceLimits; timeoutSeconds: number };
+
+/** ThumbHash encodes images of at most 100×100. */
+const placeholderSide = 100;
+
+/** Renders JPEG, PNG, WebP, GIF and AVIF sources with sharp (libvips), in this process. */
+export class SharpImageRenderer implements ImageRenderer {
+  constructor() {
+    configureSharp();
+  }
+
+  readHeader(prefix: Buffer, limits: SourceLimits): Promise<ImageHeader | undefined> {
+    return readImageHeader(prefix, limits);
+  }
+
+  async render(source: Buffer, spec: RenditionSpec, options: RenderOptions): Promise<RenderedImage> {
+    const header = await readWholeHeader(source, options.limits);
+    const format = toWrittenFormat(spec.format, header.format);
+    const pipeline = openSource(source, options).resize({
+      ...toRenditionSize(header, spec),
+      fit: spec.resize,
+      withoutEnlargement: true,
+      background: toBackground(format),
+    });
+    const { data, info } = await run(writeAs(pipeline, format, spec.quality), options);
+    return { bytes: data, contentType: contentTypes[format], width: info.width, height: info.height };
+  }
+
+  async summarize(source: Buffer, options: RenderOptions): Promise<ImageSummary> {
+    const header = await readWholeHeader(source, options.limits);
+    const pipeline = openSource(source, options)
+      .resize({ width: placeholderSide, height: placeholderSide, fit: 'inside', withoutEnlargement: true })
+      .ensureAlpha()
+      .raw();
+    const { data, info } = await run(pipeline, options);
+    const hash = rgbaToThumbHash(info.width, info.height, data);
+    // Standard base64 with its padding, as thumbhash's own examples write it (atob reads it).
+    return { width: header.width, height: header.height, placeholder: Buffer.from(hash).toString('base64') };
+  }
+}
+
+/** The header of a whole source: bytes that end before their header does are damaged. */
+async function readWholeHeader(source: Buffer, limits: SourceLimits): Promise<ImageHeader> {
+  const header = await readImageHeader(source, limits);
+  if (!header) throw imageUnreadable();
+  return header;
+}
+
+function openSource(source: Buffer, options: RenderOptions): Sharp {
+  return sharp(source, {
+    // A second guard after readWholeHeader, in case libvips reads a header differently twice.
+    limitInputPixels: options.limits.maxPixels,
+    // 'error', not sharp's default 'warning': a warning is a flaw that the decoder recovered from
+    // (extraneous bytes before a JPEG marker, common in phone photos), and failing on it protects
+    // nothing, since the decoder has already parsed those bytes. Broken or truncated pixel data
+    // still fails, as IMAGE_UNREADABLE.
+    failOn: 'error',
+    // The first frame of an animated GIF, WebP or AVIF: the one the pixel limit was checked on.
+    animated: false,
+    sequentialRead: true,
+    autoOrient: true,
+  }).timeout({ seconds: toTimeoutSeconds(options.timeoutSeconds) });
+}
+
+async function run(pipeline: Sharp, options: RenderOptions): Promise<{ data: Buffer; info: OutputInfo }> {
+  try {
+    return await pipeline.toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    throw toImageError(error, options.limits);
+  }
+}
+
+/** sharp counts whole seconds, 1–3600 (0 would mean no timeout at all). */
+function toTimeoutSeconds(seconds: number): number {
+  return Math.min(3600, Math.max(1, Math.ceil(seconds)));
+}

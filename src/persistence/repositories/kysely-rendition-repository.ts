@@ -1,0 +1,83 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Rendition, RenditionRepository } from '../../domain/renditions/rendition-repository.ts';
+import { isForeignKeyViolation } from '../database-errors.ts';
+import type { DatabaseSchema, RenditionsTable } from '../database-schema.ts';
+
+/** Renditions (migrations/renditions.ts): by primary key, or by blob key for the collector. */
+export class KyselyRenditionRepository implements RenditionRepository {
+  readonly #db: Kysely<DatabaseSchema>;
+
+  constructor(db: Kysely<DatabaseSchema>) {
+    this.#db = db;
+  }
+
+  async find(fileId: string, sourceVersion: string, spec: string): Promise<Rendition | undefined> {
+    const row = await this.#db
+      .selectFrom('renditions')
+      .selectAll()
+      .where('file_id', '=', fileId)
+      .where('source_version', '=', sourceVersion)
+      .where('spec', '=', spec)
+      .executeTakeFirst();
+    return row && toRendition(row);
+  }
+
+  async insert(rendition: Rendition): Promise<Rendition | undefined> {
+    try {
+      await this.#db
+        .insertInto('renditions')
+        .values({
+          file_id: rendition.fileId,
+          source_version: rendition.sourceVersion,
+          spec: rendition.spec,
+          blob_key: rendition.blobKey,
+          blob_version: rendition.blobVersion,
+          size_bytes: rendition.sizeBytes,
+          content_type: rendition.contentType,
+          etag: rendition.etag,
+          width: rendition.width,
+          height: rendition.height,
+          created_at: rendition.createdAt.getTime(),
+        })
+        .onConflict((oc) => oc.columns(['file_id', 'source_version', 'spec']).doNothing())
+        .execute();
+    } catch (error) {
+      // The file was deleted while this rendered: its renditions went with it.
+      if (isForeignKeyViolation(error)) return undefined;
+      throw error;
+    }
+    return this.find(rendition.fileId, rendition.sourceVersion, rendition.spec);
+  }
+
+  async findRenditionBlobVersions(blobKeys: readonly string[]): Promise<Map<string, Set<string>>> {
+    const versions = new Map<string, Set<string>>();
+    if (blobKeys.length === 0) return versions;
+    const rows = await this.#db
+      .selectFrom('renditions')
+      .select(['blob_key', 'blob_version'])
+      .where('blob_key', 'in', blobKeys)
+      .execute();
+    for (const row of rows) {
+      const held = versions.get(row.blob_key) ?? new Set<string>();
+      held.add(row.blob_version);
+      versions.set(row.blob_key, held);
+    }
+    return versions;
+  }
+}
+
+function toRendition(row: Selectable<RenditionsTable>): Rendition {
+  return {
+    fileId: row.file_id,
+    sourceVersion: row.source_version,
+    spec: row.spec,
+    blobKey: row.blob_key,
+    blobVersion: row.blob_version,
+    sizeBytes: Number(row.size_bytes),
+    contentType: row.content_type,
+    etag: row.etag,
+    width: row.width,
+    height: row.height,
+    createdAt: new Date(Number(row.created_at)),
+  };
+}

@@ -1,0 +1,61 @@
+import type { ProjectSettings } from '../domain/identity/project-settings.ts';
+import type { LinkIssuer } from '../domain/links/link-issuer.ts';
+import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
+import { ImageSummarizer } from '../domain/renditions/image-summarizer.ts';
+import { RenderQueue } from '../domain/renditions/render-queue.ts';
+import { Renditions } from '../domain/renditions/renditions.ts';
+import { SharpImageRenderer } from '../images/sharp-image-renderer.ts';
+import type { ServiceMetrics } from '../metrics/service-metrics.ts';
+import type { WiringContext } from './wiring-context.ts';
+
+/**
+ * Image renditions (issue 21): sharp in-process, behind one bounded queue shared with the
+ * summaries of verified images, renditions cached in the blob store.
+ */
+export function buildRenditions(
+  context: WiringContext,
+  shared: {
+    links: LinkIssuer;
+    metrics: ServiceMetrics;
+    settingsOf: (projectId: string) => Promise<ProjectSettings>;
+  },
+): { renditions: Renditions; imageSummarizer: ImageSummarizer } {
+  const { config, repositories, blobs, clock } = context;
+  const { metrics } = shared;
+  const queue = new RenderQueue({
+    concurrency: config.renditionConcurrency,
+    queueLength: config.renditionQueueLength,
+    maxWaitMs: config.renditionTimeoutSeconds * 1000,
+  });
+  metrics.renditions.watchQueue(() => queue.load);
+  const renderer = new SharpImageRenderer();
+  const limits = { maxPixels: config.renditionMaxPixels, maxSourceBytes: config.renditionMaxSourceBytes };
+  const timeoutSeconds = config.renditionTimeoutSeconds;
+  const imageSummarizer = new ImageSummarizer({
+    summaries: repositories.imageSummaries,
+    blobs,
+    renderer,
+    queue,
+    limits,
+    timeoutSeconds,
+  });
+  const renditions = new Renditions({
+    files: repositories.files,
+    blobs,
+    clock,
+    links: shared.links,
+    renditions: repositories.renditions,
+    renderer,
+    queue,
+    settingsOf: shared.settingsOf,
+    limits,
+    timeoutSeconds,
+    newRenditions: {
+      buckets: new TokenBuckets(repositories.rateLimits),
+      perUser: toBucketRule(config.newRenditionsPerUserPerHour),
+    },
+    onRendered: (seconds, sizeBytes) => metrics.renditions.rendered(seconds, sizeBytes),
+    onServed: (cached) => metrics.renditions.requested(cached),
+  });
+  return { renditions, imageSummarizer };
+}
