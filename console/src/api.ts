@@ -82,7 +82,16 @@ export type FileView = {
   creator: string;
   verified: boolean;
   permissionScope: string;
-  meta: { ContentLength?: string; ContentType?: string; LastModified?: string; ChecksumSHA256?: string };
+  meta: {
+    ContentLength?: string;
+    ContentType?: string;
+    LastModified?: string;
+    ChecksumSHA256?: string;
+    /** Images, a moment after verify: the size as displayed and a ThumbHash (base64). */
+    width?: number;
+    height?: number;
+    placeholder?: string;
+  };
   etag?: string;
   customData?: unknown;
   acl: AclEntry[];
@@ -91,3 +100,20 @@ export type FileView = {
 /** A file's bytes through the console: inline for its preview, or as a download. */
 export const contentUrl = (project: Project, file: FileView, download = false) =>
   apiUrl(`/projects/${project.id}/files/${file._id}/content${download ? '?download=1' : ''}`);
+
+/** The file's media type without parameters, lower case ('' when unknown). */
+export const mediaTypeOf = (file: FileView) =>
+  (file.meta.ContentType ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** The image types the service renders (src/domain/renditions/renderable-source.ts). */
+const renderableTypes = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);
+
+/** Whether the service can render a thumbnail of the file: a verified image of a type it reads. */
+export const hasThumbnail = (file: FileView) => file.verified && renderableTypes.has(mediaTypeOf(file));
+
+/**
+ * The file's 160×160 WebP thumbnail (a redirect to a short-lived rendition link); the etag in
+ * the URL keeps a browser from showing the thumbnail of content the file no longer has.
+ */
+export const thumbnailUrl = (project: Project, file: FileView) =>
+  apiUrl(`/projects/${project.id}/files/${file._id}/thumbnail?v=${encodeURIComponent(file.etag ?? '')}`);

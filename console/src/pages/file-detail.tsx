@@ -1,6 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type AclEntry, api, contentUrl, type FileView, formatBytes, type Project } from '../api.ts';
+import {
+  type AclEntry,
+  api,
+  contentUrl,
+  type FileView,
+  formatBytes,
+  mediaTypeOf,
+  type Project,
+} from '../api.ts';
 import { ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
+import { PlaceholderThumbnail, useImageSummary } from './file-thumbnail.tsx';
 
 type Props = {
   project: Project;
@@ -43,8 +52,10 @@ export function FileDetail({ project, file, onChange }: Props) {
     });
   };
   const size = file.meta.ContentLength ? Number(file.meta.ContentLength) : null;
+  const summary = useImageSummary(project, file);
   return (
     <Section title={`File ${file.filePath}`}>
+      <PlaceholderThumbnail project={project} file={file} summary={summary} />
       <dl class="record">
         <dt>File id</dt>
         <dd>
@@ -58,6 +69,14 @@ export function FileDetail({ project, file, onChange }: Props) {
         <dd>{file.meta.ContentType ?? '—'}</dd>
         <dt>Size</dt>
         <dd>{size === null ? '—' : formatBytes(size)}</dd>
+        {summary.width !== undefined && summary.height !== undefined && (
+          <>
+            <dt>Dimensions</dt>
+            <dd>
+              {summary.width} × {summary.height} px
+            </dd>
+          </>
+        )}
         <dt>State</dt>
         <dd>{file.verified ? 'verified' : 'pending upload'}</dd>
         <dt>Visible to</dt>
@@ -131,7 +150,7 @@ const textPreviewBytes = 64 * 1024;
  * the content route serves these inline under a policy that lets nothing in them run.
  */
 function Preview({ project, file }: { project: Project; file: FileView }) {
-  const type = (file.meta.ContentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(file);
   const url = contentUrl(project, file);
   const [text, setText] = useState<string | null>(null);
   useEffect(() => {

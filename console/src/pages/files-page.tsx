@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type FileView, formatBytes, type Project, type User } from '../api.ts';
 import { DataTable, ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
 import { FileDetail } from './file-detail.tsx';
+import { FileThumbnail } from './file-thumbnail.tsx';
 
 type Page = { files: FileView[]; next: string | null };
 type Filter = { owner?: string; prefix?: string };
@@ -51,9 +52,12 @@ export function FilesPage({ project }: { project: Project }) {
           <button type="submit">Filter</button>
         </form>
         <ErrorNote error={action.error} />
-        <DataTable headers={['Path', 'Owner', 'Size', 'Type', 'State']}>
+        <DataTable headers={['Image', 'Path', 'Owner', 'Size', 'Type', 'State']}>
           {page.files.map((file) => (
             <tr key={file._id} aria-current={open?._id === file._id ? 'true' : undefined}>
+              <td>
+                <FileThumbnail project={project} file={file} />
+              </td>
               <td>
                 <button type="button" class="link" onClick={() => setOpen(file)}>
                   {file.filePath}

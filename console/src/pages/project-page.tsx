@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Project } from '../api.ts';
 import { ErrorNote, formValues, OnceSecret, Section, StatusNote, useAction } from '../ui.tsx';
+import { RenditionPresets } from './rendition-presets.tsx';
 
 /** A project's settings, origins and app credentials. */
 export function ProjectPage({
@@ -15,6 +16,7 @@ export function ProjectPage({
       <Origins project={project} onChange={onChange} />
       <Apps project={project} />
       <Settings project={project} onChange={onChange} />
+      <RenditionPresets project={project} onChange={onChange} />
     </>
   );
 }
@@ -121,11 +123,16 @@ function Apps({ project }: { project: Project }) {
   );
 }
 
-/** Every setting as `coffer project set` takes it: text; empty restores the default. */
+/**
+ * Every setting that `coffer project set` takes as text; empty restores the default. Settings
+ * kept as an object (the rendition presets) are set one entry at a time, in their own section.
+ */
 function Settings({ project, onChange }: { project: Project; onChange: (project: Project) => void }) {
   const save = useAction();
   const [saved, setSaved] = useState('');
-  const names = Object.keys(project.settings).sort();
+  const names = Object.keys(project.settings)
+    .filter((name) => isTextSetting(project.settings[name]))
+    .sort();
   const submit = (event: Event) => {
     const values = formValues(event);
     const changed: Record<string, string | null> = {};
@@ -160,4 +167,9 @@ function Settings({ project, onChange }: { project: Project; onChange: (project:
 function toText(value: unknown): string {
   if (value === null || value === undefined) return '';
   return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+/** Text, a number, a flag, a list or unset: what one text input shows and edits. */
+function isTextSetting(value: unknown): boolean {
+  return value === null || typeof value !== 'object' || Array.isArray(value);
 }

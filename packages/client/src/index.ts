@@ -2,6 +2,7 @@ import type { components, operations } from './api-types.ts';
 import type { CofferClientOptions, Session } from './client-options.ts';
 import { CofferError, toCofferError } from './errors.ts';
 import { putContent } from './put-content.ts';
+import { type GetOptions, toGetQuery } from './rendition-options.ts';
 import { toResumeKey } from './resume-key.ts';
 import { defaultResumeStore, type ResumeStore } from './resume-store.ts';
 import { type ByteSource, toByteSource, type UploadBody } from './upload-body.ts';
@@ -15,6 +16,13 @@ import { finishUpload, type ResumableCalls, uploadResumably } from './upload-res
 
 export type { CofferClientOptions, Session } from './client-options.ts';
 export { CofferError } from './errors.ts';
+export type {
+  GetOptions,
+  RenditionFormat,
+  RenditionParameters,
+  RenditionPreset,
+  RenditionResize,
+} from './rendition-options.ts';
 export {
   memoryResumeStore,
   type ResumeState,
@@ -27,6 +35,8 @@ export type { TransferOptions, UploadOptions } from './upload-options.ts';
 type Schemas = components['schemas'];
 export type FileRecord = Schemas['FileRecord'];
 export type FileWithLink = Schemas['FileWithLink'];
+/** Storage metadata; images also get `width`, `height` and a ThumbHash `placeholder` a moment after verify. */
+export type FileMeta = FileRecord['meta'];
 export type LoginResult = Schemas['LoginResult'];
 export type UserProfile = Schemas['UserProfile'];
 export type UploadTicket = Schemas['UploadTicket'];
@@ -152,12 +162,16 @@ export class CofferClient {
     return finishUpload(calls, upload, toByteSource(body), toSendOptions(options, this.#fetch));
   }
 
-  /** The record and a signed download link (valid `expiresInSeconds`, default 900). */
-  get(fileId: string, options: { expiresInSeconds?: number } = {}): Promise<FileWithLink> {
+  /**
+   * The record and a signed download link (valid `expiresInSeconds`, default 900); with
+   * `rendition` or `width`/`height`/`resize`/`format`/`quality`, the link is to that rendition
+   * of the image, rendered on its first fetch.
+   */
+  get(fileId: string, options: GetOptions = {}): Promise<FileWithLink> {
     return this.#call({
       method: 'GET',
       path: `/api/v1/file/${encodeURIComponent(fileId)}`,
-      query: { expiresInSeconds: options.expiresInSeconds },
+      query: toGetQuery(options),
       auth: true,
     });
   }

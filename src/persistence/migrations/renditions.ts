@@ -39,6 +39,13 @@ export const renditions: Migration = {
       .column('id')
       .where(sql.ref('image_summary_due'), '=', 1)
       .execute();
+    // Images verified before this migration are summarized too, a batch at a time, by serve.
+    await db
+      .updateTable('files' as never)
+      .set({ image_summary_due: 1 } as never)
+      .where(sql.ref('verified'), '=', 1)
+      .where(sql.ref('content_type'), 'like', 'image/%')
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropIndex('files_image_summary_due_idx').execute();

@@ -1,0 +1,45 @@
+/** How a rendition fits width × height: `cover` (the default) crops, `contain` letterboxes, `fill` stretches, `inside` only shrinks. */
+export type RenditionResize = 'cover' | 'contain' | 'fill' | 'inside';
+
+/** The rendition's encoding; `origin` (the default) keeps the source's. */
+export type RenditionFormat = 'origin' | 'webp' | 'avif' | 'jpeg' | 'png';
+
+/** A rendition by its parameters: at least one side (1–4096); a missing side follows the image's aspect ratio. */
+export type RenditionParameters = {
+  width?: number;
+  height?: number;
+  resize?: RenditionResize;
+  format?: RenditionFormat;
+  /** 20–100, default 80. */
+  quality?: number;
+  rendition?: never;
+};
+
+/** A rendition by the name of one of the project's presets (`coffer project set <p> renditions.<name>=…`). */
+export type RenditionPreset = {
+  rendition: string;
+  width?: never;
+  height?: never;
+  resize?: never;
+  format?: never;
+  quality?: never;
+};
+
+/**
+ * What `get()` takes: the link's lifetime and, for images, either a preset or parameters (the
+ * server refuses both at once); with neither, the link is to the file's own bytes.
+ */
+export type GetOptions = { expiresInSeconds?: number } & (RenditionParameters | RenditionPreset);
+
+/** The query string of GET /api/v1/file/:fileId for these options (absent ones left out). */
+export function toGetQuery(options: GetOptions): Record<string, string | number | undefined> {
+  return {
+    expiresInSeconds: options.expiresInSeconds,
+    rendition: options.rendition,
+    width: options.width,
+    height: options.height,
+    resize: options.resize,
+    format: options.format,
+    quality: options.quality,
+  };
+}
