@@ -47,6 +47,7 @@ const stackFiles = narrow(
     ...globSync('test/hostile/*.test.ts'),
     ...globSync('test/resumable/*.test.ts'),
     ...globSync('test/renditions/*.test.ts'),
+    ...globSync('test/events/*.test.ts'),
     'test/fuzz/acl-model.property.test.ts',
     'test/fuzz/http-mutation.test.ts',
     'test/fuzz/raw-socket.test.ts',

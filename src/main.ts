@@ -41,6 +41,7 @@ async function serveWorker(config: Config): Promise<void> {
     { startUnverifiedSweep },
     { startResumableSweep },
     { startImageSummaries },
+    { startEventDelivery },
   ] = await Promise.all([
     import('./app.ts'),
     import('./services.ts'),
@@ -49,6 +50,7 @@ async function serveWorker(config: Config): Promise<void> {
     import('./start-unverified-sweep.ts'),
     import('./start-resumable-sweep.ts'),
     import('./start-image-summaries.ts'),
+    import('./start-event-delivery.ts'),
   ]);
   const services = await buildServices(config, { log: logStartWarning, metricsFromPrimary: true });
   const tls = readTlsFiles(config);
@@ -61,6 +63,8 @@ async function serveWorker(config: Config): Promise<void> {
   const resumableSweep = collectBlobs ? startResumableSweep(services, app.log) : undefined;
   // And summarizes verified images (dimensions, placeholder).
   const summaries = collectBlobs ? startImageSummaries(services, app.log) : undefined;
+  // And delivers events to webhooks.
+  const delivery = collectBlobs ? startEventDelivery(services, app.log) : undefined;
   await new Promise<void>((resolve) => {
     let stopping = false;
     // Ctrl-C signals the primary and its workers together; the primary then sends SIGTERM too.
@@ -72,6 +76,7 @@ async function serveWorker(config: Config): Promise<void> {
       await sweep?.stop();
       await resumableSweep?.stop();
       await summaries?.stop();
+      await delivery?.stop();
       await app.close();
       await services.close();
       // The channel to the primary would keep this worker alive: let it go.

@@ -19,6 +19,7 @@ import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
 import type { PartialBlobStore } from './domain/resumable/partial-blob-store.ts';
 import { type BackgroundJobs, buildBackgroundJobs } from './wiring/background-jobs.ts';
+import { buildEventServices, type EventServices } from './wiring/event-services.ts';
 import { buildFileServices, type FileServices } from './wiring/file-services.ts';
 import { buildIdentityServices, type IdentityServices } from './wiring/identity-services.ts';
 import { buildMetricsServices, type MetricsServices } from './wiring/metrics-services.ts';
@@ -32,6 +33,7 @@ export type Services = Pick<
 > &
   IdentityServices &
   FileServices &
+  EventServices &
   BackgroundJobs &
   MetricsServices & {
     close(): Promise<void>;
@@ -83,6 +85,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       ...observed,
       ...buildIdentityServices(context, keys),
       ...files,
+      ...buildEventServices(context, { metrics: observed.metrics }),
       ...buildBackgroundJobs(context),
       close: async () => {
         observed.usageHistory.stop();

@@ -51,6 +51,13 @@ export type Config = Readonly<{
   renditionQueueLength: number;
   renditionTimeoutSeconds: number;
   newRenditionsPerUserPerHour: number;
+  webhookRetrySeconds: string;
+  webhookTimeoutSeconds: number;
+  webhookAllowPrivate: boolean;
+  webhookConcurrency: number;
+  webhookTestsPerHour: number;
+  eventRetentionDays: number;
+  eventDeliveryIntervalMs: number;
   databasePoolMax: number;
   databasePreparedStatements: boolean;
   logLevel: string;
@@ -97,7 +104,19 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv): Config {
     throw new Error('COFFER_GC_GRACE_SECONDS must be longer than COFFER_REQUEST_TIMEOUT_SECONDS');
   }
   values.maxLinkTtlSeconds = Math.min(values.maxLinkTtlSeconds as number, absoluteMaxLinkTtlSeconds);
+  if (parseRetrySchedule(values.webhookRetrySeconds as string) === undefined)
+    throw new ConfigError(
+      `${describeValue(settings.webhookRetrySeconds, sources.webhookRetrySeconds!, values.webhookRetrySeconds)}: must be whole seconds separated by commas, such as 1,2,5`,
+    );
   return Object.freeze(values) as Config;
+}
+
+/** COFFER_WEBHOOK_RETRY_SECONDS → the delays, or undefined when it is not 1 to 50 whole seconds. */
+export function parseRetrySchedule(text: string): number[] | undefined {
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.length === 0 || parts.length > 50 || !parts.every((part) => /^\d{1,7}$/.test(part)))
+    return undefined;
+  return parts.map(Number);
 }
 
 /** Only the stores Coffer has; the S3 URL's own parameters are checked here too, not at first use. */

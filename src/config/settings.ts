@@ -1,6 +1,7 @@
 import type { Setting } from './setting.ts';
 import { blobSettings } from './settings/blob-settings.ts';
 import { databaseTimeoutSettings } from './settings/database-timeout-settings.ts';
+import { eventSettings } from './settings/event-settings.ts';
 import { linkSettings } from './settings/link-settings.ts';
 import { listenSettings } from './settings/listen-settings.ts';
 import { observabilitySettings } from './settings/observability-settings.ts';
@@ -30,6 +31,7 @@ export const settings = {
   ...blobSettings,
   ...resumableSettings,
   ...renditionSettings,
+  ...eventSettings,
   ...postgresSettings,
   ...observabilitySettings,
 } as const satisfies Record<string, Setting>;

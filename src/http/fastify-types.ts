@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the app-credentials barrier on every /api/v1 call. */
     project: Project;
+    /** Whether the call carried the app secret (which the barrier verified), not only an origin. */
+    appSecretVerified: boolean;
     /** Set by the authenticate barrier on every call that needs a token. */
     principal: Principal;
     user: User;

@@ -1,6 +1,8 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { StoreName } from '../errors/app-error.ts';
 import { metricsFromPrimary } from './cluster-metrics.ts';
+import { registerDatabaseGauges } from './database-gauges.ts';
+import { EventMetrics } from './event-metrics.ts';
 import { RenditionMetrics } from './rendition-metrics.ts';
 
 /** What a metadata store can say about its connections (PostgreSQL's pool; SQLite has none). */
@@ -22,6 +24,8 @@ export class ServiceMetrics {
   readonly #storeErrors: Counter<'store' | 'code'>;
   /** Image renditions (issue 21). */
   readonly renditions: RenditionMetrics;
+  /** Events and webhooks (issue 22). */
+  readonly events: EventMetrics;
   /** The text a scrape gets: this process's registry, or (a worker of `serve`) the whole node's. */
   readonly exposition: () => Promise<string>;
 
@@ -29,6 +33,7 @@ export class ServiceMetrics {
     this.exposition = options.fromPrimary ? metricsFromPrimary(this.registry) : () => this.registry.metrics();
     const registers = [this.registry];
     this.renditions = new RenditionMetrics(this.registry);
+    this.events = new EventMetrics(this.registry);
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
     this.#requests = new Counter({
       name: 'coffer_http_requests_total',
@@ -92,33 +97,14 @@ export class ServiceMetrics {
    * at each scrape: the whole deployment's, so every worker reports the same (`max`, not a sum).
    */
   watchResumableUploads(measure: () => Promise<{ uploads: number; bytes: number }>): void {
-    let reading: Promise<{ uploads: number; bytes: number } | undefined> | undefined;
-    // One query per scrape for both gauges; a database that does not answer leaves them as they were.
-    const read = () => {
-      reading ??= measure()
-        .catch(() => undefined)
-        .finally(() => setImmediate(() => (reading = undefined)));
-      return reading;
-    };
-    for (const [name, help, field] of [
+    registerDatabaseGauges(this.registry, measure, [
       ['coffer_resumable_uploads_in_progress', 'Resumable uploads receiving bytes (all nodes)', 'uploads'],
       [
         'coffer_resumable_upload_bytes_in_progress',
         'Bytes held by unfinished resumable uploads (all nodes)',
         'bytes',
       ],
-    ] as const) {
-      new Gauge({
-        name,
-        help,
-        aggregator: 'max',
-        registers: [this.registry],
-        async collect() {
-          const measured = await read();
-          if (measured) this.set(measured[field]);
-        },
-      });
-    }
+    ]);
   }
 
   request(method: string, route: string, status: number, seconds: number): void {

@@ -424,6 +424,11 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   UPLOAD_LOCKED: 'test/resumable/upload-rules.test.ts',
   TUS_VERSION_UNSUPPORTED: 'test/resumable/upload-rules.test.ts',
   CHECKSUM_MISMATCH: 'test/resumable/upload-rules.test.ts',
+  UNSUPPORTED_MEDIA: 'test/renditions/renditions-api.test.ts',
+  IMAGE_TOO_LARGE: 'test/renditions/renditions-api.test.ts',
+  IMAGE_UNREADABLE: 'src/images/sharp-image-renderer.test.ts',
+  RENDITIONS_DISABLED: 'test/renditions/renditions-api.test.ts',
+  RENDER_BUSY: 'test/renditions/renditions-api.test.ts',
 };
 
 describe('error scenarios', () => {

@@ -9,7 +9,12 @@ export type Principal = {
   role: string;
   /** Holds the project's admin role (default `admin`). */
   isAdmin: boolean;
+  /** Where the request came from, for the events it causes (issue 22); absent outside HTTP. */
+  client?: ClientInfo;
 };
+
+/** The client of a request as events record it. */
+export type ClientInfo = { ip: string | null; userAgent: string | null };
 
 /** A user of the project as a principal: an admin when their role is one of the project's admin roles. */
 export function toPrincipal(project: Project, user: User): Principal {

@@ -1,6 +1,7 @@
 import { isAppError } from '../../errors/app-error.ts';
 import { fileNotFound, fileNotVerified } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
+import { toFileEvent } from '../events/file-events.ts';
 import { newId } from '../ids.ts';
 import { parseCustomData } from './custom-data.ts';
 import type { FileRecord, PermissionScope } from './file-record.ts';
@@ -68,18 +69,21 @@ export class FileOrganizer {
         ...(source.content?.contentType ? { contentType: source.content.contentType } : {}),
       },
     );
-    const created = await this.#o.files.createCopy(
-      {
-        id: newId(),
-        projectId: principal.projectId,
-        creatorId: principal.userId,
-        filePath: target.filePath,
-        permissionScope: target.permissionScope,
-        sourceId: source.id,
-      },
-      this.#o.clock.now(),
-      quotas,
-    );
+    const now = this.#o.clock.now();
+    const copy = {
+      id: newId(),
+      projectId: principal.projectId,
+      creatorId: principal.userId,
+      filePath: target.filePath,
+      permissionScope: target.permissionScope,
+      sourceId: source.id,
+    };
+    const event = toFileEvent('file.copied', principal, copy, now, {
+      sourceFileId: source.id,
+      sourceFilePath: source.filePath,
+      sizeBytes: source.content?.sizeBytes ?? null,
+    });
+    const created = await this.#o.files.createCopy(copy, now, quotas, event);
     // The source was deleted or replaced between the access check and the copy.
     if (!created) throw fileNotFound();
     await this.#discardReplaced(principal.projectId, created.replaced);
@@ -93,7 +97,17 @@ export class FileOrganizer {
   async move(principal: Principal, fileId: string, request: { filePath: string }): Promise<FileRecord> {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
     const filePath = validateFilePath(request.filePath);
-    const moved = await this.#o.files.move(file.id, filePath, this.#o.clock.now());
+    const now = this.#o.clock.now();
+    const event = toFileEvent('file.updated', principal, { ...file, filePath }, now, {
+      change: 'move',
+      previousFilePath: file.filePath,
+    });
+    const moved = await this.#o.files.move(
+      file.id,
+      filePath,
+      now,
+      file.filePath === filePath ? undefined : event,
+    );
     if (!moved) throw fileNotFound();
     await this.#discardReplaced(file.projectId, moved.replaced);
     return moved.file;
@@ -102,7 +116,10 @@ export class FileOrganizer {
   /** DELETE /api/v1/file/:id: the record goes first, then its bytes (a failure leaves an orphan blob, never a record without bytes). */
   async delete(principal: Principal, fileId: string): Promise<void> {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
-    if (!(await this.#o.files.delete(file.id))) throw fileNotFound();
+    const event = toFileEvent('file.deleted', principal, file, this.#o.clock.now(), {
+      sizeBytes: file.content?.sizeBytes ?? null,
+    });
+    if (!(await this.#o.files.delete(file.id, event))) throw fileNotFound();
     for (const version of [file.blobVersion, file.pendingUpload?.blobVersion]) {
       if (!version) continue;
       // Copies share verified bytes (see #addCopy): the last record naming them removes
@@ -147,7 +164,9 @@ export class FileOrganizer {
     // The ACL is a barrier: it answers before the body is judged (DESIGN §4).
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
     const parsed = parseCustomData(customData);
-    const updated = await this.#o.files.updateCustomData(file.id, parsed, this.#o.clock.now());
+    const now = this.#o.clock.now();
+    const event = toFileEvent('file.updated', principal, file, now, { change: 'customData' });
+    const updated = await this.#o.files.updateCustomData(file.id, parsed, now, event);
     if (!updated) throw fileNotFound();
     return updated;
   }

@@ -1,3 +1,4 @@
+import type { NewEvent } from '../events/event.ts';
 import type { CustomData } from './custom-data.ts';
 import type { AclEntry, FileContentInfo, FileRecord, NewFile, PendingUpload } from './file-record.ts';
 import type { QuotaLimits } from './storage-usage-repository.ts';
@@ -6,8 +7,12 @@ import type { QuotaLimits } from './storage-usage-repository.ts';
 export type ReplacedUpload = { id: string; pendingBlobVersion: string | null };
 
 /** A never-verified record the sweep removed: its bytes (if any) are the caller's to remove. */
-export type SweptUpload = ReplacedUpload & { projectId: string };
+export type SweptUpload = ReplacedUpload & { projectId: string; filePath: string; creatorId: string };
 
+/**
+ * Writes that change what the API shows take the event that records them (issue 22): it is
+ * written in the change's own transaction, and only when the change happened.
+ */
 export interface FileRepository {
   /**
    * Inserts the record with the creator as its first ACL entry. When the creator already has
@@ -26,7 +31,7 @@ export interface FileRepository {
   /** The console's browser: files in path order from a (path, id), an index range a page. */
   browse(page: BrowsePage): Promise<FileRecord[]>;
   /** Returns whether a record was deleted (its ACL goes with it). */
-  delete(id: string): Promise<boolean>;
+  delete(id: string, event?: NewEvent): Promise<boolean>;
   /**
    * Deletes an unverified record that never took an upload (a terminated or expired resumable
    * upload's), releasing what it reserved; the condition is checked by the delete itself, so a
@@ -45,9 +50,9 @@ export interface FileRepository {
    * Removes the entry if present, bumping version and updatedAt when it was there, and the
    * links generation too: the links it let its users obtain stop with it.
    */
-  removeAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined>;
+  removeAclEntry(id: string, entry: AclEntry, now: Date, event?: NewEvent): Promise<FileRecord | undefined>;
   /** Adds the entry if absent, bumping version and updatedAt in the same transaction. */
-  addAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined>;
+  addAclEntry(id: string, entry: AclEntry, now: Date, event?: NewEvent): Promise<FileRecord | undefined>;
   /**
    * Commits an upload to an unverified record, replacing its pending upload, and answers the
    * blob version it replaced (null: none) so the caller can remove those bytes; 'verified' or
@@ -73,6 +78,7 @@ export interface FileRepository {
       etag: string;
       content: FileContentInfo;
       pendingVersion: string | null;
+      event?: NewEvent;
     },
     now: Date,
     /** Direct uploads: the bytes first count at verify, so verify checks the quotas. */
@@ -83,7 +89,11 @@ export interface FileRepository {
    * before `expiredBefore` (Unix seconds), oldest first, and answers them. The condition is
    * re-checked by the delete itself, so a verify that committed first keeps its record.
    */
-  deleteExpiredUnverified(expiredBefore: number, limit: number): Promise<SweptUpload[]>;
+  deleteExpiredUnverified(
+    expiredBefore: number,
+    limit: number,
+    eventOf?: (swept: SweptUpload) => NewEvent,
+  ): Promise<SweptUpload[]>;
   /**
    * Adds a verified copy of the verified file `sourceId` (same version, content and customData;
    * `blobFileId` its source's; the creator its only ACL entry), locking the source row so a
@@ -98,6 +108,7 @@ export interface FileRepository {
     },
     now: Date,
     quotas?: QuotaLimits,
+    event?: NewEvent,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined>;
   /**
    * Moves the file to another filePath of its creator, bumping version and updatedAt (the same
@@ -108,15 +119,21 @@ export interface FileRepository {
     id: string,
     filePath: string,
     now: Date,
+    event?: NewEvent,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined>;
   /** Whether any record still serves or holds this version of `<project>/<blobFileId>` (copies included). */
   isBlobReferenced(blobFileId: string, version: string): Promise<boolean>;
   /** For a page of storage-key file ids: the versions of each that copies serve (coffer gc). */
   findSharedBlobVersions(blobFileIds: readonly string[]): Promise<Map<string, Set<string>>>;
   /** Moves the links generation on (every download link issued before stops); false when there is no such file. */
-  revokeLinks(id: string): Promise<boolean>;
+  revokeLinks(id: string, event?: NewEvent): Promise<boolean>;
   /** Replaces the file's customData, bumping version and updatedAt; undefined when there is no such file. */
-  updateCustomData(id: string, customData: CustomData, now: Date): Promise<FileRecord | undefined>;
+  updateCustomData(
+    id: string,
+    customData: CustomData,
+    now: Date,
+    event?: NewEvent,
+  ): Promise<FileRecord | undefined>;
   /**
    * What the given records say about blob versions (coffer gc): one indexed lookup for a page
    * of file ids, never a scan. Ids without a record are absent from the map.

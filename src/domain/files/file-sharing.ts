@@ -1,5 +1,6 @@
 import { fileNotFound, userNotFound, validationFailed } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
+import { toFileEvent } from '../events/file-events.ts';
 import type { UserRepository } from '../identity/user-repository.ts';
 import type { BucketRule } from '../rate-limits/rate-limit-repository.ts';
 import { type Charge, type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
@@ -36,7 +37,9 @@ export class FileSharing {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
     if (target.scope === 'email' && !principal.isAdmin) await this.#takeEmailShare(principal);
     const entry = await this.#toAclEntry(file.projectId, target);
-    const updated = await this.#o.files.addAclEntry(file.id, entry, this.#o.clock.now());
+    const now = this.#o.clock.now();
+    const event = toFileEvent('file.shared', principal, file, now, { entry });
+    const updated = await this.#o.files.addAclEntry(file.id, entry, now, event);
     if (!updated) throw fileNotFound();
     return updated;
   }
@@ -68,7 +71,9 @@ export class FileSharing {
     if (entry.scope === 'user' && entry.identifier === file.creatorId) {
       throw validationFailed("the creator's own entry cannot be removed");
     }
-    const updated = await this.#o.files.removeAclEntry(file.id, entry, this.#o.clock.now());
+    const now = this.#o.clock.now();
+    const event = toFileEvent('file.unshared', principal, file, now, { entry });
+    const updated = await this.#o.files.removeAclEntry(file.id, entry, now, event);
     if (!updated) throw fileNotFound();
     return updated;
   }
@@ -76,6 +81,7 @@ export class FileSharing {
   /** POST /api/v1/file/:id/links/revoke: every download link issued so far stops (creator or admin). */
   async revokeLinks(principal: Principal, fileId: string): Promise<void> {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
-    if (!(await this.#o.files.revokeLinks(file.id))) throw fileNotFound();
+    const event = toFileEvent('file.links_revoked', principal, file, this.#o.clock.now());
+    if (!(await this.#o.files.revokeLinks(file.id, event))) throw fileNotFound();
   }
 }

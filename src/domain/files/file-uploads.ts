@@ -3,6 +3,7 @@ import { alreadyVerified, etagMismatch, fileNotFound, uploadMissing } from '../.
 import type { Principal } from '../access/decide-file-access.ts';
 import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
+import { toFileEvent } from '../events/file-events.ts';
 import { newId } from '../ids.ts';
 import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
 import { adoptDirectUpload } from './adopt-direct-upload.ts';
@@ -180,7 +181,7 @@ export class FileUploads {
     const pinned = file.pendingUpload ?? (await adoptDirectUpload(this.#o, file, wanted));
     if (!pinned) throw uploadMissing();
     if (pinned.etag !== wanted) throw etagMismatch();
-    const verified = await this.#markVerified(file, pinned);
+    const verified = await this.#markVerified(principal, file, pinned);
     if (verified) {
       this.#o.events?.uploadVerified();
       return verified;
@@ -194,7 +195,18 @@ export class FileUploads {
   }
 
   /** Pins `pinned` as the file's content: undefined if another upload or verify committed first. */
-  async #markVerified(file: FileRecord, pinned: PendingUpload): Promise<FileRecord | undefined> {
+  async #markVerified(
+    principal: Principal,
+    file: FileRecord,
+    pinned: PendingUpload,
+  ): Promise<FileRecord | undefined> {
+    const now = this.#o.clock.now();
+    // Recorded as the verify commits: the bytes are durable and the file readable from then on.
+    const event = toFileEvent('file.uploaded', principal, file, now, {
+      sizeBytes: pinned.sizeBytes,
+      contentType: pinned.contentType,
+      etag: pinned.etag,
+    });
     return this.#o.files
       .markVerified(
         file.id,
@@ -208,8 +220,9 @@ export class FileUploads {
             checksumSha256: pinned.checksumSha256 ?? null,
           },
           pendingVersion: file.pendingUpload?.blobVersion ?? null,
+          event,
         },
-        this.#o.clock.now(),
+        now,
         // Direct uploads count their bytes only from here: the quotas are checked with them.
         file.pendingUpload ? undefined : await this.#o.limits.quotasOf(file.projectId),
       )

@@ -1,5 +1,7 @@
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
+import { systemActor } from '../events/event.ts';
+import { toFileEvent } from '../events/file-events.ts';
 import type { FileRepository } from './file-repository.ts';
 import { toStorageKey } from './storage-key.ts';
 
@@ -40,7 +42,10 @@ export class UnverifiedSweeper {
     const expiredBefore = toUnixSeconds(this.#o.clock.now()) - this.#o.graceSeconds;
     for (let batch = 0; batch < (options.maxBatches ?? Number.POSITIVE_INFINITY); batch++) {
       options.signal?.throwIfAborted();
-      const swept = await this.#o.files.deleteExpiredUnverified(expiredBefore, this.#o.batchSize);
+      const now = this.#o.clock.now();
+      const swept = await this.#o.files.deleteExpiredUnverified(expiredBefore, this.#o.batchSize, (record) =>
+        toFileEvent('upload.expired', systemActor, record, now),
+      );
       report.removed += swept.length;
       for (const record of swept) {
         if (!record.pendingBlobVersion) continue;

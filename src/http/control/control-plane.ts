@@ -9,9 +9,17 @@ import { fileRoutes } from './files/file-routes.ts';
 import { multipartRoutes } from './multipart/multipart-routes.ts';
 import { uploadRoutes } from './uploads/upload-routes.ts';
 import { userRoutes } from './users/user-routes.ts';
+import { webhookRoutes } from './webhooks/webhook-routes.ts';
 
 // Each area lists its own routes, so a new capability adds its list here and touches no neighbour.
-const routes = [...authRoutes, ...userRoutes, ...fileRoutes, ...uploadRoutes, ...multipartRoutes];
+const routes = [
+  ...authRoutes,
+  ...userRoutes,
+  ...fileRoutes,
+  ...uploadRoutes,
+  ...multipartRoutes,
+  ...webhookRoutes,
+];
 
 /** /api/v1: the JSON API behind barriers 2 (app credentials) and 3 (token). */
 export async function controlPlane(app: TypedApp, services: Services): Promise<void> {

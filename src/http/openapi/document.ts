@@ -7,20 +7,27 @@ import { operations } from './operations.ts';
 /** Errors any operation may answer, whatever it does. */
 const everyRequest: ErrorCode[] = ['HEADERS_TOO_LARGE', 'INTERNAL', 'UNAVAILABLE'];
 
+const appBarrier: ErrorCode[] = [
+  'APP_CREDENTIALS_REQUIRED',
+  'INVALID_APP_CREDENTIALS',
+  'ORIGIN_NOT_ALLOWED',
+  'HTTPS_REQUIRED',
+];
+const tokenBarrier: ErrorCode[] = [
+  ...appBarrier,
+  'AUTH_REQUIRED',
+  'INVALID_TOKEN',
+  'TOKEN_EXPIRED',
+  'ACCOUNT_DISABLED',
+];
+
 /** The errors of the barriers an operation passes. */
 const barrierErrors: Record<Access, ErrorCode[]> = {
   public: [],
-  app: ['APP_CREDENTIALS_REQUIRED', 'INVALID_APP_CREDENTIALS', 'ORIGIN_NOT_ALLOWED', 'HTTPS_REQUIRED'],
-  user: [
-    'APP_CREDENTIALS_REQUIRED',
-    'INVALID_APP_CREDENTIALS',
-    'ORIGIN_NOT_ALLOWED',
-    'HTTPS_REQUIRED',
-    'AUTH_REQUIRED',
-    'INVALID_TOKEN',
-    'TOKEN_EXPIRED',
-    'ACCOUNT_DISABLED',
-  ],
+  app: appBarrier,
+  user: tokenBarrier,
+  // A token that is not an admin's is refused.
+  admin: [...tokenBarrier, 'ACCESS_DENIED'],
   link: ['INVALID_SIGNATURE', 'LINK_EXPIRED', 'HTTPS_REQUIRED'],
   metrics: [],
 };
@@ -42,6 +49,10 @@ const security: Record<Access, Record<string, string[]>[]> = {
   ],
   user: [
     { appId: [], appSecret: [], bearer: [] },
+    { appId: [], allowedOrigin: [], bearer: [] },
+  ],
+  admin: [
+    { appId: [], appSecret: [] },
     { appId: [], allowedOrigin: [], bearer: [] },
   ],
   link: [],

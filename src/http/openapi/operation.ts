@@ -5,10 +5,11 @@ import type { ErrorCode } from '../../errors/error-codes.ts';
  * - `public`: nobody needs anything (probes, the reference);
  * - `app`: app credentials (id + secret, or id + an allowed browser origin);
  * - `user`: app credentials and a user's bearer token;
+ * - `admin`: the app secret alone (a backend), or app credentials and a project admin's token;
  * - `link`: a signed link (its query string is the credential);
  * - `metrics`: `COFFER_METRICS_TOKEN` as a bearer token, or a direct loopback client.
  */
-export type Access = 'public' | 'app' | 'user' | 'link' | 'metrics';
+export type Access = 'public' | 'app' | 'user' | 'admin' | 'link' | 'metrics';
 
 export type Operation = {
   operationId: string;
@@ -18,7 +19,7 @@ export type Operation = {
   /** What the operation itself may answer, beyond its barriers' and every request's errors. */
   errors: ErrorCode[];
   /** The 2xx status and the component its answer is (the document names and references it). */
-  success?: { status: 200 | 201 | 204 | 206; component?: string; description?: string };
+  success?: { status: 200 | 201 | 202 | 204 | 206; component?: string; description?: string };
 };
 
 /** What an operation on one file may answer for the file itself. */

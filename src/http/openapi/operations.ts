@@ -1,5 +1,6 @@
 import { fileRead, type Operation } from './operation.ts';
 import { uploadOperations } from './upload-operations.ts';
+import { webhookOperations } from './webhook-operations.ts';
 
 /**
  * Every route of both planes, by `METHOD url` as Fastify registers it. The OpenAPI document is
@@ -233,6 +234,7 @@ export const operations: Record<string, Operation> = {
     success: { status: 200, description: 'The headers of the rendition, without the bytes' },
   },
   ...uploadOperations,
+  ...webhookOperations,
   'GET /healthz': {
     operationId: 'health',
     summary: 'Liveness: the process serves',

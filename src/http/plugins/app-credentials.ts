@@ -40,6 +40,8 @@ export function installAppCredentials(
       if (!originAllowed) throw originNotAllowed();
     }
     request.project = project;
+    // A verified app secret: what may manage the project's webhooks without a token (issue 22).
+    request.appSecretVerified = secret !== undefined;
   });
 }
 

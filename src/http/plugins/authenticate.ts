@@ -14,7 +14,12 @@ export function installAuthenticate(app: FastifyInstance, options: { identity: I
     const token = readBearerToken(request);
     if (token === undefined) throw authRequired();
     const { principal, user, sessionId } = await options.identity.authenticate(request.project, token);
-    request.principal = principal;
+    const userAgent = single(request.headers['user-agent']);
+    // The events a request causes name where it came from (issue 22); bounded, as a header may be long.
+    request.principal = {
+      ...principal,
+      client: { ip: request.ip, userAgent: userAgent?.slice(0, 256) ?? null },
+    };
     request.user = user;
     request.sessionId = sessionId;
   });

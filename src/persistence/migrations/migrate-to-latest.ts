@@ -6,6 +6,7 @@ import { accessEpoch } from './access-epoch.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
 import { appCredentials } from './app-credentials.ts';
 import { consoleSignInLinks } from './console-sign-in-links.ts';
+import { events } from './events.ts';
 import { fileBlobSharing } from './file-blob-sharing.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { fileCustomData } from './file-custom-data.ts';
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0018_console_sign_in_links': consoleSignInLinks,
   '0019_resumable_uploads': resumableUploads,
   '0020_renditions': renditions,
+  '0021_events': events,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { DeliveryQueue } from '../../domain/events/delivery-queue.ts';
+import type { WebhookRepository } from '../../domain/events/webhook-repository.ts';
 import type { FileRepository } from '../../domain/files/file-repository.ts';
 import type { StorageUsageRepository } from '../../domain/files/storage-usage-repository.ts';
 import type { AccessEpochRepository } from '../../domain/identity/access-epoch-repository.ts';
@@ -16,6 +18,7 @@ import type { ResumableUploadRepository } from '../../domain/resumable/resumable
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
+import { KyselyDeliveryQueue } from './kysely-delivery-queue.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
 import { KyselyImageSummaryRepository } from './kysely-image-summary-repository.ts';
 import { KyselyOperatorRepository } from './kysely-operator-repository.ts';
@@ -28,6 +31,7 @@ import { KyselyResumableUploadRepository } from './kysely-resumable-upload-repos
 import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
 import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.ts';
 import { KyselyUserRepository } from './kysely-user-repository.ts';
+import { KyselyWebhookRepository } from './kysely-webhook-repository.ts';
 
 export type Repositories = {
   projects: ProjectRepository;
@@ -44,6 +48,8 @@ export type Repositories = {
   resumableUploads: ResumableUploadRepository;
   renditions: RenditionRepository;
   imageSummaries: ImageSummaryRepository;
+  webhooks: WebhookRepository;
+  deliveries: DeliveryQueue;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -63,5 +69,7 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     resumableUploads: new KyselyResumableUploadRepository(db),
     renditions: new KyselyRenditionRepository(db),
     imageSummaries: new KyselyImageSummaryRepository(db),
+    webhooks: new KyselyWebhookRepository(db),
+    deliveries: new KyselyDeliveryQueue(db),
   };
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { NewEvent } from '../../domain/events/event.ts';
 import type { CustomData } from '../../domain/files/custom-data.ts';
 import type { AclEntry, FileRecord, NewFile, PendingUpload } from '../../domain/files/file-record.ts';
 import type {
@@ -11,6 +12,7 @@ import type {
 } from '../../domain/files/file-repository.ts';
 import type { QuotaLimits } from '../../domain/files/storage-usage-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
+import { insertEvents } from './events/insert-events.ts';
 import { browseFiles } from './files/browse-files.ts';
 import { commitUpload } from './files/commit-upload.ts';
 import { createCopy, type NewCopy } from './files/create-copy.ts';
@@ -30,6 +32,7 @@ import { markVerified, type Verification } from './files/mark-verified.ts';
 import { moveFile } from './files/move-file.ts';
 import { updateCustomData } from './files/update-custom-data.ts';
 import { prepareQuery } from './prepared-query.ts';
+import { writeTransaction } from './write-transaction.ts';
 
 /** FileRepository over Kysely (SQLite or PostgreSQL): each operation lives in its module under files/. */
 export class KyselyFileRepository implements FileRepository {
@@ -64,10 +67,16 @@ export class KyselyFileRepository implements FileRepository {
     return listFiles(this.#db, query);
   }
 
-  async delete(id: string): Promise<boolean> {
-    // file_acl rows go with it: ON DELETE CASCADE.
-    const result = await this.#db.deleteFrom('files').where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  async delete(id: string, event?: NewEvent): Promise<boolean> {
+    // file_acl (and renditions) rows go with it: ON DELETE CASCADE.
+    const remove = async (db: Kysely<DatabaseSchema>) =>
+      (await db.deleteFrom('files').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n;
+    if (!event) return remove(this.#db);
+    return writeTransaction(this.#db, async (trx) => {
+      const deleted = await remove(trx);
+      if (deleted) await insertEvents(trx, [event]);
+      return deleted;
+    });
   }
 
   async deleteIfNeverUploaded(id: string): Promise<boolean> {
@@ -92,32 +101,38 @@ export class KyselyFileRepository implements FileRepository {
     return listIdsSharedWithUser(this.#db, projectId, userId, limit);
   }
 
-  addAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined> {
-    return addAclEntry(this.#db, id, entry, now);
+  addAclEntry(id: string, entry: AclEntry, now: Date, event?: NewEvent): Promise<FileRecord | undefined> {
+    return addAclEntry(this.#db, id, entry, now, event);
   }
 
-  removeAclEntry(id: string, entry: AclEntry, now: Date): Promise<FileRecord | undefined> {
-    return removeAclEntry(this.#db, id, entry, now);
+  removeAclEntry(id: string, entry: AclEntry, now: Date, event?: NewEvent): Promise<FileRecord | undefined> {
+    return removeAclEntry(this.#db, id, entry, now, event);
   }
 
-  deleteExpiredUnverified(expiredBefore: number, limit: number): Promise<SweptUpload[]> {
-    return deleteExpiredUnverified(this.#db, expiredBefore, limit);
+  deleteExpiredUnverified(
+    expiredBefore: number,
+    limit: number,
+    eventOf?: (swept: SweptUpload) => NewEvent,
+  ): Promise<SweptUpload[]> {
+    return deleteExpiredUnverified(this.#db, expiredBefore, limit, eventOf);
   }
 
   createCopy(
     copy: NewCopy,
     now: Date,
     quotas?: QuotaLimits,
+    event?: NewEvent,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
-    return createCopy(this.#db, this.#inserts, copy, now, quotas);
+    return createCopy(this.#db, this.#inserts, copy, now, quotas, event);
   }
 
   move(
     id: string,
     filePath: string,
     now: Date,
+    event?: NewEvent,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
-    return moveFile(this.#db, id, filePath, now);
+    return moveFile(this.#db, id, filePath, now, event);
   }
 
   isBlobReferenced(blobFileId: string, version: string): Promise<boolean> {
@@ -128,15 +143,19 @@ export class KyselyFileRepository implements FileRepository {
     return findSharedBlobVersions(this.#db, blobFileIds);
   }
 
-  async revokeLinks(id: string): Promise<boolean> {
-    // One statement: the row's new generation is what every later download compares with.
-    // Not a change of the record the API shows, so version and updatedAt stay.
-    const updated = await this.#db
-      .updateTable('files')
-      .set((eb) => ({ links_generation: eb('links_generation', '+', 1) }))
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return updated.numUpdatedRows > 0n;
+  async revokeLinks(id: string, event?: NewEvent): Promise<boolean> {
+    // The row's new generation is what every later download compares with. Not a change of
+    // the record the API shows, so version and updatedAt stay.
+    return writeTransaction(this.#db, async (trx) => {
+      const updated = await trx
+        .updateTable('files')
+        .set((eb) => ({ links_generation: eb('links_generation', '+', 1) }))
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) return false;
+      await insertEvents(trx, [event]);
+      return true;
+    });
   }
 
   commitUpload(
@@ -156,8 +175,13 @@ export class KyselyFileRepository implements FileRepository {
     return markVerified(this.#db, id, verification, now, quotas);
   }
 
-  updateCustomData(id: string, customData: CustomData, now: Date): Promise<FileRecord | undefined> {
-    return updateCustomData(this.#db, id, customData, now);
+  updateCustomData(
+    id: string,
+    customData: CustomData,
+    now: Date,
+    event?: NewEvent,
+  ): Promise<FileRecord | undefined> {
+    return updateCustomData(this.#db, id, customData, now, event);
   }
 
   findBlobReferences(ids: readonly string[]): Promise<Map<string, BlobReferences>> {

@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
+import type { NewEvent } from '../../../domain/events/event.ts';
 import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { FileRepository, ReplacedUpload } from '../../../domain/files/file-repository.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
 import { fileExists } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
+import { insertEvents } from '../events/insert-events.ts';
 import { assertUsageWithin } from '../storage-usage-check.ts';
 import { writeTransaction } from '../write-transaction.ts';
 import { deleteAbandonedUpload } from './delete-abandoned-upload.ts';
@@ -21,6 +23,7 @@ export async function createCopy(
   copy: NewCopy,
   now: Date,
   quotas?: QuotaLimits,
+  event?: NewEvent,
 ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
   try {
     return await writeTransaction(db, async (trx) => {
@@ -57,6 +60,7 @@ export async function createCopy(
         const grew = { files: replaced === undefined, bytes: Number(row.content_size_bytes ?? 0) > 0 };
         await assertUsageWithin(trx, { projectId: copy.projectId, userId: copy.creatorId }, quotas, grew);
       }
+      await insertEvents(trx, [event]);
       const file = toFileRecord(row, [{ scope: 'user', identifier: copy.creatorId }]);
       return replaced === undefined ? { file } : { file, replaced };
     });

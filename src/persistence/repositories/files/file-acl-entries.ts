@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { NewEvent } from '../../../domain/events/event.ts';
 import type { AclEntry, FileRecord } from '../../../domain/files/file-record.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
+import { insertEvents } from '../events/insert-events.ts';
 import { writeTransaction } from '../write-transaction.ts';
 import { findFileById } from './file-rows.ts';
 
@@ -10,8 +12,9 @@ export function addAclEntry(
   id: string,
   entry: AclEntry,
   now: Date,
+  event?: NewEvent,
 ): Promise<FileRecord | undefined> {
-  return changeAcl(db, id, now, async (trx, version) => {
+  return changeAcl(db, { id, now, event }, async (trx, version) => {
     // The entry copies its file's listing keys (project, creation time) in the same statement.
     const inserted = await trx
       .insertInto('file_acl')
@@ -41,8 +44,9 @@ export function removeAclEntry(
   id: string,
   entry: AclEntry,
   now: Date,
+  event?: NewEvent,
 ): Promise<FileRecord | undefined> {
-  return changeAcl(db, id, now, async (trx) => {
+  return changeAcl(db, { id, now, event }, async (trx) => {
     const deleted = await trx
       .deleteFrom('file_acl')
       .where('file_id', '=', id)
@@ -64,12 +68,12 @@ export function removeAclEntry(
  * One ACL change in one transaction. The version bump comes first: it locks the file row
  * (PostgreSQL) or holds the write lock (SQLite), so concurrent changes of one file queue up,
  * and the version it returns is this change's own, which becomes the new entry's position.
- * When the change turns out to be a no-op, the rollback undoes the bump: nothing changes.
+ * When the change turns out to be a no-op, the rollback undoes the bump: nothing changes, and
+ * no event is recorded.
  */
 function changeAcl(
   db: Kysely<DatabaseSchema>,
-  id: string,
-  now: Date,
+  { id, now, event }: { id: string; now: Date; event?: NewEvent },
   change: (trx: Kysely<DatabaseSchema>, version: number) => Promise<boolean>,
 ): Promise<FileRecord | undefined> {
   return writeTransaction(db, async (trx) => {
@@ -80,7 +84,11 @@ function changeAcl(
       .returning('version')
       .executeTakeFirst();
     if (bumped === undefined) return undefined;
-    if (await change(trx, bumped.version)) return findFileById(trx, id);
+    if (await change(trx, bumped.version)) {
+      // The event is written only for a change that happened, in its transaction.
+      await insertEvents(trx, [event]);
+      return findFileById(trx, id);
+    }
     await trx.rollback().execute();
     return findFileById(db, id);
   });

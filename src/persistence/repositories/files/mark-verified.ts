@@ -3,6 +3,7 @@ import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { FileRepository } from '../../../domain/files/file-repository.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
+import { insertEvents } from '../events/insert-events.ts';
 import { assertUsageWithin } from '../storage-usage-check.ts';
 import { writeTransaction } from '../write-transaction.ts';
 import { findFileById } from './file-rows.ts';
@@ -18,7 +19,7 @@ export function markVerified(
   now: Date,
   quotas?: QuotaLimits,
 ): Promise<FileRecord | undefined> {
-  const { blobVersion, etag, content, pendingVersion } = verification;
+  const { blobVersion, etag, content, pendingVersion, event } = verification;
   return writeTransaction(db, async (trx) => {
     const updated = await trx
       .updateTable('files')
@@ -55,6 +56,7 @@ export function markVerified(
       const owner = { projectId: verified.projectId, userId: verified.creatorId };
       await assertUsageWithin(trx, owner, quotas, { files: false, bytes: true });
     }
+    await insertEvents(trx, [event]);
     return verified;
   });
 }

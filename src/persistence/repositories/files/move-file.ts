@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
+import type { NewEvent } from '../../../domain/events/event.ts';
 import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { ReplacedUpload } from '../../../domain/files/file-repository.ts';
 import { fileExists } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
+import { insertEvents } from '../events/insert-events.ts';
 import { writeTransaction } from '../write-transaction.ts';
 import { deleteAbandonedUpload } from './delete-abandoned-upload.ts';
 import { findFileById } from './file-rows.ts';
@@ -14,6 +16,7 @@ export async function moveFile(
   id: string,
   filePath: string,
   now: Date,
+  event?: NewEvent,
 ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined> {
   try {
     return await writeTransaction(db, async (trx) => {
@@ -32,6 +35,7 @@ export async function moveFile(
         .set((eb) => ({ file_path: filePath, version: eb('version', '+', 1), updated_at: now.getTime() }))
         .where('id', '=', id)
         .execute();
+      await insertEvents(trx, [event]);
       const file = (await findFileById(trx, id))!;
       return replaced === undefined ? { file } : { file, replaced };
     });

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { NewEvent } from '../../../domain/events/event.ts';
 import type { CustomData } from '../../../domain/files/custom-data.ts';
 import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
+import { insertEvents } from '../events/insert-events.ts';
 import { writeTransaction } from '../write-transaction.ts';
 import { findFileById } from './file-rows.ts';
 
@@ -11,6 +13,7 @@ export function updateCustomData(
   id: string,
   customData: CustomData,
   now: Date,
+  event?: NewEvent,
 ): Promise<FileRecord | undefined> {
   return writeTransaction(db, async (trx) => {
     const updated = await trx
@@ -22,6 +25,8 @@ export function updateCustomData(
       }))
       .where('id', '=', id)
       .executeTakeFirst();
-    return updated.numUpdatedRows > 0n ? findFileById(trx, id) : undefined;
+    if (updated.numUpdatedRows === 0n) return undefined;
+    await insertEvents(trx, [event]);
+    return findFileById(trx, id);
   });
 }

@@ -1,0 +1,109 @@
+import type { Clock } from '../clock.ts';
+import type { AttemptResult, DeliveryQueue, DueDelivery } from './delivery-queue.ts';
+import { matchesEventPatterns, signingSecrets } from './webhook.ts';
+import { toWebhookBody } from './webhook-body.ts';
+import type { WebhookRepository } from './webhook-repository.ts';
+import type { WebhookOutcome, WebhookSender } from './webhook-sender.ts';
+
+export type WebhookDelivererOptions = {
+  deliveries: DeliveryQueue;
+  webhooks: WebhookRepository;
+  sender: WebhookSender;
+  clock: Clock;
+  /** Seconds to wait before each retry, in order; past the last, the endpoint is disabled. */
+  retrySeconds: readonly number[];
+  newId: () => string;
+  /** Attempts in flight at once, all endpoints together. */
+  concurrency: number;
+  /** How long a taken delivery is held (longer than an attempt's time limit). */
+  leaseMs: number;
+  onOutcome?: (outcome: WebhookOutcome['kind']) => void;
+};
+
+const batchSize = 100;
+/** The most a `Retry-After` may put an attempt off. */
+const maxRetryAfterSeconds = 86_400;
+
+/**
+ * Moves committed events to webhook endpoints (issue 22): fans new events out to the endpoints
+ * that want them, then attempts the due deliveries. At least once: a delivery is marked done
+ * only after its receiver answered 2xx, so a crash in between repeats it (same webhook-id, for
+ * the receiver to deduplicate). 410 disables the endpoint; a failure waits out the retry
+ * schedule (with jitter, or the receiver's Retry-After when longer), and an endpoint that
+ * fails the whole schedule is disabled.
+ */
+export class WebhookDeliverer {
+  readonly #o: WebhookDelivererOptions;
+
+  constructor(options: WebhookDelivererOptions) {
+    this.#o = options;
+  }
+
+  /** One round: fan out, then attempt what is due; answers how much it did (0: idle). */
+  async runOnce(signal?: AbortSignal): Promise<number> {
+    const fannedOut = await this.#o.deliveries.fanOut({
+      limit: batchSize,
+      now: this.#o.clock.now(),
+      wants: (webhook, event) => matchesEventPatterns(webhook.events, event.type),
+      bodyOf: toWebhookBody,
+      newId: this.#o.newId,
+    });
+    const due = await this.#o.deliveries.takeDue(this.#o.clock.now(), batchSize, this.#o.leaseMs);
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length && !signal?.aborted) await this.#attempt(due[next++]!, signal);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.#o.concurrency, due.length) }, worker));
+    return fannedOut + due.length;
+  }
+
+  async #attempt(delivery: DueDelivery, signal?: AbortSignal): Promise<void> {
+    const attemptedAt = this.#o.clock.now();
+    const outcome = await this.#o.sender.send(
+      {
+        url: delivery.webhook.url,
+        secrets: signingSecrets(delivery.webhook, attemptedAt),
+        eventId: delivery.eventId,
+        attemptedAt,
+        body: delivery.body,
+      },
+      signal,
+    );
+    this.#o.onOutcome?.(outcome.kind);
+    const result = this.#toResult(delivery, outcome, attemptedAt);
+    await this.#o.deliveries.recordAttempt(delivery.id, result, this.#o.clock.now());
+    if (outcome.kind === 'gone')
+      await this.#o.webhooks.disable(
+        delivery.webhook.id,
+        'the endpoint answered 410 Gone',
+        this.#o.clock.now(),
+      );
+    else if (result.status === 'failed')
+      await this.#o.webhooks.disable(
+        delivery.webhook.id,
+        `a delivery failed ${delivery.attempts + 1} times, through the whole retry schedule`,
+        this.#o.clock.now(),
+      );
+  }
+
+  #toResult(delivery: DueDelivery, outcome: WebhookOutcome, at: Date): AttemptResult {
+    if (outcome.kind === 'delivered')
+      return { status: 'delivered', nextAttemptAt: null, lastStatus: outcome.status, lastError: null };
+    if (outcome.kind === 'gone')
+      return {
+        status: 'failed',
+        nextAttemptAt: null,
+        lastStatus: 410,
+        lastError: 'the endpoint answered 410 Gone',
+      };
+    const lastStatus = outcome.status ?? null;
+    const waitSeconds = this.#o.retrySeconds[delivery.attempts];
+    if (waitSeconds === undefined)
+      return { status: 'failed', nextAttemptAt: null, lastStatus, lastError: outcome.error };
+    // Jitter (±20%): endpoints that failed together do not all come back at the same instant.
+    const jittered = waitSeconds * (0.8 + Math.random() * 0.4);
+    const retryAfter = Math.min(outcome.retryAfterSeconds ?? 0, maxRetryAfterSeconds);
+    const nextAttemptAt = new Date(at.getTime() + Math.max(jittered, retryAfter) * 1000);
+    return { status: 'pending', nextAttemptAt, lastStatus, lastError: outcome.error };
+  }
+}
