@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DeliveryQueue } from '../../domain/events/delivery-queue.ts';
+import type { EventLog } from '../../domain/events/event-log.ts';
 import type { WebhookRepository } from '../../domain/events/webhook-repository.ts';
 import type { FileRepository } from '../../domain/files/file-repository.ts';
 import type { StorageUsageRepository } from '../../domain/files/storage-usage-repository.ts';
@@ -19,6 +20,7 @@ import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
 import { KyselyDeliveryQueue } from './kysely-delivery-queue.ts';
+import { KyselyEventLog } from './kysely-event-log.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
 import { KyselyImageSummaryRepository } from './kysely-image-summary-repository.ts';
 import { KyselyOperatorRepository } from './kysely-operator-repository.ts';
@@ -50,6 +52,7 @@ export type Repositories = {
   imageSummaries: ImageSummaryRepository;
   webhooks: WebhookRepository;
   deliveries: DeliveryQueue;
+  events: EventLog;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -71,5 +74,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     imageSummaries: new KyselyImageSummaryRepository(db),
     webhooks: new KyselyWebhookRepository(db),
     deliveries: new KyselyDeliveryQueue(db),
+    events: new KyselyEventLog(db),
   };
 }
