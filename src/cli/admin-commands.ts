@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.ts';
-import { createAccount, setAccountRole } from '../domain/identity/accounts.ts';
+import { createAccount, setAccountEnabled, setAccountRole } from '../domain/identity/accounts.ts';
 import { createProject } from '../domain/identity/create-project.ts';
 import type { Project } from '../domain/identity/project-repository.ts';
 import { assignSettings } from '../domain/identity/project-settings.ts';
@@ -79,8 +79,7 @@ export async function userSetEnabled(
 ) {
   return withStores(config, async (repositories) => {
     const project = await getProject(repositories, input.project);
-    const user = await repositories.users.setEnabled(project.id, input.userId, input.enabled);
-    if (!user) throw userNotFound();
+    const user = await setAccountEnabled(repositories.users, project, input.userId, input.enabled);
     return { userId: user.id, enabled: user.enabled };
   });
 }

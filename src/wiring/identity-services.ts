@@ -42,6 +42,7 @@ export function buildIdentityServices(context: WiringContext, keys: InitialKeys)
       }),
       clock,
       accessEpoch: context.accessEpoch,
+      events: repositories.events,
       ...throttles,
     }),
   };

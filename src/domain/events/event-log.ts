@@ -1,4 +1,4 @@
-import type { EventType, StoredEvent } from './event.ts';
+import type { EventType, NewEvent, StoredEvent } from './event.ts';
 
 /** What the audit log can be asked (GET /api/v1/audit, `coffer audit`). */
 export type EventSearch = {
@@ -28,4 +28,6 @@ export interface EventLog {
   findById(projectId: string, eventId: string): Promise<StoredEvent | undefined>;
   /** The seq a stream starts after: everything committed so far is history, not news. */
   findLatestSeq(projectId: string): Promise<number>;
+  /** An event that records no change of its own (a failed login): written alone. */
+  record(event: NewEvent): Promise<void>;
 }

@@ -1,5 +1,7 @@
 import { accessDenied, userNotFound, validationFailed } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
+import type { Actor, NewEvent } from '../events/event.ts';
+import { operatorActor, toUserEvent, userActor } from '../events/user-events.ts';
 import { newId } from '../ids.ts';
 import { assertPasswordPolicy } from './password-policy.ts';
 import { hashPassword } from './passwords.ts';
@@ -17,6 +19,8 @@ export async function createAccount(
   users: UserRepository,
   project: Project,
   input: NewAccount,
+  /** Who creates it; a user without an id is the new account itself (a signup). */
+  by: Actor = operatorActor(null),
 ): Promise<User> {
   const email = input.email.trim();
   if (!isEmailAddress(email)) throw validationFailed('email is not a valid address');
@@ -25,15 +29,25 @@ export async function createAccount(
     throw validationFailed(`email may not be at ${anonymousEmailDomain}`);
   assertPasswordPolicy(input.password);
   const role = assertRole(input.role ?? 'user');
-  return users.create({
-    id: newId(),
-    projectId: project.id,
-    email,
-    passwordHash: await hashPassword(input.password),
-    role,
-    displayName: input.displayName?.trim() || email.slice(0, email.indexOf('@')),
-    enabled: true,
-  });
+  const id = newId();
+  return users.create(
+    {
+      id,
+      projectId: project.id,
+      email,
+      passwordHash: await hashPassword(input.password),
+      role,
+      displayName: input.displayName?.trim() || email.slice(0, email.indexOf('@')),
+      enabled: true,
+    },
+    createdEvent({ id, projectId: project.id, role }, by),
+  );
+}
+
+/** user.created; a signup's actor is the account it creates. */
+function createdEvent(user: { id: string; projectId: string; role: string }, by: Actor): NewEvent {
+  const actor = by.kind === 'user' && by.id === null ? { ...by, id: user.id } : by;
+  return toUserEvent('user.created', actor, user, new Date());
 }
 
 /** The role of accounts made by POST /api/v1/auth/signup/anonymous. */
@@ -50,17 +64,25 @@ const noPasswordHash = '!no-password';
  * An anonymous account: role `anonymous`, no password, and a generated unique key in the email
  * column (`<id>@anonymous.invalid`, lowercase) that no user knows or can sign up with.
  */
-export async function createAnonymousAccount(users: UserRepository, project: Project): Promise<User> {
+export async function createAnonymousAccount(
+  users: UserRepository,
+  project: Project,
+  by: Actor = userActor(null),
+): Promise<User> {
   const id = newId();
-  return users.create({
-    id,
-    projectId: project.id,
-    email: `${id.toLowerCase()}@${anonymousEmailDomain}`,
-    passwordHash: noPasswordHash,
-    role: anonymousRole,
-    displayName: anonymousRole,
-    enabled: true,
-  });
+  const event = createdEvent({ id, projectId: project.id, role: anonymousRole }, by);
+  return users.create(
+    {
+      id,
+      projectId: project.id,
+      email: `${id.toLowerCase()}@${anonymousEmailDomain}`,
+      passwordHash: noPasswordHash,
+      role: anonymousRole,
+      displayName: anonymousRole,
+      enabled: true,
+    },
+    event,
+  );
 }
 
 export async function setAccountRole(
@@ -68,8 +90,36 @@ export async function setAccountRole(
   project: Project,
   userId: string,
   role: string,
+  by: Actor = operatorActor(null),
 ): Promise<User> {
-  const user = await users.setRole(project.id, userId, assertRole(role));
+  const checked = assertRole(role);
+  const event = toUserEvent(
+    'user.updated',
+    by,
+    { id: userId, projectId: project.id, role: checked },
+    new Date(),
+    {
+      change: 'role',
+    },
+  );
+  const user = await users.setRole(project.id, userId, checked, event);
+  if (!user) throw userNotFound();
+  return user;
+}
+
+/** `coffer user disable|enable` and the console: a disabled account is refused at once everywhere. */
+export async function setAccountEnabled(
+  users: UserRepository,
+  project: Project,
+  userId: string,
+  enabled: boolean,
+  by: Actor = operatorActor(null),
+): Promise<User> {
+  const event = toUserEvent('user.updated', by, { id: userId, projectId: project.id }, new Date(), {
+    change: 'enabled',
+    enabled,
+  });
+  const user = await users.setEnabled(project.id, userId, enabled, event);
   if (!user) throw userNotFound();
   return user;
 }
@@ -82,13 +132,24 @@ export async function resetPassword(
   stores: { users: UserRepository; refreshTokens: RefreshTokenRepository },
   project: Project,
   input: { userId: string; password: string },
+  by: Actor = operatorActor(null),
 ): Promise<number> {
   if (!(await stores.users.findById(project.id, input.userId))) throw userNotFound();
   assertPasswordPolicy(input.password);
+  const event = toUserEvent(
+    'user.password_changed',
+    by,
+    { id: input.userId, projectId: project.id },
+    new Date(),
+    {
+      reset: true,
+    },
+  );
   const updated = await stores.users.setPasswordHash(
     project.id,
     input.userId,
     await hashPassword(input.password),
+    event,
   );
   if (!updated) throw userNotFound();
   return stores.refreshTokens.deleteUserFamilies(project.id, input.userId);

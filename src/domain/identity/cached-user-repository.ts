@@ -1,3 +1,4 @@
+import type { NewEvent } from '../events/event.ts';
 import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { EpochCache } from './epoch-cache.ts';
 import type { NewUser, User, UserRepository } from './user-repository.ts';
@@ -28,20 +29,25 @@ export class CachedUserRepository implements UserRepository {
     return this.#users.findByEmail(projectId, email);
   }
 
-  async create(user: NewUser): Promise<User> {
-    return this.#users.create(user);
+  async create(user: NewUser, event?: NewEvent): Promise<User> {
+    return this.#users.create(user, event);
   }
 
-  setRole(projectId: string, id: string, role: string): Promise<User | undefined> {
-    return this.#changed(this.#users.setRole(projectId, id, role));
+  setRole(projectId: string, id: string, role: string, event?: NewEvent): Promise<User | undefined> {
+    return this.#changed(this.#users.setRole(projectId, id, role, event));
   }
 
-  setEnabled(projectId: string, id: string, enabled: boolean): Promise<User | undefined> {
-    return this.#changed(this.#users.setEnabled(projectId, id, enabled));
+  setEnabled(projectId: string, id: string, enabled: boolean, event?: NewEvent): Promise<User | undefined> {
+    return this.#changed(this.#users.setEnabled(projectId, id, enabled, event));
   }
 
-  setPasswordHash(projectId: string, id: string, passwordHash: string): Promise<User | undefined> {
-    return this.#changed(this.#users.setPasswordHash(projectId, id, passwordHash));
+  setPasswordHash(
+    projectId: string,
+    id: string,
+    passwordHash: string,
+    event?: NewEvent,
+  ): Promise<User | undefined> {
+    return this.#changed(this.#users.setPasswordHash(projectId, id, passwordHash, event));
   }
 
   list(
@@ -51,9 +57,9 @@ export class CachedUserRepository implements UserRepository {
     return this.#users.list(projectId, page);
   }
 
-  async delete(projectId: string, id: string): Promise<boolean> {
+  async delete(projectId: string, id: string, event?: NewEvent): Promise<boolean> {
     try {
-      return await this.#users.delete(projectId, id);
+      return await this.#users.delete(projectId, id, event);
     } finally {
       this.#watch.invalidate();
     }

@@ -1,6 +1,8 @@
 import { isAppError } from '../../errors/app-error.ts';
 import { userNotFound } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
+import type { Actor } from '../events/event.ts';
+import { operatorActor, toUserEvent } from '../events/user-events.ts';
 import type { FileOrganizer } from '../files/file-organizer.ts';
 import type { FileRepository } from '../files/file-repository.ts';
 import type { FileSharing } from '../files/file-sharing.ts';
@@ -37,6 +39,7 @@ export async function deleteAccount(
   options: DeleteAccountOptions,
   project: Project,
   userId: string,
+  by: Actor = operatorActor(null),
 ): Promise<AccountRemoval> {
   const { users } = options;
   const user = await users.findById(project.id, userId);
@@ -46,7 +49,7 @@ export async function deleteAccount(
   await options.settle();
   let files = await deleteFilesOf(options, user);
   const shares = await removeSharesWith(options, project, user.id);
-  await users.delete(project.id, user.id);
+  await users.delete(project.id, user.id, toUserEvent('user.deleted', by, user, new Date()));
   files += await deleteFilesOf(options, user);
   return { files, shares, sessions };
 }

@@ -6,8 +6,11 @@ import {
   invalidRefreshToken,
   invalidToken,
 } from '../../errors/errors.ts';
+import type { ClientInfo } from '../access/decide-file-access.ts';
 import { type Principal, toPrincipal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
+import type { EventLog } from '../events/event-log.ts';
+import { toUserEvent, userActor } from '../events/user-events.ts';
 import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { anonymousRole, createAccount, createAnonymousAccount, type NewAccount } from './accounts.ts';
 import type { AppCredential, AppCredentialRepository } from './app-credential-repository.ts';
@@ -34,15 +37,21 @@ export type IdentityServiceOptions = {
   signupThrottle: SignupThrottle;
   /** When cached projects must be read again (a user cache, if any, is in `users`). */
   accessEpoch: AccessEpochWatch;
+  /** Where a failed login, which changes nothing, records its event. */
+  events: EventLog;
 };
 
-/** Who is asking: rate limits count per client address. */
-export type ClientContext = { clientAddress: string };
+/** Where a request came from: limits count by the address, events record both. */
+export type ClientContext = { clientAddress: string; userAgent?: string | null };
 
 export type Session = IssuedToken & { user: User; refreshToken: string };
 
 /** The caller of a bearer call: who, and the session (refresh-token family) its token came with. */
 export type Authenticated = { principal: Principal; user: User; sessionId?: string };
+
+function toClientInfo(client: ClientContext): ClientInfo {
+  return { ip: client.clientAddress, userAgent: client.userAgent?.slice(0, 256) ?? null };
+}
 
 /** App credentials, accounts, logins and tokens: barriers 2–3 of spec §5. */
 export class IdentityService {
@@ -80,7 +89,8 @@ export class IdentityService {
   async signup(project: Project, input: Omit<NewAccount, 'role'>, client: ClientContext): Promise<User> {
     if (project.settings.signup === 'closed') throw accessDenied('Signup is closed for this project');
     const attempt = { projectId: project.id, clientAddress: client.clientAddress };
-    return this.#o.signupThrottle.guard(attempt, () => createAccount(this.#o.users, project, input));
+    const by = userActor(null, toClientInfo(client));
+    return this.#o.signupThrottle.guard(attempt, () => createAccount(this.#o.users, project, input, by));
   }
 
   /**
@@ -94,7 +104,8 @@ export class IdentityService {
     if (project.adminRole === anonymousRole)
       throw accessDenied('Anonymous signup is not allowed where the admin role is "anonymous"');
     const attempt = { projectId: project.id, clientAddress: client.clientAddress };
-    return this.#o.signupThrottle.guard(attempt, () => createAnonymousAccount(this.#o.users, project));
+    const by = userActor(null, toClientInfo(client));
+    return this.#o.signupThrottle.guard(attempt, () => createAnonymousAccount(this.#o.users, project, by));
   }
 
   /**
@@ -108,22 +119,33 @@ export class IdentityService {
   ): Promise<Session> {
     const { email, password } = credentials;
     const attempt = { projectId: project.id, email, clientAddress: client.clientAddress };
+    const info = toClientInfo(client);
     const user = await this.#o.loginThrottle.guard(attempt, async () => {
       const found = await this.#o.users.findByEmail(project.id, email.trim());
       const passwordOk = await verifyPassword(password, found?.passwordHash ?? (await getDecoyHash()));
-      if (!found || !passwordOk) throw invalidLogin();
-      if (!found.enabled) throw accountDisabled();
-      return found;
+      const refusal = !found || !passwordOk ? invalidLogin() : !found.enabled ? accountDisabled() : undefined;
+      if (refusal) {
+        // A failed login changes nothing: its event is written alone, for the audit log.
+        const at = this.#o.clock.now();
+        const who = { id: found?.id ?? null, projectId: project.id };
+        await this.#o.events.record(
+          toUserEvent('user.login_failed', userActor(who.id, info), who, at, { reason: refusal.code }),
+        );
+        throw refusal;
+      }
+      return found!;
     });
-    return this.startSession(user, project);
+    return this.startSession(user, project, client);
   }
 
   /**
    * A new session (refresh-token family) and its first access and refresh tokens; the token's
    * lifetime is the project's (read when the caller does not pass it).
    */
-  async startSession(user: User, project?: Project): Promise<Session> {
-    const { familyId, refreshToken } = await this.#o.refreshTokens.start(user);
+  async startSession(user: User, project?: Project, client?: ClientContext): Promise<Session> {
+    const at = this.#o.clock.now();
+    const login = toUserEvent('user.login', userActor(user.id, client && toClientInfo(client)), user, at);
+    const { familyId, refreshToken } = await this.#o.refreshTokens.start(user, login);
     const owner = project ?? (await this.#o.projects.findById(user.projectId));
     return { ...(await this.#issueAccessToken(user, familyId, owner)), refreshToken, user };
   }
@@ -144,14 +166,32 @@ export class IdentityService {
   }
 
   /** Logout by refresh token: revokes its family; an unknown or revoked token is already logged out. */
-  async logoutByRefreshToken(project: Project, refreshToken: string): Promise<void> {
+  async logoutByRefreshToken(project: Project, refreshToken: string, client?: ClientContext): Promise<void> {
     const found = await this.#o.refreshTokens.find(refreshToken);
-    if (found && found.projectId === project.id) await this.#o.refreshTokens.revokeFamily(found.familyId);
+    if (found && found.projectId === project.id)
+      await this.#o.refreshTokens.revokeFamily(
+        found.familyId,
+        this.#logoutEvent(found, client && toClientInfo(client)),
+      );
   }
 
   /** Logout by access token: revokes the family the token was issued with. */
   async logout(caller: Authenticated): Promise<void> {
-    if (caller.sessionId !== undefined) await this.#o.refreshTokens.revokeFamily(caller.sessionId);
+    if (caller.sessionId !== undefined)
+      await this.#o.refreshTokens.revokeFamily(
+        caller.sessionId,
+        this.#logoutEvent(caller.user, caller.principal.client),
+      );
+  }
+
+  #logoutEvent(user: { userId?: string; id?: string; projectId: string }, client?: ClientInfo) {
+    const id = user.id ?? user.userId ?? null;
+    return toUserEvent(
+      'user.logout',
+      userActor(id, client),
+      { id, projectId: user.projectId },
+      this.#o.clock.now(),
+    );
   }
 
   /**
@@ -173,7 +213,13 @@ export class IdentityService {
     });
     assertPasswordPolicy(passwords.newPassword);
     const passwordHash = await hashPassword(passwords.newPassword);
-    await this.#o.users.setPasswordHash(user.projectId, user.id, passwordHash);
+    const changed = toUserEvent(
+      'user.password_changed',
+      userActor(user.id, toClientInfo(client)),
+      user,
+      this.#o.clock.now(),
+    );
+    await this.#o.users.setPasswordHash(user.projectId, user.id, passwordHash, changed);
     await this.#o.refreshTokens.revokeOtherFamilies(user, caller.sessionId);
   }
 

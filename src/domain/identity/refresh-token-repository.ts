@@ -1,3 +1,5 @@
+import type { NewEvent } from '../events/event.ts';
+
 /** A refresh token as stored: its hash, never the token (docs/security.md, "Sessions"). */
 export type RefreshToken = {
   tokenHash: string;
@@ -26,6 +28,8 @@ export interface RefreshTokenRepository {
     family: { id: string; projectId: string; userId: string },
     token: NewRefreshToken,
     now: Date,
+    /** A login's user.login event, written with the family. */
+    event?: NewEvent,
   ): Promise<void>;
   findByHash(tokenHash: string): Promise<RefreshToken | undefined>;
   /**
@@ -35,7 +39,7 @@ export interface RefreshTokenRepository {
    */
   rotate(tokenHash: string, next: NewRefreshToken, now: Date, graceMs: number): Promise<RotationOutcome>;
   /** Revokes a family: deletes it and its tokens. Answers whether it existed. */
-  deleteFamily(familyId: string): Promise<boolean>;
+  deleteFamily(familyId: string, event?: NewEvent): Promise<boolean>;
   /** Revokes every family of the user but `exceptFamilyId`; answers how many. */
   deleteUserFamilies(projectId: string, userId: string, exceptFamilyId?: string): Promise<number>;
   /** Deletes at most `limit` families whose every token has expired at `now`; answers how many. */

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { invalidRefreshToken } from '../../errors/errors.ts';
 import type { Clock } from '../clock.ts';
+import type { NewEvent } from '../events/event.ts';
 import { newId } from '../ids.ts';
 import type { NewRefreshToken, RefreshToken, RefreshTokenRepository } from './refresh-token-repository.ts';
 
@@ -25,7 +26,10 @@ export class RefreshTokenService {
   }
 
   /** Starts a family for a new login: answers its id and first token. */
-  async start(user: { id: string; projectId: string }): Promise<{ familyId: string; refreshToken: string }> {
+  async start(
+    user: { id: string; projectId: string },
+    event?: NewEvent,
+  ): Promise<{ familyId: string; refreshToken: string }> {
     const familyId = newId();
     const { refreshToken, stored } = this.#mint();
     const now = this.#o.clock.now();
@@ -33,6 +37,7 @@ export class RefreshTokenService {
       { id: familyId, projectId: user.projectId, userId: user.id },
       stored,
       now,
+      event,
     );
     await this.#sweep(now);
     return { familyId, refreshToken };
@@ -60,8 +65,8 @@ export class RefreshTokenService {
   }
 
   /** Logout: revokes the family (idempotent). */
-  async revokeFamily(familyId: string): Promise<void> {
-    await this.#o.repository.deleteFamily(familyId);
+  async revokeFamily(familyId: string, event?: NewEvent): Promise<void> {
+    await this.#o.repository.deleteFamily(familyId, event);
   }
 
   /** Password change: revokes every family of the user but the caller's. */

@@ -1,3 +1,4 @@
+import type { NewEvent } from '../events/event.ts';
 export type User = {
   id: string;
   projectId: string;
@@ -15,18 +16,23 @@ export type NewUser = Omit<User, 'createdAt' | 'updatedAt' | 'version'>;
 
 export interface UserRepository {
   /** Throws EMAIL_TAKEN when the project already has this email (case-insensitive). */
-  create(user: NewUser): Promise<User>;
+  create(user: NewUser, event?: NewEvent): Promise<User>;
   findById(projectId: string, id: string): Promise<User | undefined>;
   findByEmail(projectId: string, email: string): Promise<User | undefined>;
   /** Returns the updated user, or undefined when there is no such user. */
-  setRole(projectId: string, id: string, role: string): Promise<User | undefined>;
-  setEnabled(projectId: string, id: string, enabled: boolean): Promise<User | undefined>;
-  setPasswordHash(projectId: string, id: string, passwordHash: string): Promise<User | undefined>;
+  setRole(projectId: string, id: string, role: string, event?: NewEvent): Promise<User | undefined>;
+  setEnabled(projectId: string, id: string, enabled: boolean, event?: NewEvent): Promise<User | undefined>;
+  setPasswordHash(
+    projectId: string,
+    id: string,
+    passwordHash: string,
+    event?: NewEvent,
+  ): Promise<User | undefined>;
   /**
    * One page of the project's users in email order (case-insensitive), `limit` at most, after
    * the cursor of the page before; `next` is absent on the last page.
    */
   list(projectId: string, page: { after?: string; limit: number }): Promise<{ users: User[]; next?: string }>;
   /** Removes the user row only (coffer user delete removes what it owns first); answers whether it existed. */
-  delete(projectId: string, id: string): Promise<boolean>;
+  delete(projectId: string, id: string, event?: NewEvent): Promise<boolean>;
 }

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { createAccount } from '../../domain/identity/accounts.ts';
 import { toUserView } from '../../domain/identity/user-view.ts';
 import type { RouteRegistrar } from '../route-context.ts';
+import { toConsoleActor } from './console-actor.ts';
 import { projectParams } from './project-params.ts';
 import { findProject } from './project-view.ts';
 
@@ -25,7 +26,12 @@ export const createProjectUser: RouteRegistrar = (app, services) => {
     },
     async (request, reply) => {
       const project = await findProject(services, request.params.projectId);
-      const user = await createAccount(services.repositories.users, project, request.body);
+      const user = await createAccount(
+        services.repositories.users,
+        project,
+        request.body,
+        toConsoleActor(request),
+      );
       return reply.code(201).send({ user: toUserView(user) });
     },
   );

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { resetPassword } from '../../domain/identity/accounts.ts';
 import type { RouteRegistrar } from '../route-context.ts';
+import { toConsoleActor } from './console-actor.ts';
 import { findProject } from './project-view.ts';
 import { userParams } from './user-params.ts';
 
@@ -18,7 +19,13 @@ export const resetUserPassword: RouteRegistrar = (app, services) => {
     async (request) => {
       const project = await findProject(services, request.params.projectId);
       const input = { userId: request.params.userId, password: request.body.password };
-      return { sessionsRevoked: await resetPassword(services.repositories, project, input) };
+      const sessionsRevoked = await resetPassword(
+        services.repositories,
+        project,
+        input,
+        toConsoleActor(request),
+      );
+      return { sessionsRevoked };
     },
   );
 };

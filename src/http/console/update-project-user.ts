@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { setAccountRole } from '../../domain/identity/accounts.ts';
+import { setAccountEnabled, setAccountRole } from '../../domain/identity/accounts.ts';
 import { toUserView } from '../../domain/identity/user-view.ts';
 import { userNotFound } from '../../errors/errors.ts';
 import type { RouteRegistrar } from '../route-context.ts';
+import { toConsoleActor } from './console-actor.ts';
 import { findProject } from './project-view.ts';
 import { userParams } from './user-params.ts';
 
@@ -29,10 +30,11 @@ export const updateProjectUser: RouteRegistrar = (app, services) => {
       const { users } = services.repositories;
       let user = await users.findById(project.id, userId);
       if (!user) throw userNotFound();
+      const by = toConsoleActor(request);
       if (request.body.role !== undefined)
-        user = await setAccountRole(users, project, userId, request.body.role);
+        user = await setAccountRole(users, project, userId, request.body.role, by);
       if (request.body.enabled !== undefined)
-        user = await users.setEnabled(project.id, userId, request.body.enabled);
+        user = await setAccountEnabled(users, project, userId, request.body.enabled, by);
       if (!user) throw userNotFound();
       return { user: toUserView(user) };
     },

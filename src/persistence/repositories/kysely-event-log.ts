@@ -1,9 +1,10 @@
 import { type Kysely, sql } from 'kysely';
-import type { StoredEvent } from '../../domain/events/event.ts';
+import type { NewEvent, StoredEvent } from '../../domain/events/event.ts';
 import type { EventLog, EventSearch } from '../../domain/events/event-log.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { isSqlite } from '../is-sqlite.ts';
 import { toStoredEvent } from './events/event-rows.ts';
+import { insertEvents } from './events/insert-events.ts';
 
 /** The event log (migrations/events.ts), read by the audit log and the live stream. */
 export class KyselyEventLog implements EventLog {
@@ -52,6 +53,10 @@ export class KyselyEventLog implements EventLog {
       .where('project_id', '=', projectId)
       .executeTakeFirst();
     return row && toStoredEvent(row);
+  }
+
+  async record(event: NewEvent): Promise<void> {
+    await insertEvents(this.#db, [event]);
   }
 
   async findLatestSeq(projectId: string): Promise<number> {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { NewEvent } from '../../domain/events/event.ts';
 import type {
   NewRefreshToken,
   RefreshToken,
@@ -7,6 +8,7 @@ import type {
 } from '../../domain/identity/refresh-token-repository.ts';
 import type { DatabaseSchema, RefreshTokenFamiliesTable, RefreshTokensTable } from '../database-schema.ts';
 import { deleteExpiredRows } from './delete-expired-rows.ts';
+import { insertEvents } from './events/insert-events.ts';
 import { writeTransaction } from './write-transaction.ts';
 
 type TokenRow = Selectable<RefreshTokensTable> &
@@ -24,6 +26,7 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
     family: { id: string; projectId: string; userId: string },
     token: NewRefreshToken,
     now: Date,
+    event?: NewEvent,
   ): Promise<void> {
     await writeTransaction(this.#db, async (trx) => {
       await trx
@@ -40,6 +43,7 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
         .insertInto('refresh_tokens')
         .values({ token_hash: token.tokenHash, family_id: family.id, expires_at: token.expiresAt.getTime() })
         .execute();
+      await insertEvents(trx, [event]);
     });
   }
 
@@ -97,12 +101,16 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
     });
   }
 
-  async deleteFamily(familyId: string): Promise<boolean> {
-    const result = await this.#db
-      .deleteFrom('refresh_token_families')
-      .where('id', '=', familyId)
-      .executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  async deleteFamily(familyId: string, event?: NewEvent): Promise<boolean> {
+    return writeTransaction(this.#db, async (trx) => {
+      const result = await trx
+        .deleteFrom('refresh_token_families')
+        .where('id', '=', familyId)
+        .executeTakeFirst();
+      if (result.numDeletedRows === 0n) return false;
+      await insertEvents(trx, [event]);
+      return true;
+    });
   }
 
   async deleteUserFamilies(projectId: string, userId: string, exceptFamilyId?: string): Promise<number> {

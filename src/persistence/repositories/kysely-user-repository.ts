@@ -1,9 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { NewEvent } from '../../domain/events/event.ts';
 import type { NewUser, User, UserRepository } from '../../domain/identity/user-repository.ts';
 import { emailTaken } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema, UsersTable } from '../database-schema.ts';
+import { insertEvents } from './events/insert-events.ts';
 import { prepareQuery } from './prepared-query.ts';
+import { writeTransaction } from './write-transaction.ts';
 
 export class KyselyUserRepository implements UserRepository {
   readonly #db: Kysely<DatabaseSchema>;
@@ -21,7 +24,7 @@ export class KyselyUserRepository implements UserRepository {
     );
   }
 
-  async create(user: NewUser): Promise<User> {
+  async create(user: NewUser, event?: NewEvent): Promise<User> {
     const now = Date.now();
     const row = {
       id: user.id,
@@ -37,7 +40,10 @@ export class KyselyUserRepository implements UserRepository {
       version: 0,
     };
     try {
-      await this.#db.insertInto('users').values(row).execute();
+      await writeTransaction(this.#db, async (trx) => {
+        await trx.insertInto('users').values(row).execute();
+        await insertEvents(trx, [event]);
+      });
     } catch (error) {
       // The unique key (project_id, email_normalized) makes this race-free: two concurrent
       // signups with one address cannot both pass.
@@ -62,16 +68,21 @@ export class KyselyUserRepository implements UserRepository {
     return row && toUser(row);
   }
 
-  setRole(projectId: string, id: string, role: string): Promise<User | undefined> {
-    return this.#update(projectId, id, { role });
+  setRole(projectId: string, id: string, role: string, event?: NewEvent): Promise<User | undefined> {
+    return this.#update(projectId, id, { role }, event);
   }
 
-  setEnabled(projectId: string, id: string, enabled: boolean): Promise<User | undefined> {
-    return this.#update(projectId, id, { enabled: enabled ? 1 : 0 });
+  setEnabled(projectId: string, id: string, enabled: boolean, event?: NewEvent): Promise<User | undefined> {
+    return this.#update(projectId, id, { enabled: enabled ? 1 : 0 }, event);
   }
 
-  setPasswordHash(projectId: string, id: string, passwordHash: string): Promise<User | undefined> {
-    return this.#update(projectId, id, { password_hash: passwordHash });
+  setPasswordHash(
+    projectId: string,
+    id: string,
+    passwordHash: string,
+    event?: NewEvent,
+  ): Promise<User | undefined> {
+    return this.#update(projectId, id, { password_hash: passwordHash }, event);
   }
 
   async list(
@@ -87,29 +98,43 @@ export class KyselyUserRepository implements UserRepository {
     return { users: rows.map(toUser), next };
   }
 
-  async delete(projectId: string, id: string): Promise<boolean> {
-    const result = await this.#db
-      .deleteFrom('users')
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return result.numDeletedRows > 0n;
+  async delete(projectId: string, id: string, event?: NewEvent): Promise<boolean> {
+    return writeTransaction(this.#db, async (trx) => {
+      const result = await trx
+        .deleteFrom('users')
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (result.numDeletedRows === 0n) return false;
+      await insertEvents(trx, [event]);
+      return true;
+    });
   }
 
-  /** One statement: the change, version + 1 and updated_at, returning the new row. */
+  /** The change, version + 1 and updated_at, returning the new row; with its event, in one transaction. */
   async #update(
     projectId: string,
     id: string,
     change: { role: string } | { enabled: number } | { password_hash: string },
+    event?: NewEvent,
   ): Promise<User | undefined> {
-    const row = await this.#db
-      .updateTable('users')
-      .set((eb) => ({ ...change, version: eb('version', '+', 1), updated_at: Date.now() }))
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toUser(row);
+    const update = (db: Kysely<DatabaseSchema>) =>
+      db
+        .updateTable('users')
+        .set((eb) => ({ ...change, version: eb('version', '+', 1), updated_at: Date.now() }))
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    if (!event) {
+      const row = await update(this.#db);
+      return row && toUser(row);
+    }
+    return writeTransaction(this.#db, async (trx) => {
+      const row = await update(trx);
+      if (row) await insertEvents(trx, [event]);
+      return row && toUser(row);
+    });
   }
 }
 

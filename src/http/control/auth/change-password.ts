@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { toClientContext } from '../../client-context.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 
 /**
@@ -26,7 +27,7 @@ export const changePassword: RouteRegistrar = (app, services) => {
     },
     async (request, reply) => {
       const caller = { principal: request.principal, user: request.user, sessionId: request.sessionId };
-      await services.identity.changePassword(caller, request.body, { clientAddress: request.ip });
+      await services.identity.changePassword(caller, request.body, toClientContext(request));
       return reply.code(204).send();
     },
   );

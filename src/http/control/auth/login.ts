@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { toClientContext } from '../../client-context.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { LoginResultSchema } from '../../wire/schemas.ts';
 import { toLoginResult } from './to-login-result.ts';
@@ -20,7 +21,7 @@ export const login: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const client = { clientAddress: request.ip };
+      const client = toClientContext(request);
       return toLoginResult(await services.identity.login(request.project, request.body, client));
     },
   );

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { authRequired } from '../../../errors/errors.ts';
+import { toClientContext } from '../../client-context.ts';
 import { readBearerToken } from '../../plugins/authenticate.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { RefreshTokenField } from '../../wire/schemas.ts';
@@ -38,7 +39,7 @@ export const logout: RouteRegistrar = (app, services) => {
     async (request, reply) => {
       const { refreshToken } = request.body;
       if (refreshToken !== undefined) {
-        await services.identity.logoutByRefreshToken(request.project, refreshToken);
+        await services.identity.logoutByRefreshToken(request.project, refreshToken, toClientContext(request));
       } else {
         await services.identity.logout({
           user: request.user,

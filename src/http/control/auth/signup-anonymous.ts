@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { toClientContext } from '../../client-context.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { LoginResultSchema } from '../../wire/schemas.ts';
 import { toLoginResult } from './to-login-result.ts';
@@ -25,8 +26,10 @@ export const signupAnonymous: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const user = await services.identity.signupAnonymous(request.project, { clientAddress: request.ip });
-      return toLoginResult(await services.identity.startSession(user, request.project));
+      const user = await services.identity.signupAnonymous(request.project, toClientContext(request));
+      return toLoginResult(
+        await services.identity.startSession(user, request.project, toClientContext(request)),
+      );
     },
   );
 };

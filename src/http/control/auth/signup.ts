@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { toClientContext } from '../../client-context.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { LoginResultSchema } from '../../wire/schemas.ts';
 import { toLoginResult } from './to-login-result.ts';
@@ -22,9 +23,11 @@ export const signup: RouteRegistrar = (app, services) => {
     },
     async (request) => {
       const { email, password, displayName } = request.body;
-      const client = { clientAddress: request.ip };
+      const client = toClientContext(request);
       const user = await services.identity.signup(request.project, { email, password, displayName }, client);
-      return toLoginResult(await services.identity.startSession(user, request.project));
+      return toLoginResult(
+        await services.identity.startSession(user, request.project, toClientContext(request)),
+      );
     },
   );
 };
