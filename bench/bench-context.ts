@@ -90,6 +90,11 @@ export class BenchContext {
     console.log(`  note: ${text}`);
   }
 
+  /** Something else to stop with the run (a receiver a scenario started in this process). */
+  onClose(stop: () => Promise<void>): void {
+    this.#stops.push(stop);
+  }
+
   /** Stops every process this context started (by its own handle, never by name) and removes the temp dir. */
   async close(): Promise<void> {
     for (const stop of this.#stops.reverse()) await stop().catch((error) => console.error(error));

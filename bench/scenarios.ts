@@ -19,6 +19,7 @@ import {
   uploadLargeMultipart,
   uploadLargeRaw,
 } from './scenarios/data-plane-scenarios.ts';
+import { verifyWithWebhooks } from './scenarios/event-scenarios.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
 import { renditionCached, renditionRender } from './scenarios/rendition-scenarios.ts';
 import {
@@ -42,6 +43,7 @@ export const scenarios: readonly Scenario[] = [
   uploadLargeMultipart,
   renditionRender,
   renditionCached,
+  verifyWithWebhooks,
   login,
   loginInterference,
   manyRecords,

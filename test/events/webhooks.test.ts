@@ -1,51 +1,10 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { startEventDelivery } from '../../src/start-event-delivery.ts';
 import type { ApiResponse } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
-
-type Received = { headers: IncomingHttpHeaders; body: string; type: string; data: Record<string, unknown> };
-
-/** A webhook receiver on loopback: answers `status()` and keeps what it got. */
-async function startReceiver() {
-  const received: Received[] = [];
-  let answer = () => 200;
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString();
-      const status = answer();
-      if (status >= 200 && status < 300) {
-        const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
-        received.push({ headers: request.headers, body, type: parsed.type, data: parsed.data });
-      }
-      response.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    answerWith(status: () => number) {
-      answer = status;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-async function waitFor<T>(read: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+import { startWebhookReceiver as startReceiver, waitUntil as waitFor } from '../support/webhook-receiver.ts';
 
 /** Issue 22: webhooks, verified with the stock `standardwebhooks` library, on both stacks. */
 describe('webhooks', () => {

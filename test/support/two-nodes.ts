@@ -12,15 +12,15 @@ export type TwoNodes = { nodeA: CofferProcess; nodeB: CofferProcess };
  * stores and one data dir (node A writes the default project's credentials there, B finds it
  * made), started before its tests and stopped after. The answer is filled in by then.
  */
-export function useTwoNodes(options: { argsB?: string[] } = {}): TwoNodes {
+export function useTwoNodes(options: { argsB?: string[]; env?: NodeJS.ProcessEnv } = {}): TwoNodes {
   const nodes = {} as TwoNodes;
   let stack: TestStack | undefined;
   let dataDir: string | undefined;
   before(async () => {
     stack = await prepareTestStack();
     dataDir = await mkdtemp(path.join(tmpdir(), 'coffer-nodes-'));
-    nodes.nodeA = await startCofferProcess({ stack, dataDir });
-    nodes.nodeB = await startCofferProcess({ stack, dataDir, args: options.argsB });
+    nodes.nodeA = await startCofferProcess({ stack, dataDir, env: options.env });
+    nodes.nodeB = await startCofferProcess({ stack, dataDir, args: options.argsB, env: options.env });
   });
   after(async () => {
     await nodes.nodeA?.stop();
