@@ -112,10 +112,7 @@ export class Renditions {
   }
 
   /** Data plane: the rendition a link names, rendered now if it is not yet. */
-  async getServable(
-    link: RenditionLink,
-    signal?: AbortSignal,
-  ): Promise<{ file: DownloadableFile; rendition: Rendition }> {
+  async getServable(link: RenditionLink): Promise<{ file: DownloadableFile; rendition: Rendition }> {
     const parsed = parseCanonicalSpec(link.spec);
     if (!parsed) throw invalidSignature();
     // The signature is checked before anything is looked up: a forged link learns nothing.
@@ -144,7 +141,6 @@ export class Renditions {
       this.#recorded.set(key, cached);
       return { file: downloadable, rendition: cached };
     }
-    signal?.throwIfAborted();
     const rendition = await this.#o.queue.run(key, () =>
       renderRendition(this.#o, downloadable, { canonical: link.spec, parsed }),
     );

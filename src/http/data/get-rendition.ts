@@ -32,9 +32,9 @@ export const getRendition: RouteRegistrar = (app, services) => {
     schema: { hide: true, params: RenditionParams },
     handler: async (request, reply) => {
       const link = toRenditionLink(request.url, request.params);
-      const controller = new AbortController();
-      request.raw.once('close', () => controller.abort());
-      const { file, rendition } = await services.renditions.getServable(link, controller.signal);
+      // No abort signal: a render a client gave up on still completes and is stored for the next
+      // one (and an AbortController per request costs a DOMException on every close).
+      const { file, rendition } = await services.renditions.getServable(link);
       const stem = toFileName(file.filePath).replace(/\.[^.]*$/, '');
       const name = `${stem}.${link.spec}.${extensions[rendition.contentType] ?? 'img'}`;
       const secondsLeft = Math.max(0, link.expiresAt - Math.floor(Date.now() / 1000));
