@@ -75,6 +75,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     const keys = await loadSigningKeys(repositories.signingKeys);
     const observed = buildMetricsServices(database, options.metricsFromPrimary ?? false);
     const files = buildFileServices(context, { keys, metrics: observed.metrics });
+    const events = buildEventServices(context, { metrics: observed.metrics });
     return {
       config,
       clock,
@@ -85,10 +86,11 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       ...observed,
       ...buildIdentityServices(context, keys),
       ...files,
-      ...buildEventServices(context, { metrics: observed.metrics }),
+      ...events,
       ...buildBackgroundJobs(context),
       close: async () => {
         observed.usageHistory.stop();
+        events.eventStream.close();
         files.resumableUploads?.close();
         await database.close();
         if ('close' in blobs && typeof blobs.close === 'function') await blobs.close();

@@ -117,3 +117,41 @@ export const hasThumbnail = (file: FileView) => file.verified && renderableTypes
  */
 export const thumbnailUrl = (project: Project, file: FileView) =>
   apiUrl(`/projects/${project.id}/files/${file._id}/thumbnail?v=${encodeURIComponent(file.etag ?? '')}`);
+
+/** A webhook endpoint of a project (never its secret, shown only when it is created). */
+export type Webhook = {
+  id: string;
+  url: string;
+  events: string[];
+  description: string;
+  enabled: boolean;
+  /** Why the service disabled it (410 Gone, a failed retry schedule); null otherwise. */
+  disabledReason: string | null;
+  createdAt: string;
+};
+
+/** One event's delivery to one endpoint. */
+export type Delivery = {
+  id: string;
+  /** The webhook-id header of every attempt. */
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+};
+
+/** An event of the audit log. */
+export type AuditEvent = {
+  id: string;
+  type: string;
+  timestamp: string;
+  project: string;
+  actor: { kind: string; id: string | null; ip: string | null; userAgent: string | null };
+  fileId: string | null;
+  data: Record<string, unknown>;
+};

@@ -2,12 +2,14 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Project } from './api.ts';
 import './console.css';
+import { AuditPage } from './pages/audit-page.tsx';
 import { FilesPage } from './pages/files-page.tsx';
 import { ProjectPage } from './pages/project-page.tsx';
 import { ProjectsPage } from './pages/projects-page.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { UsagePage } from './pages/usage-page.tsx';
 import { UsersPage } from './pages/users-page.tsx';
+import { WebhooksPage } from './pages/webhooks-page.tsx';
 import { href, useRoute } from './router.ts';
 import { ErrorNote } from './ui.tsx';
 
@@ -64,6 +66,8 @@ const tabs = [
   ['settings', 'Settings'],
   ['users', 'Users'],
   ['files', 'Files'],
+  ['webhooks', 'Webhooks'],
+  ['audit', 'Audit log'],
 ] as const;
 
 function ProjectPages({ projectId, tab }: { projectId: string; tab: string }) {
@@ -97,6 +101,8 @@ function ProjectPages({ projectId, tab }: { projectId: string; tab: string }) {
       </nav>
       {tab === 'users' && <UsersPage project={project} />}
       {tab === 'files' && <FilesPage project={project} />}
+      {tab === 'webhooks' && <WebhooksPage project={project} />}
+      {tab === 'audit' && <AuditPage project={project} />}
       {tab === 'settings' && <ProjectPage project={project} onChange={setProject} />}
     </>
   );

@@ -35,6 +35,15 @@ export const flagHelp: Record<Flag, string> = {
   prefix: 'only files whose filePath starts with this',
   path: 'the filePath to store the file under (the local base name by default)',
   user: 'a user id',
+  events:
+    'webhook add: the event types or groups it receives, comma-separated (file.*,user.login; * by default)',
+  description: 'webhook add: a note on the endpoint',
+  cursor: 'the next page: the cursor the page before printed',
+  type: 'audit: events of this type or group (file.*); repeatable or comma-separated',
+  actor: "audit: events of this actor (a user's, operator's or app's id)",
+  file: 'audit: events of this file id',
+  from: 'audit: events at or after this ISO 8601 instant (2026-01-31 or 2026-01-31T12:00:00Z)',
+  to: 'audit: events before this ISO 8601 instant',
   help: 'this help',
   version: "Coffer's version",
 };

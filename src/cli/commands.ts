@@ -1,4 +1,5 @@
 import { appCommands } from './app-commands.ts';
+import { auditCommands } from './audit-commands.ts';
 import type { Command } from './command.ts';
 import { endUserCommands } from './end-user-commands.ts';
 import { instanceCommands } from './instance-commands.ts';
@@ -6,6 +7,7 @@ import { keysCommands } from './keys-commands.ts';
 import { operatorCommands } from './operator-commands.ts';
 import { projectCommands } from './project-commands.ts';
 import { userCommands } from './user-commands.ts';
+import { webhookCommands } from './webhook-commands.ts';
 
 /** Every command: what it does and what it prints (JSON with --json, a sentence otherwise). */
 export const commands: Record<string, Command> = {
@@ -16,4 +18,6 @@ export const commands: Record<string, Command> = {
   ...keysCommands,
   ...operatorCommands,
   ...endUserCommands,
+  ...webhookCommands,
+  ...auditCommands,
 };

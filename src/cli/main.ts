@@ -33,6 +33,12 @@ const usage = `Usage (coffer help <group> for its commands, coffer help <command
   coffer operator list [--json]
   coffer operator delete <email> [--json]   (their console sessions end at once)
   coffer console [--email E] [--public-url URL | --host H --port P] [--json]   (a console sign-in link: good once, for 10 minutes)
+  coffer webhook add <projectId|name> <url> [--events file.*,user.login] [--description text] [--json]   (the secret is shown once)
+  coffer webhook list <projectId|name> [--json]
+  coffer webhook show|rm <projectId|name> <webhookId> [--json]
+  coffer webhook deliveries <projectId|name> <webhookId> [--cursor C] [--json]
+  coffer webhook retry <projectId|name> <webhookId> <deliveryId> [--json]   (a running server attempts it at once)
+  coffer audit <projectId|name> [--type T]... [--actor ID] [--file ID] [--from ISO] [--to ISO] [--cursor C] [--json]
   coffer migrate
   coffer export --out DIR          (metadata, signing keys and verified files' bytes, from one snapshot: keep it secret)
   coffer export --verify DIR       (checks an export as import would, bytes included, without importing it)

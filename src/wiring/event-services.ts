@@ -1,4 +1,5 @@
 import { parseRetrySchedule } from '../config/config.ts';
+import { EventStream } from '../domain/events/event-stream.ts';
 import { WebhookDeliverer } from '../domain/events/webhook-deliverer.ts';
 import { newDeliveryId, Webhooks } from '../domain/events/webhooks.ts';
 import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
@@ -11,6 +12,8 @@ export type EventServices = {
   webhooks: Webhooks;
   /** Run by `serve`'s background work (start-event-delivery.ts). */
   webhookDeliverer: WebhookDeliverer;
+  /** The live stream's hub (GET /api/v1/events), in every process that serves HTTP. */
+  eventStream: EventStream;
 };
 
 export function buildEventServices(
@@ -43,8 +46,9 @@ export function buildEventServices(
       newId: () => newDeliveryId(clock.now()),
       concurrency: config.webhookConcurrency,
       // Longer than an attempt may take: a lease lapses only when its holder is gone.
-      leaseMs: (config.webhookTimeoutSeconds + 30) * 1000,
+      leaseMs: (config.webhookTimeoutSeconds + 5) * 1000,
       onOutcome: (outcome) => shared.metrics.events.attempted(outcome),
     }),
+    eventStream: new EventStream({ log: repositories.events, files: repositories.files }),
   };
 }

@@ -23,6 +23,8 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'DELETE /api/v1/file/{fileId}/multipart',
     'DELETE /api/v1/webhooks/{webhookId}',
     'DELETE /blob/v1/uploads/{uploadId}',
+    'GET /api/v1/audit',
+    'GET /api/v1/events',
     'GET /api/v1/file',
     'GET /api/v1/file/{fileId}',
     'GET /api/v1/file/{fileId}/multipart',

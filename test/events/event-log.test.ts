@@ -22,7 +22,10 @@ describe('the event log', () => {
     const email = `events-${Date.now()}@example.com`;
     const password = 'a long enough password 1';
     const headers = { 'user-agent': userAgent };
-    const signup = await server.client.call('POST', '/api/v1/auth/signup', { body: { email, password }, headers });
+    const signup = await server.client.call('POST', '/api/v1/auth/signup', {
+      body: { email, password },
+      headers,
+    });
     assert.equal(signup.status, 200, signup.text);
     const userId = signup.body.userId as string;
     const failed = await server.client.call('POST', '/api/v1/auth/login', {
@@ -30,7 +33,10 @@ describe('the event log', () => {
       headers,
     });
     assert.equal(failed.status, 401);
-    const login = await server.client.call('POST', '/api/v1/auth/login', { body: { email, password }, headers });
+    const login = await server.client.call('POST', '/api/v1/auth/login', {
+      body: { email, password },
+      headers,
+    });
     assert.equal(login.status, 200);
     const newPassword = 'another long password 2';
     const changed = await server.client.call('POST', '/api/v1/auth/password', {
@@ -49,7 +55,14 @@ describe('the event log', () => {
     const events = await eventsOf((event) => event.data.userId === userId);
     assert.deepEqual(
       events.map((event) => event.type),
-      ['user.created', 'user.login', 'user.login_failed', 'user.login', 'user.password_changed', 'user.logout'],
+      [
+        'user.created',
+        'user.login',
+        'user.login_failed',
+        'user.login',
+        'user.password_changed',
+        'user.logout',
+      ],
     );
     for (const event of events) {
       assert.deepEqual(
@@ -68,15 +81,25 @@ describe('the event log', () => {
   it('a change that did not happen records nothing: a repeated share, a refused verify', async () => {
     const alice = await server.client.signup();
     const bob = await server.client.signup();
-    const file = await server.client.uploadFile(alice.token, `events/twice-${Date.now()}.txt`, 'shared twice');
+    const file = await server.client.uploadFile(
+      alice.token,
+      `events/twice-${Date.now()}.txt`,
+      'shared twice',
+    );
     for (let i = 0; i < 2; i++) {
       const shared = await server.client.call('POST', `/api/v1/file/${file._id}/acl/user/${bob.userId}`, {
         token: alice.token,
       });
       assert.equal(shared.status, 200);
     }
-    assert.equal((await eventsOf((event) => event.fileId === file._id && event.type === 'file.shared')).length, 1);
-    assert.equal((await eventsOf((event) => event.fileId === file._id && event.type === 'file.uploaded')).length, 1);
+    assert.equal(
+      (await eventsOf((event) => event.fileId === file._id && event.type === 'file.shared')).length,
+      1,
+    );
+    assert.equal(
+      (await eventsOf((event) => event.fileId === file._id && event.type === 'file.uploaded')).length,
+      1,
+    );
 
     // A verify whose etag does not match is refused: no file.uploaded for it.
     const requested = await server.client.call('POST', '/api/v1/file', {

@@ -1,6 +1,7 @@
 import type { components, operations } from './api-types.ts';
 import type { CofferClientOptions, Session } from './client-options.ts';
 import { CofferError, toCofferError } from './errors.ts';
+import { type CofferEvent, type EventsOptions, streamEvents } from './event-stream.ts';
 import { putContent } from './put-content.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
 import { toResumeKey } from './resume-key.ts';
@@ -16,6 +17,7 @@ import { finishUpload, type ResumableCalls, uploadResumably } from './upload-res
 
 export type { CofferClientOptions, Session } from './client-options.ts';
 export { CofferError } from './errors.ts';
+export type { CofferEvent, EventsOptions } from './event-stream.ts';
 export type {
   GetOptions,
   RenditionFormat,
@@ -213,6 +215,28 @@ export class CofferClient {
     }
   }
 
+  // Events
+
+  /**
+   * The live events of the files this user may read (GET /api/v1/events), as they happen:
+   * `for await (const event of coffer.events({ signal }))`. A dropped connection is opened
+   * again by itself, with back-off, after the last event received (nothing lost, nothing
+   * twice); an expired token is refreshed. Aborting `signal` ends the loop.
+   */
+  events(options: EventsOptions = {}): AsyncGenerator<CofferEvent> {
+    const connection = {
+      url: `${this.#options.baseUrl}/api/v1/events`,
+      fetch: this.#fetch,
+      headers: () => this.#streamHeaders(),
+      refresh: async () => {
+        if (!this.#session?.refreshToken) return false;
+        await this.refresh();
+        return true;
+      },
+    };
+    return streamEvents(connection, options);
+  }
+
   // Plumbing
 
   async #uploadResumably(
@@ -235,6 +259,16 @@ export class CofferClient {
       store: options.resumeStore ?? this.#resumeStore,
       key: await toResumeKey(scope, source, options.fingerprint),
     });
+  }
+
+  #streamHeaders(): Record<string, string> {
+    if (!this.#session) throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
+    const headers: Record<string, string> = {
+      'sb-app-id': this.#options.appId,
+      authorization: `Bearer ${this.#session.token}`,
+    };
+    if (this.#options.appSecret) headers['sb-app-secret'] = this.#options.appSecret;
+    return headers;
   }
 
   #requestUpload(body: UploadRequest): Promise<UploadTicket> {

@@ -3,6 +3,7 @@ import type { Services } from '../../services.ts';
 import type { TypedApp } from '../route-context.ts';
 import { browseProjectFiles } from './browse-project-files.ts';
 import { installConsoleBarrier } from './console-barrier.ts';
+import { consoleEventRoutes } from './console-event-routes.ts';
 import { createProjectApp } from './create-project-app.ts';
 import { createProjectRoute } from './create-project-route.ts';
 import { createProjectUser } from './create-project-user.ts';
@@ -60,6 +61,7 @@ const routes = [
   deleteProjectFile,
   getUsage,
   getProjectUsage,
+  ...consoleEventRoutes,
 ];
 
 /**

@@ -4,7 +4,9 @@ import { installAuthenticate } from '../plugins/authenticate.ts';
 import { installNulTextGuard } from '../plugins/nul-text-guard.ts';
 import { installNoStore } from '../plugins/response-hardening.ts';
 import type { TypedApp } from '../route-context.ts';
+import { auditRoutes } from './audit/audit-routes.ts';
 import { authRoutes } from './auth/auth-routes.ts';
+import { eventRoutes } from './events/events-routes.ts';
 import { fileRoutes } from './files/file-routes.ts';
 import { multipartRoutes } from './multipart/multipart-routes.ts';
 import { uploadRoutes } from './uploads/upload-routes.ts';
@@ -19,6 +21,8 @@ const routes = [
   ...uploadRoutes,
   ...multipartRoutes,
   ...webhookRoutes,
+  ...eventRoutes,
+  ...auditRoutes,
 ];
 
 /** /api/v1: the JSON API behind barriers 2 (app credentials) and 3 (token). */

@@ -1,3 +1,4 @@
+import { auditOperations } from './audit-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { uploadOperations } from './upload-operations.ts';
 import { webhookOperations } from './webhook-operations.ts';
@@ -235,6 +236,17 @@ export const operations: Record<string, Operation> = {
   },
   ...uploadOperations,
   ...webhookOperations,
+  'GET /api/v1/events': {
+    operationId: 'streamEvents',
+    access: 'user',
+    errors: ['VALIDATION_FAILED'],
+    success: {
+      status: 200,
+      description:
+        'Server-Sent Events: each event of a file the caller may read when it is sent, as `id` (send it back as Last-Event-ID to replay what was missed), `event` (its type) and `data` ({type, timestamp, data}, as a webhook body); comment lines as heartbeats',
+    },
+  },
+  ...auditOperations,
   'GET /healthz': {
     operationId: 'health',
     summary: 'Liveness: the process serves',

@@ -1,5 +1,5 @@
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { toManagedProject } from './webhook-manager.ts';
+import { toManagedProject } from '../project-admin.ts';
 import { toWebhookView, WebhookInputSchema, WebhookWithSecretSchema } from './webhook-schemas.ts';
 
 /** POST /api/v1/webhooks {url, events, description}: a new endpoint and its secret (shown only here). */

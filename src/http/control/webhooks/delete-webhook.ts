@@ -1,5 +1,5 @@
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { toManagedProject } from './webhook-manager.ts';
+import { toManagedProject } from '../project-admin.ts';
 import { WebhookIdParams } from './webhook-schemas.ts';
 
 /** DELETE /api/v1/webhooks/:webhookId: the endpoint and its deliveries go. */

@@ -1,5 +1,5 @@
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { toManagedProject } from './webhook-manager.ts';
+import { toManagedProject } from '../project-admin.ts';
 import { toWebhookView, WebhookIdParams, WebhookSchema } from './webhook-schemas.ts';
 
 /** GET /api/v1/webhooks/:webhookId: one endpoint, without its secret. */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { toManagedProject } from './webhook-manager.ts';
+import { toManagedProject } from '../project-admin.ts';
 import { DeliverySchema, toDeliveryView, WebhookIdParams } from './webhook-schemas.ts';
 
 const pageSize = 50;

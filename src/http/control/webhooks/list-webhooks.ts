@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { toManagedProject } from './webhook-manager.ts';
+import { toManagedProject } from '../project-admin.ts';
 import { toWebhookView, WebhookSchema } from './webhook-schemas.ts';
 
 /** GET /api/v1/webhooks: the project's endpoints, without their secrets. */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { toManagedProject } from './webhook-manager.ts';
+import { toManagedProject } from '../project-admin.ts';
 
 /** POST /api/v1/webhooks/:webhookId/deliveries/:deliveryId/retry: the delivery is attempted again at once. */
 export const retryWebhookDelivery: RouteRegistrar = (app, services) => {

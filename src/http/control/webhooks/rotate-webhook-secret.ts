@@ -1,5 +1,5 @@
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { toManagedProject } from './webhook-manager.ts';
+import { toManagedProject } from '../project-admin.ts';
 import { toWebhookView, WebhookIdParams, WebhookWithSecretSchema } from './webhook-schemas.ts';
 
 /** POST /api/v1/webhooks/:webhookId/rotate-secret: a new secret (shown only here); both sign for 24 h. */

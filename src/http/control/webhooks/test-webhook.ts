@@ -1,5 +1,5 @@
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { toManagedProject } from './webhook-manager.ts';
+import { toManagedProject } from '../project-admin.ts';
 import { DeliverySchema, toDeliveryView, WebhookIdParams } from './webhook-schemas.ts';
 
 /** POST /api/v1/webhooks/:webhookId/test: sends a `webhook.test` event now and answers how it went. */

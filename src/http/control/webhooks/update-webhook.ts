@@ -1,5 +1,5 @@
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { toManagedProject } from './webhook-manager.ts';
+import { toManagedProject } from '../project-admin.ts';
 import { toWebhookView, WebhookIdParams, WebhookInputSchema, WebhookSchema } from './webhook-schemas.ts';
 
 /** PATCH /api/v1/webhooks/:webhookId {url?, events?, description?, enabled?}: enabling clears why it was disabled. */
