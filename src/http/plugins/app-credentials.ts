@@ -5,7 +5,7 @@ import { appCredentialsRequired, originNotAllowed } from '../../errors/errors.ts
 import { tusRequestHeaders, tusResponseHeaders } from '../data/resumable/tus-protocol.ts';
 import { toErrorBody } from './error-handler.ts';
 
-const allowedHeaders = `sb-app-id, sb-app-secret, authorization, content-type, accept, ${tusRequestHeaders}`;
+const allowedHeaders = `sb-app-id, sb-app-secret, authorization, content-type, accept, last-event-id, ${tusRequestHeaders}`;
 const allowedMethods = 'GET, POST, PATCH, DELETE, OPTIONS';
 
 /**
