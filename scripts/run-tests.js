@@ -48,6 +48,7 @@ const stackFiles = narrow(
     ...globSync('test/resumable/*.test.ts'),
     ...globSync('test/renditions/*.test.ts'),
     ...globSync('test/events/*.test.ts'),
+    ...globSync('test/mail/*.test.ts'),
     'test/fuzz/acl-model.property.test.ts',
     'test/fuzz/http-mutation.test.ts',
     'test/fuzz/raw-socket.test.ts',

@@ -42,6 +42,7 @@ async function serveWorker(config: Config): Promise<void> {
     { startResumableSweep },
     { startImageSummaries },
     { startEventDelivery },
+    { startMailDelivery },
   ] = await Promise.all([
     import('./app.ts'),
     import('./services.ts'),
@@ -51,6 +52,7 @@ async function serveWorker(config: Config): Promise<void> {
     import('./start-resumable-sweep.ts'),
     import('./start-image-summaries.ts'),
     import('./start-event-delivery.ts'),
+    import('./start-mail-delivery.ts'),
   ]);
   const services = await buildServices(config, { log: logStartWarning, metricsFromPrimary: true });
   const tls = readTlsFiles(config);
@@ -65,6 +67,8 @@ async function serveWorker(config: Config): Promise<void> {
   const summaries = collectBlobs ? startImageSummaries(services, app.log) : undefined;
   // And delivers events to webhooks.
   const delivery = collectBlobs ? startEventDelivery(services, app.log) : undefined;
+  // And sends queued mail.
+  const mailDelivery = collectBlobs ? startMailDelivery(services, app.log) : undefined;
   await new Promise<void>((resolve) => {
     let stopping = false;
     // Ctrl-C signals the primary and its workers together; the primary then sends SIGTERM too.
@@ -77,6 +81,7 @@ async function serveWorker(config: Config): Promise<void> {
       await resumableSweep?.stop();
       await summaries?.stop();
       await delivery?.stop();
+      await mailDelivery?.stop();
       await app.close();
       await services.close();
       // The channel to the primary would keep this worker alive: let it go.

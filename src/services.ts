@@ -22,6 +22,7 @@ import { type BackgroundJobs, buildBackgroundJobs } from './wiring/background-jo
 import { buildEventServices, type EventServices } from './wiring/event-services.ts';
 import { buildFileServices, type FileServices } from './wiring/file-services.ts';
 import { buildIdentityServices, type IdentityServices } from './wiring/identity-services.ts';
+import { buildMailServices, type MailServices } from './wiring/mail-services.ts';
 import { buildMetricsServices, type MetricsServices } from './wiring/metrics-services.ts';
 import { openStores } from './wiring/open-stores.ts';
 import { loadSigningKeys } from './wiring/signing-keys.ts';
@@ -34,6 +35,7 @@ export type Services = Pick<
   IdentityServices &
   FileServices &
   EventServices &
+  MailServices &
   BackgroundJobs &
   MetricsServices & {
     close(): Promise<void>;
@@ -87,6 +89,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       ...buildIdentityServices(context, keys),
       ...files,
       ...events,
+      ...buildMailServices(context, { metrics: observed.metrics }),
       ...buildBackgroundJobs(context),
       close: async () => {
         observed.usageHistory.stop();

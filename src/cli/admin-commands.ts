@@ -3,7 +3,7 @@ import { createAccount, setAccountEnabled, setAccountRole } from '../domain/iden
 import { createProject } from '../domain/identity/create-project.ts';
 import type { Project } from '../domain/identity/project-repository.ts';
 import { assignSettings } from '../domain/identity/project-settings.ts';
-import { notFound, userNotFound } from '../errors/errors.ts';
+import { notFound } from '../errors/errors.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';
 import { openStores } from '../wiring/open-stores.ts';
 

@@ -4,6 +4,7 @@ import type { Command } from './command.ts';
 import { endUserCommands } from './end-user-commands.ts';
 import { instanceCommands } from './instance-commands.ts';
 import { keysCommands } from './keys-commands.ts';
+import { mailCommands } from './mail-commands.ts';
 import { operatorCommands } from './operator-commands.ts';
 import { projectCommands } from './project-commands.ts';
 import { userCommands } from './user-commands.ts';
@@ -20,4 +21,5 @@ export const commands: Record<string, Command> = {
   ...endUserCommands,
   ...webhookCommands,
   ...auditCommands,
+  ...mailCommands,
 };

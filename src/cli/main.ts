@@ -39,6 +39,7 @@ const usage = `Usage (coffer help <group> for its commands, coffer help <command
   coffer webhook deliveries <projectId|name> <webhookId> [--cursor C] [--json]
   coffer webhook retry <projectId|name> <webhookId> <deliveryId> [--json]   (a running server attempts it at once)
   coffer audit <projectId|name> [--type T]... [--actor ID] [--file ID] [--from ISO] [--to ISO] [--cursor C] [--json]
+  coffer mail test <to> [--project <projectId|name>] [--json]   (queues a test mail; a running server sends it)
   coffer migrate
   coffer export --out DIR          (metadata, signing keys and verified files' bytes, from one snapshot: keep it secret)
   coffer export --verify DIR       (checks an export as import would, bytes included, without importing it)

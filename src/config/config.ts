@@ -3,6 +3,7 @@ import { parseS3StorageUrl } from '../blob-stores/s3-storage-url.ts';
 import { ConfigError } from './config-error.ts';
 import { describeValue, parseSetting, type SettingSource } from './parse-setting.ts';
 import type { Setting } from './setting.ts';
+import { assertMailSettings } from './settings/mail-settings.ts';
 import { settings } from './settings.ts';
 import type { TrustedProxies } from './trusted-proxies.ts';
 
@@ -58,6 +59,11 @@ export type Config = Readonly<{
   webhookTestsPerHour: number;
   eventRetentionDays: number;
   eventDeliveryIntervalMs: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  mailRetrySeconds: string;
+  mailTimeoutSeconds: number;
+  mailDeliveryIntervalMs: number;
   databasePoolMax: number;
   databasePreparedStatements: boolean;
   logLevel: string;
@@ -108,6 +114,7 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv): Config {
     throw new ConfigError(
       `${describeValue(settings.webhookRetrySeconds, sources.webhookRetrySeconds!, values.webhookRetrySeconds)}: must be whole seconds separated by commas, such as 1,2,5`,
     );
+  assertMailSettings(values, (text) => parseRetrySchedule(text) !== undefined);
   return Object.freeze(values) as Config;
 }
 

@@ -4,6 +4,7 @@ import { databaseTimeoutSettings } from './settings/database-timeout-settings.ts
 import { eventSettings } from './settings/event-settings.ts';
 import { linkSettings } from './settings/link-settings.ts';
 import { listenSettings } from './settings/listen-settings.ts';
+import { mailSettings } from './settings/mail-settings.ts';
 import { observabilitySettings } from './settings/observability-settings.ts';
 import { postgresSettings } from './settings/postgres-settings.ts';
 import { rateLimitSettings } from './settings/rate-limit-settings.ts';
@@ -32,6 +33,7 @@ export const settings = {
   ...resumableSettings,
   ...renditionSettings,
   ...eventSettings,
+  ...mailSettings,
   ...postgresSettings,
   ...observabilitySettings,
 } as const satisfies Record<string, Setting>;

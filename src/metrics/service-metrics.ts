@@ -3,6 +3,7 @@ import type { StoreName } from '../errors/app-error.ts';
 import { metricsFromPrimary } from './cluster-metrics.ts';
 import { registerDatabaseGauges } from './database-gauges.ts';
 import { EventMetrics } from './event-metrics.ts';
+import { MailMetrics } from './mail-metrics.ts';
 import { RenditionMetrics } from './rendition-metrics.ts';
 
 /** What a metadata store can say about its connections (PostgreSQL's pool; SQLite has none). */
@@ -26,6 +27,8 @@ export class ServiceMetrics {
   readonly renditions: RenditionMetrics;
   /** Events and webhooks (issue 22). */
   readonly events: EventMetrics;
+  /** Outgoing mail (issue 23). */
+  readonly mail: MailMetrics;
   /** The text a scrape gets: this process's registry, or (a worker of `serve`) the whole node's. */
   readonly exposition: () => Promise<string>;
 
@@ -34,6 +37,7 @@ export class ServiceMetrics {
     const registers = [this.registry];
     this.renditions = new RenditionMetrics(this.registry);
     this.events = new EventMetrics(this.registry);
+    this.mail = new MailMetrics(this.registry);
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
     this.#requests = new Counter({
       name: 'coffer_http_requests_total',

@@ -26,6 +26,7 @@ export type DatabaseSchema = {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   outbox_positions: OutboxPositionsTable;
+  mail_outbox: MailOutboxTable;
 };
 
 export type OperatorsTable = {
@@ -296,4 +297,24 @@ export type WebhookDeliveriesTable = {
 export type OutboxPositionsTable = {
   name: string;
   seq: number;
+};
+
+/** Outgoing mail (migrations/mail-outbox.ts; domain/mail/). */
+export type MailOutboxTable = {
+  id: string;
+  project_id: string;
+  purpose: string;
+  to_address: string;
+  subject: string;
+  /** Null once the mail was sent or given up: the bodies hold single-use tokens. */
+  text_body: string | null;
+  html_body: string | null;
+  /** pending | sent | failed */
+  status: string;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_attempt_at: number | null;
+  last_error: string | null;
+  lease_until: number | null;
+  created_at: number;
 };

@@ -13,6 +13,7 @@ import { fileCustomData } from './file-custom-data.ts';
 import { fileLinksGeneration } from './file-links-generation.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
+import { mailOutbox } from './mail-outbox.ts';
 import { operators } from './operators.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0019_resumable_uploads': resumableUploads,
   '0020_renditions': renditions,
   '0021_events': events,
+  '0022_mail_outbox': mailOutbox,
 };
 
 /** The names of every migration, in the order they run. */

@@ -11,6 +11,7 @@ import type { ProjectRepository } from '../../domain/identity/project-repository
 import type { RefreshTokenRepository } from '../../domain/identity/refresh-token-repository.ts';
 import type { UserRepository } from '../../domain/identity/user-repository.ts';
 import type { SigningKeyRepository } from '../../domain/keys/signing-key-repository.ts';
+import type { MailQueue } from '../../domain/mail/mail-queue.ts';
 import type { OperatorRepository } from '../../domain/operators/operator-repository.ts';
 import type { RateLimitRepository } from '../../domain/rate-limits/rate-limit-repository.ts';
 import type { ImageSummaryRepository } from '../../domain/renditions/image-summary-repository.ts';
@@ -23,6 +24,7 @@ import { KyselyDeliveryQueue } from './kysely-delivery-queue.ts';
 import { KyselyEventLog } from './kysely-event-log.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
 import { KyselyImageSummaryRepository } from './kysely-image-summary-repository.ts';
+import { KyselyMailQueue } from './kysely-mail-queue.ts';
 import { KyselyOperatorRepository } from './kysely-operator-repository.ts';
 import { KyselyProjectDeletionRepository } from './kysely-project-deletion-repository.ts';
 import { KyselyProjectRepository } from './kysely-project-repository.ts';
@@ -53,6 +55,7 @@ export type Repositories = {
   webhooks: WebhookRepository;
   deliveries: DeliveryQueue;
   events: EventLog;
+  mail: MailQueue;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -75,5 +78,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     webhooks: new KyselyWebhookRepository(db),
     deliveries: new KyselyDeliveryQueue(db),
     events: new KyselyEventLog(db),
+    mail: new KyselyMailQueue(db),
   };
 }

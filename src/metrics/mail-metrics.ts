@@ -1,0 +1,50 @@
+import { Counter, type Registry } from 'prom-client';
+import type { MailOutcome } from '../domain/mail/mail-deliverer.ts';
+import type { MailQueueMeasure } from '../domain/mail/mail-queue.ts';
+import { registerDatabaseGauges } from './database-gauges.ts';
+
+/** Outgoing mail (issue 23): what the deliverer did, and what waits in the queue. */
+export class MailMetrics {
+  readonly #registry: Registry;
+  readonly #sent: Counter;
+  readonly #failed: Counter;
+  readonly #attemptFailures: Counter;
+
+  constructor(registry: Registry) {
+    this.#registry = registry;
+    const registers = [registry];
+    this.#sent = new Counter({
+      name: 'coffer_mails_sent_total',
+      help: 'Mails the SMTP server accepted (or the log transport wrote)',
+      registers,
+    });
+    this.#failed = new Counter({
+      name: 'coffer_mails_failed_total',
+      help: 'Mails given up: refused for good (5xx) or failed through the whole retry schedule',
+      registers,
+    });
+    this.#attemptFailures = new Counter({
+      name: 'coffer_mail_attempt_failures_total',
+      help: 'Mail attempts that failed, retried or given up (SMTP down, timeouts, refusals)',
+      registers,
+    });
+  }
+
+  /** The queue, read from the database at each scrape (the deployment's: `max`, not a sum). */
+  watchQueue(measure: () => Promise<MailQueueMeasure>): void {
+    registerDatabaseGauges(this.#registry, measure, [
+      ['coffer_mail_queue_pending', 'Mails waiting to be sent or retried (all nodes)', 'pendingMails'],
+      [
+        'coffer_mail_queue_oldest_seconds',
+        'Age of the oldest mail waiting to be sent',
+        'oldestPendingSeconds',
+      ],
+    ]);
+  }
+
+  attempted(outcome: MailOutcome): void {
+    if (outcome === 'sent') this.#sent.inc();
+    else this.#attemptFailures.inc();
+    if (outcome === 'failed') this.#failed.inc();
+  }
+}
