@@ -4,7 +4,12 @@ import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { startCofferProcess } from '../support/coffer-process.ts';
 import { listReferencedBlobFiles } from '../support/database-integrity.ts';
-import { type FaultyDiskKind, findFaultyDiskObstacle, mountFaultyDisk } from '../support/faulty-disk.ts';
+import {
+  type FaultyDiskKind,
+  findFaultyDiskObstacle,
+  mountFaultyDisk,
+  skipFaultyDiskKind,
+} from '../support/faulty-disk.ts';
 import { chooseSeed, seededRandom } from '../support/seeded-random.ts';
 import { currentStackName, prepareTestStack } from '../support/test-stack.ts';
 import { type Answer, planUploads, runUploads, toUnexpectedAnswers } from './crash-round.ts';
@@ -55,6 +60,8 @@ describe(`uploads on failing disks, then kill -9 (fs store, ${currentStackName()
       timeout: 900_000,
     }, async (t) => {
       if (obstacle) return t.skip(obstacle);
+      const skipped = skipFaultyDiskKind(fault.kind);
+      if (skipped) return t.skip(skipped);
       const disk = await mountFaultyDisk(fault.kind, { sizeBytes: fault.sizeBytes });
       const storeDir = path.join(disk.dir, 'blobs');
       // The store's URL in the stack's environment (not a flag), so that the checks after the

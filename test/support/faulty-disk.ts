@@ -26,6 +26,17 @@ const run = promisify(execFile);
 
 export type FaultyDiskKind = 'full' | 'thin' | 'failing';
 
+/**
+ * Why a kind is left out of this run, or undefined. The `failing` disk shrinks the device under
+ * a mounted ext4, which twice crashed this machine's kernel (a BUG in ext4's block allocator,
+ * `ext4_mb_use_inode_pa`) and left the test waiting for ever: it runs only in
+ * `npm run test:long` (COFFER_TEST_LONG=1), where a hang costs no one's CI.
+ */
+export function skipFaultyDiskKind(kind: FaultyDiskKind): string | undefined {
+  if (kind !== 'failing' || process.env.COFFER_TEST_LONG === '1') return undefined;
+  return 'a failing disk (a device shrunk under ext4) can crash the kernel: npm run test:long only';
+}
+
 export type FaultyDisk = {
   /** An empty directory on the faulty filesystem. */
   dir: string;
