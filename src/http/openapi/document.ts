@@ -1,36 +1,12 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import { type ErrorCode, errorCodes } from '../../errors/error-codes.ts';
 import { ErrorSchema } from '../wire/schemas.ts';
+import { barrierErrors, security, securitySchemes } from './access-security.ts';
 import type { Access, Operation } from './operation.ts';
 import { operations } from './operations.ts';
 
 /** Errors any operation may answer, whatever it does. */
 const everyRequest: ErrorCode[] = ['HEADERS_TOO_LARGE', 'INTERNAL', 'UNAVAILABLE'];
-
-const appBarrier: ErrorCode[] = [
-  'APP_CREDENTIALS_REQUIRED',
-  'INVALID_APP_CREDENTIALS',
-  'ORIGIN_NOT_ALLOWED',
-  'HTTPS_REQUIRED',
-];
-const tokenBarrier: ErrorCode[] = [
-  ...appBarrier,
-  'AUTH_REQUIRED',
-  'INVALID_TOKEN',
-  'TOKEN_EXPIRED',
-  'ACCOUNT_DISABLED',
-];
-
-/** The errors of the barriers an operation passes. */
-const barrierErrors: Record<Access, ErrorCode[]> = {
-  public: [],
-  app: appBarrier,
-  user: tokenBarrier,
-  // A token that is not an admin's is refused.
-  admin: [...tokenBarrier, 'ACCESS_DENIED'],
-  link: ['INVALID_SIGNATURE', 'LINK_EXPIRED', 'HTTPS_REQUIRED'],
-  metrics: [],
-};
 
 /** A JSON body can also be too large, of another type, or too slow. */
 const bodyErrors: ErrorCode[] = [
@@ -39,47 +15,6 @@ const bodyErrors: ErrorCode[] = [
   'UNSUPPORTED_MEDIA_TYPE',
   'REQUEST_TIMEOUT',
 ];
-
-/** Security alternatives (OpenAPI: any one entry of the list suffices; all schemes of an entry together). */
-const security: Record<Access, Record<string, string[]>[]> = {
-  public: [],
-  app: [
-    { appId: [], appSecret: [] },
-    { appId: [], allowedOrigin: [] },
-  ],
-  user: [
-    { appId: [], appSecret: [], bearer: [] },
-    { appId: [], allowedOrigin: [], bearer: [] },
-  ],
-  admin: [
-    { appId: [], appSecret: [] },
-    { appId: [], allowedOrigin: [], bearer: [] },
-  ],
-  link: [],
-  metrics: [{ metricsToken: [] }, {}],
-};
-
-const securitySchemes = {
-  appId: { type: 'apiKey', in: 'header', name: 'sb-app-id', description: "The project's app id" },
-  appSecret: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'sb-app-secret',
-    description: 'The app secret: servers and trusted clients only, never a browser',
-  },
-  allowedOrigin: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'Origin',
-    description: "Browsers: an origin in the project's allowed origins stands in for the secret",
-  },
-  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user access token' },
-  metricsToken: {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'COFFER_METRICS_TOKEN; without it, only a direct loopback client may scrape',
-  },
-};
 
 /** The signed link's query string (the credential of the data plane), in its one accepted order. */
 const linkQuery = {

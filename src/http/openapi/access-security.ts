@@ -1,0 +1,71 @@
+import type { ErrorCode } from '../../errors/error-codes.ts';
+import type { Access } from './operation.ts';
+
+// Who may call an operation, as the OpenAPI document states it: the errors of the barriers it
+// passes, and its security alternatives and schemes.
+
+const appBarrier: ErrorCode[] = [
+  'APP_CREDENTIALS_REQUIRED',
+  'INVALID_APP_CREDENTIALS',
+  'ORIGIN_NOT_ALLOWED',
+  'HTTPS_REQUIRED',
+];
+const tokenBarrier: ErrorCode[] = [
+  ...appBarrier,
+  'AUTH_REQUIRED',
+  'INVALID_TOKEN',
+  'TOKEN_EXPIRED',
+  'ACCOUNT_DISABLED',
+];
+
+/** The errors of the barriers an operation passes. */
+export const barrierErrors: Record<Access, ErrorCode[]> = {
+  public: [],
+  app: appBarrier,
+  user: tokenBarrier,
+  // A token that is not an admin's is refused.
+  admin: [...tokenBarrier, 'ACCESS_DENIED'],
+  link: ['INVALID_SIGNATURE', 'LINK_EXPIRED', 'HTTPS_REQUIRED'],
+  metrics: [],
+};
+
+/** Security alternatives (OpenAPI: any one entry of the list suffices; all schemes of an entry together). */
+export const security: Record<Access, Record<string, string[]>[]> = {
+  public: [],
+  app: [
+    { appId: [], appSecret: [] },
+    { appId: [], allowedOrigin: [] },
+  ],
+  user: [
+    { appId: [], appSecret: [], bearer: [] },
+    { appId: [], allowedOrigin: [], bearer: [] },
+  ],
+  admin: [
+    { appId: [], appSecret: [] },
+    { appId: [], allowedOrigin: [], bearer: [] },
+  ],
+  link: [],
+  metrics: [{ metricsToken: [] }, {}],
+};
+
+export const securitySchemes = {
+  appId: { type: 'apiKey', in: 'header', name: 'sb-app-id', description: "The project's app id" },
+  appSecret: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'sb-app-secret',
+    description: 'The app secret: servers and trusted clients only, never a browser',
+  },
+  allowedOrigin: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Origin',
+    description: "Browsers: an origin in the project's allowed origins stands in for the secret",
+  },
+  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user access token' },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'COFFER_METRICS_TOKEN; without it, only a direct loopback client may scrape',
+  },
+};
