@@ -1,5 +1,6 @@
 import { contentTypeNotAllowed, fileTooLarge, quotaExceeded } from '../../errors/errors.ts';
-import { isContentTypeAllowed, type ProjectSettings } from '../identity/project-settings.ts';
+import type { ProjectSettings } from '../identity/project-settings.ts';
+import { isContentTypeAllowed } from '../identity/setting-parsers.ts';
 import type { ByteLimit } from './content-check-stream.ts';
 import type { QuotaLimits, StorageUsage, StorageUsageRepository } from './storage-usage-repository.ts';
 

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import {
-  assignSettings,
-  defaultProjectSettings,
-  isContentTypeAllowed,
-  parseByteSize,
-  readStoredSettings,
-} from './project-settings.ts';
+import { assignSettings, defaultProjectSettings, readStoredSettings } from './project-settings.ts';
+import { isContentTypeAllowed, parseByteSize } from './setting-parsers.ts';
 
 it('applies name=value assignments, and name= restores a default', () => {
   const settings = assignSettings(defaultProjectSettings, [

@@ -1,11 +1,31 @@
 import { validationFailed } from '../../errors/errors.ts';
 import {
+  assignMailTemplate,
+  isMailTemplateName,
+  isMailTemplateTable,
+  type MailTemplateTable,
+} from '../mail/mail-template-settings.ts';
+import {
   assignPreset,
   isPresetName,
   isPresetTable,
   type PresetTable,
 } from '../renditions/rendition-presets.ts';
-import { assertRole } from './roles.ts';
+import { isAccountLinkUrl, parseAccountLinkUrl } from './account-link-url.ts';
+import {
+  booleanSetting,
+  countSetting,
+  isTokenLifetime,
+  maxTokenLifetimeSeconds,
+  minTokenLifetimeSeconds,
+  oneOf,
+  parseContentTypePatterns,
+  parseRoleNames,
+  parseTokenLifetime,
+  parseWholeNumber,
+  type SettingDefinition,
+  sizeSetting,
+} from './setting-parsers.ts';
 
 /**
  * What an operator may tune per project (`coffer project set <project> name=value…`). Stored as
@@ -42,23 +62,32 @@ export type ProjectSettings = {
   renditions: 'any' | 'presets' | 'off';
   /** Named renditions, set as `renditions.<name>=200x200,cover,webp,q80`: name → canonical spec. */
   renditionPresets: PresetTable;
+  /** Whether login (password, magic link) refuses accounts whose address is not verified (403 EMAIL_NOT_VERIFIED). */
+  requireVerifiedEmail: boolean;
+  /** Whether `POST /api/v1/auth/magic-link` signs users in by email. */
+  magicLink: boolean;
+  /**
+   * The app's page that mail links open, `{purpose}` replaced by reset-password, verify-email or
+   * magic-link, the token appended as `#token=…`; its origin must be one of the project's allowed
+   * origins. null: Coffer's own pages at `/account/<purpose>`.
+   */
+  accountLinkUrl: string | null;
+  /** The project's own mail texts, set as `mailTemplates.<purpose>.<subject|text|html>=…`. */
+  mailTemplates: MailTemplateTable;
+  /** Account mails the project may send a day (all addresses together); null: no budget. */
+  mailDailyBudget: number | null;
+  /**
+   * How download links of a store that can sign its own URLs (S3) are served: `gateway` through
+   * Coffer (revoking and unsharing stop them at once), `presigned` straight from the store
+   * (fastest; a revocation waits for the link to expire, so presignedDownloadMaxSeconds caps it).
+   */
+  downloads: 'gateway' | 'presigned';
+  /** The longest lifetime of a presigned download link, in seconds. */
+  presignedDownloadMaxSeconds: number;
 };
 
-type SettingDefinition = {
-  /** One line for `coffer project set --help` and docs. */
-  description: string;
-  /** Text from the command line → the value; throws VALIDATION_FAILED naming the setting. */
-  parse(text: string, name: string): unknown;
-  /** Whether a stored JSON value is well formed (else the default applies). */
-  isValid(value: unknown): boolean;
-};
-
-/**
- * The bounds of accessTokenLifetimeSeconds. The upper one also bounds how long a retired token
- * signing key keeps verifying (domain/keys/key-schedule.ts).
- */
-export const minTokenLifetimeSeconds = 60;
-export const maxTokenLifetimeSeconds = 86_400;
+/** S3 refuses presigned URLs that live longer than 7 days. */
+export const maxPresignedDownloadSeconds = 604_800;
 
 export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   signup: 'open',
@@ -73,6 +102,13 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   adminRoles: ['admin'],
   renditions: 'any',
   renditionPresets: {},
+  requireVerifiedEmail: false,
+  magicLink: false,
+  accountLinkUrl: null,
+  mailTemplates: {},
+  mailDailyBudget: 2000,
+  downloads: 'gateway',
+  presignedDownloadMaxSeconds: 300,
 });
 
 export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDefinition> = {
@@ -81,11 +117,7 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
     parse: (text, name) => oneOf(text, name, ['open', 'closed'] as const),
     isValid: (value) => value === 'open' || value === 'closed',
   },
-  anonymousSignup: {
-    description: 'true | false: whether anonymous accounts (role "anonymous") may be created',
-    parse: (text, name) => oneOf(text, name, ['true', 'false'] as const) === 'true',
-    isValid: (value) => typeof value === 'boolean',
-  },
+  anonymousSignup: booleanSetting('whether anonymous accounts (role "anonymous") may be created'),
   maxFileSizeBytes: sizeSetting('the largest file an upload may hold'),
   allowedContentTypes: {
     description: 'comma-separated types an upload may have, `image/*` allowed; empty: any',
@@ -122,48 +154,40 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
     },
     isValid: isPresetTable,
   },
+  requireVerifiedEmail: booleanSetting('whether login refuses accounts whose email address is not verified'),
+  magicLink: booleanSetting('whether users may sign in with a link sent by email'),
+  accountLinkUrl: {
+    description:
+      "the app's page mail links open ({purpose}: reset-password, verify-email, magic-link; #token=… is appended); its origin must be allowed; none: Coffer's /account pages",
+    parse: parseAccountLinkUrl,
+    isValid: (value) => value === null || isAccountLinkUrl(value),
+  },
+  mailTemplates: {
+    description:
+      'set one at a time as mailTemplates.<passwordReset|emailVerification|magicLink>.<subject|text|html>=…; {{link}}, {{project}}, {{email}}, {{minutes}} are replaced; an empty value restores the default',
+    parse: (_text, name) => {
+      throw validationFailed(`${name} is set one part at a time: mailTemplates.passwordReset.subject=…`);
+    },
+    isValid: isMailTemplateTable,
+  },
+  mailDailyBudget: countSetting('account mails (reset, verification, magic link) the project may send a day'),
+  downloads: {
+    description:
+      'gateway | presigned: download links through Coffer (revocation immediate) or, on S3, presigned by the store (fastest; revocation waits for expiry)',
+    parse: (text, name) => oneOf(text, name, ['gateway', 'presigned'] as const),
+    isValid: (value) => value === 'gateway' || value === 'presigned',
+  },
+  presignedDownloadMaxSeconds: {
+    description: `the longest lifetime of a presigned download link, 1 to ${maxPresignedDownloadSeconds} seconds`,
+    parse: (text, name) => parseWholeNumber(text, name, 1, maxPresignedDownloadSeconds),
+    isValid: (value) =>
+      Number.isSafeInteger(value) &&
+      (value as number) >= 1 &&
+      (value as number) <= maxPresignedDownloadSeconds,
+  },
 };
 
 export const projectSettingNames = Object.keys(projectSettingDefinitions) as (keyof ProjectSettings)[];
-
-function isTokenLifetime(value: unknown): boolean {
-  return (
-    Number.isSafeInteger(value) &&
-    (value as number) >= minTokenLifetimeSeconds &&
-    (value as number) <= maxTokenLifetimeSeconds
-  );
-}
-
-function parseTokenLifetime(text: string, name: string): number | null {
-  if (text.toLowerCase() === 'none') return null;
-  const seconds = /^\d{1,9}$/.test(text) ? Number(text) : Number.NaN;
-  if (!isTokenLifetime(seconds))
-    throw validationFailed(
-      `${name} must be whole seconds from ${minTokenLifetimeSeconds} to ${maxTokenLifetimeSeconds}, or none`,
-    );
-  return seconds;
-}
-
-/** Roles as accounts hold them (accounts.ts), at least one. */
-function parseRoleNames(text: string, name: string): string[] {
-  const roles = [
-    ...new Set(
-      text
-        .split(',')
-        .map((item) => item.trim())
-        .filter((item) => item !== ''),
-    ),
-  ];
-  if (roles.length === 0) throw validationFailed(`${name} needs at least one role (e.g. admin)`);
-  for (const role of roles) {
-    try {
-      assertRole(role);
-    } catch (error) {
-      throw validationFailed(`${name}: ${JSON.stringify(role)}: ${(error as Error).message}`);
-    }
-  }
-  return roles;
-}
 
 /**
  * The settings stored as JSON text: every known, well-formed value over the defaults.
@@ -193,6 +217,14 @@ export function assignSettings(current: ProjectSettings, assignments: readonly s
   for (const assignment of assignments) {
     const equals = assignment.indexOf('=');
     const name = (equals < 0 ? assignment : assignment.slice(0, equals)) as keyof ProjectSettings;
+    if (isMailTemplateName(name) && equals >= 0) {
+      next.mailTemplates = assignMailTemplate(
+        next.mailTemplates as MailTemplateTable,
+        name,
+        assignment.slice(equals + 1),
+      );
+      continue;
+    }
     if (isPresetName(name) && equals >= 0) {
       next.renditionPresets = assignPreset(
         next.renditionPresets as PresetTable,
@@ -212,78 +244,4 @@ export function assignSettings(current: ProjectSettings, assignments: readonly s
       text === '' ? defaultProjectSettings[name] : projectSettingDefinitions[name].parse(text, name);
   }
   return next as ProjectSettings;
-}
-
-function oneOf<T extends string>(text: string, name: string, choices: readonly T[]): T {
-  const value = text.toLowerCase();
-  if (!(choices as readonly string[]).includes(value))
-    throw validationFailed(`${name} must be one of ${choices.join(', ')}`);
-  return value as T;
-}
-
-const sizeUnits: Record<string, number> = {
-  '': 1,
-  b: 1,
-  kib: 1024,
-  mib: 1024 ** 2,
-  gib: 1024 ** 3,
-  tib: 1024 ** 4,
-};
-
-/** `1048576`, `512KiB`, `10 MiB`, `2GiB`, or `none`. */
-export function parseByteSize(text: string, name: string): number | null {
-  if (text.toLowerCase() === 'none') return null;
-  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text);
-  const unit = match && sizeUnits[match[2]!.toLowerCase()];
-  const bytes = match && unit ? Math.floor(Number(match[1]) * unit) : Number.NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 0)
-    throw validationFailed(`${name} must be a size such as 1048576, 512KiB, 10MiB, 2GiB, or none`);
-  return bytes;
-}
-
-function sizeSetting(what: string): SettingDefinition {
-  return {
-    description: `${what}: bytes or KiB/MiB/GiB/TiB (e.g. 10MiB), or none`,
-    parse: parseByteSize,
-    isValid: isLimit,
-  };
-}
-
-function countSetting(what: string): SettingDefinition {
-  return {
-    description: `${what}: a whole number, or none`,
-    parse: (text, name) => {
-      if (text.toLowerCase() === 'none') return null;
-      const count = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-      if (!Number.isSafeInteger(count)) throw validationFailed(`${name} must be a whole number or none`);
-      return count;
-    },
-    isValid: isLimit,
-  };
-}
-
-function isLimit(value: unknown): boolean {
-  return value === null || (Number.isSafeInteger(value) && (value as number) >= 0);
-}
-
-const typePattern = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]*)$/;
-
-function parseContentTypePatterns(text: string, name: string): string[] {
-  const patterns = text
-    .split(',')
-    .map((item) => item.trim().toLowerCase())
-    .filter((item) => item !== '');
-  for (const pattern of patterns) {
-    if (!typePattern.test(pattern))
-      throw validationFailed(`${name}: ${JSON.stringify(pattern)} is not a type/subtype (type/* allowed)`);
-  }
-  return patterns;
-}
-
-/** Whether a content type (parameters ignored) matches the allowed patterns; an empty list allows all. */
-export function isContentTypeAllowed(contentType: string, patterns: readonly string[]): boolean {
-  if (patterns.length === 0) return true;
-  const essence = contentType.split(';', 1)[0]!.trim().toLowerCase();
-  const [type] = essence.split('/', 1);
-  return patterns.some((pattern) => pattern === essence || pattern === `${type}/*`);
 }

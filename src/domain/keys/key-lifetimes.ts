@@ -1,4 +1,4 @@
-import { maxTokenLifetimeSeconds } from '../identity/project-settings.ts';
+import { maxTokenLifetimeSeconds } from '../identity/setting-parsers.ts';
 import type { KeyLifetime } from './key-schedule.ts';
 import type { SigningKey } from './signing-key-repository.ts';
 
