@@ -22,6 +22,7 @@ import {
 import { verifyWithWebhooks } from './scenarios/event-scenarios.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
 import { renditionCached, renditionRender } from './scenarios/rendition-scenarios.ts';
+import { s3DownloadGateway, s3DownloadPresigned } from './scenarios/s3-download-scenarios.ts';
 import {
   scaleListAdmin,
   scaleListFew,
@@ -49,6 +50,8 @@ export const scenarios: readonly Scenario[] = [
   manyRecords,
   getFileOnPostgres,
   getFileOnPostgresS3,
+  s3DownloadGateway,
+  s3DownloadPresigned,
   scaleListAdmin,
   scaleListMany,
   scaleListFew,

@@ -5,10 +5,12 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest, LogController } from 'fastify';
 import { isPrettyLog, prettyLogStream } from './config/log-format.ts';
+import { accountPages } from './http/account-pages/account-pages.ts';
 import { consolePlane } from './http/console/console-plane.ts';
 import { serveConsoleApp } from './http/console/serve-console-app.ts';
 import { controlPlane } from './http/control/control-plane.ts';
 import { health } from './http/control/ops/health.ts';
+import { homePage } from './http/control/ops/home-page.ts';
 import { metrics } from './http/control/ops/metrics.ts';
 import { dataPlane } from './http/data/data-plane.ts';
 import { assertDocumented, documentOptions } from './http/openapi/document.ts';
@@ -22,6 +24,7 @@ import {
 } from './http/plugins/connection-errors.ts';
 import { installErrorHandler } from './http/plugins/error-handler.ts';
 import { installHttpsBarrier } from './http/plugins/https-barrier.ts';
+import { installMethodNotAllowed } from './http/plugins/method-not-allowed.ts';
 import { toProxyTrust } from './http/plugins/proxy-trust.ts';
 import { installRequestMetrics } from './http/plugins/request-metrics.ts';
 import { installResponseHardening } from './http/plugins/response-hardening.ts';
@@ -80,6 +83,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   app.addHook('onRoute', assertDocumented);
   app.addSchema({ ...ErrorSchema, $id: 'Error' });
   app.addSchema(FileRecordSchema);
+  services.reportAccountMailErrorsTo(app.log);
   installResponseHardening(app);
   installErrorHandler(app, { jsonBodyLimitBytes: config.jsonBodyLimitBytes });
   installHostRequirement(app);
@@ -100,7 +104,10 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     });
   }
   installHttpsBarrier(app, { trustProxy: config.trustProxy !== false });
+  // Before any route: it learns them as they are registered.
+  installMethodNotAllowed(app);
 
+  homePage(app, services);
   health(app, services);
   metrics(app, services);
   // The interactive reference (Swagger UI, its assets served from the package: no outside
@@ -119,6 +126,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   await app.register(async (scope) => dataPlane(scope, services), { prefix: '/blob/v1' });
   await app.register(async (scope) => consolePlane(scope, services), { prefix: '/console/api' });
   await app.register(async (scope) => serveConsoleApp(scope, services));
+  await app.register(async (scope) => accountPages(scope, services));
   return app;
 }
 

@@ -18,6 +18,7 @@ import { HashThread } from './domain/files/hash-thread.ts';
 import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
 import type { PartialBlobStore } from './domain/resumable/partial-blob-store.ts';
+import { type AccountServices, buildAccountServices } from './wiring/account-services.ts';
 import { type BackgroundJobs, buildBackgroundJobs } from './wiring/background-jobs.ts';
 import { buildEventServices, type EventServices } from './wiring/event-services.ts';
 import { buildFileServices, type FileServices } from './wiring/file-services.ts';
@@ -36,6 +37,7 @@ export type Services = Pick<
   FileServices &
   EventServices &
   MailServices &
+  AccountServices &
   BackgroundJobs &
   MetricsServices & {
     close(): Promise<void>;
@@ -75,9 +77,16 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       newBlobVersion,
     };
     const keys = await loadSigningKeys(repositories.signingKeys);
-    const observed = buildMetricsServices(database, options.metricsFromPrimary ?? false);
+    const observed = buildMetricsServices({
+      database,
+      storageUsage: repositories.storageUsage,
+      clock,
+      fromPrimary: options.metricsFromPrimary ?? false,
+    });
     const files = buildFileServices(context, { keys, metrics: observed.metrics });
     const events = buildEventServices(context, { metrics: observed.metrics });
+    const identity = buildIdentityServices(context, keys);
+    const accounts = buildAccountServices(context, { identity, metrics: observed.metrics });
     return {
       config,
       clock,
@@ -86,7 +95,8 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       blobs,
       publicUrl,
       ...observed,
-      ...buildIdentityServices(context, keys),
+      ...identity,
+      ...accounts,
       ...files,
       ...events,
       ...buildMailServices(context, { metrics: observed.metrics }),
@@ -95,6 +105,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         observed.usageHistory.stop();
         events.eventStream.close();
         files.resumableUploads?.close();
+        await accounts.closeAccountMail();
         await database.close();
         if ('close' in blobs && typeof blobs.close === 'function') await blobs.close();
       },

@@ -4,7 +4,7 @@ import type { BenchContext } from '../bench-context.ts';
 import type { LoadRequest } from '../run-load.ts';
 import type { PreparedScenario, Scenario, Side } from '../scenario.ts';
 import { fillBytes, findBlobFile, getDownloadLink, requestUploadLinks } from '../seed/workload.ts';
-import { sdkDownloadLink, sdkUploadLink } from './s3-sides.ts';
+import { downloadLinksInBothModes, sdkDownloadLink, sdkUploadLink } from './s3-sides.ts';
 import { fromPool, loadSide } from './sides.ts';
 
 /** The same file three ways: Coffer's signed link, node:http streaming it, nginx (when installed). */
@@ -23,7 +23,9 @@ async function downloadSides(
   const get = (path: string): LoadRequest => ({ method: 'GET', path });
   const scenario = loadSide('coffer', { url: link.origin, request: get(link.path), ...load });
   if (context.options.stack === 'pg-s3') {
-    const direct = await sdkDownloadLink(context, link);
+    // The coffer side is the project's default, the gateway streaming from S3.
+    const { presigned } = await downloadLinksInBothModes(workload, fileId);
+    const direct = await sdkDownloadLink(context, presigned);
     return {
       scenario,
       baselines: [loadSide('s3 direct', { url: direct.origin, request: get(direct.path), ...load })],

@@ -2,7 +2,7 @@ import type { Config } from '../config/config.ts';
 import { createAccount, setAccountEnabled, setAccountRole } from '../domain/identity/accounts.ts';
 import { createProject } from '../domain/identity/create-project.ts';
 import type { Project } from '../domain/identity/project-repository.ts';
-import { assignSettings } from '../domain/identity/project-settings.ts';
+import { assignProjectSettings } from '../domain/identity/project-settings.ts';
 import { notFound } from '../errors/errors.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';
 import { openStores } from '../wiring/open-stores.ts';
@@ -47,7 +47,7 @@ export async function projectShow(config: Config, input: { project: string }) {
 export async function projectSet(config: Config, input: { project: string; assignments: string[] }) {
   return withStores(config, async (repositories) => {
     const project = await getProject(repositories, input.project);
-    const settings = assignSettings(project.settings, input.assignments);
+    const settings = assignProjectSettings(project, input.assignments);
     const updated = await repositories.projects.updateSettings(project.id, settings);
     if (!updated) throw projectNotFound(input.project);
     return describeProject(updated);

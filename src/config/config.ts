@@ -64,6 +64,10 @@ export type Config = Readonly<{
   mailRetrySeconds: string;
   mailTimeoutSeconds: number;
   mailDeliveryIntervalMs: number;
+  passwordResetTtlSeconds: number;
+  emailVerificationTtlSeconds: number;
+  magicLinkTtlSeconds: number;
+  accountMailsPerClientPerHour: number;
   databasePoolMax: number;
   databasePreparedStatements: boolean;
   logLevel: string;

@@ -1,4 +1,5 @@
 import type { Setting } from './setting.ts';
+import { accountSettings } from './settings/account-settings.ts';
 import { blobSettings } from './settings/blob-settings.ts';
 import { databaseTimeoutSettings } from './settings/database-timeout-settings.ts';
 import { eventSettings } from './settings/event-settings.ts';
@@ -34,6 +35,7 @@ export const settings = {
   ...renditionSettings,
   ...eventSettings,
   ...mailSettings,
+  ...accountSettings,
   ...postgresSettings,
   ...observabilitySettings,
 } as const satisfies Record<string, Setting>;

@@ -15,12 +15,18 @@ export class AppError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { cause?: unknown; headers?: Record<string, string>; store?: StoreName } = {},
+    options: {
+      cause?: unknown;
+      headers?: Record<string, string>;
+      store?: StoreName;
+      /** Where one code answers two statuses (INVALID_TOKEN: 401 for a bearer token, 400 for a mail's). */
+      statusCode?: number;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
-    this.statusCode = errorCodes[code];
+    this.statusCode = options.statusCode ?? errorCodes[code];
     this.headers = options.headers ?? {};
     if (options.store !== undefined) this.store = options.store;
   }

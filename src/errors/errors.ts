@@ -12,6 +12,20 @@ export const invalidAppCredentials = () =>
 export const authRequired = (message = 'An Authorization: Bearer <token> header is required') =>
   new AppError('AUTH_REQUIRED', message);
 export const invalidToken = () => new AppError('INVALID_TOKEN', 'The access token is not valid');
+/** A mail's token (reset, verification, magic link): unknown, spent, replaced or expired; 400, not 401 (it is a field, not the caller's credential). */
+export const invalidAccountToken = () =>
+  new AppError(
+    'INVALID_TOKEN',
+    'The token is not valid: it is unknown, was used or replaced, or has expired',
+    {
+      statusCode: 400,
+    },
+  );
+export const emailNotVerified = () =>
+  new AppError(
+    'EMAIL_NOT_VERIFIED',
+    'Confirm your email address first: this project signs in verified addresses only',
+  );
 export const tokenExpired = () => new AppError('TOKEN_EXPIRED', 'The access token has expired');
 export const invalidLogin = (message = 'Email or password is wrong') =>
   new AppError('INVALID_LOGIN', message);
@@ -37,7 +51,13 @@ export const linkRevoked = () =>
 export const fileNotFound = () => new AppError('FILE_NOT_FOUND', 'No such file');
 export const userNotFound = () => new AppError('USER_NOT_FOUND', 'No such user');
 export const notFound = (what = 'route') => new AppError('NOT_FOUND', `No such ${what}`);
-export const methodNotAllowed = () => new AppError('METHOD_NOT_ALLOWED', 'Method not allowed on this URL');
+/** RFC 9110 §15.5.6: the answer names the methods the URL takes, in `Allow` as in the message. */
+export const methodNotAllowed = (allowedMethods?: readonly string[]) =>
+  allowedMethods === undefined
+    ? new AppError('METHOD_NOT_ALLOWED', 'Method not allowed on this URL')
+    : new AppError('METHOD_NOT_ALLOWED', `This URL takes ${allowedMethods.join(', ')}`, {
+        headers: { allow: allowedMethods.join(', ') },
+      });
 export const fileExists = () => new AppError('FILE_EXISTS', 'You already have a file at this filePath');
 export const emailTaken = () => new AppError('EMAIL_TAKEN', 'An account with this email already exists');
 export const uploadMissing = () =>

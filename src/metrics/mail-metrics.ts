@@ -1,4 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
+import type { AccountMailOutcome } from '../domain/accounts/account-mail-flows.ts';
 import type { MailOutcome } from '../domain/mail/mail-deliverer.ts';
 import type { MailQueueMeasure } from '../domain/mail/mail-queue.ts';
 import { registerDatabaseGauges } from './database-gauges.ts';
@@ -9,6 +10,7 @@ export class MailMetrics {
   readonly #sent: Counter;
   readonly #failed: Counter;
   readonly #attemptFailures: Counter;
+  readonly #accountMailRequests: Counter<'purpose' | 'outcome'>;
 
   constructor(registry: Registry) {
     this.#registry = registry;
@@ -28,6 +30,17 @@ export class MailMetrics {
       help: 'Mail attempts that failed, retried or given up (SMTP down, timeouts, refusals)',
       registers,
     });
+    this.#accountMailRequests = new Counter({
+      name: 'coffer_account_mail_requests_total',
+      help: 'Requests for account mails (reset, verification, magic link) by what became of them: queued, no_account (no mail), recipient_limited (no mail), failed',
+      labelNames: ['purpose', 'outcome'],
+      registers,
+    });
+  }
+
+  /** What became of a request for an account mail, once it is settled (after its 202). */
+  accountMailRequested(purpose: string, outcome: AccountMailOutcome): void {
+    this.#accountMailRequests.inc({ purpose, outcome });
   }
 
   /** The queue, read from the database at each scrape (the deployment's: `max`, not a sum). */

@@ -35,6 +35,7 @@ export type DatabaseSchema = {
   webhook_deliveries: WebhookDeliveriesTable;
   outbox_positions: OutboxPositionsTable;
   mail_outbox: MailOutboxTable;
+  account_tokens: AccountTokensTable;
 };
 
 export type OperatorsTable = {
@@ -87,6 +88,19 @@ export type UsersTable = {
   created_at: number;
   updated_at: number;
   version: number;
+  /** When the address was shown to be the user's (a verification, reset or magic link); null: never. */
+  email_verified_at: number | null;
+};
+
+/** Single-use tokens of account mails (migrations/account-tokens.ts; domain/accounts/). */
+export type AccountTokensTable = {
+  token_hash: string;
+  project_id: string;
+  user_id: string;
+  purpose: string;
+  email: string;
+  created_at: number;
+  expires_at: number;
 };
 
 export type FilesTable = {
@@ -175,6 +189,11 @@ export type RefreshTokenFamiliesTable = {
   created_at: number;
   /** Unix ms: the expiry of its newest token. */
   expires_at: number;
+  /**
+   * The key its successor tokens are derived with (migrations/session-revocation.ts); null
+   * only for a family written by a server from before that migration.
+   */
+  secret: string | null;
 };
 
 export type RefreshTokensTable = {

@@ -90,7 +90,7 @@ export function buildFileServices(
         perUser: toBucketRule(config.emailSharesPerUserPerHour),
       },
     }),
-    fileReading: new FileReading({ ...stores, links }),
+    fileReading: new FileReading({ ...stores, links, settingsOf }),
     fileOrganizer: new FileOrganizer({ ...stores, limits }),
     ...buildResumableServices(context, { links, limits, events, metrics }),
     ...buildRenditions(context, { links, metrics, settingsOf }),

@@ -59,15 +59,13 @@ describe('authorization matrix over HTTP: every endpoint × every caller', { con
     const expected = expectedOutcome(caller, endpoint, scope);
     const { method, path, okStatus } = endpoints[endpoint];
     const name = `${caller} → ${method} ${path}${scoped ? ` (scope ${scope})` : ''}: ${expected}`;
-    it(name, async (t) => {
+    it(name, async () => {
       const play = async () => {
         const request = await toCellRequest(world, caller, endpoint, scope);
-        if (request.skip) return request.skip;
         return fetch(request.url, request).then(toApiResponse);
       };
       const exclusive = (endpoints[endpoint] as Endpoint).exclusive === true;
       const response = await (exclusive ? inTurn(play) : play());
-      if (typeof response === 'string') return t.skip(response);
       if (expected === 'ok') {
         assert.equal(response.status, okStatus, response.text);
         assert.equal(response.body?.code, undefined, response.text);

@@ -8,13 +8,12 @@ import {
 } from './access-matrix.ts';
 import { allowedOrigin, type MatrixWorld, password } from './matrix-world.ts';
 
-/** One cell's HTTP request, or why it cannot be played on this stack. */
+/** One cell's HTTP request. */
 export type CellRequest = {
   method: string;
   url: string;
   headers: Record<string, string>;
   body?: string;
-  skip?: string;
 };
 
 /** An id no user has: unsharing it is a no-op for whoever may manage the file. */
@@ -55,8 +54,15 @@ export async function toCellRequest(
         '/api/v1/auth/refresh',
         json({ refreshToken: await world.freshRefreshToken(accountOf(world, caller)) }),
       );
-    case 'logout':
+    case 'logout': {
+      // A logout ends its token's session (issue 23): the cell ends a new session of the
+      // caller's account, not the one every other cell plays with.
+      const account = Object.values(world.accounts).find(
+        ({ token }) => headers.authorization === `Bearer ${token}`,
+      );
+      if (account) headers.authorization = `Bearer ${await world.freshAccessToken(account)}`;
       return request('/api/v1/auth/logout');
+    }
     // To the same password: the world stays as built (the policy has no rule against reuse).
     case 'changePassword':
       return request('/api/v1/auth/password', json({ oldPassword: password, newPassword: password }));
@@ -196,19 +202,7 @@ function toDataPlaneRequest(world: MatrixWorld, caller: CallerId, endpoint: Endp
     Object.assign(headers, { origin: allowedOrigin, 'access-control-request-method': 'PUT' });
   }
   const body = method === 'PUT' ? 'bytes put by the matrix' : undefined;
-  return { method, url, headers, body, skip: s3Skip(caller, endpoint, url, world) };
-}
-
-/**
- * With an S3 store, download links are S3 presigned URLs (and so is every link made from one):
- * S3 checks them, with its own error codes; they are not the gateway's to judge. The holder's
- * GET is still played.
- */
-function s3Skip(caller: CallerId, endpoint: EndpointId, url: string, world: MatrixWorld): string | undefined {
-  if (url.startsWith(`${world.server.baseUrl}/blob/v1/`)) return undefined;
-  if (caller !== 'linkHolder') return 'S3 serves and checks download links itself, with its own error codes';
-  if (endpoint === 'getBlob') return undefined;
-  return "a presigned S3 URL is signed for GET: S3 refuses HEAD with it, in S3's own words";
+  return { method, url, headers, body };
 }
 
 /** `path`'s URL with the query string of `other`: a link moved to another file. */

@@ -42,6 +42,8 @@ export type MatrixWorld = {
   decoys: Record<Scope, MatrixFile>;
   /** A refresh token of a new session of the account (each refresh spends one). */
   freshRefreshToken(account: Account): Promise<string>;
+  /** An access token of a new session of the account (each bearer logout ends one). */
+  freshAccessToken(account: Account): Promise<string>;
 };
 
 /** A clock the test can move: the server issues links and tokens on it. */
@@ -179,15 +181,18 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
     revokedDownloadUrl: revokedFile.downloadUrl,
     freshFile: (scope) => upload(`delete/${++count}.txt`, scope),
     decoys,
-    freshRefreshToken: async (account) => {
-      const { users } = server.services.repositories;
-      const user =
-        (await users.findById(api.credentials.projectId, account.userId)) ??
-        (await users.findById(other.credentials.projectId, account.userId));
-      if (!user) throw new Error('no such account');
-      return (await server.services.identity.startSession(user)).refreshToken;
-    },
+    freshRefreshToken: async (account) => (await startSessionOf(account)).refreshToken,
+    freshAccessToken: async (account) => (await startSessionOf(account)).token,
   };
+
+  async function startSessionOf(account: Account) {
+    const { users } = server.services.repositories;
+    const user =
+      (await users.findById(api.credentials.projectId, account.userId)) ??
+      (await users.findById(other.credentials.projectId, account.userId));
+    if (!user) throw new Error('no such account');
+    return server.services.identity.startSession(user);
+  }
 }
 
 /** Tokens for the creator that the token barrier must refuse, each wrong in one way only. */

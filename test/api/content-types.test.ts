@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
+import { currentStackName } from '../support/test-stack.ts';
 
 const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const pdf = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n', 'latin1');
@@ -13,6 +14,11 @@ describe('content types told by the bytes, and active content', () => {
   let token: string;
   before(async () => {
     server = await startTestServer();
+    // Presigned downloads where the store signs its own links (S3): active content must still
+    // take the gateway, which sends the sandbox policy (issue 23, item 10).
+    const { projects } = server.services.repositories;
+    const project = await projects.findById(server.credentials.projectId);
+    await projects.updateSettings(project!.id, { ...project!.settings, downloads: 'presigned' });
     token = (await server.client.signup()).token;
   });
   after(() => server?.stop());
@@ -115,6 +121,7 @@ describe('content types told by the bytes, and active content', () => {
   it('HTML bytes declared text/plain are recorded and served as text/plain attachments, never as a page', async () => {
     const { type, url } = await upload('declared/trick.txt', html, 'text/plain');
     assert.equal(type, 'text/plain');
+    assert.equal(url.startsWith(server.baseUrl), currentStackName() === 'embedded', 'S3 serves it');
     const download = await fetch(url);
     assert.equal(download.status, 200);
     assert.equal(download.headers.get('content-type'), 'text/plain');

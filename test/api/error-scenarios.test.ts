@@ -3,7 +3,6 @@ import { after, before, describe, it } from 'node:test';
 import { type ErrorCode, errorCodes } from '../../src/errors/error-codes.ts';
 import { type ApiClient, toApiResponse } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
-import { currentStackName } from '../support/test-stack.ts';
 
 /**
  * Every barrier and every error code a request can reach, as one table of scenarios
@@ -32,8 +31,6 @@ type Scenario = {
   headers?: (ctx: Ctx) => Record<string, string>;
   /** Absolute URL (data plane) instead of an API path, sent without app credentials. */
   raw?: boolean;
-  /** Uses a download link: Coffer's gateway answers it only when blobs are not on S3. */
-  gatewayDownload?: boolean;
   anonymous?: boolean;
   expect: { status: number; code?: ErrorCode };
 };
@@ -366,7 +363,6 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'tampered download link',
-    gatewayDownload: true,
     raw: true,
     method: 'GET',
     url: (c) => c.downloadUrl.replace(/sig=(.)/, (_, first) => `sig=${first === 'A' ? 'B' : 'A'}`),
@@ -374,7 +370,6 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'download link used for PUT',
-    gatewayDownload: true,
     raw: true,
     method: 'PUT',
     url: (c) => c.downloadUrl,
@@ -383,7 +378,6 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'link without a signature',
-    gatewayDownload: true,
     raw: true,
     method: 'GET',
     url: (c) => c.downloadUrl.split('?')[0]!,
@@ -391,7 +385,6 @@ const scenarios: Scenario[] = [
   },
   {
     name: 'link with a later expiry',
-    gatewayDownload: true,
     raw: true,
     method: 'GET',
     url: (c) => c.downloadUrl.replace(/exp=(\d+)/, (_, exp) => `exp=${Number(exp) + 60}`),
@@ -403,13 +396,14 @@ const scenarios: Scenario[] = [
 const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   TOKEN_EXPIRED: 'test/api/tokens-and-accounts.test.ts',
   ACCOUNT_DISABLED: 'test/api/tokens-and-accounts.test.ts',
+  EMAIL_NOT_VERIFIED: 'test/accounts/account-mail-flows.test.ts',
   RATE_LIMITED: 'test/api/tokens-and-accounts.test.ts',
   LINK_EXPIRED: 'test/api/data-plane.test.ts',
   LINK_REVOKED: 'test/api/link-revocation.test.ts',
   HTTPS_REQUIRED: 'test/api/https-barrier.test.ts',
   USER_NOT_FOUND: 'test/cli/cli.test.ts',
   UNAVAILABLE: 'test/api/concurrency.test.ts',
-  METHOD_NOT_ALLOWED: 'reserved: the router answers unknown method/URL pairs with NOT_FOUND',
+  METHOD_NOT_ALLOWED: 'test/api/http-conformance.test.ts (405 with Allow on both planes)',
   INTERNAL: 'only a bug reaches it; no request can',
   REQUEST_TIMEOUT: 'test/api/raw-http.test.ts and test/api/body-timeout.test.ts',
   HEADERS_TOO_LARGE: 'test/api/raw-http.test.ts',
@@ -467,9 +461,7 @@ describe('error scenarios', () => {
   after(() => ctx.server.stop());
 
   for (const scenario of scenarios) {
-    const skip =
-      scenario.gatewayDownload && currentStackName() === 'pg-s3' && 'S3 serves download links itself';
-    it(`${scenario.name} → ${scenario.expect.status} ${scenario.expect.code ?? ''}`, { skip }, async () => {
+    it(`${scenario.name} → ${scenario.expect.status} ${scenario.expect.code ?? ''}`, async () => {
       const response = scenario.raw ? await callRaw(ctx, scenario) : await callApi(ctx, scenario);
       assert.equal(response.status, scenario.expect.status, response.text);
       if (scenario.expect.code) {

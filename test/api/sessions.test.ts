@@ -71,16 +71,16 @@ describe('sessions: refresh, logout, password change', () => {
     assert.equal((await refresh(rotated.body.refreshToken)).status, 200);
   });
 
-  it('a retired token reused within the grace answers another token and revokes nothing', async () => {
+  it('a retired token reused within the grace answers the same successor and revokes nothing', async () => {
     const user = await signup();
     const first = await refresh(user.refreshToken);
     assert.equal(first.status, 200);
     clock.advance(10); // the grace, to the second
     const retry = await refresh(user.refreshToken);
     assert.equal(retry.status, 200, retry.text);
-    assert.notEqual(retry.body.refreshToken, first.body.refreshToken);
+    // Issue 23, item 9: never a second live branch (more in session-reuse.test.ts).
+    assert.equal(retry.body.refreshToken, first.body.refreshToken);
     assert.equal((await refresh(first.body.refreshToken)).status, 200);
-    assert.equal((await refresh(retry.body.refreshToken)).status, 200);
   });
 
   it('a retired token reused after the grace revokes its whole family, the newest token too', async () => {

@@ -201,7 +201,7 @@ function runUserContract(fixture: RepositoryFixture): void {
       const created = await fixture.repos.users.create(input);
       assert.deepEqual(
         { ...created, createdAt: 0, updatedAt: 0 },
-        { ...input, createdAt: 0, updatedAt: 0, version: 0 },
+        { ...input, createdAt: 0, updatedAt: 0, version: 0, emailVerifiedAt: null },
       );
       assert.equal(created.createdAt.getTime(), created.updatedAt.getTime());
       assert.deepEqual(await fixture.repos.users.findById(projectId, input.id), created);

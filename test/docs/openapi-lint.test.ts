@@ -69,11 +69,10 @@ it('names every error code, and attaches each to the operations that may answer 
     for (const operation of Object.values(byMethod))
       for (const [status, response] of Object.entries(operation.responses)) {
         for (const code of /^Error: (.*)$/.exec(response.description)?.[1]?.split(', ') ?? []) {
-          assert.equal(
-            String(errorCodes[code as keyof typeof errorCodes]),
-            status,
-            `${code} under ${status}`,
-          );
+          // One code answers two statuses: a mail's token in a body is 400 (docs/errors.md).
+          const usual = String(errorCodes[code as keyof typeof errorCodes]);
+          const accepted = code === 'INVALID_TOKEN' ? [usual, '400'] : [usual];
+          assert.ok(accepted.includes(status), `${code} under ${status}`);
           attached.add(code);
         }
       }

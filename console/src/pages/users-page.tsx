@@ -58,6 +58,12 @@ export function UsersPage({ project }: { project: Project }) {
       setNote(`Password of ${user.email} reset; their sessions ended.`);
     });
   };
+  // The user chooses the password themselves, from the link in the mail (issue 23).
+  const sendResetMail = (user: User) =>
+    action.run(async () => {
+      await api('POST', `${path}/${user.userId}/reset-mail`);
+      setNote(`A password reset mail is on its way to ${user.email}.`);
+    });
   const remove = (user: User) => {
     if (!confirm(`Delete ${user.email} with all their files? This cannot be undone.`)) return;
     return action.run(async () => {
@@ -103,6 +109,13 @@ export function UsersPage({ project }: { project: Project }) {
                   onClick={() => setResetting(user)}
                 >
                   Reset password
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Send a password reset mail to ${user.email}`}
+                  onClick={() => sendResetMail(user)}
+                >
+                  Send reset mail
                 </button>
                 <button
                   type="button"

@@ -1,6 +1,16 @@
 /** What a client keeps of a login; persist it (and pass it back) to survive a page reload. */
 export type Session = { token: string; refreshToken: string; userId: string; expiresAt: number };
 
+/** A session from a login result (which carries more: `expires`, the same instant as text). */
+export function toSession(result: Session): Session {
+  return {
+    token: result.token,
+    refreshToken: result.refreshToken,
+    userId: result.userId,
+    expiresAt: result.expiresAt,
+  };
+}
+
 export type CofferClientOptions = {
   /** The service, e.g. `https://files.example.com` (no trailing path). */
   baseUrl: string;

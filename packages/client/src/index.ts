@@ -1,9 +1,20 @@
-import type { components, operations } from './api-types.ts';
-import type { CofferClientOptions, Session } from './client-options.ts';
+import { AccountCalls } from './account-calls.ts';
+import type {
+  Call,
+  FilePage,
+  FileRecord,
+  FileWithLink,
+  LoginResult,
+  UploadRequest,
+  UploadTicket,
+  UserProfile,
+} from './api-shapes.ts';
+import { type CofferClientOptions, type Session, toSession } from './client-options.ts';
 import { CofferError, toCofferError } from './errors.ts';
 import { type CofferEvent, type EventsOptions, streamEvents } from './event-stream.ts';
 import { putContent } from './put-content.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
+import { aclPath, toHeaders, toQuery } from './request-paths.ts';
 import { toResumeKey } from './resume-key.ts';
 import { defaultResumeStore, type ResumeStore } from './resume-store.ts';
 import { type ByteSource, toByteSource, type UploadBody } from './upload-body.ts';
@@ -15,6 +26,16 @@ import {
 } from './upload-options.ts';
 import { finishUpload, type ResumableCalls, uploadResumably } from './upload-resumably.ts';
 
+export { AccountCalls, tokenFromLink } from './account-calls.ts';
+export type {
+  FileMeta,
+  FilePage,
+  FileRecord,
+  FileWithLink,
+  LoginResult,
+  UploadTicket,
+  UserProfile,
+} from './api-shapes.ts';
 export type { CofferClientOptions, Session } from './client-options.ts';
 export { CofferError } from './errors.ts';
 export type { CofferEvent, EventsOptions } from './event-stream.ts';
@@ -34,25 +55,6 @@ export {
 export type { UploadBody, UploadProgress } from './upload-body.ts';
 export type { TransferOptions, UploadOptions } from './upload-options.ts';
 
-type Schemas = components['schemas'];
-export type FileRecord = Schemas['FileRecord'];
-export type FileWithLink = Schemas['FileWithLink'];
-/** Storage metadata; images also get `width`, `height` and a ThumbHash `placeholder` a moment after verify. */
-export type FileMeta = FileRecord['meta'];
-export type LoginResult = Schemas['LoginResult'];
-export type UserProfile = Schemas['UserProfile'];
-export type UploadTicket = Schemas['UploadTicket'];
-export type FilePage = Schemas['FilePage'];
-type UploadRequest = operations['requestUpload']['requestBody']['content']['application/json'];
-
-type Call = {
-  method: string;
-  path: string;
-  body?: unknown;
-  auth?: boolean;
-  query?: Record<string, string | number | undefined>;
-};
-
 /**
  * A typed client for Coffer's API: sessions (login, signup, automatic refresh), the whole
  * upload in one call, downloads, sharing and listing. Depends on nothing but `fetch` (and
@@ -65,6 +67,11 @@ export class CofferClient {
   #refreshing: Promise<Session> | undefined;
   /** Resumable uploads' state when upload() names no store: localStorage, or this client's memory. */
   readonly #resumeStore: ResumeStore = defaultResumeStore();
+  /** Password reset, email verification and sign-in by link (account-calls.ts). */
+  readonly account = new AccountCalls(
+    (call) => this.#call(call),
+    (result) => this.#startSession(result),
+  );
 
   constructor(options: CofferClientOptions) {
     this.#options = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
@@ -263,12 +270,7 @@ export class CofferClient {
 
   #streamHeaders(): Record<string, string> {
     if (!this.#session) throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
-    const headers: Record<string, string> = {
-      'sb-app-id': this.#options.appId,
-      authorization: `Bearer ${this.#session.token}`,
-    };
-    if (this.#options.appSecret) headers['sb-app-secret'] = this.#options.appSecret;
-    return headers;
+    return toHeaders(this.#options, this.#session.token);
   }
 
   #requestUpload(body: UploadRequest): Promise<UploadTicket> {
@@ -280,13 +282,8 @@ export class CofferClient {
     return this.#call({ method: 'POST', path, body: { etag }, auth: true });
   }
 
-  #startSession(result: LoginResult): Session {
-    const session = {
-      token: result.token,
-      refreshToken: result.refreshToken,
-      userId: result.userId,
-      expiresAt: result.expiresAt,
-    };
+  #startSession(result: Session): Session {
+    const session = toSession(result);
     this.#setSession(session);
     return session;
   }
@@ -297,13 +294,9 @@ export class CofferClient {
   }
 
   async #call<T>(call: Call, retried = false): Promise<T> {
-    const headers: Record<string, string> = { 'sb-app-id': this.#options.appId };
-    if (this.#options.appSecret) headers['sb-app-secret'] = this.#options.appSecret;
+    if (call.auth && !this.#session) throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
+    const headers = toHeaders(this.#options, call.auth ? this.#session?.token : undefined);
     if (call.body !== undefined) headers['content-type'] = 'application/json';
-    if (call.auth) {
-      if (!this.#session) throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
-      headers.authorization = `Bearer ${this.#session.token}`;
-    }
     const response = await this.#fetch(this.#options.baseUrl + call.path + toQuery(call.query), {
       method: call.method,
       headers,
@@ -322,18 +315,4 @@ export class CofferClient {
     if (error.code === 'INVALID_REFRESH_TOKEN') this.#setSession(undefined);
     throw error;
   }
-}
-
-function aclPath(fileId: string, with_: { userId: string } | { role: string }): string {
-  const [scope, identifier] = 'userId' in with_ ? ['user', with_.userId] : ['role', with_.role];
-  return `/api/v1/file/${encodeURIComponent(fileId)}/acl/${scope}/${encodeURIComponent(identifier)}`;
-}
-
-function toQuery(query: Call['query']): string {
-  const entries = Object.entries(query ?? {}).filter(
-    (entry): entry is [string, string | number] => entry[1] !== undefined,
-  );
-  return entries.length === 0
-    ? ''
-    : `?${new URLSearchParams(entries.map(([key, value]) => [key, String(value)]))}`;
 }

@@ -2,6 +2,7 @@ import { fileNotFound, fileNotVerified, internal, linkRevoked } from '../../erro
 import type { Principal } from '../access/decide-file-access.ts';
 import type { ByteRange } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
+import type { ProjectSettings } from '../identity/project-settings.ts';
 import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
 import type { FileContentInfo, FileRecord } from './file-record.ts';
 import type { FileStores } from './file-stores.ts';
@@ -13,7 +14,11 @@ import { toFileName } from './validate-file-path.ts';
 /** A verified file with everything a download needs. */
 export type DownloadableFile = FileRecord & { content: FileContentInfo; etag: string; blobVersion: string };
 
-export type FileReadingOptions = FileStores & { links: LinkIssuer };
+export type FileReadingOptions = FileStores & {
+  links: LinkIssuer;
+  /** The project's settings (cached: a change is seen within the access epoch's re-read). */
+  settingsOf: (projectId: string) => Promise<ProjectSettings>;
+};
 
 /** Reading files (spec 4.5): records and download links, listings, and the bytes behind a link. */
 export class FileReading {
@@ -32,6 +37,7 @@ export class FileReading {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'read');
     if (!file.verified || !file.content || !file.blobVersion) throw fileNotVerified();
     const nowSeconds = toUnixSeconds(this.#o.clock.now());
+    const policy = await this.#o.settingsOf(file.projectId);
     const download = await this.#o.links.issueDownload(
       {
         id: file.id,
@@ -41,8 +47,7 @@ export class FileReading {
         contentType: file.content.contentType,
         linksGeneration: file.linksGeneration,
       },
-      nowSeconds + expiresInSeconds,
-      nowSeconds,
+      { expiresAt: nowSeconds + expiresInSeconds, nowSeconds, policy },
     );
     return { file, download };
   }

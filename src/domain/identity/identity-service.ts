@@ -1,6 +1,7 @@
 import {
   accessDenied,
   accountDisabled,
+  emailNotVerified,
   invalidAppCredentials,
   invalidLogin,
   invalidRefreshToken,
@@ -135,6 +136,8 @@ export class IdentityService {
       }
       return found!;
     });
+    // Only once the password is right: a stranger learns nothing of the account's address.
+    assertVerifiedWhereRequired(project, user);
     return this.startSession(user, project, client);
   }
 
@@ -160,6 +163,7 @@ export class IdentityService {
     const user = await this.#o.users.findById(project.id, found.userId);
     if (!user) throw invalidRefreshToken();
     if (!user.enabled) throw accountDisabled();
+    assertVerifiedWhereRequired(project, user);
     const next = await this.#o.refreshTokens.rotate(refreshToken);
     const issued = await this.#issueAccessToken(user, next.familyId, project);
     return { ...issued, refreshToken: next.refreshToken, user };
@@ -175,7 +179,7 @@ export class IdentityService {
       );
   }
 
-  /** Logout by access token: revokes the family the token was issued with. */
+  /** Logout by access token: revokes the family the token was issued with, and so the token. */
   async logout(caller: Authenticated): Promise<void> {
     if (caller.sessionId !== undefined)
       await this.#o.refreshTokens.revokeFamily(
@@ -197,8 +201,8 @@ export class IdentityService {
   /**
    * POST /auth/password. A wrong oldPassword is INVALID_LOGIN and counts against the account
    * exactly as a failed login does (login-throttle.ts), so a stolen access token cannot be
-   * used to guess the password faster than the login form allows. Revokes every other
-   * session's refresh tokens; the caller's session goes on.
+   * used to guess the password faster than the login form allows. Ends every other session
+   * (refresh and access tokens); the caller's session goes on.
    */
   async changePassword(
     caller: Authenticated,
@@ -233,15 +237,31 @@ export class IdentityService {
   /**
    * Barrier 3: the bearer token, checked against the project of the app credentials; the
    * account is read on every call (from a cache that a change anywhere invalidates within the
-   * access epoch's interval, cached-user-repository.ts), so a disabled account is refused.
+   * access epoch's interval, cached-user-repository.ts), so a disabled account is refused; and
+   * so is a token whose session ended (logout, password change or reset, reuse revocation,
+   * expiry of its refresh tokens), as an invalid token (session-liveness.ts).
    */
-  async authenticate(project: Project, token: string): Promise<Authenticated> {
+  async authenticate(
+    project: Project,
+    token: string,
+    options: { unverifiedAllowed?: boolean } = {},
+  ): Promise<Authenticated> {
     const tokens = await this.#o.tokens.current();
-    const claims = tokens.verify(token, toUnixSeconds(this.#o.clock.now()));
+    const now = this.#o.clock.now();
+    const claims = tokens.verify(token, toUnixSeconds(now));
     if (claims.projectId !== project.id) throw invalidToken();
     const user = await this.#o.users.findById(project.id, claims.userId);
     if (!user) throw invalidToken();
     if (!user.enabled) throw accountDisabled();
+    // A signup's session in a project that signs in verified addresses only asks for its mail.
+    if (!options.unverifiedAllowed) assertVerifiedWhereRequired(project, user);
+    const live = this.#o.refreshTokens.isLive(claims.sessionId, now);
+    if (live !== true && (live === false || !(await live))) throw invalidToken();
     return { principal: toPrincipal(project, user), user, sessionId: claims.sessionId };
   }
+}
+
+/** EMAIL_NOT_VERIFIED where the project signs in verified addresses only (requireVerifiedEmail). */
+function assertVerifiedWhereRequired(project: Project, user: User): void {
+  if (project.settings.requireVerifiedEmail && user.emailVerifiedAt === null) throw emailNotVerified();
 }

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { assignSettings, defaultProjectSettings, readStoredSettings } from './project-settings.ts';
+import {
+  assignProjectSettings,
+  assignSettings,
+  defaultProjectSettings,
+  readStoredSettings,
+} from './project-settings.ts';
 import { isContentTypeAllowed, parseByteSize } from './setting-parsers.ts';
 
 it('applies name=value assignments, and name= restores a default', () => {
@@ -87,4 +92,48 @@ it('reads token lifetimes within their bounds and admin roles as a non-empty lis
   assert.deepEqual(readStoredSettings('{"adminRoles":[]}', { adminRoles: ['owner'] }).adminRoles, ['owner']);
   assert.deepEqual(readStoredSettings('{}', { adminRoles: ['owner'] }).adminRoles, ['owner']);
   assert.equal(readStoredSettings('{"accessTokenLifetimeSeconds":5}').accessTokenLifetimeSeconds, null);
+});
+
+it('takes an accountLinkUrl only on an origin the project allows', () => {
+  const project = { settings: defaultProjectSettings, allowedOrigins: ['https://app.example'] };
+  const settings = assignProjectSettings(project, ['accountLinkUrl=https://app.example/auth/{purpose}']);
+  assert.equal(settings.accountLinkUrl, 'https://app.example/auth/{purpose}');
+  assert.throws(
+    () => assignProjectSettings(project, ['accountLinkUrl=https://evil.example/{purpose}']),
+    /https:\/\/evil.example is not an origin this project allows/,
+  );
+  for (const bad of [
+    'ftp://app.example/x',
+    'https://app.example/x#frag',
+    'https://u:p@app.example/',
+    'not a url',
+  ])
+    assert.throws(() => assignProjectSettings(project, [`accountLinkUrl=${bad}`]), /accountLinkUrl must be/);
+  assert.equal(assignProjectSettings(project, ['accountLinkUrl=none']).accountLinkUrl, null);
+});
+
+it('sets mail templates one part at a time, bounded, and restores a part with an empty value', () => {
+  const settings = assignSettings(defaultProjectSettings, [
+    'mailTemplates.passwordReset.subject=Reset for {{project}}',
+    'mailTemplates.magicLink.text=Sign in: {{link}}',
+  ]);
+  assert.deepEqual(settings.mailTemplates, {
+    passwordReset: { subject: 'Reset for {{project}}' },
+    magicLink: { text: 'Sign in: {{link}}' },
+  });
+  assert.deepEqual(assignSettings(settings, ['mailTemplates.magicLink.text=']).mailTemplates, {
+    passwordReset: { subject: 'Reset for {{project}}' },
+  });
+  assert.throws(
+    () => assignSettings(settings, ['mailTemplates.welcome.text=hi']),
+    /mailTemplates\.<passwordReset/,
+  );
+  assert.throws(
+    () => assignSettings(settings, [`mailTemplates.magicLink.subject=${'x'.repeat(201)}`]),
+    /longer than 200/,
+  );
+  assert.equal(
+    readStoredSettings(JSON.stringify({ mailTemplates: { welcome: {} } })).mailTemplates,
+    defaultProjectSettings.mailTemplates,
+  );
 });

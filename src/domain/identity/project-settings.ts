@@ -11,7 +11,7 @@ import {
   isPresetTable,
   type PresetTable,
 } from '../renditions/rendition-presets.ts';
-import { isAccountLinkUrl, parseAccountLinkUrl } from './account-link-url.ts';
+import { accountLinkOrigin, isAccountLinkUrl, parseAccountLinkUrl } from './account-link-url.ts';
 import {
   booleanSetting,
   countSetting,
@@ -208,6 +208,26 @@ export function readStoredSettings(json: string, defaults: Partial<ProjectSettin
     }
   }
   return settings as ProjectSettings;
+}
+
+/**
+ * assignSettings, plus the checks that need the project: a new accountLinkUrl must be on an
+ * origin the project allows (mail links must not lead anywhere else).
+ */
+export function assignProjectSettings(
+  project: { settings: ProjectSettings; allowedOrigins: readonly string[] },
+  assignments: readonly string[],
+): ProjectSettings {
+  const next = assignSettings(project.settings, assignments);
+  const url = next.accountLinkUrl;
+  if (url !== null && url !== project.settings.accountLinkUrl) {
+    const origin = accountLinkOrigin(url);
+    if (!project.allowedOrigins.includes(origin))
+      throw validationFailed(
+        `accountLinkUrl: ${origin} is not an origin this project allows; allow it first (coffer project origin add)`,
+      );
+  }
+  return next;
 }
 
 /** Applies `name=value` assignments (all checked before any applies); `name=` resets one to its default. */

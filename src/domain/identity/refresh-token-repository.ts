@@ -14,6 +14,12 @@ export type RefreshToken = {
 
 export type NewRefreshToken = { tokenHash: string; expiresAt: Date };
 
+/**
+ * The token a rotation adds, made from the family's secret (null for a family from before
+ * secrets existed): derived from it, a rotation repeated within the grace adds the same one.
+ */
+export type NextRefreshToken = NewRefreshToken | ((familySecret: string | null) => NewRefreshToken);
+
 /** What rotate() found: the token it used, and whether a new one was added to its family. */
 export type RotationOutcome =
   | { outcome: 'rotated'; token: RefreshToken }
@@ -25,7 +31,7 @@ export type RotationOutcome =
 export interface RefreshTokenRepository {
   /** Starts a family (a login) with its first token. */
   createFamily(
-    family: { id: string; projectId: string; userId: string },
+    family: { id: string; projectId: string; userId: string; secret?: string },
     token: NewRefreshToken,
     now: Date,
     /** A login's user.login event, written with the family. */
@@ -35,13 +41,22 @@ export interface RefreshTokenRepository {
   /**
    * In one transaction: when the token is live at `now`, or was retired at most `graceMs`
    * before it (a client retrying after a lost answer), retires it and adds `next` to its
-   * family; concurrent rotations of one token never both find it live. Writes nothing otherwise.
+   * family; concurrent rotations of one token never both find it live. A `next` already in
+   * the family (the same successor derived again) is answered as it is while it is live, and
+   * is `invalid` once it was rotated in turn. Writes nothing otherwise.
    */
-  rotate(tokenHash: string, next: NewRefreshToken, now: Date, graceMs: number): Promise<RotationOutcome>;
+  rotate(tokenHash: string, next: NextRefreshToken, now: Date, graceMs: number): Promise<RotationOutcome>;
   /** Revokes a family: deletes it and its tokens. Answers whether it existed. */
   deleteFamily(familyId: string, event?: NewEvent): Promise<boolean>;
   /** Revokes every family of the user but `exceptFamilyId`; answers how many. */
   deleteUserFamilies(projectId: string, userId: string, exceptFamilyId?: string): Promise<number>;
   /** Deletes at most `limit` families whose every token has expired at `now`; answers how many. */
   deleteExpired(now: Date, limit: number): Promise<number>;
+  /** When the family's newest token expires (Unix ms), or undefined once it is revoked or swept. */
+  findFamilyExpiresAt(familyId: string): Promise<number | undefined>;
+  /**
+   * A number the database bumps whenever a family that had not expired is deleted, by any
+   * process or node (migrations/session-revocation.ts).
+   */
+  readSessionEpoch(): Promise<number>;
 }

@@ -6,8 +6,11 @@ import type { HmacKey } from '../links/link-signer.ts';
 const algorithm = 'HS256';
 const issuer = 'coffer';
 
-/** `sessionId` (claim `sid`): the refresh-token family the token was issued with (logout, password change). */
-export type TokenClaims = { userId: string; projectId: string; sessionId?: string };
+/**
+ * `sessionId` (claim `sid`): the refresh-token family the token was issued with; the token
+ * works while that family lives (refresh-token-service.ts, `isLive`).
+ */
+export type TokenClaims = { userId: string; projectId: string; sessionId: string };
 export type IssuedToken = { token: string; expiresAt: number };
 
 /**
@@ -45,15 +48,13 @@ export class TokenService {
   issue(claims: TokenClaims, nowSeconds: number, ttlSeconds = this.#ttlSeconds): IssuedToken {
     const expiresAt = nowSeconds + ttlSeconds;
     const payload = { sub: claims.userId, aud: claims.projectId, iat: nowSeconds, exp: expiresAt };
-    const token = this.#sign(
-      claims.sessionId === undefined ? payload : { ...payload, sid: claims.sessionId },
-    );
+    const token = this.#sign({ ...payload, sid: claims.sessionId });
     return { token, expiresAt };
   }
 
   /**
    * Throws INVALID_TOKEN, or TOKEN_EXPIRED once `nowSeconds` is past the token's `exp`;
-   * otherwise answers who the token speaks for.
+   * otherwise answers who the token speaks for, and in which session.
    */
   verify(token: string, nowSeconds: number): TokenClaims {
     const verifier = this.#verifiers.get(readKeyId(token));
@@ -67,11 +68,11 @@ export class TokenService {
     const { sub, aud, exp, iat, sid } = payload;
     if (typeof sub !== 'string' || typeof aud !== 'string') throw invalidToken();
     if (!Number.isSafeInteger(exp) || !Number.isSafeInteger(iat)) throw invalidToken();
-    if (sid !== undefined && typeof sid !== 'string') throw invalidToken();
     if (nowSeconds > (exp as number)) throw tokenExpired();
-    return sid === undefined
-      ? { userId: sub, projectId: aud }
-      : { userId: sub, projectId: aud, sessionId: sid };
+    // security: a token without a session could not be ended by logout or a password change.
+    // Every token issued since sessions exist names one (older ones have long expired).
+    if (typeof sid !== 'string') throw invalidToken();
+    return { userId: sub, projectId: aud, sessionId: sid };
   }
 }
 

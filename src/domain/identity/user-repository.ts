@@ -10,9 +10,11 @@ export type User = {
   createdAt: Date;
   updatedAt: Date;
   version: number;
+  /** When the address was shown to be the user's (verification, reset, magic link); null: never. */
+  emailVerifiedAt: Date | null;
 };
 
-export type NewUser = Omit<User, 'createdAt' | 'updatedAt' | 'version'>;
+export type NewUser = Omit<User, 'createdAt' | 'updatedAt' | 'version' | 'emailVerifiedAt'>;
 
 export interface UserRepository {
   /** Throws EMAIL_TAKEN when the project already has this email (case-insensitive). */

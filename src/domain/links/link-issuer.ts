@@ -1,6 +1,7 @@
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { isActiveContentType } from '../files/active-content.ts';
 import type { UploadContract } from '../files/file-record.ts';
+import type { ProjectSettings } from '../identity/project-settings.ts';
 import type { LinkClaims, LinkOperation, LinkSigner } from './link-signer.ts';
 
 /** Gateway path of a file's bytes; the signed query string is the credential. */
@@ -11,6 +12,9 @@ export const renditionPathPrefix = '/blob/v1/renditions/';
 export const resumablePathPrefix = '/blob/v1/uploads/';
 
 export type IssuedLink = { url: string; expiresAt: number };
+
+/** The project's choice of how download links are served (docs/security.md, "Revoking links"). */
+export type DownloadPolicy = Pick<ProjectSettings, 'downloads' | 'presignedDownloadMaxSeconds'>;
 
 /**
  * The query string of a gateway link, without its `?`. security: this is the one spelling
@@ -28,8 +32,9 @@ export function toGatewayQuery(link: {
 }
 
 /**
- * Builds absolute signed links (the original SDKs need absolute URLs). Stores that can sign
- * their own URLs (S3) serve downloads directly; otherwise the links point at our gateway.
+ * Builds absolute signed links (the original SDKs need absolute URLs). Download links point at
+ * our gateway, which checks the file's links generation on every request; a project may choose
+ * links that a store signs itself (S3 presigned), which skip Coffer but outlive a revocation.
  */
 export class LinkIssuer {
   /** The signer of the moment: keys rotate (domain/keys/signing-key-ring.ts). */
@@ -80,18 +85,25 @@ export class LinkIssuer {
       /** Signed into gateway links: revoking moves it on (docs/security.md, "Revoking links"). */
       linksGeneration: number;
     },
-    expiresAt: number,
-    nowSeconds: number,
+    link: { expiresAt: number; nowSeconds: number; policy: DownloadPolicy },
   ): Promise<IssuedLink> {
+    const { expiresAt, nowSeconds, policy } = link;
     // security: a store cannot send the sandbox policy with the bytes it serves, so active
     // content (HTML, SVG, XML, scripts) always goes through the gateway, which does.
-    if (this.#blobs.presignDownload && !isActiveContentType(file.contentType)) {
+    if (
+      policy.downloads === 'presigned' &&
+      this.#blobs.presignDownload &&
+      !isActiveContentType(file.contentType)
+    ) {
+      // security: the store knows nothing of revocations, so a presigned link works until it
+      // expires; the project's cap bounds that window, and the answer says the capped expiry.
+      const expiresInSeconds = Math.min(expiresAt - nowSeconds, policy.presignedDownloadMaxSeconds);
       const url = await this.#blobs.presignDownload(file.storageKey, file.blobVersion, {
-        expiresInSeconds: expiresAt - nowSeconds,
+        expiresInSeconds,
         fileName: file.fileName,
         contentType: file.contentType,
       });
-      return { url, expiresAt };
+      return { url, expiresAt: nowSeconds + expiresInSeconds };
     }
     return { url: await this.#gatewayUrl('download', file.id, expiresAt, file.linksGeneration), expiresAt };
   }

@@ -24,6 +24,7 @@ import { resetUserPassword } from './reset-user-password.ts';
 import { revokeProjectApp } from './revoke-project-app.ts';
 import { revokeProjectFileLinks } from './revoke-project-file-links.ts';
 import { rotateKeys } from './rotate-keys.ts';
+import { sendUserResetMail } from './send-user-reset-mail.ts';
 import { shareProjectFile } from './share-project-file.ts';
 import { signIn } from './sign-in.ts';
 import { signInWithLink } from './sign-in-with-link.ts';
@@ -49,6 +50,7 @@ const routes = [
   createProjectUser,
   updateProjectUser,
   resetUserPassword,
+  sendUserResetMail,
   deleteProjectUser,
   browseProjectFiles,
   getProjectFile,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { assignSettings } from '../../domain/identity/project-settings.ts';
+import { assignProjectSettings } from '../../domain/identity/project-settings.ts';
 import { notFound } from '../../errors/errors.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { projectParams } from './project-params.ts';
@@ -33,7 +33,7 @@ export const updateSettingsRoute: RouteRegistrar = (app, services) => {
       const assignments = Object.entries(request.body).map(
         ([name, value]) => `${name}=${toAssignedText(value)}`,
       );
-      const settings = assignSettings(project.settings, assignments);
+      const settings = assignProjectSettings(project, assignments);
       const updated = await services.repositories.projects.updateSettings(project.id, settings);
       if (!updated) throw notFound('project');
       return { project: toProjectView(updated) };

@@ -4,6 +4,7 @@ import { installAuthenticate } from '../plugins/authenticate.ts';
 import { installNulTextGuard } from '../plugins/nul-text-guard.ts';
 import { installNoStore } from '../plugins/response-hardening.ts';
 import type { TypedApp } from '../route-context.ts';
+import { accountRoutes } from './accounts/account-routes.ts';
 import { auditRoutes } from './audit/audit-routes.ts';
 import { authRoutes } from './auth/auth-routes.ts';
 import { eventRoutes } from './events/events-routes.ts';
@@ -16,6 +17,7 @@ import { webhookRoutes } from './webhooks/webhook-routes.ts';
 // Each area lists its own routes, so a new capability adds its list here and touches no neighbour.
 const routes = [
   ...authRoutes,
+  ...accountRoutes,
   ...userRoutes,
   ...fileRoutes,
   ...uploadRoutes,

@@ -137,7 +137,10 @@ function toResponses(schema: RouteSchema, operation: Operation, method: string):
   ]);
   if (schema.body !== undefined || method === 'PUT') for (const code of bodyErrors) codes.add(code);
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(errorCodes[code], [...(byStatus.get(errorCodes[code]) ?? []), code]);
+  for (const code of codes) {
+    const status = operation.errorStatuses?.[code] ?? errorCodes[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = { ...ErrorSchema, description: `Error: ${statusCodes.sort().join(', ')}` };
   }

@@ -18,6 +18,8 @@ export type Operation = {
   access: Access;
   /** What the operation itself may answer, beyond its barriers' and every request's errors. */
   errors: ErrorCode[];
+  /** Where a code answers another status here than its usual one (INVALID_TOKEN of a mail's token: 400). */
+  errorStatuses?: Partial<Record<ErrorCode, number>>;
   /** The 2xx status and the component its answer is (the document names and references it). */
   success?: { status: 200 | 201 | 202 | 204 | 206; component?: string; description?: string };
 };

@@ -1,3 +1,4 @@
+import { accountOperations } from './account-operations.ts';
 import { auditOperations } from './audit-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { uploadOperations } from './upload-operations.ts';
@@ -12,7 +13,7 @@ export const operations: Record<string, Operation> = {
   'POST /api/v1/auth/login': {
     operationId: 'login',
     access: 'app',
-    errors: ['VALIDATION_FAILED', 'INVALID_LOGIN', 'ACCOUNT_DISABLED', 'RATE_LIMITED'],
+    errors: ['VALIDATION_FAILED', 'INVALID_LOGIN', 'ACCOUNT_DISABLED', 'EMAIL_NOT_VERIFIED', 'RATE_LIMITED'],
     success: { status: 200, component: 'LoginResult' },
   },
   'POST /api/v1/auth/signup': {
@@ -235,6 +236,7 @@ export const operations: Record<string, Operation> = {
     success: { status: 200, description: 'The headers of the rendition, without the bytes' },
   },
   ...uploadOperations,
+  ...accountOperations,
   ...webhookOperations,
   'GET /api/v1/events': {
     operationId: 'streamEvents',
@@ -247,6 +249,13 @@ export const operations: Record<string, Operation> = {
     },
   },
   ...auditOperations,
+  'GET /': {
+    operationId: 'homePage',
+    summary: 'A page pointing to the console and the API reference',
+    access: 'public',
+    errors: [],
+    success: { status: 200, description: 'A small HTML page (text/html) linking /console and /docs' },
+  },
   'GET /healthz': {
     operationId: 'health',
     summary: 'Liveness: the process serves',

@@ -42,7 +42,7 @@ export function toProfileView(user: User) {
     devices: [],
     picture: null,
     displayName: user.displayName,
-    emails: [{ email: user.email, primary: true, verified: false }],
+    emails: [{ email: user.email, primary: true, verified: user.emailVerifiedAt !== null }],
     accountState: { enabled: user.enabled, expired: false },
     __createdAt: user.createdAt.toISOString(),
     __updatedAt: user.updatedAt.toISOString(),

@@ -3,6 +3,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import type { DatabaseSchema } from '../database-schema.ts';
 import { writeTransaction } from '../repositories/write-transaction.ts';
 import { accessEpoch } from './access-epoch.ts';
+import { accountTokens } from './account-tokens.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
 import { appCredentials } from './app-credentials.ts';
 import { consoleSignInLinks } from './console-sign-in-links.ts';
@@ -20,6 +21,7 @@ import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
 import { renditions } from './renditions.ts';
 import { resumableUploads } from './resumable-uploads.ts';
+import { sessionRevocation } from './session-revocation.ts';
 import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
 import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
@@ -52,6 +54,8 @@ const migrations: Record<string, Migration> = {
   '0020_renditions': renditions,
   '0021_events': events,
   '0022_mail_outbox': mailOutbox,
+  '0023_session_revocation': sessionRevocation,
+  '0024_account_tokens': accountTokens,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AccountTokenRepository } from '../../domain/accounts/account-token.ts';
 import type { DeliveryQueue } from '../../domain/events/delivery-queue.ts';
 import type { EventLog } from '../../domain/events/event-log.ts';
 import type { WebhookRepository } from '../../domain/events/webhook-repository.ts';
@@ -18,6 +19,7 @@ import type { ImageSummaryRepository } from '../../domain/renditions/image-summa
 import type { RenditionRepository } from '../../domain/renditions/rendition-repository.ts';
 import type { ResumableUploadRepository } from '../../domain/resumable/resumable-upload-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
+import { KyselyAccountTokenRepository } from './accounts/kysely-account-token-repository.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
 import { KyselyDeliveryQueue } from './kysely-delivery-queue.ts';
@@ -56,6 +58,8 @@ export type Repositories = {
   deliveries: DeliveryQueue;
   events: EventLog;
   mail: MailQueue;
+  /** Single-use tokens of account mails (issue 23). */
+  accountTokens: AccountTokenRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -79,5 +83,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     deliveries: new KyselyDeliveryQueue(db),
     events: new KyselyEventLog(db),
     mail: new KyselyMailQueue(db),
+    accountTokens: new KyselyAccountTokenRepository(db),
   };
 }

@@ -2,28 +2,44 @@ import type { Kysely, Selectable } from 'kysely';
 import type { NewEvent } from '../../domain/events/event.ts';
 import type {
   NewRefreshToken,
+  NextRefreshToken,
   RefreshToken,
   RefreshTokenRepository,
   RotationOutcome,
 } from '../../domain/identity/refresh-token-repository.ts';
 import type { DatabaseSchema, RefreshTokenFamiliesTable, RefreshTokensTable } from '../database-schema.ts';
+import { sessionEpochId } from '../migrations/session-revocation.ts';
 import { deleteExpiredRows } from './delete-expired-rows.ts';
 import { insertEvents } from './events/insert-events.ts';
+import { prepareQuery } from './prepared-query.ts';
 import { writeTransaction } from './write-transaction.ts';
 
 type TokenRow = Selectable<RefreshTokensTable> &
-  Pick<Selectable<RefreshTokenFamiliesTable>, 'project_id' | 'user_id'>;
+  Pick<Selectable<RefreshTokenFamiliesTable>, 'project_id' | 'user_id' | 'secret'>;
 
 /** Refresh-token families and their tokens (migrations/refresh-tokens.ts). */
 export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
   readonly #db: Kysely<DatabaseSchema>;
+  /** Read a few times a second by every busy process, and on each new session it sees: compiled once. */
+  readonly #selectEpoch: (id: number) => Promise<{ value: number }[]>;
+  readonly #selectFamilyExpiry: (id: string) => Promise<{ expires_at: number }[]>;
 
   constructor(db: Kysely<DatabaseSchema>) {
     this.#db = db;
+    this.#selectEpoch = prepareQuery(
+      db,
+      (id: number) => db.selectFrom('access_epoch').select('value').where('id', '=', id),
+      [0],
+    );
+    this.#selectFamilyExpiry = prepareQuery(
+      db,
+      (id: string) => db.selectFrom('refresh_token_families').select('expires_at').where('id', '=', id),
+      [''],
+    );
   }
 
   async createFamily(
-    family: { id: string; projectId: string; userId: string },
+    family: { id: string; projectId: string; userId: string; secret?: string },
     token: NewRefreshToken,
     now: Date,
     event?: NewEvent,
@@ -37,6 +53,7 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
           user_id: family.userId,
           created_at: now.getTime(),
           expires_at: token.expiresAt.getTime(),
+          secret: family.secret ?? null,
         })
         .execute();
       await trx
@@ -54,7 +71,7 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
 
   async rotate(
     tokenHash: string,
-    next: NewRefreshToken,
+    nextOrDerive: NextRefreshToken,
     now: Date,
     graceMs: number,
   ): Promise<RotationOutcome> {
@@ -62,6 +79,7 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
     return writeTransaction(this.#db, async (trx) => {
       const row = await selectToken(trx, tokenHash);
       if (!row || Number(row.expires_at) <= nowMs) return { outcome: 'invalid' } as const;
+      const next = typeof nextOrDerive === 'function' ? nextOrDerive(row.secret) : nextOrDerive;
       // Only one of concurrent rotations retires the token; the others see it retired (just
       // now: within the grace) once the winner commits.
       const retired = await trx
@@ -89,6 +107,8 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
         await trx.rollback().execute();
         return { outcome: 'invalid' } as const;
       }
+      // A repeat within the grace derives the successor the first rotation added: it is
+      // answered again, never a second live branch of the family (issue 23, item 9).
       await trx
         .insertInto('refresh_tokens')
         .values({
@@ -96,7 +116,16 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
           family_id: row.family_id,
           expires_at: next.expiresAt.getTime(),
         })
+        .onConflict((conflict) => conflict.column('token_hash').doNothing())
         .execute();
+      if (retired.numUpdatedRows === 0n) {
+        const successor = await selectToken(trx, next.tokenHash);
+        // Already rotated in turn: the client moved on, and a third token would be a branch.
+        if (successor?.retired_at !== null) {
+          await trx.rollback().execute();
+          return { outcome: 'invalid' } as const;
+        }
+      }
       return { outcome: 'rotated', token: toRefreshToken(row) } as const;
     });
   }
@@ -130,6 +159,17 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
       limit,
     );
   }
+
+  async findFamilyExpiresAt(familyId: string): Promise<number | undefined> {
+    const [row] = await this.#selectFamilyExpiry(familyId);
+    return row && Number(row.expires_at);
+  }
+
+  async readSessionEpoch(): Promise<number> {
+    const [row] = await this.#selectEpoch(sessionEpochId);
+    if (row === undefined) throw new Error('access_epoch has no session row: run the migrations');
+    return Number(row.value);
+  }
 }
 
 function selectToken(db: Kysely<DatabaseSchema>, tokenHash: string): Promise<TokenRow | undefined> {
@@ -143,6 +183,7 @@ function selectToken(db: Kysely<DatabaseSchema>, tokenHash: string): Promise<Tok
       'refresh_tokens.retired_at',
       'refresh_token_families.project_id',
       'refresh_token_families.user_id',
+      'refresh_token_families.secret',
     ])
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();

@@ -38,6 +38,7 @@ export class KyselyUserRepository implements UserRepository {
       created_at: now,
       updated_at: now,
       version: 0,
+      email_verified_at: null,
     };
     try {
       await writeTransaction(this.#db, async (trx) => {
@@ -143,7 +144,7 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function toUser(row: Selectable<UsersTable>): User {
+export function toUser(row: Selectable<UsersTable>): User {
   return {
     id: row.id,
     projectId: row.project_id,
@@ -155,5 +156,6 @@ function toUser(row: Selectable<UsersTable>): User {
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     version: row.version,
+    emailVerifiedAt: row.email_verified_at === null ? null : new Date(Number(row.email_verified_at)),
   };
 }

@@ -4,7 +4,10 @@ import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { LoginResultSchema } from '../../wire/schemas.ts';
 import { toLoginResult } from './to-login-result.ts';
 
-/** POST /api/v1/auth/signup: a new account with role `user`, answered like a login. */
+/**
+ * POST /api/v1/auth/signup: a new account with role `user`, answered like a login; where the
+ * project requires verified addresses, a verification mail goes too.
+ */
 export const signup: RouteRegistrar = (app, services) => {
   app.post(
     '/auth/signup',
@@ -25,6 +28,9 @@ export const signup: RouteRegistrar = (app, services) => {
       const { email, password, displayName } = request.body;
       const client = toClientContext(request);
       const user = await services.identity.signup(request.project, { email, password, displayName }, client);
+      // A project that signs in verified addresses only mails the link at once (issue 23).
+      if (request.project.settings.requireVerifiedEmail)
+        await services.accountMail.sendEmailVerification(request.project, user);
       return toLoginResult(
         await services.identity.startSession(user, request.project, toClientContext(request)),
       );

@@ -1,0 +1,22 @@
+import type { components, operations } from './api-types.ts';
+
+// The API's shapes under the names the client uses, from the generated OpenAPI types.
+
+type Schemas = components['schemas'];
+export type FileRecord = Schemas['FileRecord'];
+export type FileWithLink = Schemas['FileWithLink'];
+/** Storage metadata; images also get `width`, `height` and a ThumbHash `placeholder` a moment after verify. */
+export type FileMeta = FileRecord['meta'];
+export type LoginResult = Schemas['LoginResult'];
+export type UserProfile = Schemas['UserProfile'];
+export type UploadTicket = Schemas['UploadTicket'];
+export type FilePage = Schemas['FilePage'];
+export type UploadRequest = operations['requestUpload']['requestBody']['content']['application/json'];
+
+export type Call = {
+  method: string;
+  path: string;
+  body?: unknown;
+  auth?: boolean;
+  query?: Record<string, string | number | undefined>;
+};

@@ -1,0 +1,92 @@
+import { rateLimited } from '../../errors/errors.ts';
+import type { Clock } from '../clock.ts';
+import { toCountedAddress } from '../rate-limits/counted-address.ts';
+import type { BucketRule } from '../rate-limits/rate-limit-repository.ts';
+import { type Charge, type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
+
+export type AccountMailLimits = {
+  /** Per client address, all recipients and purposes together: past it, 429. */
+  perClient: BucketRule;
+};
+
+/** Per recipient: one mail a minute and five an hour, whatever asks (issue 23, item 7). */
+const perRecipient: BucketRule[] = [
+  { burst: 1, refillIntervalMs: 60_000 },
+  { burst: 5, refillIntervalMs: 720_000 },
+];
+
+const dayMs = 86_400_000;
+
+export type MailRequest = { projectId: string; email: string; clientAddress: string };
+
+/**
+ * The limits of account mails (password reset, verification, magic link), built so that they
+ * tell nobody whether an address has an account: every check below runs, and costs the same,
+ * for a known address and an unknown one, before the address is even looked up.
+ * - the client address's bucket (429 RATE_LIMITED past it),
+ * - the project's daily budget (429 while it is empty; docs/decisions.md: it is drawn only by
+ *   mails actually sent, so requests for unknown addresses cannot drain it and lock everyone out),
+ * - the recipient's buckets, which say nothing: past them the request is answered as usual and
+ *   no mail goes.
+ */
+export class AccountMailThrottle {
+  readonly #buckets: TokenBuckets;
+  readonly #limits: AccountMailLimits;
+  readonly #clock: Clock;
+
+  constructor(options: { buckets: TokenBuckets; limits: AccountMailLimits; clock: Clock }) {
+    this.#buckets = options.buckets;
+    this.#limits = options.limits;
+    this.#clock = options.clock;
+  }
+
+  /**
+   * Throws RATE_LIMITED for the client's or the project's limit; answers whether the recipient
+   * may get a mail now (false: answer as usual, send nothing).
+   */
+  async admit(request: MailRequest, dailyBudget: number | null): Promise<boolean> {
+    const now = this.#clock.now();
+    await this.#buckets.takeAll(
+      [
+        {
+          key: toBucketKey('account-mail-client', toCountedAddress(request.clientAddress)),
+          rule: this.#limits.perClient,
+        },
+      ],
+      now,
+    );
+    // A budget of 0 sends no account mail at all (a bucket of 0 tokens would count as full).
+    if (dailyBudget === 0) throw rateLimited(dayMs / 1000);
+    const budget = toBudgetCharge(request.projectId, dailyBudget);
+    if (budget) await this.#buckets.assertTokens([budget], now);
+    try {
+      await this.#buckets.takeAll(toRecipientCharges(request), now);
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'RATE_LIMITED') return false;
+      throw error;
+    }
+  }
+
+  /** Counts a mail that is going out against the project's daily budget. */
+  async spendBudget(projectId: string, dailyBudget: number | null): Promise<void> {
+    const budget = toBudgetCharge(projectId, dailyBudget);
+    if (budget) await this.#buckets.spend([budget], this.#clock.now());
+  }
+}
+
+function toRecipientCharges(request: MailRequest): Charge[] {
+  const recipient = request.email.trim().toLowerCase();
+  return perRecipient.map((rule) => ({
+    key: toBucketKey(`account-mail-to-${rule.burst}`, request.projectId, recipient),
+    rule,
+  }));
+}
+
+function toBudgetCharge(projectId: string, dailyBudget: number | null): Charge | undefined {
+  if (dailyBudget === null || dailyBudget === 0) return undefined;
+  return {
+    key: toBucketKey('account-mail-project', projectId),
+    rule: { burst: dailyBudget, refillIntervalMs: Math.ceil(dayMs / dailyBudget) },
+  };
+}

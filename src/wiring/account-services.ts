@@ -1,0 +1,58 @@
+import { AccountMailFlows } from '../domain/accounts/account-mail-flows.ts';
+import { AccountMailThrottle } from '../domain/accounts/account-mail-throttle.ts';
+import { BackgroundTasks } from '../domain/accounts/background-tasks.ts';
+import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
+import type { ServiceMetrics } from '../metrics/service-metrics.ts';
+import type { IdentityServices } from './identity-services.ts';
+import type { WiringContext } from './wiring-context.ts';
+
+type Log = { error(details: object, message: string): void };
+
+/** Accounts by email (issue 23): reset, verification and sign-in mails. */
+export type AccountServices = {
+  accountMail: AccountMailFlows;
+  /** Where a mail lookup that failed after its answer is reported (the server's log, once it has one). */
+  reportAccountMailErrorsTo(log: Log): void;
+  /** Waits for the lookups and mails still under way (before the database closes). */
+  closeAccountMail(): Promise<void>;
+};
+
+export function buildAccountServices(
+  context: WiringContext,
+  shared: { identity: IdentityServices; metrics: ServiceMetrics },
+): AccountServices {
+  const { config, repositories, clock, publicUrl } = context;
+  let log: Log | undefined;
+  const background = new BackgroundTasks((error) => {
+    if (log) log.error({ err: error }, 'an account mail could not be queued');
+    else process.stderr.write(`an account mail could not be queued: ${String(error)}\n`);
+  });
+  const accountMail = new AccountMailFlows({
+    users: repositories.users,
+    projects: repositories.projects,
+    tokens: repositories.accountTokens,
+    throttle: new AccountMailThrottle({
+      buckets: new TokenBuckets(repositories.rateLimits),
+      clock,
+      limits: { perClient: toBucketRule(config.accountMailsPerClientPerHour) },
+    }),
+    lifetimes: {
+      'password-reset': config.passwordResetTtlSeconds,
+      'verify-email': config.emailVerificationTtlSeconds,
+      'magic-link': config.magicLinkTtlSeconds,
+    },
+    clock,
+    accessEpoch: context.accessEpoch,
+    baseUrl: () => publicUrl.value,
+    startSession: (user, project, client) => shared.identity.identity.startSession(user, project, client),
+    background,
+    onRequestSettled: (purpose, outcome) => shared.metrics.mail.accountMailRequested(purpose, outcome),
+  });
+  return {
+    accountMail,
+    reportAccountMailErrorsTo: (next) => {
+      log = next;
+    },
+    closeAccountMail: () => background.close(),
+  };
+}
