@@ -44,6 +44,7 @@ export function buildAccountServices(
     clock,
     accessEpoch: context.accessEpoch,
     baseUrl: () => publicUrl.value,
+    sessionsEnded: (user) => shared.identity.refreshTokens.revokeAllFamilies(user),
     startSession: (user, project, client) => shared.identity.identity.startSession(user, project, client),
     background,
     onRequestSettled: (purpose, outcome) => shared.metrics.mail.accountMailRequested(purpose, outcome),

@@ -13,6 +13,8 @@ export type IdentityServices = {
   identity: IdentityService;
   /** The console's operators and their sessions. */
   operators: OperatorService;
+  /** Users' sessions (refresh-token families): a password reset ends them all. */
+  refreshTokens: RefreshTokenService;
 };
 
 export function buildIdentityServices(context: WiringContext, keys: InitialKeys): IdentityServices {
@@ -23,7 +25,14 @@ export function buildIdentityServices(context: WiringContext, keys: InitialKeys)
     (hmacKeys) => new TokenService({ keys: hmacKeys, ttlSeconds: config.tokenTtlSeconds }),
   );
   const throttles = buildThrottles(context);
+  const refreshTokens = new RefreshTokenService({
+    repository: repositories.refreshTokens,
+    clock,
+    ttlSeconds: config.refreshTokenTtlSeconds,
+    reuseGraceSeconds: config.refreshTokenReuseGraceSeconds,
+  });
   return {
+    refreshTokens,
     operators: new OperatorService({
       operators: repositories.operators,
       throttle: throttles.loginThrottle,
@@ -34,12 +43,7 @@ export function buildIdentityServices(context: WiringContext, keys: InitialKeys)
       appCredentials: repositories.appCredentials,
       users: repositories.users,
       tokens,
-      refreshTokens: new RefreshTokenService({
-        repository: repositories.refreshTokens,
-        clock,
-        ttlSeconds: config.refreshTokenTtlSeconds,
-        reuseGraceSeconds: config.refreshTokenReuseGraceSeconds,
-      }),
+      refreshTokens,
       clock,
       accessEpoch: context.accessEpoch,
       events: repositories.events,

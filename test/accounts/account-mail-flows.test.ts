@@ -69,6 +69,8 @@ describe(`accounts by email (${currentStackName()} stack)`, () => {
 
   it('password reset: 202 for known and unknown addresses alike, a mail only to the account, old sessions end, the token is single use', async () => {
     const user = await client.signup(freshEmail());
+    const before = await client.call('GET', '/api/v1/user', { token: user.token });
+    assert.equal(before.status, 200, 'the session is live, and known to this process');
     const unknown = freshEmail();
     const noAccountBefore = await settledCount('password-reset', 'no_account');
     const known = await client.call('POST', '/api/v1/auth/password-reset', { body: { email: user.email } });

@@ -41,6 +41,11 @@ export type AccountMailFlowsOptions = {
   accessEpoch: AccessEpochWatch;
   /** Where Coffer's own pages are (links of projects without accountLinkUrl). */
   baseUrl: () => string;
+  /**
+   * After a reset (whose transaction deleted the user's sessions): ends them in this process at
+   * once (refresh-token-service.ts revokeAllFamilies; the others follow within the session epoch).
+   */
+  sessionsEnded(user: User): Promise<void>;
   /** A magic link's session: identity-service.ts startSession. */
   startSession(user: User, project: Project, client: ClientContext): Promise<Session>;
   background: BackgroundTasks;
@@ -110,11 +115,12 @@ export class AccountMailFlows {
     // The password first: a refused one leaves the token unspent, to try again.
     assertPasswordPolicy(input.newPassword);
     const passwordHash = await hashPassword(input.newPassword);
-    await this.#redeem(project, input.token, 'password-reset', (user) => ({
+    const user = await this.#redeem(project, input.token, 'password-reset', (account) => ({
       passwordHash,
       endSessions: true,
-      event: this.#event('user.password_changed', user, client, { method: 'reset' }),
+      event: this.#event('user.password_changed', account, client, { method: 'reset' }),
     }));
+    await this.#o.sessionsEnded(user);
   }
 
   /** POST /auth/verify-email/confirm: the address is the account's. */
