@@ -43,7 +43,12 @@ export function createFuzzFixtures(
       stranger: await client.signup(`fuzz-stranger-${Date.now()}@example.com`, password),
       otherToken: options.other ? (await options.other.signup()).token : '',
     }))();
-    const { owner, stranger, otherToken } = await users;
+    const signedUp = await users;
+    // Fresh sessions for every fixture: a fuzzed logout or password change of the last batch
+    // ended its sessions, access tokens included.
+    const owner = await logIn(client, signedUp.owner);
+    const stranger = await logIn(client, signedUp.stranger);
+    const { otherToken } = signedUp;
     const files = await createFiles(client, owner.token);
     return {
       appId: client.credentials.appId,
@@ -65,6 +70,15 @@ export function createFuzzFixtures(
 }
 
 type SignedUp = Awaited<ReturnType<ApiClient['signup']>>;
+
+/** A new session of a signed-up user (the password is the fixture's: a fuzzed change keeps it). */
+async function logIn(client: ApiClient, user: SignedUp): Promise<SignedUp> {
+  const answer = await client.call('POST', '/api/v1/auth/login', {
+    body: { email: user.email, password: user.password },
+  });
+  if (answer.status !== 200) throw new Error(`login failed: ${answer.status} ${answer.text}`);
+  return { ...user, token: answer.body.token, refreshToken: answer.body.refreshToken };
+}
 
 /** A verified file with its download link, and upload links: unverified ones and a verified one. */
 async function createFiles(client: ApiClient, token: string) {
