@@ -2,7 +2,6 @@ import {
   type MemoryResult,
   resumableSpeedShare,
   rssGrowthLimitMiB,
-  type TransferMemory,
 } from '../memory/measure-transfer-memory.ts';
 import type { ScenarioResult, SideResult } from '../run-scenario.ts';
 import { formatRatio } from './ratio-chart.ts';
@@ -61,17 +60,22 @@ export function toMemoryRows(memory: MemoryResult): string[][] {
       `${measured.growthMiB.toFixed(1)} MiB`,
       `< ${rssGrowthLimitMiB} MiB`,
       measured.growthMiB < rssGrowthLimitMiB ? 'meets' : 'BELOW',
-      `${measured.mibPerSecond.toFixed(0)} MiB/s${measured === memory.resumable ? toShareOfPut(measured, memory.upload) : ''}`,
+      `${measured.mibPerSecond.toFixed(0)} MiB/s${measured === memory.resumable ? toShareOfPut(memory) : ''}`,
     ]);
   }
   return rows;
 }
 
-/** A resumable upload's speed as a share of the one-shot PUT's, measured in the same run. */
-function toShareOfPut(measured: TransferMemory, put: TransferMemory | undefined): string {
-  if (!put) return '';
-  const share = measured.mibPerSecond / put.mibPerSecond;
-  return ` (${share.toFixed(2)}× the PUT, ${share >= resumableSpeedShare ? 'meets' : 'BELOW'} ${resumableSpeedShare}×)`;
+/** A resumable upload's speed as a share of the one-shot PUT's: the median of pairs run together. */
+function toShareOfPut(memory: MemoryResult): string {
+  if (!memory.resumableShare) return '';
+  const { median, rounds } = memory.resumableShare;
+  const verdict = median >= resumableSpeedShare ? 'meets' : 'BELOW';
+  const spread =
+    rounds.length > 1
+      ? `, median of ${rounds.length} pairs: ${rounds.map((r) => r.toFixed(2)).join(' ')}`
+      : '';
+  return ` (${median.toFixed(2)}× the PUT${spread}; ${verdict} ${resumableSpeedShare}×)`;
 }
 
 /** Columns padded for a terminal. */

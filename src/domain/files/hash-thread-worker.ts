@@ -1,8 +1,8 @@
 /**
  * The worker thread of hash-thread.ts: digests of upload streams, fed in batches, so the
  * request thread only copies bytes. Messages: `{id, algorithm, bytes}` updates digest `id`
- * (started with that algorithm; acknowledged with `{id, ack}`, the byte count, for
- * backpressure); `{id, algorithm, end: true}` answers `{id, digest}` (the digest's bytes) and
+ * (started with that algorithm; acknowledged with `{id, ack, bytes}`, the byte count for
+ * backpressure and the batch itself handed back for reuse); `{id, algorithm, end: true}` answers `{id, digest}` (the digest's bytes) and
  * forgets it; `{id, drop: true}` forgets it.
  */
 import { createHash, type Hash } from 'node:crypto';
@@ -23,7 +23,7 @@ parentPort!.on('message', ({ id, algorithm, bytes, end, drop }: Message) => {
   }
   if (bytes) {
     hash.update(new Uint8Array(bytes));
-    parentPort!.postMessage({ id, ack: bytes.byteLength });
+    parentPort!.postMessage({ id, ack: bytes.byteLength, bytes }, [bytes]);
   }
   if (end) {
     hashes.delete(id);

@@ -38,3 +38,20 @@ it('a discarded digest leaves the thread to the next', async () => {
   const bytes = randomBytes(5 * mib);
   assert.deepEqual(await digestOf(thread, 'sha256', bytes), createHash('sha256').update(bytes).digest());
 });
+
+it('reuses the batches it sends: flushed and resumed digests, interleaved, still answer right', async () => {
+  const thread = new HashThread();
+  const first = randomBytes(3 * mib + 5);
+  const second = randomBytes(2 * mib + 7);
+  const a = thread.open('sha256');
+  const b = thread.open('md5');
+  // A resumable upload's pattern: a chunk, flush (the batch goes back to the pool), another chunk.
+  for (let offset = 0; offset < first.length; offset += 700_001) {
+    await a.update(first.subarray(offset, offset + 700_001));
+    a.flush();
+    await b.update(second.subarray(offset, offset + 700_001));
+    b.flush();
+  }
+  assert.deepEqual(await a.digest(), createHash('sha256').update(first).digest());
+  assert.deepEqual(await b.digest(), createHash('md5').update(second).digest());
+});
