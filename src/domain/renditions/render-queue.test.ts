@@ -65,4 +65,27 @@ describe('RenderQueue', () => {
     assert.equal(await queue.run('4', async () => 'next'), 'next');
     assert.deepEqual(queue.load, { running: 0, waiting: 0 });
   });
+
+  it('frees the slot before `after` runs; those who join get what `after` made, made once', async () => {
+    const queue = new RenderQueue({ concurrency: 1, queueLength: 0, maxWaitMs: 10_000 });
+    const storing = gate();
+    let afters = 0;
+    const after = async (made: string) => {
+      afters += 1;
+      await storing.task();
+      return `${made}, stored`;
+    };
+    const first = queue.run('a', async () => 'rendered', after);
+    const joined = queue.run('a', async () => 'again', after);
+    // The render is done and its store waits: the only slot is free for another key at once.
+    await new Promise<void>((resolve) => {
+      const poll = () => (storing.starts === 1 ? resolve() : setImmediate(poll));
+      poll();
+    });
+    assert.deepEqual(queue.load, { running: 0, waiting: 0 });
+    assert.equal(await queue.run('b', async () => 'other'), 'other');
+    storing.release();
+    assert.deepEqual(await Promise.all([first, joined]), ['rendered, stored', 'rendered, stored']);
+    assert.equal(afters, 1);
+  });
 });

@@ -32,10 +32,14 @@ export class RenderQueue {
     return { running: this.#running, waiting: this.#waiting.length };
   }
 
-  /** Runs `task` in a slot, or joins the run of the same key already queued or running. */
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` in a slot, or joins the run of the same key already queued or running. `after`
+   * (storing what the task made) runs once the slot is free again, still as part of the shared
+   * run: a slot is held only for the work that needs a core and the source's memory.
+   */
+  run<T, U = T>(key: string, task: () => Promise<T>, after?: (made: T) => Promise<U>): Promise<U> {
     const joined = this.#inFlight.get(key);
-    if (joined) return joined as Promise<T>;
+    if (joined) return joined as Promise<U>;
     const run = this.#acquire().then(async () => {
       try {
         return await task();
@@ -43,7 +47,8 @@ export class RenderQueue {
         this.#release();
       }
     });
-    const shared = run.finally(() => this.#inFlight.delete(key));
+    const finished = after ? run.then(after) : (run as Promise<unknown> as Promise<U>);
+    const shared = finished.finally(() => this.#inFlight.delete(key));
     this.#inFlight.set(key, shared);
     return shared;
   }

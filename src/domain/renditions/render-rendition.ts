@@ -5,7 +5,7 @@ import type { BlobStore } from '../blobs/blob-store.ts';
 import type { Clock } from '../clock.ts';
 import type { DownloadableFile } from '../files/file-reading.ts';
 import { toStorageKey } from '../files/storage-key.ts';
-import type { ImageRenderer } from './image-renderer.ts';
+import type { ImageRenderer, RenderedImage } from './image-renderer.ts';
 import { headerPrefixBytes, readImageBytes } from './read-image-bytes.ts';
 import { assertRenderableSource, type RenditionLimits } from './renderable-source.ts';
 import type { Rendition, RenditionRepository } from './rendition-repository.ts';
@@ -35,16 +35,19 @@ export function toRenditionBlobKey(
   return `${file.projectId}/${file.id}-r-${digest}`;
 }
 
+/** A render made in a slot, not yet stored: the image, and when its render began. */
+export type RenderedRendition = { image: RenderedImage; startedAt: number };
+
 /**
- * Renders one rendition of a verified file and records it: the header is checked before the
- * source is read whole (a bomb costs a 256 KiB read, never a decode), the rendered bytes are
- * stored before the row that makes them servable.
+ * Renders one rendition of a verified file, in a render slot: the header is checked before the
+ * source is read whole (a bomb costs a 256 KiB read, never a decode). Answers the rendition
+ * already recorded instead when there is one. storeRendition() then records the image.
  */
 export async function renderRendition(
   o: RenderRenditionOptions,
   file: DownloadableFile,
   spec: { canonical: string; parsed: RenditionSpec },
-): Promise<Rendition> {
+): Promise<Rendition | RenderedRendition> {
   const already = await o.renditions.find(file.id, file.blobVersion, spec.canonical);
   if (already) return already;
   assertRenderableSource(file, o.limits);
@@ -55,14 +58,29 @@ export async function renderRendition(
   // A header past the prefix (rare: large metadata first) is read from the whole file.
   if (!whole) await o.renderer.readHeader(prefix, limits);
   const bytes = whole ?? (await readImageBytes(o.blobs, source));
-  const started = performance.now();
+  const startedAt = performance.now();
   const image = await o.renderer.render(bytes, spec.parsed, { limits, timeoutSeconds: o.timeoutSeconds });
+  return { image, startedAt };
+}
+
+/**
+ * Records a render, out of its slot (the disk's wait is no core's work): the bytes are stored
+ * before the row that makes them servable.
+ */
+export async function storeRendition(
+  o: RenderRenditionOptions,
+  file: DownloadableFile,
+  spec: { canonical: string },
+  rendered: Rendition | RenderedRendition,
+): Promise<Rendition> {
+  if (!('image' in rendered)) return rendered;
+  const { image, startedAt } = rendered;
   const blobKey = toRenditionBlobKey(file, spec.canonical);
   const stored = await o.blobs.put(blobKey, Readable.from([image.bytes]), {
     contentType: image.contentType,
     maxBytes: image.bytes.length,
   });
-  o.onRendered?.((performance.now() - started) / 1000, image.bytes.length);
+  o.onRendered?.((performance.now() - startedAt) / 1000, image.bytes.length);
   const recorded = await o.renditions.insert({
     fileId: file.id,
     sourceVersion: file.blobVersion,

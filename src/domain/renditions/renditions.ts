@@ -18,7 +18,7 @@ import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
 import type { BucketRule } from '../rate-limits/rate-limit-repository.ts';
 import { type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
 import type { RenderQueue } from './render-queue.ts';
-import { type RenderRenditionOptions, renderRendition } from './render-rendition.ts';
+import { type RenderRenditionOptions, renderRendition, storeRendition } from './render-rendition.ts';
 import { assertRenderableSource } from './renderable-source.ts';
 import type { Rendition } from './rendition-repository.ts';
 import { parseCanonicalSpec, type RenditionSpec, toCanonicalSpec } from './rendition-spec.ts';
@@ -141,8 +141,11 @@ export class Renditions {
       this.#recorded.set(key, cached);
       return { file: downloadable, rendition: cached };
     }
-    const rendition = await this.#o.queue.run(key, () =>
-      renderRendition(this.#o, downloadable, { canonical: link.spec, parsed }),
+    const spec = { canonical: link.spec, parsed };
+    const rendition = await this.#o.queue.run(
+      key,
+      () => renderRendition(this.#o, downloadable, spec),
+      (rendered) => storeRendition(this.#o, downloadable, spec, rendered),
     );
     this.#recorded.set(key, rendition);
     return { file: downloadable, rendition };
