@@ -74,6 +74,11 @@ export async function importData(config: Config, inDir: string, progress: Progre
     const existing = await database.db.selectFrom('projects').select('id').limit(1).execute();
     if (existing.length > 0)
       throw new ConfigError(`${describeDatabase(config)}: already holds projects; import needs empty stores`);
+    const operators = await database.db.selectFrom('operators').select('id').limit(1).execute();
+    if (operators.length > 0)
+      throw new ConfigError(
+        `${describeDatabase(config)}: already holds console operators; import needs empty stores (the export brings its own)`,
+      );
     const versions = new Map<string, string>(); // blob key → its version in the target store
     progress.phase('blobs', exported.length);
     for (const blob of exported) {

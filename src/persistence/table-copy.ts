@@ -7,7 +7,9 @@ import { writeTransaction } from './repositories/write-transaction.ts';
 /**
  * The tables in an order that respects their references (file_acl after files). rate_limit_buckets
  * is left out: its counters are transient. So are the refresh-token tables: sessions do not
- * move with an export, and users log in again on the new stores.
+ * move with an export, and users log in again on the new stores. Console operators and
+ * webhook endpoints (with their signing secrets, which receivers keep verifying with) move;
+ * the event log, its deliveries and the mail queue do not (docs/deploy.md says why).
  */
 export const tablesInOrder = [
   'projects',
@@ -16,6 +18,8 @@ export const tablesInOrder = [
   'signing_keys',
   'files',
   'file_acl',
+  'operators',
+  'webhooks',
 ] as const;
 export type TableName = (typeof tablesInOrder)[number];
 
@@ -27,6 +31,8 @@ const keyColumns: Record<TableName, string[]> = {
   signing_keys: ['id'],
   files: ['id'],
   file_acl: ['file_id', 'scope', 'identifier'],
+  operators: ['id'],
+  webhooks: ['id'],
 };
 
 const pageSize = 1000;

@@ -57,6 +57,18 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
       dataDir,
     ]);
     assert.equal(secondApp.code, 0, secondApp.stderr);
+    // A console operator and a webhook endpoint move too (a receiver keeps its secret).
+    const operator = await runCli(
+      ['operator', 'create', '--email', 'ops@example.com', '--password-stdin', '--data-dir', dataDir],
+      {},
+      { input: 'operator passphrase 42' },
+    );
+    assert.equal(operator.code, 0, operator.stderr);
+    const allowPrivate = { COFFER_WEBHOOK_ALLOW_PRIVATE: 'true' };
+    const hookArgs = ['webhook', 'add', 'default', 'http://127.0.0.1:9/in', '--json', '--data-dir', dataDir];
+    const hook = await runCli(hookArgs, allowPrivate);
+    assert.equal(hook.code, 0, hook.stderr);
+    const { secret: _secret, ...hookView } = JSON.parse(hook.stdout);
     await old.stop();
 
     const exportDir = path.join(workDir, 'export');
@@ -69,6 +81,8 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
       signing_keys: 2,
       files: 3,
       file_acl: 4,
+      operators: 1,
+      webhooks: 1,
       blobs: 2,
       deletedMeanwhile: 0,
     });
@@ -88,6 +102,15 @@ describe('coffer export, then import into PostgreSQL + S3', () => {
 
     const moved = await startCofferProcess({ dataDir, stack: { ...embedded, name: 'pg-s3', env: target } });
     try {
+      const hooks = await runCli(['webhook', 'list', 'default', '--json', '--data-dir', dataDir], target);
+      assert.equal(hooks.code, 0, hooks.stderr);
+      assert.deepEqual(JSON.parse(hooks.stdout).webhooks, [hookView], 'the webhook endpoint moved');
+      const signIn = await fetch(`${moved.baseUrl}/console/api/session`, {
+        method: 'POST',
+        headers: { 'x-coffer-console': '1', 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ops@example.com', password: 'operator passphrase 42' }),
+      });
+      assert.equal(signIn.status, 200, 'the console operator moved');
       assert.deepEqual(moved.credentials, old.credentials, 'the same app credentials work');
       const login = await moved.client.call('POST', '/api/v1/auth/login', {
         body: { email: 'bob@example.com', password: 'bob password' },
