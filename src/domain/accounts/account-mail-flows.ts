@@ -1,11 +1,10 @@
 import { accessDenied, accountDisabled, invalidAccountToken, validationFailed } from '../../errors/errors.ts';
-import type { ClientInfo } from '../access/decide-file-access.ts';
 import type { Clock } from '../clock.ts';
 import type { EventData } from '../events/event.ts';
 import { toUserEvent, userActor } from '../events/user-events.ts';
 import type { AccessEpochWatch } from '../identity/access-epoch-watch.ts';
 import type { AccountLinkPurpose } from '../identity/account-link-url.ts';
-import type { ClientContext, Session } from '../identity/identity-service.ts';
+import { type ClientContext, type Session, toClientInfo } from '../identity/identity-service.ts';
 import { assertPasswordPolicy } from '../identity/password-policy.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import type { Project, ProjectRepository } from '../identity/project-repository.ts';
@@ -206,7 +205,7 @@ export class AccountMailFlows {
 
   /** An event of the account, by its owner from this client. */
   #event(type: 'user.password_changed' | 'user.updated', user: User, client: ClientContext, data: EventData) {
-    return toUserEvent(type, userActor(user.id, toInfo(client)), user, this.#o.clock.now(), data);
+    return toUserEvent(type, userActor(user.id, toClientInfo(client)), user, this.#o.clock.now(), data);
   }
 
   /** Spends a token of this purpose (in this project, when the call named one); INVALID_TOKEN otherwise. */
@@ -228,8 +227,4 @@ export class AccountMailFlows {
     if (!user) throw invalidAccountToken();
     return user;
   }
-}
-
-function toInfo(client: ClientContext): ClientInfo {
-  return { ip: client.clientAddress, userAgent: client.userAgent?.slice(0, 256) ?? null };
 }

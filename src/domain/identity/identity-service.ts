@@ -50,7 +50,8 @@ export type Session = IssuedToken & { user: User; refreshToken: string };
 /** The caller of a bearer call: who, and the session (refresh-token family) its token came with. */
 export type Authenticated = { principal: Principal; user: User; sessionId?: string };
 
-function toClientInfo(client: ClientContext): ClientInfo {
+/** What an event records of the caller (the user agent bounded). */
+export function toClientInfo(client: ClientContext): ClientInfo {
   return { ip: client.clientAddress, userAgent: client.userAgent?.slice(0, 256) ?? null };
 }
 
