@@ -4,6 +4,7 @@ import { resolvePublicUrl } from '../config/public-url.ts';
 import { createOperator, issueSignInLink, toOperatorEmail } from '../domain/operators/operator-accounts.ts';
 import type { Operator, OperatorRepository } from '../domain/operators/operator-repository.ts';
 import { notFound } from '../errors/errors.ts';
+import { findServingUrl } from '../supervisor/serving-file.ts';
 import { withStores } from './admin-commands.ts';
 import type { Command } from './command.ts';
 import { prepareLocalPaths } from './local-paths.ts';
@@ -49,7 +50,7 @@ export const operatorCommands: Record<string, Command> = {
   },
   console: {
     summary:
-      "Print a one-time link that signs in to the console (good once, for 10 minutes); --email names the operator when there are several; the link is built like serve's (--public-url, or --host and --port).",
+      "Print a one-time link that signs in to the console (good once, for 10 minutes); --email names the operator when there are several; the link points at --public-url, else at the server running on this data dir, else is built like serve's (--host and --port).",
     flags: ['email', 'public-url', 'host', 'port', 'tls-cert', 'json'],
     run: async (config, values) => {
       const { operator, token, expiresAt } = await onStores(config, async (repositories) => {
@@ -57,7 +58,11 @@ export const operatorCommands: Record<string, Command> = {
         return { operator: chosen, ...(await issueSignInLink(repositories.operators, chosen, new Date())) };
       });
       // The token rides in the fragment: browsers never send it to a server or in a Referer.
-      const url = `${resolvePublicUrl(config).at(config.port)}/console/sign-in#token=${token}`;
+      const origin =
+        config.publicUrl ??
+        (await findServingUrl(config.dataDir)) ??
+        resolvePublicUrl(config).at(config.port);
+      const url = `${origin}/console/sign-in#token=${token}`;
       const json = { url, email: operator.email, expiresAt: expiresAt.toISOString() };
       return { json, text: `Sign in to the console as ${operator.email} (once, within 10 minutes):\n${url}` };
     },

@@ -11,6 +11,7 @@ import { openStores } from '../wiring/open-stores.ts';
 import { ConnectionDispatcher } from './connection-dispatcher.ts';
 import { firstStartGuide, toGuideRecord, toGuideText } from './first-start-guide.ts';
 import { type PrimaryLog, toPrimaryLog } from './primary-log.ts';
+import { removeServingFile, writeServingFile } from './serving-file.ts';
 import { WorkerSlots } from './worker-slots.ts';
 
 /** Connections that may wait for a worker at once (all restarting); beyond, new ones are closed. */
@@ -42,6 +43,8 @@ export async function runSupervisor(config: Config, publicUrlFor: PublicUrl): Pr
     workers = new WorkerSlots({ count: config.workers, log, dispatcher, runtimeDir, publicUrl });
     if ((await Promise.race([workers.start(), signals.received])) === undefined) {
       log('info', `Coffer ready at ${publicUrl}`, { url: publicUrl, workers: config.workers });
+      // Best effort: only `coffer console` reads it, and falls back to the configured URL.
+      await writeServingFile(config.dataDir, publicUrl).catch(() => {});
       if (created && config.logLevel !== 'silent') {
         const guide = firstStartGuide(config, publicUrl);
         process.stdout.write(pretty ? toGuideText(guide) : `${toGuideRecord(guide)}\n`);
@@ -53,6 +56,7 @@ export async function runSupervisor(config: Config, publicUrlFor: PublicUrl): Pr
     server.close();
     dispatcher.close();
     await workers?.stop();
+    await removeServingFile(config.dataDir).catch(() => {});
     signals.dispose();
     await rm(runtimeDir, { recursive: true, force: true });
   }

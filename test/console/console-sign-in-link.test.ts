@@ -77,4 +77,13 @@ describe('console: one-time sign-in links', () => {
     assert.equal(response.status, 403);
     assert.equal((await useLink(token)).status, 200, 'the refused request did not use the link up');
   });
+
+  it('points at the server running on the data dir, whatever port it took, without --public-url', async () => {
+    // startCofferProcess serves on a port of its own (not 8080): the link must name that one.
+    const printed = await cli(['console', '--email', 'ops@example.com']);
+    assert.equal(printed.code, 0, printed.stderr);
+    const { url } = JSON.parse(printed.stdout);
+    assert.ok(url.startsWith(`${coffer.baseUrl}/console/sign-in#token=`), url);
+    assert.equal((await useLink(new URL(url).hash.slice('#token='.length))).status, 200);
+  });
 });
