@@ -70,8 +70,14 @@ describe('the console in headless Chromium', {
       if (/Content Security Policy/i.test(message.text())) problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
-    page.on('dialog', (dialog) => void dialog.accept());
-    return { page, problems };
+    // Confirmations are accepted unless the test queued a `false` for the next one.
+    const dialogs: string[] = [];
+    const dialogAnswers: boolean[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void (dialogAnswers.shift() === false ? dialog.dismiss() : dialog.accept());
+    });
+    return { page, problems, dialogs, dialogAnswers };
   }
 
   async function signIn(page: Page) {
@@ -83,7 +89,7 @@ describe('the console in headless Chromium', {
   }
 
   it('takes an operator from sign-in to a deleted file, and signs out', async () => {
-    const { page, problems } = await openPage();
+    const { page, problems, dialogs, dialogAnswers } = await openPage();
     try {
       await page.goto(`${coffer.baseUrl}/console`);
       await page.getByLabel('Email').fill('ops@example.com');
@@ -170,6 +176,13 @@ describe('the console in headless Chromium', {
       assert.equal(login.status, 200, login.text);
       const link = (await alice.call('GET', `/api/v1/file/${fileId}`, { token: login.body.token })).body.url;
       assert.equal((await fetch(link)).status, 200);
+      // Revoking asks first: declined, nothing changes.
+      dialogAnswers.push(false);
+      const asked = dialogs.length;
+      await page.getByRole('button', { name: 'Revoke links' }).click();
+      while (dialogs.length === asked) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.match(dialogs.at(-1) ?? '', /Revoke every link/);
+      assert.equal((await fetch(link)).status, 200, 'a declined revocation revokes nothing');
       await page.getByRole('button', { name: 'Revoke links' }).click();
       await page.getByRole('status').filter({ hasText: 'stopped working' }).waitFor();
       // Download links go through the gateway on S3 too (presigned ones are a project's choice).

@@ -39,11 +39,14 @@ export function FileDetail({ project, file, onChange }: Props) {
       onChange((await api<{ file: FileView }>('DELETE', `${path}/shares`, body)).file);
       setNote(`Unshared from ${entry.scope} ${entry.identifier}.`);
     });
-  const revoke = () =>
-    action.run(async () => {
+  const revoke = () => {
+    if (!confirm(`Revoke every link handed out for ${file.filePath}? Downloads in progress stop too.`))
+      return;
+    return action.run(async () => {
       await api('POST', `${path}/revoke-links`);
       setNote('Every link handed out for this file stopped working.');
     });
+  };
   const remove = () => {
     if (!confirm(`Delete ${file.filePath}? Its bytes go too.`)) return;
     return action.run(async () => {
