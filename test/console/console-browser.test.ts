@@ -163,9 +163,18 @@ describe('the console in headless Chromium', {
 
       // Shared with a role.
       await page.getByLabel('Share with').selectOption('role');
-      await page.getByLabel('User id or role').fill('friends');
+      await page.getByLabel('Email, user id or role').fill('friends');
       await page.getByRole('button', { name: 'Share', exact: true }).click();
       await page.getByRole('button', { name: 'Unshare from role friends' }).waitFor();
+      // Shared with a person by email (any case): the access list holds their id.
+      const bob = await new ApiClient(coffer.baseUrl, { projectId, appId, appSecret: secret }).signup(
+        'bob@example.com',
+        'bob password 42',
+      );
+      await page.getByLabel('Share with').selectOption('email');
+      await page.getByLabel('Email, user id or role').fill('Bob@Example.com');
+      await page.getByRole('button', { name: 'Share', exact: true }).click();
+      await page.getByRole('button', { name: `Unshare from user ${bob.userId}` }).waitFor();
       await picture(page, 'files');
 
       // Its links revoked: one Alice had stops working.

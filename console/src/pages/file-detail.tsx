@@ -27,7 +27,12 @@ export function FileDetail({ project, file, onChange }: Props) {
     const form = event.currentTarget as HTMLFormElement;
     const { kind, identifier } = formValues(event);
     return action.run(async () => {
-      const body = kind === 'role' ? { role: identifier } : { userId: identifier };
+      const body =
+        kind === 'role'
+          ? { role: identifier }
+          : kind === 'email'
+            ? { email: identifier }
+            : { userId: identifier };
       onChange((await api<{ file: FileView }>('POST', `${path}/shares`, body)).file);
       setNote(`Shared with ${kind} ${identifier}.`);
       form.reset();
@@ -116,12 +121,13 @@ export function FileDetail({ project, file, onChange }: Props) {
         <label>
           Share with
           <select name="kind">
+            <option value="email">user's email</option>
             <option value="user">user id</option>
             <option value="role">role</option>
           </select>
         </label>
         <label>
-          User id or role <input name="identifier" required />
+          Email, user id or role <input name="identifier" required />
         </label>
         <button type="submit">Share</button>
       </form>
