@@ -95,7 +95,12 @@ export type FileView = {
   etag?: string;
   customData?: unknown;
   acl: AclEntry[];
+  /** The email of each account the record names (owner, access list), by id. */
+  people?: Record<string, string>;
 };
+
+/** A person as people know them: their email, the id on hover (or the id, for an account gone). */
+export const personOf = (file: FileView, id: string) => ({ label: file.people?.[id] ?? id, id });
 
 /** A file's bytes through the console: inline for its preview, or as a download. */
 export const contentUrl = (project: Project, file: FileView, download = false) =>

@@ -174,7 +174,20 @@ describe('the console in headless Chromium', {
       await page.getByLabel('Share with').selectOption('email');
       await page.getByLabel('Email, user id or role').fill('Bob@Example.com');
       await page.getByRole('button', { name: 'Share', exact: true }).click();
-      await page.getByRole('button', { name: `Unshare from user ${bob.userId}` }).waitFor();
+      // People show as their emails, their ids on hover: the owner, the access list.
+      const bobEntry = page.getByRole('button', { name: 'Unshare from user bob@example.com' });
+      await bobEntry.waitFor();
+      const bobShown = page.getByRole('list', { name: 'Access list' }).getByText('bob@example.com');
+      assert.equal(await bobShown.getAttribute('title'), `user id ${bob.userId}`);
+      await page.locator('dl.record').getByText('alice@example.com').waitFor();
+      // The file filter takes an owner's email too.
+      const owner = page.getByLabel('Owner (email or user id)');
+      await owner.fill('nobody@example.com');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.getByText('No file here.').waitFor();
+      await owner.fill('Alice@Example.com');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.getByRole('button', { name: 'holiday/beach.png' }).waitFor();
       await picture(page, 'files');
 
       // Its links revoked: one Alice had stops working.

@@ -7,6 +7,7 @@ import {
   formatBytes,
   mediaTypeOf,
   type Project,
+  personOf,
 } from '../api.ts';
 import { ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
 import { PlaceholderThumbnail, useImageSummary } from './file-thumbnail.tsx';
@@ -71,7 +72,7 @@ export function FileDetail({ project, file, onChange }: Props) {
         </dd>
         <dt>Owner</dt>
         <dd>
-          <code>{file.creator}</code>
+          <Person file={file} id={file.creator} />
         </dd>
         <dt>Type</dt>
         <dd>{file.meta.ContentType ?? '—'}</dd>
@@ -104,11 +105,19 @@ export function FileDetail({ project, file, onChange }: Props) {
       <ul class="plain" aria-label="Access list">
         {file.acl.map((entry) => (
           <li key={`${entry.scope}:${entry.identifier}`}>
-            {entry.scope} <code>{entry.identifier}</code>{' '}
+            {entry.scope === 'user' ? (
+              <>
+                user <Person file={file} id={entry.identifier} />
+              </>
+            ) : (
+              <>
+                {entry.scope} <code>{entry.identifier}</code>
+              </>
+            )}{' '}
             {!(entry.scope === 'user' && entry.identifier === file.creator) && (
               <button
                 type="button"
-                aria-label={`Unshare from ${entry.scope} ${entry.identifier}`}
+                aria-label={`Unshare from ${entry.scope} ${entry.scope === 'user' ? personOf(file, entry.identifier).label : entry.identifier}`}
                 onClick={() => unshare(entry)}
               >
                 Unshare
@@ -184,4 +193,14 @@ function Preview({ project, file }: { project: Project; file: FileView }) {
   if (type === 'application/pdf')
     return <iframe src={url} title={`Preview of ${file.filePath}`} class="preview" />;
   return <p class="hint">No preview for {type || 'this type'}: download it instead.</p>;
+}
+
+/** A person named by a record: their email, with the account id on hover. */
+export function Person({ file, id }: { file: FileView; id: string }) {
+  const { label } = personOf(file, id);
+  return (
+    <span class="person" title={`user id ${id}`}>
+      {label}
+    </span>
+  );
 }

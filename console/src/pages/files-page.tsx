@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type FileView, formatBytes, type Project, type User } from '../api.ts';
 import { DataTable, ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
-import { FileDetail } from './file-detail.tsx';
+import { FileDetail, Person } from './file-detail.tsx';
 import { FileThumbnail } from './file-thumbnail.tsx';
 
 type Page = { files: FileView[]; next: string | null };
@@ -44,7 +44,7 @@ export function FilesPage({ project }: { project: Project }) {
       <Section title="Files">
         <form onSubmit={applyFilter} class="row">
           <label>
-            Owner (user id) <input name="owner" defaultValue={filter.owner} />
+            Owner (email or user id) <input name="owner" defaultValue={filter.owner} />
           </label>
           <label>
             Path prefix <input name="prefix" defaultValue={filter.prefix} />
@@ -64,7 +64,7 @@ export function FilesPage({ project }: { project: Project }) {
                 </button>
               </td>
               <td>
-                <code>{file.creator}</code>
+                <Person file={file} id={file.creator} />
               </td>
               <td>{file.meta.ContentLength ? formatBytes(Number(file.meta.ContentLength)) : '—'}</td>
               <td>{file.meta.ContentType ?? '—'}</td>

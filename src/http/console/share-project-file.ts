@@ -3,8 +3,8 @@ import type { ShareTarget } from '../../domain/files/file-sharing.ts';
 import { isEmailAddress } from '../../domain/identity/accounts.ts';
 import { validationFailed } from '../../errors/errors.ts';
 import type { RouteRegistrar } from '../route-context.ts';
-import { toFileView } from '../wire/to-wire.ts';
 import { fileParams, operatorPrincipal } from './file-params.ts';
+import { toFileViewWithPeople } from './file-people.ts';
 import { findProject } from './project-view.ts';
 
 const shareBody = Type.Object(
@@ -33,10 +33,13 @@ export const shareProjectFile: RouteRegistrar = (app, services) => {
         const principal = operatorPrincipal(project, request.operator!.id);
         const target = toShareTarget(request.body);
         const { fileId } = request.params;
-        if (method === 'POST')
-          return { file: toFileView(await services.fileSharing.share(principal, fileId, target)) };
+        if (method === 'POST') {
+          const shared = await services.fileSharing.share(principal, fileId, target);
+          return { file: await toFileViewWithPeople(services, project.id, shared) };
+        }
         if (target.scope === 'email') throw validationFailed('unshare by userId or role');
-        return { file: toFileView(await services.fileSharing.unshare(principal, fileId, target)) };
+        const unshared = await services.fileSharing.unshare(principal, fileId, target);
+        return { file: await toFileViewWithPeople(services, project.id, unshared) };
       },
     });
   }

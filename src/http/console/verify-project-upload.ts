@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { RouteRegistrar } from '../route-context.ts';
-import { toFileView } from '../wire/to-wire.ts';
 import { fileParams, operatorPrincipal } from './file-params.ts';
+import { toFileViewWithPeople } from './file-people.ts';
 import { findProject } from './project-view.ts';
 
 /** POST /console/api/projects/:projectId/files/:fileId/verify {etag}: as spec 4.2, by the project's admin. */
@@ -21,11 +21,12 @@ export const verifyProjectUpload: RouteRegistrar = (app, services) => {
     async (request) => {
       const project = await findProject(services, request.params.projectId);
       const principal = operatorPrincipal(project, request.operator!.id);
-      return {
-        file: toFileView(
-          await services.fileUploads.verifyUpload(principal, request.params.fileId, request.body.etag),
-        ),
-      };
+      const file = await services.fileUploads.verifyUpload(
+        principal,
+        request.params.fileId,
+        request.body.etag,
+      );
+      return { file: await toFileViewWithPeople(services, project.id, file) };
     },
   );
 };
