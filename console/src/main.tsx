@@ -55,10 +55,10 @@ function App() {
 }
 
 function Page() {
-  const [section, projectId, tab] = useRoute();
+  const [section, projectId, tab, itemId] = useRoute();
   if (section === 'usage') return <UsagePage />;
   if (section === 'projects' && projectId)
-    return <ProjectPages projectId={projectId} tab={tab ?? 'settings'} />;
+    return <ProjectPages projectId={projectId} tab={tab ?? 'settings'} itemId={itemId} />;
   return <ProjectsPage />;
 }
 
@@ -70,7 +70,8 @@ const tabs = [
   ['audit', 'Audit log'],
 ] as const;
 
-function ProjectPages({ projectId, tab }: { projectId: string; tab: string }) {
+/** `#/projects/<id>/<tab>[/<item>]`: the item is a file of the Files tab (a link to share). */
+function ProjectPages({ projectId, tab, itemId }: { projectId: string; tab: string; itemId?: string }) {
   const [project, setProject] = useState<Project | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
@@ -100,7 +101,7 @@ function ProjectPages({ projectId, tab }: { projectId: string; tab: string }) {
         ))}
       </nav>
       {tab === 'users' && <UsersPage project={project} />}
-      {tab === 'files' && <FilesPage project={project} />}
+      {tab === 'files' && <FilesPage project={project} fileId={itemId} />}
       {tab === 'webhooks' && <WebhooksPage project={project} />}
       {tab === 'audit' && <AuditPage project={project} />}
       {tab === 'settings' && <ProjectPage project={project} onChange={setProject} />}

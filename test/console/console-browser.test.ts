@@ -160,6 +160,13 @@ describe('the console in headless Chromium', {
       });
       assert.equal(await preview.evaluate((image: HTMLImageElement) => image.naturalWidth), 480);
       const fileId = (await page.locator('dl.record dd code').first().textContent()) ?? '';
+      // The open file has an address of its own: going there again opens it.
+      const fileUrl = page.url();
+      assert.ok(fileUrl.endsWith(`/files/${fileId}`), fileUrl);
+      await page.getByRole('link', { name: 'Users' }).click();
+      await page.getByRole('heading', { name: 'Files' }).waitFor({ state: 'detached' });
+      await page.goto(fileUrl);
+      await preview.waitFor();
 
       // Shared with a role.
       await page.getByLabel('Share with').selectOption('role');

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type FileView, formatBytes, type Project, type User } from '../api.ts';
+import { href } from '../router.ts';
 import { DataTable, ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
 import { FileDetail, Person } from './file-detail.tsx';
 import { FileThumbnail } from './file-thumbnail.tsx';
@@ -7,13 +8,28 @@ import { FileThumbnail } from './file-thumbnail.tsx';
 type Page = { files: FileView[]; next: string | null };
 type Filter = { owner?: string; prefix?: string };
 
-/** A project's files in path order, a page at a time (a cursor: as fast on the millionth file). */
-export function FilesPage({ project }: { project: Project }) {
+/**
+ * A project's files in path order, a page at a time (a cursor: as fast on the millionth file).
+ * The open file is in the address (`#/projects/<p>/files/<fileId>`): a link to it opens it.
+ */
+export function FilesPage({ project, fileId }: { project: Project; fileId?: string }) {
   const [filter, setFilter] = useState<Filter>({});
   const [page, setPage] = useState<Page>({ files: [], next: null });
   const [open, setOpen] = useState<FileView | null>(null);
   const action = useAction();
+  const opening = useAction();
   const path = `/projects/${project.id}/files`;
+  useEffect(() => {
+    if (!fileId) return setOpen(null);
+    if (open?._id === fileId) return;
+    void opening.run(async () => setOpen((await api<{ file: FileView }>('GET', `${path}/${fileId}`)).file));
+  }, [fileId]);
+  const show = (file: FileView | null) => {
+    setOpen(file);
+    location.hash = file
+      ? href('projects', project.id, 'files', file._id)
+      : href('projects', project.id, 'files');
+  };
   const load = (wanted: Filter, cursor?: string) =>
     action.run(async () => {
       const query = new URLSearchParams({ ...wanted, ...(cursor ? { cursor } : {}) }).toString();
@@ -30,7 +46,7 @@ export function FilesPage({ project }: { project: Project }) {
     return load(wanted);
   };
   const changed = (file: FileView | null, removedId?: string) => {
-    setOpen(file);
+    show(file);
     setPage((before) => ({
       ...before,
       files: before.files
@@ -59,7 +75,7 @@ export function FilesPage({ project }: { project: Project }) {
                 <FileThumbnail project={project} file={file} />
               </td>
               <td>
-                <button type="button" class="link" onClick={() => setOpen(file)}>
+                <button type="button" class="link" onClick={() => show(file)}>
                   {file.filePath}
                 </button>
               </td>
@@ -79,6 +95,7 @@ export function FilesPage({ project }: { project: Project }) {
           </button>
         )}
       </Section>
+      <ErrorNote error={opening.error} />
       {open && <FileDetail project={project} file={open} onChange={changed} />}
     </>
   );
