@@ -3,17 +3,24 @@
 // when started by an older system Node, it re-runs itself on the Node 24 the project pins
 // as a devDependency (DESIGN §2), so `npx coffer` works on any machine after `npm ci`.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+const args = process.argv.slice(2);
 const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 24 || (major === 24 && minor < 7)) {
+// `coffer --version` answers at once, on any Node: loading the CLI (and re-running on the pinned
+// Node) would cost a second or more for one line. The same answer as main.ts gives.
+const versionOnly = args.filter((arg) => arg !== '--json');
+if (versionOnly.length === 1 && ['--version', 'version'].includes(versionOnly[0])) {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  console.log(args.includes('--json') ? JSON.stringify({ version }) : `coffer ${version}`);
+} else if (major < 24 || (major === 24 && minor < 7)) {
   const pinned = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
   if (!existsSync(pinned)) {
     console.error(`coffer needs Node.js 24.7 or newer (this is ${process.version}); run npm install first.`);
     process.exit(1);
   }
-  const child = spawn(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+  const child = spawn(pinned, [fileURLToPath(import.meta.url), ...args], {
     stdio: 'inherit',
   });
   // Stopping this launcher stops the server it started.
@@ -22,5 +29,5 @@ if (major < 24 || (major === 24 && minor < 7)) {
 } else {
   process.removeAllListeners('warning'); // Node's notice that type stripping is experimental, on every start
   const { main } = await import('../src/cli/main.ts');
-  process.exitCode = await main(process.argv.slice(2), process.env);
+  process.exitCode = await main(args, process.env);
 }
