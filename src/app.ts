@@ -28,6 +28,7 @@ import { installMethodNotAllowed } from './http/plugins/method-not-allowed.ts';
 import { toProxyTrust } from './http/plugins/proxy-trust.ts';
 import { installRequestMetrics } from './http/plugins/request-metrics.ts';
 import { installResponseHardening } from './http/plugins/response-hardening.ts';
+import { serveSdkModule } from './http/sdk/serve-sdk-module.ts';
 import { ErrorSchema, FileRecordSchema } from './http/wire/schemas.ts';
 import type { Services } from './services.ts';
 
@@ -108,6 +109,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   installMethodNotAllowed(app);
 
   homePage(app, services);
+  serveSdkModule(app, services);
   health(app, services);
   metrics(app, services);
   // The interactive reference (Swagger UI, its assets served from the package: no outside
