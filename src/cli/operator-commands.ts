@@ -1,10 +1,10 @@
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { resolvePublicUrl } from '../config/public-url.ts';
+import { findServingUrl } from '../config/serving-file.ts';
 import { createOperator, issueSignInLink, toOperatorEmail } from '../domain/operators/operator-accounts.ts';
 import type { Operator, OperatorRepository } from '../domain/operators/operator-repository.ts';
 import { notFound } from '../errors/errors.ts';
-import { findServingUrl } from '../supervisor/serving-file.ts';
 import { withStores } from './admin-commands.ts';
 import type { Command } from './command.ts';
 import { prepareLocalPaths } from './local-paths.ts';

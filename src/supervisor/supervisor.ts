@@ -7,11 +7,11 @@ import type { Config } from '../config/config.ts';
 import { toListenError } from '../config/listen-address.ts';
 import { isPrettyLog } from '../config/log-format.ts';
 import type { PublicUrl } from '../config/public-url.ts';
+import { removeServingFile, writeServingFile } from '../config/serving-file.ts';
 import { openStores } from '../wiring/open-stores.ts';
 import { ConnectionDispatcher } from './connection-dispatcher.ts';
 import { firstStartGuide, toGuideRecord, toGuideText } from './first-start-guide.ts';
 import { type PrimaryLog, toPrimaryLog } from './primary-log.ts';
-import { removeServingFile, writeServingFile } from './serving-file.ts';
 import { WorkerSlots } from './worker-slots.ts';
 
 /** Connections that may wait for a worker at once (all restarting); beyond, new ones are closed. */
