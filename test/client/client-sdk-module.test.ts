@@ -85,5 +85,36 @@ describe('/sdk/coffer-client.js: @coffer/client for a plain <script type="module
         await page.close();
       }
     });
+
+    it('from an origin the project does not allow, the error names the setting to change', async () => {
+      const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      const app = await server.createProject('other-origins-app', ['https://app.example']);
+      const page = await browser.newPage();
+      try {
+        await page.goto(`${origin}/`);
+        const refused = await page.evaluate(
+          async ({ baseUrl, appId }) => {
+            const { CofferClient } = await import(`${baseUrl}/sdk/coffer-client.js`);
+            try {
+              await new CofferClient({ baseUrl, appId }).signup({
+                email: 'x@page.example',
+                password: 'correct horse',
+              });
+              return { code: 'none', message: '' };
+            } catch (error) {
+              return { code: (error as { code: string }).code, message: (error as Error).message };
+            }
+          },
+          { baseUrl: server.baseUrl, appId: app.credentials.appId },
+        );
+        assert.equal(refused.code, 'NETWORK_ERROR');
+        assert.ok(
+          refused.message.includes(`npx coffer project origin add <project> ${origin}`),
+          refused.message,
+        );
+      } finally {
+        await page.close();
+      }
+    });
   });
 });

@@ -28,3 +28,22 @@ export function fromErrorText(status: number, text: string, statusText = ''): Co
   }
   return new CofferError(status, `HTTP_${status}`, text.slice(0, 200) || statusText);
 }
+
+/**
+ * A call that got no answer. From a browser page of another origin, a refused origin looks the
+ * same to the page as a server that is down (the browser hides the CORS refusal), so the
+ * message names that cause and the setting that lifts it.
+ */
+export function unreachable(what: string, baseUrl: string, cause: unknown): CofferError {
+  const page = (globalThis as { location?: { origin?: string } }).location?.origin;
+  let crossOrigin = false;
+  try {
+    crossOrigin = typeof document !== 'undefined' && !!page && new URL(baseUrl).origin !== page;
+  } catch {
+    // a baseUrl that is no URL: fetch said what is wrong with it
+  }
+  const hint = crossOrigin
+    ? ` (or it refused this page's origin: ${page} must be one of the project's allowed origins, \`npx coffer project origin add <project> ${page}\`)`
+    : '';
+  return new CofferError(0, 'NETWORK_ERROR', `${what} could not reach the server${hint}`, { cause });
+}

@@ -10,11 +10,21 @@ import type {
   UserProfile,
 } from './api-shapes.ts';
 import { type CofferClientOptions, type Session, toSession } from './client-options.ts';
-import { CofferError, toCofferError } from './errors.ts';
+import { CofferError, toCofferError, unreachable } from './errors.ts';
 import { type CofferEvent, type EventsOptions, streamEvents } from './event-stream.ts';
+import {
+  copyFile,
+  type DeleteOutcome,
+  deleteFiles,
+  findUser,
+  moveFile,
+  revokeLinks,
+  signupAnonymous,
+  updateFile,
+} from './file-organizing.ts';
 import { putContent } from './put-content.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
-import { aclPath, toHeaders, toQuery } from './request-paths.ts';
+import { aclPath, type ShareWith, toHeaders, toQuery } from './request-paths.ts';
 import { toResumeKey } from './resume-key.ts';
 import { defaultResumeStore, type ResumeStore } from './resume-store.ts';
 import { type ByteSource, toByteSource, type UploadBody } from './upload-body.ts';
@@ -39,6 +49,7 @@ export type {
 export type { CofferClientOptions, Session } from './client-options.ts';
 export { CofferError } from './errors.ts';
 export type { CofferEvent, EventsOptions } from './event-stream.ts';
+export type { DeleteOutcome } from './file-organizing.ts';
 export type {
   GetOptions,
   RenditionFormat,
@@ -46,6 +57,7 @@ export type {
   RenditionPreset,
   RenditionResize,
 } from './rendition-options.ts';
+export type { ShareWith } from './request-paths.ts';
 export {
   memoryResumeStore,
   type ResumeState,
@@ -89,6 +101,11 @@ export class CofferClient {
     return this.#startSession(
       await this.#call<LoginResult>({ method: 'POST', path: '/api/v1/auth/signup', body: input }),
     );
+  }
+
+  /** A guest account without email or password (if the project allows them). */
+  async signupAnonymous(): Promise<Session> {
+    return this.#startSession(await signupAnonymous(this.#send));
   }
 
   async login(input: { email: string; password: string }): Promise<Session> {
@@ -195,7 +212,8 @@ export class CofferClient {
     return response;
   }
 
-  share(fileId: string, with_: { userId: string } | { role: string }): Promise<FileRecord> {
+  /** Shares with a user (by id, or by the email of one of the project's users) or a role. */
+  share(fileId: string, with_: ShareWith): Promise<FileRecord> {
     return this.#call({ method: 'POST', path: aclPath(fileId, with_), auth: true });
   }
 
@@ -206,6 +224,35 @@ export class CofferClient {
 
   async delete(fileId: string): Promise<void> {
     await this.#call({ method: 'DELETE', path: `/api/v1/file/${encodeURIComponent(fileId)}`, auth: true });
+  }
+
+  /** Deletes several files (up to the API's limit): one outcome per id, in order. */
+  deleteMany(fileIds: string[]): Promise<DeleteOutcome[]> {
+    return deleteFiles(this.#send, fileIds);
+  }
+
+  /** A copy at `filePath` in the caller's folder (its own ACL: the source's is not copied). */
+  copy(fileId: string, to: { filePath: string; permissionScope?: 'user' | '*' }): Promise<FileRecord> {
+    return copyFile(this.#send, fileId, to);
+  }
+
+  move(fileId: string, to: { filePath: string }): Promise<FileRecord> {
+    return moveFile(this.#send, fileId, to);
+  }
+
+  /** Replaces the file's customData (the app's own JSON about it). */
+  update(fileId: string, changes: { customData: unknown }): Promise<FileRecord> {
+    return updateFile(this.#send, fileId, changes);
+  }
+
+  /** Every link handed out for the file stops working (upload, download, rendition links). */
+  revokeLinks(fileId: string): Promise<void> {
+    return revokeLinks(this.#send, fileId);
+  }
+
+  /** The project's user of this email (as the project allows: see the API's findUser). */
+  findUser(email: string): Promise<UserProfile> {
+    return findUser(this.#send, email);
   }
 
   /** One page of the files the caller may read, newest first. */
@@ -293,6 +340,9 @@ export class CofferClient {
     this.#options.onSession?.(session);
   }
 
+  /** #call for the modules that hold groups of calls (file-organizing.ts). */
+  readonly #send = <T>(call: Call): Promise<T> => this.#call<T>(call);
+
   async #call<T>(call: Call, retried = false): Promise<T> {
     if (call.auth && !this.#session) throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
     const headers = toHeaders(this.#options, call.auth ? this.#session?.token : undefined);
@@ -302,9 +352,7 @@ export class CofferClient {
       headers,
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
     }).catch((error: unknown) => {
-      throw new CofferError(0, 'NETWORK_ERROR', `${call.method} ${call.path} could not reach the server`, {
-        cause: error,
-      });
+      throw unreachable(`${call.method} ${call.path}`, this.#options.baseUrl, error);
     });
     if (response.ok) return (response.status === 204 ? undefined : await response.json()) as T;
     const error = await toCofferError(response);

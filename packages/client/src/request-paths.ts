@@ -1,9 +1,20 @@
 import type { Call } from './api-shapes.ts';
 
-export function aclPath(fileId: string, with_: { userId: string } | { role: string }): string {
-  const [scope, identifier] = 'userId' in with_ ? ['user', with_.userId] : ['role', with_.role];
-  return `/api/v1/file/${encodeURIComponent(fileId)}/acl/${scope}/${encodeURIComponent(identifier)}`;
+/** Whom a file is shared with: a user by id or by email (sharing only), or a role. */
+export type ShareWith = { userId: string } | { role: string } | { email: string };
+
+export function aclPath(fileId: string, with_: ShareWith): string {
+  const [scope, identifier] =
+    'userId' in with_
+      ? ['user', with_.userId]
+      : 'role' in with_
+        ? ['role', with_.role]
+        : ['email', with_.email];
+  return `${filePath(fileId)}/acl/${scope}/${encodeURIComponent(identifier)}`;
 }
+
+/** A file's path in the API. */
+export const filePath = (fileId: string) => `/api/v1/file/${encodeURIComponent(fileId)}`;
 
 export function toQuery(query: Call['query']): string {
   const entries = Object.entries(query ?? {}).filter(
