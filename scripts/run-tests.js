@@ -67,6 +67,7 @@ const stackFiles = narrow(
     'test/client/client-renditions.test.ts',
     'test/client/client-events.test.ts',
     'test/client/client-operations.test.ts',
+    'test/docs/openapi-generated-client.test.ts',
     'test/api/anonymous-signup.test.ts',
     'test/api/find-users.test.ts',
     'test/api/key-rotation.test.ts',

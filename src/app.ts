@@ -14,6 +14,7 @@ import { homePage } from './http/control/ops/home-page.ts';
 import { metrics } from './http/control/ops/metrics.ts';
 import { dataPlane } from './http/data/data-plane.ts';
 import { assertDocumented, documentOptions } from './http/openapi/document.ts';
+import { referencePageOptions } from './http/openapi/reference-page.ts';
 import { installBodyDeadline } from './http/plugins/body-deadline.ts';
 import {
   answerClientError,
@@ -112,17 +113,8 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   serveSdkModule(app, services);
   health(app, services);
   metrics(app, services);
-  // The interactive reference (Swagger UI, its assets served from the package: no outside
-  // network) at /docs, the document at /docs/json (and /docs/yaml, /openapi.json).
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    // Everything from this origin: no CDN, no validator badge, and no upgrade-insecure-requests
-    // (the plugin's default), which would send a browser on plain-HTTP loopback to https.
-    staticCSP:
-      "default-src 'self'; base-uri 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-      "font-src 'self' data:; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; form-action 'self'",
-    uiConfig: { deepLinking: true, displayOperationId: true, tryItOutEnabled: true, validatorUrl: null },
-  });
+  // The interactive reference at /docs, the document at /docs/json (and /docs/yaml, /openapi.json).
+  await app.register(swaggerUi, referencePageOptions);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(async (scope) => controlPlane(scope, services), { prefix: '/api/v1' });
   await app.register(async (scope) => dataPlane(scope, services), { prefix: '/blob/v1' });

@@ -96,9 +96,74 @@ it('GET /docs is an interactive reference whose every asset comes from Coffer it
   }
   const initializer = await (await fetch(`${server.baseUrl}/docs/static/swagger-initializer.js`)).text();
   assert.match(initializer, /\/docs\/json|\.\/json/);
+  // Coffer's name, not the plugin's: the title, and the logo (inline, as the CSP allows).
+  assert.match(html, /<title>Coffer API reference<\/title>/);
+  assert.doesNotMatch(html, /Fastify|Swagger UI<\/title>/i);
+  const logo = /img\.src = 'data:image\/svg\+xml;base64,([^']+)'/.exec(initializer)?.[1];
+  assert.ok(logo, initializer);
+  const drawn = Buffer.from(logo, 'base64').toString();
+  assert.match(drawn, />Coffer</);
+  assert.doesNotMatch(drawn, /fastify/i);
   // The same document under the name clients generators look for.
   const [viaDocs, viaRoot] = await Promise.all(
     ['/docs/json', '/openapi.json'].map(async (path) => (await fetch(`${server.baseUrl}${path}`)).json()),
   );
   assert.deepEqual(viaRoot, viaDocs);
+});
+
+it('describes the bytes of the data plane: the upload body, the binary download, their headers', async () => {
+  const doc = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
+  const binary = { type: 'string', format: 'binary' };
+  const upload = doc.paths['/blob/v1/files/{fileId}'].put;
+  assert.deepEqual(upload.requestBody.content['application/octet-stream'].schema, binary);
+  assert.deepEqual(upload.requestBody.content['multipart/form-data'].schema, {
+    type: 'object',
+    required: ['data'],
+    properties: { data: binary },
+  });
+  assert.ok(upload.requestBody.description);
+  assert.deepEqual(upload.responses['200'].headers.ETag.schema, { type: 'string' });
+  assert.deepEqual(
+    upload.responses['200'].content['application/json'].schema.$ref,
+    '#/components/schemas/StoredContent',
+  );
+  assert.deepEqual(doc.components.schemas.StoredContent.required, ['etag', 'sizeBytes']);
+
+  const download = doc.paths['/blob/v1/files/{fileId}'].get;
+  for (const status of ['200', '206']) {
+    assert.deepEqual(Object.keys(download.responses[status].content), ['application/octet-stream'], status);
+    assert.deepEqual(download.responses[status].content['application/octet-stream'].schema, binary);
+    for (const header of ['ETag', 'Accept-Ranges', 'Content-Length'])
+      assert.ok(download.responses[status].headers[header], `${header} of ${status}`);
+  }
+  assert.ok(download.responses['206'].headers['Content-Range']);
+  assert.equal(download.responses['200'].headers['Content-Range'], undefined);
+  // A HEAD answers the same headers, never a body.
+  const head = doc.paths['/blob/v1/files/{fileId}'].head;
+  assert.equal(head.operationId, 'headContent');
+  assert.ok(head.responses['200'].headers.ETag);
+  for (const response of Object.values(head.responses))
+    assert.equal((response as { content?: unknown }).content, undefined);
+
+  const chunk = doc.paths['/blob/v1/uploads/{uploadId}'].patch;
+  assert.deepEqual(chunk.requestBody.content['application/offset+octet-stream'].schema, binary);
+  for (const header of ['Upload-Offset', 'Upload-Expires', 'Tus-Resumable', 'ETag'])
+    assert.ok(chunk.responses['204'].headers[header], header);
+  const created = doc.paths['/api/v1/uploads'].post.responses['201'].headers;
+  for (const header of ['Location', 'Coffer-File-Id', 'Upload-Offset', 'Upload-Expires', 'Tus-Resumable'])
+    assert.ok(created[header], header);
+});
+
+it('describes every operation, beyond its summary: what it does and when to use it', async () => {
+  const doc = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
+  const undescribed = Object.entries(doc.paths as Record<string, Record<string, { description?: string }>>)
+    .flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        at: `${method.toUpperCase()} ${path}`,
+        operation,
+      })),
+    )
+    .filter(({ operation }) => !operation.description?.trim())
+    .map(({ at }) => at);
+  assert.deepEqual(undescribed, []);
 });

@@ -7,7 +7,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A page pointing to the console and the API reference */
+        /**
+         * A page pointing to the console and the API reference
+         * @description A small HTML page for people who open the server's address, linking the console and this reference. Not for programs.
+         */
         get: operations["homePage"];
         put?: never;
         post?: never;
@@ -24,7 +27,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process serves */
+        /**
+         * Liveness: the process serves
+         * @description Answers 200 while the process serves, without touching the stores: a liveness probe (restart the process when it fails).
+         */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -41,7 +47,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the stores answer and take writes */
+        /**
+         * Readiness: the stores answer and take writes
+         * @description Answers 200 while the database and the blob store answer and take writes, else 503 naming the store: a readiness probe (send traffic only while it passes).
+         */
         get: operations["ready"];
         put?: never;
         post?: never;
@@ -58,7 +67,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics of the node */
+        /**
+         * Prometheus metrics of the node
+         * @description The node's metrics in Prometheus text format. With COFFER_METRICS_TOKEN set, send it as a bearer token; without it, only a direct loopback client may scrape.
+         */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -77,7 +89,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Log in */
+        /**
+         * Log in
+         * @description Exchanges an email and a password for an access token (one hour) and a refresh token (30 days). Failed attempts are rate-limited.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -94,7 +109,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Sign up */
+        /**
+         * Sign up
+         * @description Creates a user of the project with an email and a password, and answers as login does. A project may close signup (403 ACCESS_DENIED); passwords take 8 to 1024 characters and may not be common ones.
+         */
         post: operations["signup"];
         delete?: never;
         options?: never;
@@ -111,7 +129,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Sign up anonymously (role "anonymous"; where the project allows it) */
+        /**
+         * Sign up anonymously (role "anonymous"; where the project allows it)
+         * @description Creates an account of role `anonymous`, with no email or password (no body), and answers as login does: it lives by its refresh token. Only where the project allows it (anonymousSignup=true), else 403 ACCESS_DENIED.
+         */
         post: operations["signupAnonymous"];
         delete?: never;
         options?: never;
@@ -306,7 +327,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Current user profile */
+        /**
+         * Current user profile
+         * @description The profile of the user the bearer token belongs to.
+         */
         get: operations["getProfile"];
         put?: never;
         post?: never;
@@ -323,7 +347,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Find a user by email (admins) */
+        /**
+         * Find a user by email (admins)
+         * @description Looks a user of the project up by `email` (case-insensitive) and answers the profile, as GET /api/v1/user shows it; none is 404 USER_NOT_FOUND. Holders of the project's admin role only, else 403 ACCESS_DENIED.
+         */
         get: operations["findUser"];
         put?: never;
         post?: never;
@@ -346,7 +373,10 @@ export type paths = {
          */
         get: operations["listFiles"];
         put?: never;
-        /** Request an upload */
+        /**
+         * Request an upload
+         * @description Step 1 of an upload: creates the file record (unverified) and answers a signed upload link (putFileUrl) to PUT the bytes to (step 2), then verify with the ETag the PUT answers (step 3). Declare contentLength, contentType or checksumSha256 to hold the PUT to them; resumable: true also opens a tus upload (resumableUrl). A path the creator already holds is 409 FILE_EXISTS.
+         */
         post: operations["requestUpload"];
         delete?: never;
         options?: never;
@@ -363,7 +393,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Verify an upload */
+        /**
+         * Verify an upload
+         * @description Step 3 of an upload: send the ETag the upload answered, quotes kept. The file becomes readable (file.uploaded). Only the creator and admins may verify.
+         */
         post: operations["verifyUpload"];
         delete?: never;
         options?: never;
@@ -380,9 +413,15 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Share a file with a user */
+        /**
+         * Share a file with a user
+         * @description Adds a user of the project, by id, to the file's ACL: that user may read the file. An id no user of the project has is 404 USER_NOT_FOUND. Only the creator and admins may share.
+         */
         post: operations["shareWithUser"];
-        /** Stop sharing a file with a user */
+        /**
+         * Stop sharing a file with a user
+         * @description Removes a user from the file's ACL; the download links handed out so far stop working. Removing a user the ACL does not name changes nothing.
+         */
         delete: operations["unshareWithUser"];
         options?: never;
         head?: never;
@@ -398,9 +437,15 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Share a file with a role */
+        /**
+         * Share a file with a role
+         * @description Adds a role to the file's ACL: every user of the project holding that role may read the file. Roles are free-form. Only the creator and admins may share.
+         */
         post: operations["shareWithRole"];
-        /** Stop sharing a file with a role */
+        /**
+         * Stop sharing a file with a role
+         * @description Removes a role from the file's ACL; the download links handed out so far stop working.
+         */
         delete: operations["unshareWithRole"];
         options?: never;
         head?: never;
@@ -416,7 +461,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Share a file with a user, named by email */
+        /**
+         * Share a file with a user, named by email
+         * @description Shares the file with the user of that email (case-insensitive, percent-encoded in the path; no body); the ACL names the user by id. Only the creator and admins may share.
+         */
         post: operations["shareWithEmail"];
         delete?: never;
         options?: never;
@@ -431,15 +479,24 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Get file metadata and a download link */
+        /**
+         * Get file metadata and a download link
+         * @description The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, or a named rendition) the link is to a rendition of the image instead.
+         */
         get: operations["getFile"];
         put?: never;
         post?: never;
-        /** Delete a file */
+        /**
+         * Delete a file
+         * @description Deletes the file: its record, its ACL and its bytes; its links stop working.
+         */
         delete: operations["deleteFile"];
         options?: never;
         head?: never;
-        /** Replace a file's customData */
+        /**
+         * Replace a file's customData
+         * @description Replaces the file's customData whole (an object of at most 4096 bytes as JSON, 16 levels deep) and answers the record. Only the creator and admins.
+         */
         patch: operations["updateFile"];
         trace?: never;
     };
@@ -452,7 +509,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Revoke a file's download links */
+        /**
+         * Revoke a file's download links
+         * @description Every download link of the file handed out so far stops working (403 LINK_REVOKED); links asked for afterwards work at once. Only the creator and admins.
+         */
         post: operations["revokeLinks"];
         delete?: never;
         options?: never;
@@ -469,7 +529,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Copy a file to a path of your own */
+        /**
+         * Copy a file to a path of your own
+         * @description Makes a file of your own at filePath with the same bytes (none are copied): a new id and an ACL of you alone. Any reader of the file may copy it; the copy counts against quotas.
+         */
         post: operations["copyFile"];
         delete?: never;
         options?: never;
@@ -486,7 +549,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Move a file to another path */
+        /**
+         * Move a file to another path
+         * @description Gives the file another filePath; its id, ACL and links stay. Only the creator and admins.
+         */
         post: operations["moveFile"];
         delete?: never;
         options?: never;
@@ -503,7 +569,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Delete several files */
+        /**
+         * Delete several files
+         * @description Deletes up to 100 files (fileIds) and answers one outcome per id, in order: a file that cannot be deleted does not stop the others.
+         */
         post: operations["deleteFiles"];
         delete?: never;
         options?: never;
@@ -518,12 +587,21 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List the parts S3 holds of a parallel upload */
+        /**
+         * List the parts S3 holds of a parallel upload
+         * @description The parts S3 holds of the file's parallel upload, with their sizes and ETags: what to send again after an interruption.
+         */
         get: operations["listMultipartParts"];
         put?: never;
-        /** Start a parallel upload of parts straight to S3 */
+        /**
+         * Start a parallel upload of parts straight to S3
+         * @description On an S3 store: opens an S3 multipart upload of the file's content and answers a presigned URL per part, to PUT in parallel straight to S3; then complete it and verify. The file's creator and admins.
+         */
         post: operations["startMultipartUpload"];
-        /** Abort a parallel upload */
+        /**
+         * Abort a parallel upload
+         * @description Abandons the parallel upload: S3 drops its parts, and a file record that never took an upload goes too.
+         */
         delete: operations["abortMultipartUpload"];
         options?: never;
         head?: never;
@@ -539,7 +617,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Complete a parallel upload */
+        /**
+         * Complete a parallel upload
+         * @description Joins the parts S3 holds into the file's content and answers the ETag to verify with. The content is held to what the upload request declared.
+         */
         post: operations["completeMultipartUpload"];
         delete?: never;
         options?: never;
@@ -554,10 +635,16 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List the project's webhook endpoints */
+        /**
+         * List the project's webhook endpoints
+         * @description The project's webhook endpoints, without their secrets.
+         */
         get: operations["listWebhooks"];
         put?: never;
-        /** Add a webhook endpoint (its signing secret is answered only here) */
+        /**
+         * Add a webhook endpoint (its signing secret is answered only here)
+         * @description Registers an endpoint that receives the project's events (by type or pattern) as Standard Webhooks POSTs. Its signing secret is answered only here. A backend (app secret) or a project admin.
+         */
         post: operations["createWebhook"];
         delete?: never;
         options?: never;
@@ -572,15 +659,24 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook endpoint */
+        /**
+         * Get a webhook endpoint
+         * @description One webhook endpoint, without its secret.
+         */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
-        /** Remove a webhook endpoint and its deliveries */
+        /**
+         * Remove a webhook endpoint and its deliveries
+         * @description Removes the endpoint and its deliveries; nothing more is sent to it.
+         */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        /** Change a webhook endpoint (enabled: true takes a disabled one back) */
+        /**
+         * Change a webhook endpoint (enabled: true takes a disabled one back)
+         * @description Changes an endpoint's URL, events, description or enabled flag; enabled: true takes back a disabled endpoint (an answer of 410 Gone disables one).
+         */
         patch: operations["updateWebhook"];
         trace?: never;
     };
@@ -593,7 +689,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** A new signing secret; the old one keeps signing for 24 hours */
+        /**
+         * A new signing secret; the old one keeps signing for 24 hours
+         * @description Answers a new signing secret; deliveries carry signatures by both secrets for 24 hours, so the receiver can switch without losing any.
+         */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -610,7 +709,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Send a webhook.test event to the endpoint now */
+        /**
+         * Send a webhook.test event to the endpoint now
+         * @description Sends a webhook.test event to the endpoint now, to check that it receives and verifies deliveries.
+         */
         post: operations["testWebhook"];
         delete?: never;
         options?: never;
@@ -625,7 +727,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A webhook endpoint's deliveries, newest first */
+        /**
+         * A webhook endpoint's deliveries, newest first
+         * @description The endpoint's deliveries, newest first, with their state: to see what failed, and retry it.
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -644,7 +749,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Attempt a delivery again now (same webhook-id, a fresh timestamp and signature) */
+        /**
+         * Attempt a delivery again now (same webhook-id, a fresh timestamp and signature)
+         * @description Attempts a delivery again now: the same webhook-id, a fresh timestamp and signature.
+         */
         post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -659,7 +767,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Stream the events of the files you may read (Server-Sent Events) */
+        /**
+         * Stream the events of the files you may read (Server-Sent Events)
+         * @description Server-Sent Events of the files the caller may read, as they happen. After a broken connection, reconnect with Last-Event-ID to replay what was missed.
+         */
         get: operations["streamEvents"];
         put?: never;
         post?: never;
@@ -676,7 +787,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The project's audit log, newest first, 100 events a page */
+        /**
+         * The project's audit log, newest first, 100 events a page
+         * @description Who did what, from which address: the project's events, newest first, 100 a page, filtered by type, actor, file or time (follow nextCursor). A backend (app secret) or a project admin.
+         */
         get: operations["listAuditEvents"];
         put?: never;
         post?: never;
@@ -713,14 +827,23 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Download a verified file's content through its signed link */
+        /**
+         * Download a verified file's content through its signed link
+         * @description The file's bytes, through the signed link of GET /api/v1/file/{fileId}, with its own Content-Type. Takes Range (206), If-None-Match, If-Modified-Since and If-Range. No app credentials or token: the signed query string is the credential.
+         */
         get: operations["downloadContent"];
-        /** Upload a file's content to its signed upload link (raw body or multipart `data` part) */
+        /**
+         * Upload a file's content to its signed upload link (raw body or multipart `data` part)
+         * @description Step 2 of an upload (putFileUrl of POST /api/v1/file): the whole file in one PUT, as the raw body or as the `data` part of a multipart form. Answers the ETag to verify with. A body unlike what the upload request declared is 400 CONTENT_MISMATCH and nothing of it is kept; to send a file in parts, use a resumable upload.
+         */
         put: operations["uploadContent"];
         post?: never;
         delete?: never;
         options?: never;
-        /** The download's headers (size, type, ETag) without the content */
+        /**
+         * The download's headers (size, type, ETag) without the content
+         * @description What a GET of the link would answer (size, type, ETag, Last-Modified), without the bytes.
+         */
         head: operations["headContent"];
         patch?: never;
         trace?: never;
@@ -734,14 +857,26 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** A PATCH, HEAD or DELETE named by X-HTTP-Method-Override (tus, for networks that pass only GET and POST) */
+        /**
+         * A PATCH, HEAD or DELETE named by X-HTTP-Method-Override (tus, for networks that pass only GET and POST)
+         * @description For networks that let only GET and POST through: a POST with X-HTTP-Method-Override: PATCH, HEAD or DELETE stands for that method.
+         */
         post: operations["overrideResumableUpload"];
-        /** Terminate an unfinished resumable upload: its bytes, and its never-uploaded file record, go */
+        /**
+         * Terminate an unfinished resumable upload: its bytes, and its never-uploaded file record, go
+         * @description Abandons an unfinished resumable upload: its bytes go, and so does its file record if it never took an upload.
+         */
         delete: operations["terminateResumableUpload"];
         options?: never;
-        /** A resumable upload: Upload-Offset (bytes kept), Upload-Length, Upload-Expires, and ETag once committed */
+        /**
+         * A resumable upload: Upload-Offset (bytes kept), Upload-Length, Upload-Expires, and ETag once committed
+         * @description How much of a resumable upload is kept (Upload-Offset), to resume it from there after an interruption.
+         */
         head: operations["getResumableUploadOffset"];
-        /** Append a chunk (application/offset+octet-stream) at Upload-Offset, optionally with Upload-Checksum (sha1 or sha256); the chunk that reaches Upload-Length commits the upload and answers its ETag */
+        /**
+         * Append a chunk (application/offset+octet-stream) at Upload-Offset, optionally with Upload-Checksum (sha1 or sha256); the chunk that reaches Upload-Length commits the upload and answers its ETag
+         * @description Sends the next chunk of a resumable upload at Upload-Offset. The chunk that reaches Upload-Length commits the upload and answers its ETag: verify with it.
+         */
         patch: operations["appendResumableUpload"];
         trace?: never;
     };
@@ -752,13 +887,19 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A rendition of an image (the `url` of GET /api/v1/file/:fileId with rendition parameters): rendered on first use, then served stored */
+        /**
+         * A rendition of an image (the `url` of GET /api/v1/file/:fileId with rendition parameters): rendered on first use, then served stored
+         * @description A rendition of an image (the `url` of GET /api/v1/file/{fileId} with rendition parameters): rendered on first use, then served stored. Takes Range and conditional requests as a download does.
+         */
         get: operations["downloadRendition"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
-        /** A rendition's headers (size, type, ETag) without its bytes; renders it if it is not yet */
+        /**
+         * A rendition's headers (size, type, ETag) without its bytes; renders it if it is not yet
+         * @description What a GET of the rendition link would answer, without the bytes; renders the rendition if it is not yet.
+         */
         head: operations["headRendition"];
         patch?: never;
         trace?: never;
@@ -1051,6 +1192,13 @@ export type components = {
             events: components["schemas"]["AuditEvent"][];
             /** @description null on the last page */
             nextCursor: string | null;
+        };
+        /** StoredContent */
+        StoredContent: {
+            /** @description the quoted ETag of the stored bytes: send it to verify */
+            etag: string;
+            /** @description how many bytes were stored */
+            sizeBytes: number;
         };
     };
     responses: never;
@@ -5851,6 +5999,20 @@ export interface operations {
             /** @description Created: Location is the upload URL (tus), Coffer-File-Id the file record, Upload-Offset the bytes kept of a creation-with-upload */
             201: {
                 headers: {
+                    /** @description The upload URL (signed): HEAD, PATCH and DELETE it */
+                    Location?: string;
+                    /** @description The id of the upload's file record */
+                    "Coffer-File-Id"?: string;
+                    /** @description `1.0.0`, the tus version */
+                    "Tus-Resumable"?: string;
+                    /** @description How many bytes the upload has kept: the next chunk starts there */
+                    "Upload-Offset"?: number;
+                    /** @description The size of the whole upload, as created */
+                    "Upload-Length"?: number;
+                    /** @description When an unfinished upload is dropped (an HTTP date) */
+                    "Upload-Expires"?: string;
+                    /** @description Once the upload is complete: the quoted ETag of its bytes, for verify */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5985,13 +6147,44 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bytes (206 with a Range header: the part asked for) */
+            /** @description The whole file, with its own Content-Type */
             200: {
                 headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The part a Range header asked for */
+            206: {
+                headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
+                    /** @description The part answered, as `bytes first-last/size` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
                 };
             };
             /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED, LINK_REVOKED */
@@ -6077,15 +6270,26 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The file's bytes: the raw body (any Content-Type; it must match the one declared, if any), or a multipart/form-data form whose `data` part is the file (its other parts are ignored) */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    data: string;
+                };
+            };
+        };
         responses: {
-            /** @description OK */
+            /** @description Stored: the ETag (header and body) is what verify wants back */
             200: {
                 headers: {
+                    /** @description The quoted ETag of the stored bytes (the upload PUT: send it to verify) */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["StoredContent"];
                 };
             };
             /** @description Error: CONTENT_MISMATCH, VALIDATION_FAILED */
@@ -6209,77 +6413,90 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bytes (206 with a Range header: the part asked for) */
+            /** @description The headers of the download, without the bytes */
             200: {
                 headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
+                content?: never;
+            };
+            /** @description The part a Range header asked for */
+            206: {
+                headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
+                    /** @description The part answered, as `bytes first-last/size` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
                 };
+                content?: never;
             };
             /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED, LINK_REVOKED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: FILE_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: FILE_NOT_VERIFIED */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: RANGE_NOT_SATISFIABLE */
             416: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: HEADERS_TOO_LARGE */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
         };
     };
@@ -6306,6 +6523,16 @@ export interface operations {
             /** @description As the method it stands for */
             204: {
                 headers: {
+                    /** @description `1.0.0`, the tus version */
+                    "Tus-Resumable"?: string;
+                    /** @description How many bytes the upload has kept: the next chunk starts there */
+                    "Upload-Offset"?: number;
+                    /** @description The size of the whole upload, as created */
+                    "Upload-Length"?: number;
+                    /** @description When an unfinished upload is dropped (an HTTP date) */
+                    "Upload-Expires"?: string;
+                    /** @description Once the upload is complete: the quoted ETag of its bytes, for verify */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6452,6 +6679,8 @@ export interface operations {
             /** @description Terminated */
             204: {
                 headers: {
+                    /** @description `1.0.0`, the tus version */
+                    "Tus-Resumable"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6553,65 +6782,61 @@ export interface operations {
             /** @description The upload status in headers, never cached */
             200: {
                 headers: {
+                    /** @description `1.0.0`, the tus version */
+                    "Tus-Resumable"?: string;
+                    /** @description How many bytes the upload has kept: the next chunk starts there */
+                    "Upload-Offset"?: number;
+                    /** @description The size of the whole upload, as created */
+                    "Upload-Length"?: number;
+                    /** @description When an unfinished upload is dropped (an HTTP date) */
+                    "Upload-Expires"?: string;
+                    /** @description Once the upload is complete: the quoted ETag of its bytes, for verify */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: UPLOAD_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: TUS_VERSION_UNSUPPORTED */
             412: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: HEADERS_TOO_LARGE */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
         };
     };
@@ -6633,11 +6858,26 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The next bytes of the upload, starting at Upload-Offset */
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
         responses: {
             /** @description Kept: the new Upload-Offset (and the ETag for verify once complete) */
             204: {
                 headers: {
+                    /** @description `1.0.0`, the tus version */
+                    "Tus-Resumable"?: string;
+                    /** @description How many bytes the upload has kept: the next chunk starts there */
+                    "Upload-Offset"?: number;
+                    /** @description The size of the whole upload, as created */
+                    "Upload-Length"?: number;
+                    /** @description When an unfinished upload is dropped (an HTTP date) */
+                    "Upload-Expires"?: string;
+                    /** @description Once the upload is complete: the quoted ETag of its bytes, for verify */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6782,13 +7022,44 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The rendered image (206 with a Range header: the part asked for) */
+            /** @description The rendered image, with its own Content-Type */
             200: {
                 headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The part a Range header asked for */
+            206: {
+                headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
+                    /** @description The part answered, as `bytes first-last/size` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
                 };
             };
             /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED, LINK_REVOKED */
@@ -6895,95 +7166,104 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The rendered image (206 with a Range header: the part asked for) */
+            /** @description The headers of the rendition, without the bytes */
             200: {
                 headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
+                content?: never;
+            };
+            /** @description The part a Range header asked for */
+            206: {
+                headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
+                    /** @description The part answered, as `bytes first-last/size` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
                 };
+                content?: never;
             };
             /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED, LINK_REVOKED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: FILE_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: FILE_NOT_VERIFIED */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: UNSUPPORTED_MEDIA */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: RANGE_NOT_SATISFIABLE */
             416: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: IMAGE_TOO_LARGE, IMAGE_UNREADABLE */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: HEADERS_TOO_LARGE */
             431: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
             /** @description Error: RENDER_BUSY, UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
+                content?: never;
             };
         };
     };

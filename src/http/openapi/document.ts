@@ -2,7 +2,8 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import { type ErrorCode, errorCodes } from '../../errors/error-codes.ts';
 import { ErrorSchema } from '../wire/schemas.ts';
 import { barrierErrors, security, securitySchemes } from './access-security.ts';
-import type { Access, Operation } from './operation.ts';
+import { binary, contentRangeHeader } from './content-shapes.ts';
+import type { Access, Operation, ResponseHeader } from './operation.ts';
 import { operations } from './operations.ts';
 
 /** Errors any operation may answer, whatever it does. */
@@ -96,6 +97,9 @@ function describeOperation(schema: RouteSchema, operation: Operation, method: st
     security: security[operation.access],
     response: toResponses(schema, operation, method),
   };
+  // The route's own description, where it has one, says more than the table's.
+  if (!shown.description && operation.description) described.description = operation.description;
+  if (operation.requestBody) described.body = { content: operation.requestBody.content };
   if (operation.access === 'link') described.querystring = linkQuery as RouteSchema['querystring'];
   else if (schema.querystring?.properties) described.querystring = toIntegerQuery(schema.querystring);
   if (!described.tags) described.tags = [toTag(operation.access)];
@@ -121,15 +125,32 @@ function toIntegerQuery(querystring: NonNullable<RouteSchema['querystring']>) {
 function toResponses(schema: RouteSchema, operation: Operation, method: string): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   const success = operation.success ?? { status: 200 };
-  const declared = schema.response?.[String(success.status)] as Record<string, unknown> | undefined;
-  if (success.status === 204) responses['204'] = { type: 'null', description: success.description ?? 'Done' };
-  else if (declared)
+  const declared = (schema.response?.[String(success.status)] ?? success.schema) as
+    | Record<string, unknown>
+    | undefined;
+  const headers = success.headers ? { headers: toHeaderSchemas(success.headers) } : {};
+  if (success.status === 204)
+    responses['204'] = { type: 'null', description: success.description ?? 'Done', ...headers };
+  else if (success.binary) {
+    responses[String(success.status)] = {
+      description: success.description ?? 'The bytes',
+      ...headers,
+      ...binaryContent,
+    };
+    if (success.ranges)
+      responses['206'] = {
+        description: 'The part a Range header asked for',
+        headers: toHeaderSchemas({ ...success.headers, 'Content-Range': contentRangeHeader }),
+        ...binaryContent,
+      };
+  } else if (declared)
     responses[String(success.status)] = {
       ...declared,
       ...(success.component ? { title: success.component } : {}),
       ...(success.description ? { description: success.description } : {}),
+      ...headers,
     };
-  else responses[String(success.status)] = { description: success.description ?? 'OK' };
+  else responses[String(success.status)] = { description: success.description ?? 'OK', ...headers };
   const codes = new Set<ErrorCode>([
     ...everyRequest,
     ...barrierErrors[operation.access],
@@ -147,9 +168,24 @@ function toResponses(schema: RouteSchema, operation: Operation, method: string):
   return responses;
 }
 
+/** The file's bytes, whatever their type: generated clients read them as a blob, not as JSON. */
+const binaryContent = { content: { 'application/octet-stream': { schema: binary } } };
+
+/** @fastify/swagger takes a response's headers as JSON schemas with their description. */
+function toHeaderSchemas(headers: Record<string, ResponseHeader>) {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, header]) => [
+      name,
+      { ...header.schema, description: header.description },
+    ]),
+  );
+}
+
 /**
  * A route of several methods (GET and HEAD of a download) is one transform, so each of its
- * operations got the first method's name: each takes its own from the table.
+ * operations got the first method's name and answers: each takes its own name from the table, a
+ * HEAD its own description too, and a HEAD's answers carry no body. @fastify/swagger drops a
+ * streamed body's description: it is put back here.
  */
 function nameOtherMethods(document: Record<string, unknown>): void {
   const paths = (document.paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
@@ -158,14 +194,36 @@ function nameOtherMethods(document: Record<string, unknown>): void {
     for (const [method, operation] of Object.entries(byMethod)) {
       const entry = operations[toKey(method.toUpperCase(), url)];
       // The methods of one route share one object: each gets a copy of its own.
-      if (entry)
-        byMethod[method] = {
-          ...operation,
-          operationId: entry.operationId,
-          summary: entry.summary ?? operation.summary,
+      if (!entry) continue;
+      const named: Record<string, unknown> = {
+        ...operation,
+        operationId: entry.operationId,
+        summary: entry.summary ?? operation.summary,
+      };
+      if (method === 'head' && entry.description) named.description = entry.description;
+      if (entry.requestBody)
+        named.requestBody = {
+          ...(operation.requestBody as object),
+          description: entry.requestBody.description,
         };
+      if (method === 'head')
+        named.responses = withoutBodies(
+          operation.responses as Record<string, Record<string, unknown>>,
+          entry.success?.description,
+        );
+      byMethod[method] = named;
     }
   }
+}
+
+/** A HEAD's answers: the GET's, without their bodies, its own success described. */
+function withoutBodies(responses: Record<string, Record<string, unknown>>, description: string | undefined) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, { content: _body, ...response }]) => [
+      status,
+      status === '200' && description ? { ...response, description } : response,
+    ]),
+  );
 }
 
 /**

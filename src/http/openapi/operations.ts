@@ -1,5 +1,6 @@
 import { accountOperations } from './account-operations.ts';
 import { auditOperations } from './audit-operations.ts';
+import { downloadHeaders, etagHeader, storedContent, uploadBody } from './content-shapes.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { uploadOperations } from './upload-operations.ts';
 import { webhookOperations } from './webhook-operations.ts';
@@ -12,18 +13,24 @@ import { webhookOperations } from './webhook-operations.ts';
 export const operations: Record<string, Operation> = {
   'POST /api/v1/auth/login': {
     operationId: 'login',
+    description:
+      'Exchanges an email and a password for an access token (one hour) and a refresh token (30 days). Failed attempts are rate-limited.',
     access: 'app',
     errors: ['VALIDATION_FAILED', 'INVALID_LOGIN', 'ACCOUNT_DISABLED', 'EMAIL_NOT_VERIFIED', 'RATE_LIMITED'],
     success: { status: 200, component: 'LoginResult' },
   },
   'POST /api/v1/auth/signup': {
     operationId: 'signup',
+    description:
+      'Creates a user of the project with an email and a password, and answers as login does. A project may close signup (403 ACCESS_DENIED); passwords take 8 to 1024 characters and may not be common ones.',
     access: 'app',
     errors: ['VALIDATION_FAILED', 'EMAIL_TAKEN', 'RATE_LIMITED', 'ACCESS_DENIED'],
     success: { status: 200, component: 'LoginResult' },
   },
   'POST /api/v1/auth/signup/anonymous': {
     operationId: 'signupAnonymous',
+    description:
+      'Creates an account of role `anonymous`, with no email or password (no body), and answers as login does: it lives by its refresh token. Only where the project allows it (anonymousSignup=true), else 403 ACCESS_DENIED.',
     access: 'app',
     errors: ['ACCESS_DENIED', 'RATE_LIMITED', 'STORAGE_FULL'],
     success: { status: 200, component: 'LoginResult' },
@@ -48,18 +55,23 @@ export const operations: Record<string, Operation> = {
   },
   'GET /api/v1/user': {
     operationId: 'getProfile',
+    description: 'The profile of the user the bearer token belongs to.',
     access: 'user',
     errors: [],
     success: { status: 200, component: 'UserProfile' },
   },
   'GET /api/v1/users': {
     operationId: 'findUser',
+    description:
+      "Looks a user of the project up by `email` (case-insensitive) and answers the profile, as GET /api/v1/user shows it; none is 404 USER_NOT_FOUND. Holders of the project's admin role only, else 403 ACCESS_DENIED.",
     access: 'user',
     errors: ['VALIDATION_FAILED', 'ACCESS_DENIED', 'USER_NOT_FOUND'],
     success: { status: 200, component: 'UserProfile' },
   },
   'POST /api/v1/file': {
     operationId: 'requestUpload',
+    description:
+      'Step 1 of an upload: creates the file record (unverified) and answers a signed upload link (putFileUrl) to PUT the bytes to (step 2), then verify with the ETag the PUT answers (step 3). Declare contentLength, contentType or checksumSha256 to hold the PUT to them; resumable: true also opens a tus upload (resumableUrl). A path the creator already holds is 409 FILE_EXISTS.',
     access: 'user',
     errors: [
       'VALIDATION_FAILED',
@@ -74,42 +86,55 @@ export const operations: Record<string, Operation> = {
   },
   'POST /api/v1/file/:fileId/verify': {
     operationId: 'verifyUpload',
+    description:
+      'Step 3 of an upload: send the ETag the upload answered, quotes kept. The file becomes readable (file.uploaded). Only the creator and admins may verify.',
     access: 'user',
     errors: [...fileRead, 'UPLOAD_MISSING', 'ETAG_MISMATCH', 'QUOTA_EXCEEDED', 'STORAGE_FULL'],
     success: { status: 200, component: 'FileRecord' },
   },
   'POST /api/v1/file/:fileId/acl/user/:userId': {
     operationId: 'shareWithUser',
+    description:
+      "Adds a user of the project, by id, to the file's ACL: that user may read the file. An id no user of the project has is 404 USER_NOT_FOUND. Only the creator and admins may share.",
     access: 'user',
     errors: [...fileRead, 'USER_NOT_FOUND', 'STORAGE_FULL'],
     success: { status: 200, component: 'FileRecord' },
   },
   'POST /api/v1/file/:fileId/acl/email/:email': {
     operationId: 'shareWithEmail',
+    description:
+      'Shares the file with the user of that email (case-insensitive, percent-encoded in the path; no body); the ACL names the user by id. Only the creator and admins may share.',
     access: 'user',
     errors: [...fileRead, 'USER_NOT_FOUND', 'RATE_LIMITED', 'STORAGE_FULL'],
     success: { status: 200, component: 'FileRecord' },
   },
   'POST /api/v1/file/:fileId/acl/role/:roleName': {
     operationId: 'shareWithRole',
+    description:
+      "Adds a role to the file's ACL: every user of the project holding that role may read the file. Roles are free-form. Only the creator and admins may share.",
     access: 'user',
     errors: [...fileRead, 'STORAGE_FULL'],
     success: { status: 200, component: 'FileRecord' },
   },
   'DELETE /api/v1/file/:fileId/acl/user/:userId': {
     operationId: 'unshareWithUser',
+    description:
+      "Removes a user from the file's ACL; the download links handed out so far stop working. Removing a user the ACL does not name changes nothing.",
     access: 'user',
     errors: fileRead,
     success: { status: 200, component: 'FileRecord' },
   },
   'DELETE /api/v1/file/:fileId/acl/role/:roleName': {
     operationId: 'unshareWithRole',
+    description: "Removes a role from the file's ACL; the download links handed out so far stop working.",
     access: 'user',
     errors: fileRead,
     success: { status: 200, component: 'FileRecord' },
   },
   'GET /api/v1/file/:fileId': {
     operationId: 'getFile',
+    description:
+      "The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, or a named rendition) the link is to a rendition of the image instead.",
     access: 'user',
     errors: [
       ...fileRead,
@@ -129,12 +154,16 @@ export const operations: Record<string, Operation> = {
   },
   'PATCH /api/v1/file/:fileId': {
     operationId: 'updateFile',
+    description:
+      "Replaces the file's customData whole (an object of at most 4096 bytes as JSON, 16 levels deep) and answers the record. Only the creator and admins.",
     access: 'user',
     errors: [...fileRead, 'STORAGE_FULL'],
     success: { status: 200, component: 'FileRecord' },
   },
   'POST /api/v1/file/:fileId/copy': {
     operationId: 'copyFile',
+    description:
+      'Makes a file of your own at filePath with the same bytes (none are copied): a new id and an ACL of you alone. Any reader of the file may copy it; the copy counts against quotas.',
     access: 'user',
     errors: [
       ...fileRead,
@@ -150,30 +179,38 @@ export const operations: Record<string, Operation> = {
   },
   'POST /api/v1/file/:fileId/move': {
     operationId: 'moveFile',
+    description: 'Gives the file another filePath; its id, ACL and links stay. Only the creator and admins.',
     access: 'user',
     errors: [...fileRead, 'INVALID_FILE_PATH', 'FILE_EXISTS', 'STORAGE_FULL'],
     success: { status: 200, component: 'FileRecord' },
   },
   'POST /api/v1/file/:fileId/links/revoke': {
     operationId: 'revokeLinks',
+    description:
+      'Every download link of the file handed out so far stops working (403 LINK_REVOKED); links asked for afterwards work at once. Only the creator and admins.',
     access: 'user',
     errors: fileRead,
     success: { status: 204, description: 'Every outstanding download link of the file stops working' },
   },
   'POST /api/v1/file/delete': {
     operationId: 'deleteFiles',
+    description:
+      'Deletes up to 100 files (fileIds) and answers one outcome per id, in order: a file that cannot be deleted does not stop the others.',
     access: 'user',
     errors: ['VALIDATION_FAILED'],
     success: { status: 200, component: 'DeleteOutcomes', description: 'One outcome per id, in order' },
   },
   'DELETE /api/v1/file/:fileId': {
     operationId: 'deleteFile',
+    description: 'Deletes the file: its record, its ACL and its bytes; its links stop working.',
     access: 'user',
     errors: fileRead,
     success: { status: 204, description: 'Deleted: the record, its ACL and its bytes' },
   },
   'PUT /blob/v1/files/:fileId': {
     operationId: 'uploadContent',
+    description:
+      'Step 2 of an upload (putFileUrl of POST /api/v1/file): the whole file in one PUT, as the raw body or as the `data` part of a multipart form. Answers the ETag to verify with. A body unlike what the upload request declared is 400 CONTENT_MISMATCH and nothing of it is kept; to send a file in parts, use a resumable upload.',
     summary: "Upload a file's content to its signed upload link (raw body or multipart `data` part)",
     access: 'link',
     errors: [
@@ -187,24 +224,47 @@ export const operations: Record<string, Operation> = {
       'REQUEST_TIMEOUT',
       'STORAGE_FULL',
     ],
-    success: { status: 200, component: 'StoredContent' },
+    requestBody: uploadBody,
+    success: {
+      status: 200,
+      component: 'StoredContent',
+      schema: storedContent,
+      description: 'Stored: the ETag (header and body) is what verify wants back',
+      headers: { ETag: etagHeader },
+    },
   },
   'GET /blob/v1/files/:fileId': {
     operationId: 'downloadContent',
+    description:
+      "The file's bytes, through the signed link of GET /api/v1/file/{fileId}, with its own Content-Type. Takes Range (206), If-None-Match, If-Modified-Since and If-Range. No app credentials or token: the signed query string is the credential.",
     summary: "Download a verified file's content through its signed link",
     access: 'link',
     errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'LINK_REVOKED', 'RANGE_NOT_SATISFIABLE'],
-    success: { status: 200, description: 'The bytes (206 with a Range header: the part asked for)' },
+    success: {
+      status: 200,
+      description: 'The whole file, with its own Content-Type',
+      binary: true,
+      ranges: true,
+      headers: downloadHeaders,
+    },
   },
   'HEAD /blob/v1/files/:fileId': {
     operationId: 'headContent',
+    description: 'What a GET of the link would answer (size, type, ETag, Last-Modified), without the bytes.',
     summary: "The download's headers (size, type, ETag) without the content",
     access: 'link',
     errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'LINK_REVOKED'],
-    success: { status: 200, description: 'The headers of the download, without the bytes' },
+    success: {
+      status: 200,
+      description: 'The headers of the download, without the bytes',
+      binary: true,
+      headers: downloadHeaders,
+    },
   },
   'GET /blob/v1/renditions/:fileId/:spec': {
     operationId: 'downloadRendition',
+    description:
+      'A rendition of an image (the `url` of GET /api/v1/file/{fileId} with rendition parameters): rendered on first use, then served stored. Takes Range and conditional requests as a download does.',
     summary:
       'A rendition of an image (the `url` of GET /api/v1/file/:fileId with rendition parameters): rendered on first use, then served stored',
     access: 'link',
@@ -218,10 +278,18 @@ export const operations: Record<string, Operation> = {
       'IMAGE_UNREADABLE',
       'RENDER_BUSY',
     ],
-    success: { status: 200, description: 'The rendered image (206 with a Range header: the part asked for)' },
+    success: {
+      status: 200,
+      description: 'The rendered image, with its own Content-Type',
+      binary: true,
+      ranges: true,
+      headers: downloadHeaders,
+    },
   },
   'HEAD /blob/v1/renditions/:fileId/:spec': {
     operationId: 'headRendition',
+    description:
+      'What a GET of the rendition link would answer, without the bytes; renders the rendition if it is not yet.',
     summary: "A rendition's headers (size, type, ETag) without its bytes; renders it if it is not yet",
     access: 'link',
     errors: [
@@ -233,13 +301,20 @@ export const operations: Record<string, Operation> = {
       'IMAGE_UNREADABLE',
       'RENDER_BUSY',
     ],
-    success: { status: 200, description: 'The headers of the rendition, without the bytes' },
+    success: {
+      status: 200,
+      description: 'The headers of the rendition, without the bytes',
+      binary: true,
+      headers: downloadHeaders,
+    },
   },
   ...uploadOperations,
   ...accountOperations,
   ...webhookOperations,
   'GET /api/v1/events': {
     operationId: 'streamEvents',
+    description:
+      'Server-Sent Events of the files the caller may read, as they happen. After a broken connection, reconnect with Last-Event-ID to replay what was missed.',
     access: 'user',
     errors: ['VALIDATION_FAILED'],
     success: {
@@ -251,6 +326,8 @@ export const operations: Record<string, Operation> = {
   ...auditOperations,
   'GET /': {
     operationId: 'homePage',
+    description:
+      "A small HTML page for people who open the server's address, linking the console and this reference. Not for programs.",
     summary: 'A page pointing to the console and the API reference',
     access: 'public',
     errors: [],
@@ -258,6 +335,8 @@ export const operations: Record<string, Operation> = {
   },
   'GET /healthz': {
     operationId: 'health',
+    description:
+      'Answers 200 while the process serves, without touching the stores: a liveness probe (restart the process when it fails).',
     summary: 'Liveness: the process serves',
     access: 'public',
     errors: [],
@@ -265,6 +344,8 @@ export const operations: Record<string, Operation> = {
   },
   'GET /readyz': {
     operationId: 'ready',
+    description:
+      'Answers 200 while the database and the blob store answer and take writes, else 503 naming the store: a readiness probe (send traffic only while it passes).',
     summary: 'Readiness: the stores answer and take writes',
     access: 'public',
     errors: [],
@@ -272,6 +353,8 @@ export const operations: Record<string, Operation> = {
   },
   'GET /metrics': {
     operationId: 'metrics',
+    description:
+      "The node's metrics in Prometheus text format. With COFFER_METRICS_TOKEN set, send it as a bearer token; without it, only a direct loopback client may scrape.",
     summary: 'Prometheus metrics of the node',
     access: 'metrics',
     errors: ['AUTH_REQUIRED', 'INVALID_TOKEN', 'ACCESS_DENIED'],

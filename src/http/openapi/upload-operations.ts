@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../errors/error-codes.ts';
+import { chunkBody, tusHeaders, uploadCreatedHeaders, uploadStatusHeaders } from './content-shapes.ts';
 import { fileRead, type Operation } from './operation.ts';
 
 const tusErrors: ErrorCode[] = ['UPLOAD_NOT_FOUND', 'TUS_VERSION_UNSUPPORTED'];
@@ -20,37 +21,51 @@ const chunkErrors: ErrorCode[] = [
 const resumableOperations: Record<string, Operation> = {
   'HEAD /blob/v1/uploads/:uploadId': {
     operationId: 'getResumableUploadOffset',
+    description:
+      'How much of a resumable upload is kept (Upload-Offset), to resume it from there after an interruption.',
     summary:
       'A resumable upload: Upload-Offset (bytes kept), Upload-Length, Upload-Expires, and ETag once committed',
     access: 'link',
     errors: tusErrors,
-    success: { status: 200, description: 'The upload status in headers, never cached' },
+    success: {
+      status: 200,
+      description: 'The upload status in headers, never cached',
+      headers: uploadStatusHeaders,
+    },
   },
   'PATCH /blob/v1/uploads/:uploadId': {
     operationId: 'appendResumableUpload',
+    description:
+      'Sends the next chunk of a resumable upload at Upload-Offset. The chunk that reaches Upload-Length commits the upload and answers its ETag: verify with it.',
     summary:
       'Append a chunk (application/offset+octet-stream) at Upload-Offset, optionally with Upload-Checksum (sha1 or sha256); the chunk that reaches Upload-Length commits the upload and answers its ETag',
     access: 'link',
     errors: chunkErrors,
+    requestBody: chunkBody,
     success: {
       status: 204,
       description: 'Kept: the new Upload-Offset (and the ETag for verify once complete)',
+      headers: uploadStatusHeaders,
     },
   },
   'DELETE /blob/v1/uploads/:uploadId': {
     operationId: 'terminateResumableUpload',
+    description:
+      'Abandons an unfinished resumable upload: its bytes go, and so does its file record if it never took an upload.',
     summary: 'Terminate an unfinished resumable upload: its bytes, and its never-uploaded file record, go',
     access: 'link',
     errors: [...tusErrors, 'UPLOAD_FINISHED', 'UPLOAD_LOCKED'],
-    success: { status: 204, description: 'Terminated' },
+    success: { status: 204, description: 'Terminated', headers: tusHeaders },
   },
   'POST /blob/v1/uploads/:uploadId': {
     operationId: 'overrideResumableUpload',
+    description:
+      'For networks that let only GET and POST through: a POST with X-HTTP-Method-Override: PATCH, HEAD or DELETE stands for that method.',
     summary:
       'A PATCH, HEAD or DELETE named by X-HTTP-Method-Override (tus, for networks that pass only GET and POST)',
     access: 'link',
     errors: [...chunkErrors, 'UPLOAD_FINISHED'],
-    success: { status: 204, description: 'As the method it stands for' },
+    success: { status: 204, description: 'As the method it stands for', headers: uploadStatusHeaders },
   },
 };
 
@@ -59,18 +74,24 @@ const multipartErrors: ErrorCode[] = [...fileRead, 'UPLOAD_NOT_FOUND', 'UPLOAD_F
 const multipartOperations: Record<string, Operation> = {
   'POST /api/v1/file/:fileId/multipart': {
     operationId: 'startMultipartUpload',
+    description:
+      "On an S3 store: opens an S3 multipart upload of the file's content and answers a presigned URL per part, to PUT in parallel straight to S3; then complete it and verify. The file's creator and admins.",
     access: 'user',
     errors: [...multipartErrors, 'ALREADY_VERIFIED', 'STORAGE_FULL'],
     success: { status: 200, component: 'MultipartUpload' },
   },
   'GET /api/v1/file/:fileId/multipart': {
     operationId: 'listMultipartParts',
+    description:
+      "The parts S3 holds of the file's parallel upload, with their sizes and ETags: what to send again after an interruption.",
     access: 'user',
     errors: multipartErrors,
     success: { status: 200, component: 'MultipartParts' },
   },
   'POST /api/v1/file/:fileId/multipart/complete': {
     operationId: 'completeMultipartUpload',
+    description:
+      "Joins the parts S3 holds into the file's content and answers the ETag to verify with. The content is held to what the upload request declared.",
     access: 'user',
     errors: [
       ...multipartErrors,
@@ -88,6 +109,8 @@ const multipartOperations: Record<string, Operation> = {
   },
   'DELETE /api/v1/file/:fileId/multipart': {
     operationId: 'abortMultipartUpload',
+    description:
+      'Abandons the parallel upload: S3 drops its parts, and a file record that never took an upload goes too.',
     access: 'user',
     errors: multipartErrors,
     success: {
@@ -119,6 +142,7 @@ export const uploadOperations: Record<string, Operation> = {
       status: 201,
       description:
         'Created: Location is the upload URL (tus), Coffer-File-Id the file record, Upload-Offset the bytes kept of a creation-with-upload',
+      headers: uploadCreatedHeaders,
     },
   },
   ...resumableOperations,
