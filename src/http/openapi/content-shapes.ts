@@ -73,3 +73,16 @@ export const uploadCreatedHeaders: Record<string, ResponseHeader> = {
 };
 
 export const tusHeaders: Record<string, ResponseHeader> = { 'Tus-Resumable': tusResumable };
+
+/** The file's bytes, whatever their type: generated clients read them as a blob, not as JSON. */
+export const binaryContent = { content: { 'application/octet-stream': { schema: binary } } };
+
+/** @fastify/swagger takes a response's headers as JSON schemas with their description. */
+export function toHeaderSchemas(headers: Record<string, ResponseHeader>) {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, header]) => [
+      name,
+      { ...header.schema, description: header.description },
+    ]),
+  );
+}

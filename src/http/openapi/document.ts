@@ -2,8 +2,8 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import { type ErrorCode, errorCodes } from '../../errors/error-codes.ts';
 import { ErrorSchema } from '../wire/schemas.ts';
 import { barrierErrors, security, securitySchemes } from './access-security.ts';
-import { binary, contentRangeHeader } from './content-shapes.ts';
-import type { Access, Operation, ResponseHeader } from './operation.ts';
+import { binaryContent, contentRangeHeader, toHeaderSchemas } from './content-shapes.ts';
+import type { Access, Operation } from './operation.ts';
 import { operations } from './operations.ts';
 
 /** Errors any operation may answer, whatever it does. */
@@ -166,19 +166,6 @@ function toResponses(schema: RouteSchema, operation: Operation, method: string):
     responses[String(status)] = { ...ErrorSchema, description: `Error: ${statusCodes.sort().join(', ')}` };
   }
   return responses;
-}
-
-/** The file's bytes, whatever their type: generated clients read them as a blob, not as JSON. */
-const binaryContent = { content: { 'application/octet-stream': { schema: binary } } };
-
-/** @fastify/swagger takes a response's headers as JSON schemas with their description. */
-function toHeaderSchemas(headers: Record<string, ResponseHeader>) {
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, header]) => [
-      name,
-      { ...header.schema, description: header.description },
-    ]),
-  );
 }
 
 /**

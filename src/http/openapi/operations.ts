@@ -1,7 +1,8 @@
 import { accountOperations } from './account-operations.ts';
 import { auditOperations } from './audit-operations.ts';
-import { downloadHeaders, etagHeader, storedContent, uploadBody } from './content-shapes.ts';
+import { dataPlaneOperations } from './data-plane-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
+import { probeOperations } from './probe-operations.ts';
 import { uploadOperations } from './upload-operations.ts';
 import { webhookOperations } from './webhook-operations.ts';
 
@@ -207,107 +208,7 @@ export const operations: Record<string, Operation> = {
     errors: fileRead,
     success: { status: 204, description: 'Deleted: the record, its ACL and its bytes' },
   },
-  'PUT /blob/v1/files/:fileId': {
-    operationId: 'uploadContent',
-    description:
-      'Step 2 of an upload (putFileUrl of POST /api/v1/file): the whole file in one PUT, as the raw body or as the `data` part of a multipart form. Answers the ETag to verify with. A body unlike what the upload request declared is 400 CONTENT_MISMATCH and nothing of it is kept; to send a file in parts, use a resumable upload.',
-    summary: "Upload a file's content to its signed upload link (raw body or multipart `data` part)",
-    access: 'link',
-    errors: [
-      'VALIDATION_FAILED',
-      'FILE_NOT_FOUND',
-      'ALREADY_VERIFIED',
-      'CONTENT_MISMATCH',
-      'CONTENT_TYPE_NOT_ALLOWED',
-      'QUOTA_EXCEEDED',
-      'FILE_TOO_LARGE',
-      'REQUEST_TIMEOUT',
-      'STORAGE_FULL',
-    ],
-    requestBody: uploadBody,
-    success: {
-      status: 200,
-      component: 'StoredContent',
-      schema: storedContent,
-      description: 'Stored: the ETag (header and body) is what verify wants back',
-      headers: { ETag: etagHeader },
-    },
-  },
-  'GET /blob/v1/files/:fileId': {
-    operationId: 'downloadContent',
-    description:
-      "The file's bytes, through the signed link of GET /api/v1/file/{fileId}, with its own Content-Type. Takes Range (206), If-None-Match, If-Modified-Since and If-Range. No app credentials or token: the signed query string is the credential.",
-    summary: "Download a verified file's content through its signed link",
-    access: 'link',
-    errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'LINK_REVOKED', 'RANGE_NOT_SATISFIABLE'],
-    success: {
-      status: 200,
-      description: 'The whole file, with its own Content-Type',
-      binary: true,
-      ranges: true,
-      headers: downloadHeaders,
-    },
-  },
-  'HEAD /blob/v1/files/:fileId': {
-    operationId: 'headContent',
-    description: 'What a GET of the link would answer (size, type, ETag, Last-Modified), without the bytes.',
-    summary: "The download's headers (size, type, ETag) without the content",
-    access: 'link',
-    errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'LINK_REVOKED'],
-    success: {
-      status: 200,
-      description: 'The headers of the download, without the bytes',
-      binary: true,
-      headers: downloadHeaders,
-    },
-  },
-  'GET /blob/v1/renditions/:fileId/:spec': {
-    operationId: 'downloadRendition',
-    description:
-      'A rendition of an image (the `url` of GET /api/v1/file/{fileId} with rendition parameters): rendered on first use, then served stored. Takes Range and conditional requests as a download does.',
-    summary:
-      'A rendition of an image (the `url` of GET /api/v1/file/:fileId with rendition parameters): rendered on first use, then served stored',
-    access: 'link',
-    errors: [
-      'FILE_NOT_FOUND',
-      'FILE_NOT_VERIFIED',
-      'LINK_REVOKED',
-      'RANGE_NOT_SATISFIABLE',
-      'UNSUPPORTED_MEDIA',
-      'IMAGE_TOO_LARGE',
-      'IMAGE_UNREADABLE',
-      'RENDER_BUSY',
-    ],
-    success: {
-      status: 200,
-      description: 'The rendered image, with its own Content-Type',
-      binary: true,
-      ranges: true,
-      headers: downloadHeaders,
-    },
-  },
-  'HEAD /blob/v1/renditions/:fileId/:spec': {
-    operationId: 'headRendition',
-    description:
-      'What a GET of the rendition link would answer, without the bytes; renders the rendition if it is not yet.',
-    summary: "A rendition's headers (size, type, ETag) without its bytes; renders it if it is not yet",
-    access: 'link',
-    errors: [
-      'FILE_NOT_FOUND',
-      'FILE_NOT_VERIFIED',
-      'LINK_REVOKED',
-      'UNSUPPORTED_MEDIA',
-      'IMAGE_TOO_LARGE',
-      'IMAGE_UNREADABLE',
-      'RENDER_BUSY',
-    ],
-    success: {
-      status: 200,
-      description: 'The headers of the rendition, without the bytes',
-      binary: true,
-      headers: downloadHeaders,
-    },
-  },
+  ...dataPlaneOperations,
   ...uploadOperations,
   ...accountOperations,
   ...webhookOperations,
@@ -324,40 +225,5 @@ export const operations: Record<string, Operation> = {
     },
   },
   ...auditOperations,
-  'GET /': {
-    operationId: 'homePage',
-    description:
-      "A small HTML page for people who open the server's address, linking the console and this reference. Not for programs.",
-    summary: 'A page pointing to the console and the API reference',
-    access: 'public',
-    errors: [],
-    success: { status: 200, description: 'A small HTML page (text/html) linking /console and /docs' },
-  },
-  'GET /healthz': {
-    operationId: 'health',
-    description:
-      'Answers 200 while the process serves, without touching the stores: a liveness probe (restart the process when it fails).',
-    summary: 'Liveness: the process serves',
-    access: 'public',
-    errors: [],
-    success: { status: 200, description: 'The process serves' },
-  },
-  'GET /readyz': {
-    operationId: 'ready',
-    description:
-      'Answers 200 while the database and the blob store answer and take writes, else 503 naming the store: a readiness probe (send traffic only while it passes).',
-    summary: 'Readiness: the stores answer and take writes',
-    access: 'public',
-    errors: [],
-    success: { status: 200, description: 'The database and the blob store answer and take writes' },
-  },
-  'GET /metrics': {
-    operationId: 'metrics',
-    description:
-      "The node's metrics in Prometheus text format. With COFFER_METRICS_TOKEN set, send it as a bearer token; without it, only a direct loopback client may scrape.",
-    summary: 'Prometheus metrics of the node',
-    access: 'metrics',
-    errors: ['AUTH_REQUIRED', 'INVALID_TOKEN', 'ACCESS_DENIED'],
-    success: { status: 200, description: 'Prometheus text format 0.0.4' },
-  },
+  ...probeOperations,
 };
