@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BenchOptions } from './bench-options.ts';
+import { registerServer } from './probes/process-cpu.ts';
 import { BenchStores, type StackName } from './processes/bench-stores.ts';
 import { startChildServer } from './processes/child-server.ts';
 import { type CofferServer, startCofferServer } from './processes/coffer-server.ts';
@@ -58,6 +59,8 @@ export class BenchContext {
     });
     this.#stops.push(server.stop);
     this.coffers.push(server);
+    // Its CPU per request counts PostgreSQL's backends too, on the pg stacks.
+    registerServer(server.url, async () => [server.pid, ...(await this.stores.postgresPids())]);
     return server;
   }
 
@@ -81,6 +84,7 @@ export class BenchContext {
       }
       const server = await startNginx({ binary, root, prefixDir: path.join(this.workDir, 'nginx') });
       this.#stops.push(server.stop);
+      registerServer(server.url, async () => [server.pid]);
       return server.url;
     });
   }
@@ -119,6 +123,7 @@ export class BenchContext {
       ready: /listening at (\S+)/,
     });
     this.#stops.push(server.stop);
+    registerServer(server.url, async () => [server.pid]);
     return server.url;
   }
 }

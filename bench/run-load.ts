@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
+import { measureCpu } from './probes/process-cpu.ts';
 import type { Measurement } from './scenario.ts';
 
 // autocannon appends every response body to a string (`req.body += data`) for its optional
@@ -34,8 +35,13 @@ export type LoadOptions = {
   payloadBytes?: number;
 };
 
-/** Runs one autocannon load and measures it; latencies come from every response, at sub-millisecond precision. */
-export async function runLoad(options: LoadOptions): Promise<Measurement> {
+/** Runs one autocannon load and measures it, with the CPU it cost the server and the load generator. */
+export function runLoad(options: LoadOptions): Promise<Measurement> {
+  return measureCpu(options.url, () => runAutocannon(options));
+}
+
+/** One autocannon load; latencies come from every response, at sub-millisecond precision. */
+async function runAutocannon(options: LoadOptions): Promise<Measurement> {
   const latenciesMs: number[] = [];
   let firstSentMs = Number.POSITIVE_INFINITY;
   let lastAnsweredMs = 0;

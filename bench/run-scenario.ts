@@ -1,4 +1,5 @@
 import type { BenchContext } from './bench-context.ts';
+import { chooseVerdictBasis, toCpuRatio, type VerdictBasis } from './report/verdict.ts';
 import { type Measurement, median, type RatioMetric, type Scenario, type Side } from './scenario.ts';
 
 /** One side's rounds and their medians. */
@@ -8,6 +9,8 @@ export type SideResult = {
   medianRate: number;
   medianP50Ms: number;
   medianP99Ms: number;
+  /** Medians over the rounds of the CPU per request, in µs (server; load generator), where measured. */
+  cpuUsPerRequest?: { server?: number; loadGenerator?: number };
   /** Median over the rounds of the event loop's p99 delay, and the longest stall seen (when measured). */
   eventLoop?: { medianP99Ms: number; maxMs: number };
 };
@@ -16,8 +19,15 @@ export type ScenarioResult = Pick<Scenario, 'id' | 'title' | 'unit' | 'metric' |
   skipped?: string;
   error?: string;
   scenario?: SideResult;
-  /** Each baseline with the median of the per-round ratios of the scenario to it (paired by round). */
-  baselines?: Array<SideResult & { ratio: number }>;
+  /**
+   * Each baseline with the median of the per-round ratios of the scenario to it (paired by
+   * round): `ratio` by rate (or p50), `cpuRatio` by server CPU per request (the baseline's ÷
+   * Coffer's, higher is better) where both were measured, and `verdictRatio`, the one the
+   * target is judged on (bench/report/verdict.ts).
+   */
+  baselines?: Array<
+    SideResult & { ratio: number; cpuRatio?: number; verdictRatio: number; verdictBy: VerdictBasis }
+  >;
 };
 
 /**
@@ -52,7 +62,17 @@ export async function runScenario(scenario: Scenario, context: BenchContext): Pr
       baselines: prepared.baselines.map((baseline) => {
         const theirs = rounds.get(baseline)!;
         const ratios = own.map((measured, round) => toRatio(metric, unit, measured, theirs[round]!));
-        return { ...summarize(baseline.label, theirs, unit), ratio: median(ratios) };
+        const cpuRatio = toCpuRatio(own, theirs);
+        const ratio = median(ratios);
+        const verdictBy = chooseVerdictBasis(metric, cpuRatio);
+        const verdictRatio = verdictBy === 'server CPU' ? cpuRatio! : ratio;
+        return {
+          ...summarize(baseline.label, theirs, unit),
+          ratio,
+          ...(cpuRatio !== undefined && { cpuRatio }),
+          verdictRatio,
+          verdictBy,
+        };
       }),
     };
   } catch (error) {
@@ -73,9 +93,15 @@ function toRatio(metric: RatioMetric, unit: Scenario['unit'], own: Measurement, 
 
 function summarize(label: string, rounds: Measurement[], unit: Scenario['unit']): SideResult {
   const delays = rounds.flatMap((measured) => measured.eventLoopDelay ?? []);
+  const cpu = (part: 'server' | 'loadGenerator') => {
+    const values = rounds.flatMap((measured) => measured.cpuUsPerRequest?.[part] ?? []);
+    return values.length > 0 ? { [part]: median(values) } : {};
+  };
+  const cpuUsPerRequest = { ...cpu('server'), ...cpu('loadGenerator') };
   return {
     label,
     rounds,
+    ...(Object.keys(cpuUsPerRequest).length > 0 && { cpuUsPerRequest }),
     medianRate: median(rounds.map((measured) => rateOf(measured, unit))),
     medianP50Ms: median(rounds.map((measured) => measured.latencyP50Ms)),
     medianP99Ms: median(rounds.map((measured) => measured.latencyP99Ms)),
@@ -96,5 +122,15 @@ function describe(measured: Measurement, unit: Scenario['unit']): string {
   const eventLoop = delay
     ? `  event loop p99 ${delay.p99Ms.toFixed(1)} ms max ${delay.maxMs.toFixed(1)} ms`
     : '';
-  return `${rate.padStart(14)}  p50 ${measured.latencyP50Ms.toFixed(2)} ms  p99 ${measured.latencyP99Ms.toFixed(2)} ms  (${measured.requests2xx} ok)${eventLoop}${failures}`;
+  return `${rate.padStart(14)}  p50 ${measured.latencyP50Ms.toFixed(2)} ms  p99 ${measured.latencyP99Ms.toFixed(2)} ms  (${measured.requests2xx} ok)${formatCpu(measured.cpuUsPerRequest)}${eventLoop}${failures}`;
+}
+
+/** CPU per request beside a rate: the server's, and the load generator's where it is another process. */
+export function formatCpu(cpu: { server?: number; loadGenerator?: number } | undefined): string {
+  if (!cpu) return '';
+  const us = (value: number) =>
+    value >= 10_000 ? `${(value / 1000).toFixed(1)} ms` : `${Math.round(value)} µs`;
+  const server = cpu.server === undefined ? 'not measured' : us(cpu.server);
+  const load = cpu.loadGenerator === undefined ? '' : `, load generator ${us(cpu.loadGenerator)}`;
+  return `  cpu/req: server ${server}${load}`;
 }

@@ -19,6 +19,12 @@ export type Measurement = {
   latencyP99Ms: number;
   /** The server's event-loop delay during the run, where the scenario measures it (bench/probes/). */
   eventLoopDelay?: EventLoopDelay;
+  /**
+   * CPU per answered request, in µs (bench/probes/process-cpu.ts): `server` is the side's server
+   * processes (PostgreSQL's included on the pg stacks) or, for a side that works in the bench's
+   * own process, that process; `loadGenerator` is the bench's process driving a server.
+   */
+  cpuUsPerRequest?: { server?: number; loadGenerator?: number };
 };
 
 /** One runnable side. `run` may prepare what it consumes (fresh links, a pool of uploads) before timing. */

@@ -50,6 +50,13 @@ export class BenchStores {
     };
   }
 
+  /** PostgreSQL's postmaster, when this run started one (its backends are its children). */
+  async postgresPids(): Promise<number[]> {
+    const postgres = await this.#postgres?.catch(() => undefined);
+    const pid = await postgres?.postmasterPid?.();
+    return pid === undefined ? [] : [pid];
+  }
+
   /** Stops what was started (after the Coffer servers using it). */
   async close(): Promise<void> {
     await (await this.#s3?.catch(() => undefined))?.stop();

@@ -9,15 +9,15 @@ const top = 44;
 const maxRatio = 1.5;
 
 /**
- * Horizontal bars of every scenario's ratio to each baseline, with the issue's target as a
+ * Horizontal bars of every scenario's ratio to each baseline (the one its verdict is on), with the issue's target as a
  * tick and 1.0 (the baseline) as a dashed line: green meets its target, red does not, grey
  * has none. Plain SVG written by the bench itself, so the docs need no charting service.
  */
 export function toRatioChartSvg(results: readonly ScenarioResult[], caption: string): string {
   const bars = results.flatMap((result) =>
     (result.baselines ?? []).map((baseline, index) => ({
-      label: `${result.id} vs ${baseline.label}${result.metric === 'p50' ? ' (p50)' : ''}`,
-      ratio: baseline.ratio,
+      label: `${result.id} vs ${baseline.label}${baseline.verdictBy === 'rate' ? '' : ` (${baseline.verdictBy})`}`,
+      ratio: baseline.verdictRatio,
       target: index === 0 ? result.target : undefined,
     })),
   );

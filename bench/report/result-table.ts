@@ -6,7 +6,18 @@ import {
 import type { ScenarioResult, SideResult } from '../run-scenario.ts';
 import { formatRatio } from './ratio-chart.ts';
 
-const header = ['scenario', 'coffer', 'coffer p50 / p99', 'baseline', 'ratio', 'target', 'verdict'];
+const header = [
+  'scenario',
+  'coffer',
+  'coffer p50 / p99',
+  'coffer CPU/req',
+  'baseline',
+  'baseline CPU/req',
+  'ratio',
+  'CPU ratio',
+  'target',
+  'verdict',
+];
 
 /** One row per scenario × baseline: medians over the rounds, and the median per-round ratio. */
 export function toScenarioRows(results: readonly ScenarioResult[]): string[][] {
@@ -17,11 +28,7 @@ export function toScenarioRows(results: readonly ScenarioResult[]): string[][] {
       rows.push([
         name,
         result.skipped ? `skipped: ${result.skipped}` : `error: ${result.error}`,
-        '',
-        '',
-        '',
-        '',
-        '',
+        ...header.slice(2).map(() => ''),
       ]);
       continue;
     }
@@ -33,10 +40,15 @@ export function toScenarioRows(results: readonly ScenarioResult[]): string[][] {
         index === 0 ? name : '',
         index === 0 ? `${rate(own.medianRate)} ${result.unit}` : '',
         index === 0 ? `${ms(own.medianP50Ms)} / ${ms(own.medianP99Ms)}${eventLoop(own)}` : '',
+        index === 0 ? cpu(own) : '',
         `${baseline.label}: ${rate(baseline.medianRate)} ${result.unit}${latency}${eventLoop(baseline)}`,
+        cpu(baseline),
         `${formatRatio(baseline.ratio)}${result.metric === 'p50' ? ' (p50)' : ''}`,
+        baseline.cpuRatio === undefined ? '' : formatRatio(baseline.cpuRatio),
         target === undefined ? '' : `≥ ${target.toFixed(2)}×`,
-        target === undefined ? '' : baseline.ratio >= target ? 'meets' : 'BELOW',
+        target === undefined
+          ? ''
+          : `${baseline.verdictRatio >= target ? 'meets' : 'BELOW'} (by ${baseline.verdictBy})`,
       ]);
     });
   }
@@ -108,6 +120,18 @@ function eventLoop(side: SideResult): string {
   return side.eventLoop
     ? `; event loop p99 ${ms(side.eventLoop.medianP99Ms)}, max ${ms(side.eventLoop.maxMs)}`
     : '';
+}
+
+/** A side's server CPU per request, and the load generator's beside it where it drove a server. */
+function cpu(side: SideResult): string {
+  const measured = side.cpuUsPerRequest;
+  if (measured?.server === undefined) return 'not measured';
+  const load = measured.loadGenerator === undefined ? '' : ` (load generator ${us(measured.loadGenerator)})`;
+  return `${us(measured.server)}${load}`;
+}
+
+function us(value: number): string {
+  return value >= 10_000 ? `${(value / 1000).toFixed(1)} ms` : `${Math.round(value)} µs`;
 }
 
 function ms(value: number): string {

@@ -2,12 +2,17 @@
 import sharp from 'sharp';
 import { largeJpeg } from '../../test/support/test-images.ts';
 import type { BenchContext } from '../bench-context.ts';
+import { measureCpu } from '../probes/process-cpu.ts';
 import { type Measurement, median, type PreparedScenario, type Scenario, type Side } from '../scenario.ts';
 import { fillBytes, getDownloadLink, mapLimit, splitUrl, type Workload } from '../seed/workload.ts';
 import { loadSide } from './sides.ts';
 
-/** Renders at once on either side: the server's default COFFER_RENDITION_CONCURRENCY. */
-const renderConcurrency = 2;
+/**
+ * Requests at once on either side: twice the server's render slots (COFFER_RENDITION_CONCURRENCY,
+ * default 2), as from several clients, so that a slot never waits for a client's next request
+ * while the previous one is stored and served. sharp alone gets the same four (libuv's pool).
+ */
+const renderConcurrency = 4;
 const resizeModes = ['cover', 'contain', 'fill', 'inside'] as const;
 
 /** A 12 MP photo-like JPEG, uploaded once per run of the bench. */
@@ -28,8 +33,15 @@ function specSequence() {
   };
 }
 
-/** Times `count` tasks run `renderConcurrency` at a time, as a Measurement of tasks per second. */
-async function timeRenders(count: number, task: () => Promise<void>): Promise<Measurement> {
+/**
+ * Times `count` tasks run `renderConcurrency` at a time, as a Measurement of tasks per second,
+ * with the CPU they cost the server at `origin` (or this process, for sharp alone).
+ */
+function timeRenders(origin: string | undefined, count: number, task: () => Promise<void>) {
+  return measureCpu(origin, () => runRenders(count, task));
+}
+
+async function runRenders(count: number, task: () => Promise<void>): Promise<Measurement> {
   const latenciesMs: number[] = [];
   let failures = 0;
   const started = performance.now();
@@ -65,12 +77,12 @@ export const renditionRender: Scenario = {
   prepare: async (context: BenchContext): Promise<PreparedScenario> => {
     const workload = await context.workload();
     const { fileId, photo } = await uploadPhoto(workload, context.options.smoke ? 1 : 12);
-    const count = context.options.smoke ? 2 : 16;
+    const count = context.options.smoke ? 2 : 32;
     const nextSpec = specSequence();
     const coffer: Side = {
       label: 'coffer',
       run: () =>
-        timeRenders(count, async () => {
+        timeRenders(workload.server.url, count, async () => {
           const { quality, resize } = nextSpec();
           const query = `width=256&format=webp&quality=${quality}&resize=${resize}`;
           const answer = await workload.api.call('GET', `/api/v1/file/${fileId}?${query}`, {
@@ -86,7 +98,7 @@ export const renditionRender: Scenario = {
     const alone: Side = {
       label: 'sharp alone',
       run: () =>
-        timeRenders(count, async () => {
+        timeRenders(undefined, count, async () => {
           const { quality, resize } = nextSpec();
           await sharp(photo, { failOn: 'warning', sequentialRead: true, autoOrient: true })
             .resize({ width: 256, fit: resize, withoutEnlargement: true })

@@ -132,6 +132,11 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
     return { info, body };
   }
 
+  async localPath(key: string, version: string): Promise<string | undefined> {
+    const blobPath = this.#blobPath(key, version);
+    return (await stat(blobPath).catch(undefinedIfMissing)) ? blobPath : undefined;
+  }
+
   async delete(key: string, version: string): Promise<void> {
     const blobPath = this.#blobPath(key, version);
     this.#small.delete(blobPath);

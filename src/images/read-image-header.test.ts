@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import {
@@ -111,5 +114,46 @@ describe('a decompression bomb (a 20000×20000 PNG of 49 KB)', () => {
       small.channels.map((channel) => channel.max),
       [0],
     );
+  });
+});
+
+describe('a source in a local file (the disk store hands libvips its version file)', () => {
+  it('reads and renders it as it would its bytes, and refuses the same files', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'coffer-image-file-'));
+    const saved = async (name: string, bytes: Buffer) => {
+      const file = path.join(dir, name);
+      await writeFile(file, bytes);
+      return file;
+    };
+    try {
+      const turned = await saved('turned.png', await jpegWithExif({ orientation: 6 }));
+      assert.deepEqual(await renderer.readHeader(turned, limits), {
+        format: 'jpeg',
+        width: 200,
+        height: 300,
+      });
+      const rendition = await renderer.render(
+        turned,
+        { ...spec, width: 100, height: null, resize: 'inside' },
+        options,
+      );
+      assert.deepEqual([rendition.contentType, rendition.width, rendition.height], ['image/webp', 100, 150]);
+      // Whatever its name says, a file is read by what its bytes are.
+      for (const [name, bytes] of [
+        ['drawing.png', svgImage()],
+        ['paper.jpg', pdfDocument()],
+      ] as const) {
+        const file = await saved(name, bytes);
+        await assert.rejects(renderer.render(file, spec, options), withCode('UNSUPPORTED_MEDIA'), name);
+      }
+      const bomb = await saved(
+        'bomb.png',
+        await pngBomb({ width: 20_000, height: 20_000, corruptPixelData: true }),
+      );
+      await assert.rejects(renderer.render(bomb, spec, options), withCode('IMAGE_TOO_LARGE'));
+      await assert.rejects(renderer.summarize(bomb, options), withCode('IMAGE_TOO_LARGE'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,10 @@
 import sharp, { type Metadata } from 'sharp';
-import type { ImageHeader, RenderableFormat, SourceLimits } from '../domain/renditions/image-renderer.ts';
+import type {
+  ImageHeader,
+  ImageSource,
+  RenderableFormat,
+  SourceLimits,
+} from '../domain/renditions/image-renderer.ts';
 import { imageTooLarge, unsupportedMedia } from '../errors/errors.ts';
 import { toImageError, toMegapixels } from './sharp-errors.ts';
 
@@ -8,7 +13,10 @@ import { toImageError, toMegapixels } from './sharp-errors.ts';
  * pixel; undefined when the bytes end before the header does. Refuses a format Coffer does not
  * render (UNSUPPORTED_MEDIA) and a first frame of more than `limits.maxPixels` (IMAGE_TOO_LARGE).
  */
-export async function readImageHeader(bytes: Buffer, limits: SourceLimits): Promise<ImageHeader | undefined> {
+export async function readImageHeader(
+  bytes: ImageSource,
+  limits: SourceLimits,
+): Promise<ImageHeader | undefined> {
   const metadata = await readMetadata(bytes, limits);
   if (!metadata) return undefined;
   const format = toRenderableFormat(metadata);
@@ -30,7 +38,7 @@ export async function readImageHeader(bytes: Buffer, limits: SourceLimits): Prom
   };
 }
 
-async function readMetadata(bytes: Buffer, limits: SourceLimits): Promise<Metadata | undefined> {
+async function readMetadata(bytes: ImageSource, limits: SourceLimits): Promise<Metadata | undefined> {
   try {
     // metadata() decodes no pixel, so sharp's own pixel limit is lifted here: the limit is
     // checked above, and a refusal can then say how large the image is.

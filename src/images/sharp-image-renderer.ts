@@ -3,6 +3,7 @@ import { rgbaToThumbHash } from 'thumbhash';
 import type {
   ImageHeader,
   ImageRenderer,
+  ImageSource,
   ImageSummary,
   RenderedImage,
   SourceLimits,
@@ -26,11 +27,11 @@ export class SharpImageRenderer implements ImageRenderer {
     configureSharp();
   }
 
-  readHeader(prefix: Buffer, limits: SourceLimits): Promise<ImageHeader | undefined> {
+  readHeader(prefix: ImageSource, limits: SourceLimits): Promise<ImageHeader | undefined> {
     return readImageHeader(prefix, limits);
   }
 
-  async render(source: Buffer, spec: RenditionSpec, options: RenderOptions): Promise<RenderedImage> {
+  async render(source: ImageSource, spec: RenditionSpec, options: RenderOptions): Promise<RenderedImage> {
     const header = await readWholeHeader(source, options.limits);
     const format = toWrittenFormat(spec.format, header.format);
     const pipeline = openSource(source, options).resize({
@@ -43,7 +44,7 @@ export class SharpImageRenderer implements ImageRenderer {
     return { bytes: data, contentType: contentTypes[format], width: info.width, height: info.height };
   }
 
-  async summarize(source: Buffer, options: RenderOptions): Promise<ImageSummary> {
+  async summarize(source: ImageSource, options: RenderOptions): Promise<ImageSummary> {
     const header = await readWholeHeader(source, options.limits);
     const pipeline = openSource(source, options)
       .resize({ width: placeholderSide, height: placeholderSide, fit: 'inside', withoutEnlargement: true })
@@ -57,13 +58,13 @@ export class SharpImageRenderer implements ImageRenderer {
 }
 
 /** The header of a whole source: bytes that end before their header does are damaged. */
-async function readWholeHeader(source: Buffer, limits: SourceLimits): Promise<ImageHeader> {
+async function readWholeHeader(source: ImageSource, limits: SourceLimits): Promise<ImageHeader> {
   const header = await readImageHeader(source, limits);
   if (!header) throw imageUnreadable();
   return header;
 }
 
-function openSource(source: Buffer, options: RenderOptions): Sharp {
+function openSource(source: ImageSource, options: RenderOptions): Sharp {
   return sharp(source, {
     // A second guard after readWholeHeader, in case libvips reads a header differently twice.
     limitInputPixels: options.limits.maxPixels,

@@ -20,6 +20,8 @@ export type PostgresServer = {
   /** Another fresh, empty database on the same server. */
   createDatabase(): Promise<string>;
   stop(): Promise<void>;
+  /** The postmaster's pid, for a cluster this process started (the bench counts its CPU). */
+  postmasterPid?: () => Promise<number>;
 };
 
 const run = promisify(execFile);
@@ -160,6 +162,9 @@ export async function startPrivatePostgres(
   };
   return {
     ...server,
+    // Read each time: a restarted cluster has a new postmaster.
+    postmasterPid: async () =>
+      Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]),
     // Its databases are dropped before the cluster stops: a stopped cluster starts again first.
     async stop() {
       if (!running) await startAgain();

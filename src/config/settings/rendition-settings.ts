@@ -19,7 +19,7 @@ export const renditionSettings = {
     defaultValue: 25 * 1024 * 1024,
     min: 1,
     max: 1024 * 1024 * 1024,
-    doc: 'The largest image file, in bytes, that is rendered (a render reads its source into memory); larger ones answer 422 IMAGE_TOO_LARGE.',
+    doc: 'The largest image file, in bytes, that is rendered (from S3 a render reads its source into memory; from disk libvips reads the file); larger ones answer 422 IMAGE_TOO_LARGE.',
   },
   renditionConcurrency: {
     env: 'COFFER_RENDITION_CONCURRENCY',

@@ -69,6 +69,13 @@ export interface BlobStore {
   /** Deleting a missing version is not an error. */
   delete(key: string, version: string): Promise<void>;
   /**
+   * Stores on this machine's disk: the file that holds the version (undefined when it does not
+   * exist), for a reader that reads files itself. The image renderer hands it to libvips, so a
+   * render's source never becomes a buffer in this process (each one cost the garbage
+   * collector more than the JPEG decode's own CPU; docs/benchmarks.md).
+   */
+  localPath?(key: string, version: string): Promise<string | undefined>;
+  /**
    * Stores that serve bytes themselves (S3) hand out their own signed GET URL, so download
    * bytes never pass through Coffer; stores without it are served by the /blob/v1 gateway.
    */

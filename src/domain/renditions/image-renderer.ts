@@ -12,6 +12,12 @@ export type ImageHeader = {
   height: number;
 };
 
+/**
+ * An image to read: its bytes, or the path of a local file holding them (a disk store's version
+ * file, which libvips then reads itself: the process holds no copy of the source).
+ */
+export type ImageSource = Buffer | string;
+
 /** The limits a source must keep before any decoding (settings COFFER_RENDITION_MAX_*). */
 export type SourceLimits = { maxPixels: number };
 
@@ -33,16 +39,19 @@ export type ImageSummary = { width: number; height: number; placeholder: string 
  */
 export interface ImageRenderer {
   /** Reads the header of a source's first bytes (or all of them); undefined when they are too few. */
-  readHeader(prefix: Buffer, limits: SourceLimits): Promise<ImageHeader | undefined>;
+  readHeader(prefix: ImageSource, limits: SourceLimits): Promise<ImageHeader | undefined>;
   /**
    * The rendition of a whole source: auto-oriented, never enlarged, without any metadata of the
    * source; RENDER_BUSY when it takes longer than `timeoutSeconds`.
    */
   render(
-    source: Buffer,
+    source: ImageSource,
     spec: RenditionSpec,
     options: { limits: SourceLimits; timeoutSeconds: number },
   ): Promise<RenderedImage>;
   /** Dimensions and placeholder of a whole source (a ThumbHash of at most 100×100). */
-  summarize(source: Buffer, options: { limits: SourceLimits; timeoutSeconds: number }): Promise<ImageSummary>;
+  summarize(
+    source: ImageSource,
+    options: { limits: SourceLimits; timeoutSeconds: number },
+  ): Promise<ImageSummary>;
 }

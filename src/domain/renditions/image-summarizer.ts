@@ -4,7 +4,7 @@ import type { ImageMeta } from '../files/file-record.ts';
 import { toStorageKey } from '../files/storage-key.ts';
 import type { ImageRenderer } from './image-renderer.ts';
 import type { DueImage, ImageSummaryRepository } from './image-summary-repository.ts';
-import { headerPrefixBytes, readImageBytes } from './read-image-bytes.ts';
+import { readImageHead, readWholeImage } from './read-image-bytes.ts';
 import type { RenderQueue } from './render-queue.ts';
 import { isRenderableType, type RenditionLimits } from './renderable-source.ts';
 
@@ -69,15 +69,15 @@ export class ImageSummarizer {
       limits: { maxPixels: this.#o.limits.maxPixels },
       timeoutSeconds: this.#o.timeoutSeconds,
     };
-    const prefix = await readImageBytes(this.#o.blobs, source, { firstBytes: headerPrefixBytes });
+    const head = await readImageHead(this.#o.blobs, source);
     try {
       // The header's dimensions are worth keeping even for an image too large to render.
-      const header = await this.#o.renderer.readHeader(prefix, { maxPixels: Number.MAX_SAFE_INTEGER });
+      const header = await this.#o.renderer.readHeader(head, { maxPixels: Number.MAX_SAFE_INTEGER });
       if (header && header.width * header.height > this.#o.limits.maxPixels)
         return { width: header.width, height: header.height, placeholder: null };
       if (image.sizeBytes > this.#o.limits.maxSourceBytes)
         return header ? { width: header.width, height: header.height, placeholder: null } : null;
-      const whole = prefix.length === image.sizeBytes ? prefix : await readImageBytes(this.#o.blobs, source);
+      const whole = await readWholeImage(this.#o.blobs, source, head);
       return await this.#o.renderer.summarize(whole, options);
     } catch (error) {
       if (isAppError(error) && !transientCodes.has(error.code) && error.statusCode < 500) return null;

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { internal } from '../../errors/errors.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
+import type { ImageSource } from './image-renderer.ts';
 
 /** How much of a source is read first for its header: enough for JPEG's EXIF and ICC segments. */
 export const headerPrefixBytes = 256 * 1024;
@@ -11,7 +12,7 @@ export const headerPrefixBytes = 256 * 1024;
  */
 export async function readImageBytes(
   blobs: BlobStore,
-  source: { key: string; version: string; sizeBytes: number },
+  source: StoredImage,
   options: { firstBytes?: number; signal?: AbortSignal } = {},
 ): Promise<Buffer> {
   const length = Math.min(options.firstBytes ?? source.sizeBytes, source.sizeBytes);
@@ -34,4 +35,32 @@ export async function readImageBytes(
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks, received);
+}
+
+/** A stored version to read as an image: its key, version and size. */
+export type StoredImage = { key: string; version: string; sizeBytes: number };
+
+/**
+ * The first bytes of a stored image, for its header: the local file itself where the store has
+ * one (libvips reads only the header from it), else its first 256 KiB (or all of it).
+ */
+export async function readImageHead(blobs: BlobStore, source: StoredImage): Promise<ImageSource> {
+  return (
+    (await blobs.localPath?.(source.key, source.version)) ??
+    (await readImageBytes(blobs, source, { firstBytes: headerPrefixBytes }))
+  );
+}
+
+/**
+ * The whole of a stored image, given its head from readImageHead(): a local file as it is, bytes
+ * already whole as they are, else every byte, read into memory only now, after the caller has
+ * checked the header in the head against its limits.
+ */
+export async function readWholeImage(
+  blobs: BlobStore,
+  source: StoredImage,
+  head: ImageSource,
+): Promise<ImageSource> {
+  if (typeof head === 'string' || head.length === source.sizeBytes) return head;
+  return readImageBytes(blobs, source);
 }

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { DownloadableFile } from '../files/file-reading.ts';
 import { toStorageKey } from '../files/storage-key.ts';
 import type { ImageRenderer, RenderedImage } from './image-renderer.ts';
-import { headerPrefixBytes, readImageBytes } from './read-image-bytes.ts';
+import { readImageHead, readWholeImage } from './read-image-bytes.ts';
 import { assertRenderableSource, type RenditionLimits } from './renderable-source.ts';
 import type { Rendition, RenditionRepository } from './rendition-repository.ts';
 import type { RenditionSpec } from './rendition-spec.ts';
@@ -40,7 +40,7 @@ export type RenderedRendition = { image: RenderedImage; startedAt: number };
 
 /**
  * Renders one rendition of a verified file, in a render slot: the header is checked before the
- * source is read whole (a bomb costs a 256 KiB read, never a decode). Answers the rendition
+ * source is decoded or read whole (a bomb costs a header read, never a decode). Answers the rendition
  * already recorded instead when there is one. storeRendition() then records the image.
  */
 export async function renderRendition(
@@ -53,13 +53,13 @@ export async function renderRendition(
   assertRenderableSource(file, o.limits);
   const source = { key: toStorageKey(file), version: file.blobVersion, sizeBytes: file.content.sizeBytes };
   const limits = { maxPixels: o.limits.maxPixels };
-  const prefix = await readImageBytes(o.blobs, source, { firstBytes: headerPrefixBytes });
-  const whole = prefix.length === source.sizeBytes ? prefix : undefined;
-  // A header past the prefix (rare: large metadata first) is read from the whole file.
-  if (!whole) await o.renderer.readHeader(prefix, limits);
-  const bytes = whole ?? (await readImageBytes(o.blobs, source));
+  const head = await readImageHead(o.blobs, source);
+  // Bytes to be read into memory are checked first; a file or whole bytes, by render() itself.
+  // (A header past the first bytes, rare: large metadata first, is read from the whole file.)
+  if (typeof head !== 'string' && head.length < source.sizeBytes) await o.renderer.readHeader(head, limits);
+  const whole = await readWholeImage(o.blobs, source, head);
   const startedAt = performance.now();
-  const image = await o.renderer.render(bytes, spec.parsed, { limits, timeoutSeconds: o.timeoutSeconds });
+  const image = await o.renderer.render(whole, spec.parsed, { limits, timeoutSeconds: o.timeoutSeconds });
   return { image, startedAt };
 }
 

@@ -1,0 +1,94 @@
+/**
+ * CPU time of process trees, read from /proc (Linux only): what the bench reports beside each
+ * rate as the server's CPU per request (issue 26). A server is a tree (Coffer's primary and its
+ * workers; PostgreSQL's postmaster and its backends; nginx's master and workers), so the time of
+ * every descendant counts, threads included (libuv's pool renders images and hashes bytes).
+ */
+import { readdir, readFile } from 'node:fs/promises';
+
+/** USER_HZ: the unit of utime and stime in /proc/<pid>/stat. */
+const ticksPerSecond = 100;
+
+type ProcessStat = { pid: number; parentPid: number; cpuSeconds: number };
+
+/** One process's parent and utime + stime (fields 4, 14 and 15, after the command's parentheses). */
+async function readStat(pid: number): Promise<ProcessStat | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (!stat) return undefined; // it exited meanwhile
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return {
+    pid,
+    parentPid: Number(fields[1]),
+    cpuSeconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
+  };
+}
+
+/** The CPU seconds so far of each live process in the trees under `roots`, by pid. */
+export async function readTreeCpu(roots: readonly number[]): Promise<Map<number, number>> {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name)).map(Number);
+  const stats = (await Promise.all(pids.map(readStat))).filter((stat) => stat !== undefined);
+  const childrenOf = new Map<number, ProcessStat[]>();
+  for (const stat of stats) childrenOf.set(stat.parentPid, [...(childrenOf.get(stat.parentPid) ?? []), stat]);
+  const byPid = new Map(stats.map((stat) => [stat.pid, stat]));
+  const cpu = new Map<number, number>();
+  const visit = (stat: ProcessStat | undefined) => {
+    if (!stat || cpu.has(stat.pid)) return;
+    cpu.set(stat.pid, stat.cpuSeconds);
+    for (const child of childrenOf.get(stat.pid) ?? []) visit(child);
+  };
+  for (const root of roots) visit(byPid.get(root));
+  return cpu;
+}
+
+/**
+ * The CPU seconds the trees spent between two readings. A process born in between counts from
+ * zero; one that exited in between is lost (its time went to its parent's cutime, unread), which
+ * the servers measured here never do under load.
+ */
+export function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, seconds] of after) spent += seconds - (before.get(pid) ?? 0);
+  return spent;
+}
+
+/** This process's own CPU seconds so far (every thread), for sides that run in the bench's process. */
+export function ownCpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
+/** The root pids of each server the bench started, by origin (BenchContext registers them). */
+const serverRoots = new Map<string, () => Promise<number[]>>();
+
+export function registerServer(url: string, roots: () => Promise<number[]>): void {
+  serverRoots.set(new URL(url).origin, roots);
+}
+
+/**
+ * Runs `work` (a timed load) and measures the CPU it cost: that of the server at `origin` (its
+ * registered process trees) and the bench's own as the load generator; without an origin the
+ * work runs in this process, whose CPU is then the server's. Per answered request, in µs.
+ */
+export async function measureCpu<T extends { requests2xx: number; non2xx: number }>(
+  origin: string | undefined,
+  work: () => Promise<T>,
+): Promise<T & { cpuUsPerRequest: { server?: number; loadGenerator?: number } }> {
+  const roots = origin === undefined ? undefined : serverRoots.get(new URL(origin).origin);
+  const rootPids = roots ? await roots() : [];
+  const serverBefore = await readTreeCpu(rootPids);
+  const ownBefore = ownCpuSeconds();
+  const measured = await work();
+  const ownSpent = ownCpuSeconds() - ownBefore;
+  const serverSpent = cpuSpent(serverBefore, await readTreeCpu(rootPids));
+  const requests = Math.max(1, measured.requests2xx + measured.non2xx);
+  const perRequest = (seconds: number) => (seconds * 1e6) / requests;
+  if (origin === undefined) return { ...measured, cpuUsPerRequest: { server: perRequest(ownSpent) } };
+  return {
+    ...measured,
+    cpuUsPerRequest: {
+      // A server the bench did not start (the S3 test server) is not measured.
+      ...(roots && { server: perRequest(serverSpent) }),
+      loadGenerator: perRequest(ownSpent),
+    },
+  };
+}
