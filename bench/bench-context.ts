@@ -79,7 +79,9 @@ export class BenchContext {
     return this.#once('nginx', async () => {
       const binary = findNginx();
       if (!binary) {
-        this.note('nginx is not installed: its baselines are skipped (apt-get install nginx adds them)');
+        this.note(
+          "nginx is missing (not installed, and scripts/fetch-nginx.sh could not unpack Debian's package): its baselines are skipped",
+        );
         return undefined;
       }
       const server = await startNginx({ binary, root, prefixDir: path.join(this.workDir, 'nginx') });

@@ -9,6 +9,7 @@ import { parseBenchOptions } from './bench-options.ts';
 import { type MemoryResult, measureTransferMemory } from './memory/measure-transfer-memory.ts';
 import { type BenchReport, describeCommit, describeMachine, writeReport } from './report/bench-report.ts';
 import { findSmokeFailures } from './report/find-smoke-failures.ts';
+import { findEarlier, recordedFile, toChangeRows, writeRecord } from './report/previous-run.ts';
 import { toMemoryRows, toScenarioRows, toTextTable } from './report/result-table.ts';
 import { writeDocs } from './report/write-docs.ts';
 import { runScenario, type ScenarioResult } from './run-scenario.ts';
@@ -74,11 +75,21 @@ const report: BenchReport = {
 console.log(`\n${toTextTable(toScenarioRows(results))}`);
 if (memory) console.log(`\n${toTextTable(toMemoryRows(memory))}`);
 for (const note of context.notes) console.log(`note: ${note}`);
+if (!options.smoke) {
+  const changes = toChangeRows(report, await findEarlier(report));
+  console.log(
+    changes.length > 1
+      ? `\nchange against the previous run of each scenario (this stack):\n${toTextTable(changes)}`
+      : '\nno earlier run of these scenarios on this stack to compare with',
+  );
+}
 const file = await writeReport(report);
 console.log(`\nresults: ${file}`);
 if (options.writeDocs) {
   await writeDocs(report, file);
+  await writeRecord(report);
   console.log('docs: docs/benchmarks.md and docs/benchmarks-ratios.svg updated');
+  console.log(`record: ${recordedFile(options.stack)} (commit it: the next runs compare with it)`);
 }
 if (options.smoke) {
   const failures = findSmokeFailures(report);

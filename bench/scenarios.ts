@@ -22,7 +22,7 @@ import {
 import { verifyWithWebhooks } from './scenarios/event-scenarios.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
 import { renditionCached, renditionRender } from './scenarios/rendition-scenarios.ts';
-import { s3DownloadGateway, s3DownloadPresigned } from './scenarios/s3-download-scenarios.ts';
+import { s3DownloadGateway } from './scenarios/s3-download-scenarios.ts';
 import {
   scaleListAdmin,
   scaleListFew,
@@ -51,7 +51,6 @@ export const scenarios: readonly Scenario[] = [
   getFileOnPostgres,
   getFileOnPostgresS3,
   s3DownloadGateway,
-  s3DownloadPresigned,
   scaleListAdmin,
   scaleListMany,
   scaleListFew,

@@ -5,9 +5,23 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildServer } from './child-server.ts';
 
-/** The nginx binary on PATH (or in /usr/sbin), or undefined when it is not installed. */
+/** Where scripts/fetch-nginx.sh unpacks Debian's nginx package. */
+const unpackedNginx = path.resolve(import.meta.dirname, '../.tools/nginx/usr/sbin/nginx');
+const fetchNginxScript = path.resolve(import.meta.dirname, '../../scripts/fetch-nginx.sh');
+
+/**
+ * The nginx binary: installed (on PATH, in /usr/sbin), or else Debian's package unpacked for the
+ * bench by scripts/fetch-nginx.sh (run here when need be); undefined when neither can be had.
+ */
 export function findNginx(): string | undefined {
-  for (const candidate of ['nginx', '/usr/sbin/nginx', '/usr/local/sbin/nginx']) {
+  const found = findNginxBinary();
+  if (found) return found;
+  spawnSync('bash', [fetchNginxScript], { stdio: 'inherit' });
+  return findNginxBinary();
+}
+
+function findNginxBinary(): string | undefined {
+  for (const candidate of ['nginx', '/usr/sbin/nginx', '/usr/local/sbin/nginx', unpackedNginx]) {
     if (spawnSync(candidate, ['-v'], { stdio: 'ignore' }).status === 0) return candidate;
   }
   return undefined;

@@ -32,13 +32,13 @@ async function downloadSides(
     };
   }
   const blob = await findBlobFile(workload, fileId);
-  const baselines: Side[] = [
-    loadSide('node:http', {
-      url: await context.nodeHttpUrl(blob.root),
-      request: get(blob.relative),
-      ...load,
-    }),
-  ];
+  const nodeHttp = await context.nodeHttpUrl(blob.root);
+  const baselines: Side[] = [loadSide('node:http', { url: nodeHttp, request: get(blob.relative), ...load })];
+  // Coffer answers small files from memory (small-blob-cache.ts): their ceiling does too, first.
+  if (!large)
+    baselines.unshift(
+      loadSide('node:http from memory', { url: nodeHttp, request: get(`/memory${blob.relative}`), ...load }),
+    );
   const nginx = await context.nginxUrl(blob.root);
   if (nginx) baselines.push(loadSide('nginx', { url: nginx, request: get(blob.relative), ...load }));
   return { scenario, baselines };
