@@ -61,8 +61,23 @@ export type Project = {
   appId: string;
   createdAt: string;
   allowedOrigins: string[];
+  /** The values in force: a default where none was set. */
   settings: Record<string, unknown>;
+  settingsSchema: SettingSchema[];
 };
+
+/** How a setting is edited (src/http/console/project-settings-schema.ts), with its default. */
+export type SettingSchema = {
+  name: string;
+  description: string;
+  default: unknown;
+  /** Whether the setting may be none: an empty number field means none. */
+  nullable: boolean;
+} & (
+  | { kind: 'flag' | 'list' | 'text' | 'table' }
+  | { kind: 'choice'; choices: string[] }
+  | { kind: 'number'; unit: 'bytes' | 'seconds' | 'count'; min: number; max: number }
+);
 
 export type User = {
   userId: string;
@@ -70,6 +85,7 @@ export type User = {
   role: string;
   enabled: boolean;
   createdAt: string;
+  updatedAt?: string;
   usage?: { files: number; bytes: number };
 };
 

@@ -11,7 +11,7 @@ import { UsagePage } from './pages/usage-page.tsx';
 import { UsersPage } from './pages/users-page.tsx';
 import { WebhooksPage } from './pages/webhooks-page.tsx';
 import { href, useRoute } from './router.ts';
-import { ErrorNote } from './ui.tsx';
+import { Loading } from './ui.tsx';
 
 function App() {
   const [operator, setOperator] = useState<string | null>(null);
@@ -25,7 +25,7 @@ function App() {
       .catch(() => undefined)
       .finally(() => setChecked(true));
   }, []);
-  if (!checked) return <p class="card">Loading…</p>;
+  if (!checked) return <Loading />;
   if (!operator) return <SignIn onSignedIn={setOperator} />;
   const signOut = async () => {
     await api('DELETE', '/session').catch(() => undefined);
@@ -70,7 +70,10 @@ const tabs = [
   ['audit', 'Audit log'],
 ] as const;
 
-/** `#/projects/<id>/<tab>[/<item>]`: the item is a file of the Files tab (a link to share). */
+/**
+ * `#/projects/<id>/<tab>[/<item>]`: the item is a file of the Files tab or a user of the Users
+ * tab, so every file and every user has an address to share, which a reload keeps.
+ */
 function ProjectPages({ projectId, tab, itemId }: { projectId: string; tab: string; itemId?: string }) {
   const [project, setProject] = useState<Project | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -81,8 +84,7 @@ function ProjectPages({ projectId, tab, itemId }: { projectId: string; tab: stri
       else setError(new Error('No such project'));
     }, setError);
   }, [projectId]);
-  if (error) return <ErrorNote error={error} />;
-  if (!project) return <p>Loading…</p>;
+  if (!project) return <Loading error={error} />;
   return (
     <>
       <h1>Project {project.name}</h1>
@@ -100,7 +102,7 @@ function ProjectPages({ projectId, tab, itemId }: { projectId: string; tab: stri
           </a>
         ))}
       </nav>
-      {tab === 'users' && <UsersPage project={project} />}
+      {tab === 'users' && <UsersPage project={project} userId={itemId} />}
       {tab === 'files' && <FilesPage project={project} fileId={itemId} />}
       {tab === 'webhooks' && <WebhooksPage project={project} />}
       {tab === 'audit' && <AuditPage project={project} />}

@@ -23,7 +23,7 @@ export function StatusNote({ text }: { text: string }) {
 
 /**
  * Runs an action of a button or form: keeps its error for ErrorNote and whether it is running
- * (so a double click does not send it twice).
+ * (so a double click does not send it twice). A new run clears the error of the last one.
  */
 export function useAction() {
   const [error, setError] = useState<unknown>(null);
@@ -40,7 +40,41 @@ export function useAction() {
       setBusy(false);
     }
   }
-  return { error, busy, run };
+  const clearError = () => setError(null);
+  return { error, busy, run, clearError };
+}
+
+export type Action = ReturnType<typeof useAction>;
+
+type ActionFormProps = {
+  /** The action the form runs: its failure shows inside this form, not elsewhere. */
+  action: Action;
+  onSubmit: (event: Event) => unknown;
+  class?: string;
+  'aria-label'?: string;
+  children: ComponentChildren;
+};
+
+/**
+ * A form that tells its own failure, in the service's words, beside its fields; the message
+ * goes as soon as the operator edits the form, or when it is sent again.
+ */
+export function ActionForm({ action, onSubmit, children, ...rest }: ActionFormProps) {
+  return (
+    <form {...rest} onSubmit={onSubmit} onInput={action.error ? action.clearError : undefined}>
+      {children}
+      <ErrorNote error={action.error} />
+    </form>
+  );
+}
+
+/**
+ * What a view shows until its first data is in: the view then appears whole, in one step, so
+ * nothing already on screen moves (no layout shift) as its parts arrive one by one.
+ */
+export function Loading({ error }: { error?: unknown }) {
+  if (error) return <ErrorNote error={error} />;
+  return <p class="loading">Loading…</p>;
 }
 
 export function Section({ title, children }: { title: string; children: ComponentChildren }) {

@@ -1,50 +1,28 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ApiClient } from '../support/api-client.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
+import {
+  assertNamedControls,
+  launchChromium,
+  openPage as openBrowserPage,
+  operator,
+  picture,
+  signIn as signInWith,
+  skipWithoutChromium,
+} from '../support/console-browser.ts';
 
-/** Debian's chromium (.ci/run installs it). */
-const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((file) => existsSync(file));
-const imagesDir = path.resolve(import.meta.dirname, '../../docs/images');
-const password = 'operator passphrase 42';
+const password = operator.password;
 const userPassword = 'alice passphrase 42';
 const newUserPassword = 'alice new passphrase 43';
-
-/** COFFER_SCREENSHOTS=1 writes each main page's picture into docs/images (the README shows them). */
-async function picture(page: Page, name: string): Promise<void> {
-  if (process.env.COFFER_SCREENSHOTS === '1')
-    await page.screenshot({ path: path.join(imagesDir, `console-${name}.png`), fullPage: true });
-}
-
-/** Every control the page shows has an accessible name (label, aria-label, text or alt). */
-async function assertNamedControls(page: Page): Promise<void> {
-  const unnamed = await page.evaluate(() =>
-    [...document.querySelectorAll('a, button, input, select, textarea, img, iframe, [role="img"]')]
-      .filter((element) => {
-        const named =
-          element.getAttribute('aria-label') ||
-          element.getAttribute('title') ||
-          element.getAttribute('alt') ||
-          (element as HTMLInputElement).labels?.length ||
-          element.textContent?.trim();
-        return !named;
-      })
-      .map((element) => element.outerHTML.slice(0, 120)),
-  );
-  assert.deepEqual(unnamed, [], 'controls without an accessible name');
-}
 
 // The console in a real browser, the journey of an operator: sign in, create a project, add an
 // origin, create a user, upload a file for them, share it, preview it, revoke its links, delete
 // it, sign out; on a phone-sized screen and with the keyboard; and what it refuses.
-describe('the console in headless Chromium', {
-  skip: chromiumPath ? false : 'chromium is not installed (apt-get install chromium)',
-}, () => {
+describe('the console in headless Chromium', { skip: skipWithoutChromium }, () => {
   let coffer: CofferProcess;
   let browser: Browser;
   before(async () => {
@@ -55,38 +33,15 @@ describe('the console in headless Chromium', {
       { input: password },
     );
     assert.equal(created.code, 0, created.stderr);
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     await coffer?.stop();
   });
 
-  /** A page that fails the test on any policy violation or script error. */
-  async function openPage(viewport = { width: 1280, height: 900 }) {
-    const page = await browser.newPage({ viewport });
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    // Confirmations are accepted unless the test queued a `false` for the next one.
-    const dialogs: string[] = [];
-    const dialogAnswers: boolean[] = [];
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void (dialogAnswers.shift() === false ? dialog.dismiss() : dialog.accept());
-    });
-    return { page, problems, dialogs, dialogAnswers };
-  }
-
-  async function signIn(page: Page) {
-    await page.goto(`${coffer.baseUrl}/console`);
-    await page.getByLabel('Email').fill('ops@example.com');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
-  }
+  const openPage = (viewport?: { width: number; height: number }) => openBrowserPage(browser, viewport);
+  const signIn = (page: Page) => signInWith(page, coffer.baseUrl);
 
   it('takes an operator from sign-in to a deleted file, and signs out', async () => {
     const { page, problems, dialogs, dialogAnswers } = await openPage();
@@ -133,10 +88,12 @@ describe('the console in headless Chromium', {
       await page.getByLabel('Password', { exact: true }).fill(userPassword);
       await page.getByRole('button', { name: 'Create user' }).click();
       await page.getByRole('cell', { name: 'alice@example.com', exact: true }).waitFor();
+      // Her own page, where she is changed.
+      await page.getByRole('link', { name: 'alice@example.com' }).click();
+      await page.getByRole('heading', { name: 'User alice@example.com' }).waitFor();
       await page.getByRole('textbox', { name: 'Role of alice@example.com' }).fill('editor');
       await page.getByRole('button', { name: 'Save role of alice@example.com' }).click();
       await page.getByRole('status').filter({ hasText: 'Updated alice@example.com' }).waitFor();
-      await page.getByRole('button', { name: 'Reset password of alice@example.com' }).click();
       await page.getByLabel('New password for alice@example.com').fill(newUserPassword);
       await page.getByRole('button', { name: 'Set password', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Password of alice@example.com reset' }).waitFor();
@@ -258,6 +215,7 @@ describe('the console in headless Chromium', {
       await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
       for (const route of [
         '',
+        `projects/${coffer.credentials.projectId}/settings`,
         `projects/${coffer.credentials.projectId}/users`,
         `projects/${coffer.credentials.projectId}/files`,
         'usage',

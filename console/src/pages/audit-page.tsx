@@ -1,24 +1,27 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type AuditEvent, api, formatBytes, type Project } from '../api.ts';
-import { DataTable, ErrorNote, formValues, Section, useAction } from '../ui.tsx';
+import { href } from '../router.ts';
+import { ActionForm, DataTable, ErrorNote, formValues, Loading, Section, useAction } from '../ui.tsx';
 
 type Page = { events: AuditEvent[]; nextCursor: string | null };
 type Filters = { type?: string; actor?: string; fileId?: string };
 
 /** A project's audit log, newest first: who did what, from which address, to which file. */
 export function AuditPage({ project }: { project: Project }) {
-  const [page, setPage] = useState<Page>({ events: [], nextCursor: null });
+  const [page, setPage] = useState<Page | null>(null);
   const [filters, setFilters] = useState<Filters>({});
   const action = useAction();
-  const load = (chosen: Filters, cursor?: string) =>
-    action.run(async () => {
-      const query = new URLSearchParams({ ...chosen, ...(cursor && { cursor }) }).toString();
-      const answer = await api<Page>('GET', `/projects/${project.id}/audit${query ? `?${query}` : ''}`);
-      setPage((before) =>
-        cursor ? { events: [...before.events, ...answer.events], nextCursor: answer.nextCursor } : answer,
-      );
-    });
-  useEffect(() => void load({}), [project.id]);
+  const filtering = useAction();
+  const load = async (chosen: Filters, cursor?: string) => {
+    const query = new URLSearchParams({ ...chosen, ...(cursor && { cursor }) }).toString();
+    const answer = await api<Page>('GET', `/projects/${project.id}/audit${query ? `?${query}` : ''}`);
+    setPage((before) =>
+      cursor && before
+        ? { events: [...before.events, ...answer.events], nextCursor: answer.nextCursor }
+        : answer,
+    );
+  };
+  useEffect(() => void action.run(() => load({})), [project.id]);
   const search = (event: Event) => {
     const values = formValues(event);
     // Only the filters given: an empty field filters nothing.
@@ -27,12 +30,14 @@ export function AuditPage({ project }: { project: Project }) {
         .map(([name, value]) => [name, value.trim()])
         .filter(([, value]) => value),
     ) as Filters;
-    setFilters(chosen);
-    return load(chosen);
+    return filtering.run(async () => {
+      await load(chosen);
+      setFilters(chosen);
+    });
   };
   return (
     <Section title="Audit log">
-      <form onSubmit={search} class="row">
+      <ActionForm action={filtering} onSubmit={search} class="row">
         <label>
           Type <input name="type" placeholder="file.shared, user.*" size={16} />
         </label>
@@ -42,13 +47,13 @@ export function AuditPage({ project }: { project: Project }) {
         <label>
           File id <input name="fileId" size={14} />
         </label>
-        <button type="submit" disabled={action.busy}>
+        <button type="submit" disabled={filtering.busy}>
           Filter
         </button>
-      </form>
-      <ErrorNote error={action.error} />
-      {page.events.length === 0 && !action.busy && <p>No event found.</p>}
-      {page.events.length > 0 && (
+      </ActionForm>
+      {!page && <Loading error={action.error} />}
+      {page && page.events.length === 0 && <p>No event found.</p>}
+      {page && page.events.length > 0 && (
         <DataTable headers={['Time', 'Type', 'Actor', 'Address', 'File', 'Summary']}>
           {page.events.map((event) => (
             <tr key={event.id}>
@@ -60,7 +65,13 @@ export function AuditPage({ project }: { project: Project }) {
                 {event.actor.kind}
                 {event.actor.id && (
                   <div>
-                    <code>{event.actor.id}</code>
+                    {event.actor.kind === 'user' ? (
+                      <a href={href('projects', project.id, 'users', event.actor.id)}>
+                        <code>{event.actor.id}</code>
+                      </a>
+                    ) : (
+                      <code>{event.actor.id}</code>
+                    )}
                   </div>
                 )}
               </td>
@@ -71,11 +82,16 @@ export function AuditPage({ project }: { project: Project }) {
           ))}
         </DataTable>
       )}
-      {page.nextCursor && (
-        <button type="button" onClick={() => load(filters, page.nextCursor!)} disabled={action.busy}>
+      {page?.nextCursor && (
+        <button
+          type="button"
+          onClick={() => action.run(() => load(filters, page.nextCursor!))}
+          disabled={action.busy}
+        >
           Older events
         </button>
       )}
+      {page && <ErrorNote error={action.error} />}
     </Section>
   );
 }

@@ -5,11 +5,13 @@ import {
   contentUrl,
   type FileView,
   formatBytes,
+  hasThumbnail,
   mediaTypeOf,
   type Project,
   personOf,
 } from '../api.ts';
-import { ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
+import { href } from '../router.ts';
+import { ActionForm, ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
 import { PlaceholderThumbnail, useImageSummary } from './file-thumbnail.tsx';
 
 type Props = {
@@ -21,13 +23,14 @@ type Props = {
 /** One file: its record and ACL, a preview, download, share and unshare, revoke links, delete. */
 export function FileDetail({ project, file, onChange }: Props) {
   const action = useAction();
+  const sharing = useAction();
   const [note, setNote] = useState('');
   const path = `/projects/${project.id}/files/${file._id}`;
   useEffect(() => setNote(''), [file._id]);
   const share = (event: Event) => {
     const form = event.currentTarget as HTMLFormElement;
     const { kind, identifier } = formValues(event);
-    return action.run(async () => {
+    return sharing.run(async () => {
       const body =
         kind === 'role'
           ? { role: identifier }
@@ -72,17 +75,22 @@ export function FileDetail({ project, file, onChange }: Props) {
         </dd>
         <dt>Owner</dt>
         <dd>
-          <Person file={file} id={file.creator} />
+          <Person project={project} file={file} id={file.creator} />
         </dd>
         <dt>Type</dt>
         <dd>{file.meta.ContentType ?? '—'}</dd>
         <dt>Size</dt>
         <dd>{size === null ? '—' : formatBytes(size)}</dd>
-        {summary.width !== undefined && summary.height !== undefined && (
+        {/* Shown for every image, known or not yet: the row is there before its value (no shift). */}
+        {hasThumbnail(file) && (
           <>
             <dt>Dimensions</dt>
             <dd>
-              {summary.width} × {summary.height} px
+              {summary.width !== undefined && summary.height !== undefined
+                ? `${summary.width} × ${summary.height} px`
+                : summary.pending
+                  ? '…'
+                  : '—'}
             </dd>
           </>
         )}
@@ -107,7 +115,7 @@ export function FileDetail({ project, file, onChange }: Props) {
           <li key={`${entry.scope}:${entry.identifier}`}>
             {entry.scope === 'user' ? (
               <>
-                user <Person file={file} id={entry.identifier} />
+                user <Person project={project} file={file} id={entry.identifier} />
               </>
             ) : (
               <>
@@ -126,7 +134,7 @@ export function FileDetail({ project, file, onChange }: Props) {
           </li>
         ))}
       </ul>
-      <form onSubmit={share} class="row">
+      <ActionForm action={sharing} onSubmit={share} class="row">
         <label>
           Share with
           <select name="kind">
@@ -138,8 +146,10 @@ export function FileDetail({ project, file, onChange }: Props) {
         <label>
           Email, user id or role <input name="identifier" required />
         </label>
-        <button type="submit">Share</button>
-      </form>
+        <button type="submit" disabled={sharing.busy}>
+          Share
+        </button>
+      </ActionForm>
       <div class="row">
         {file.verified && (
           <a class="button" href={contentUrl(project, file, true)} download>
@@ -195,12 +205,19 @@ function Preview({ project, file }: { project: Project; file: FileView }) {
   return <p class="hint">No preview for {type || 'this type'}: download it instead.</p>;
 }
 
-/** A person named by a record: their email, with the account id on hover. */
-export function Person({ file, id }: { file: FileView; id: string }) {
+/** A person named by a record: their email, the account id on hover, a link to their page. */
+export function Person({ project, file, id }: { project: Project; file: FileView; id: string }) {
   const { label } = personOf(file, id);
+  // An account gone (no email known) has no page to open.
+  if (!file.people?.[id])
+    return (
+      <span class="person" title={`user id ${id}`}>
+        {label}
+      </span>
+    );
   return (
-    <span class="person" title={`user id ${id}`}>
+    <a class="person" href={href('projects', project.id, 'users', id)} title={`user id ${id}`}>
       {label}
-    </span>
+    </a>
   );
 }

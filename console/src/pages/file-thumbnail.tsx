@@ -55,7 +55,10 @@ export function PlaceholderThumbnail({ project, file, summary }: Props & { summa
   );
 }
 
-export type ImageSummary = Pick<FileView['meta'], 'width' | 'height' | 'placeholder'>;
+export type ImageSummary = Pick<FileView['meta'], 'width' | 'height' | 'placeholder'> & {
+  /** Whether the record is being read again for a summary it did not have yet. */
+  pending: boolean;
+};
 
 /**
  * An image's width, height and placeholder: from the record, or, when the list was read before
@@ -78,7 +81,8 @@ export function useImageSummary(project: Project, file: FileView): ImageSummary 
   }, [project.id, file._id, file.etag, missing]);
   // Never the summary of another file, nor of content the file has since replaced.
   const fresh = reread?._id === file._id && reread.etag === file.etag;
-  return missing && fresh ? reread.meta : file.meta;
+  if (!missing) return { ...file.meta, pending: false };
+  return fresh ? { ...reread.meta, pending: false } : { ...file.meta, pending: true };
 }
 
 /** A ThumbHash (standard base64) as a PNG data URL; undefined for none or one that does not decode. */

@@ -1,9 +1,21 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, type FileView, formatBytes, type Project, type User } from '../api.ts';
+import { api, type FileView, formatBytes, type Project } from '../api.ts';
+import { DropZone } from '../drop-zone.tsx';
 import { href } from '../router.ts';
-import { DataTable, ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
+import {
+  ActionForm,
+  DataTable,
+  ErrorNote,
+  formValues,
+  Loading,
+  Section,
+  StatusNote,
+  useAction,
+} from '../ui.tsx';
+import { uploadFiles } from '../upload-file.ts';
 import { FileDetail, Person } from './file-detail.tsx';
 import { FileThumbnail } from './file-thumbnail.tsx';
+import { UploadForm } from './upload-form.tsx';
 
 type Page = { files: FileView[]; next: string | null };
 type Filter = { owner?: string; prefix?: string };
@@ -11,13 +23,18 @@ type Filter = { owner?: string; prefix?: string };
 /**
  * A project's files in path order, a page at a time (a cursor: as fast on the millionth file).
  * The open file is in the address (`#/projects/<p>/files/<fileId>`): a link to it opens it.
+ * Files dropped on the list are uploaded for the owner named in the upload form.
  */
 export function FilesPage({ project, fileId }: { project: Project; fileId?: string }) {
   const [filter, setFilter] = useState<Filter>({});
-  const [page, setPage] = useState<Page>({ files: [], next: null });
+  const [page, setPage] = useState<Page | null>(null);
   const [open, setOpen] = useState<FileView | null>(null);
-  const action = useAction();
+  const [owner, setOwner] = useState('');
+  const [dropped, setDropped] = useState('');
+  const listing = useAction();
+  const filtering = useAction();
   const opening = useAction();
+  const dropping = useAction();
   const path = `/projects/${project.id}/files`;
   useEffect(() => {
     if (!fileId) return setOpen(null);
@@ -30,139 +47,127 @@ export function FilesPage({ project, fileId }: { project: Project; fileId?: stri
       ? href('projects', project.id, 'files', file._id)
       : href('projects', project.id, 'files');
   };
-  const load = (wanted: Filter, cursor?: string) =>
-    action.run(async () => {
-      const query = new URLSearchParams({ ...wanted, ...(cursor ? { cursor } : {}) }).toString();
-      const answer = await api<Page>('GET', `${path}${query ? `?${query}` : ''}`);
-      setPage((before) =>
-        cursor ? { files: [...before.files, ...answer.files], next: answer.next } : answer,
-      );
-    });
-  useEffect(() => void load({}), [project.id]);
+  const load = async (wanted: Filter, cursor?: string) => {
+    const query = new URLSearchParams({ ...wanted, ...(cursor ? { cursor } : {}) }).toString();
+    const answer = await api<Page>('GET', `${path}${query ? `?${query}` : ''}`);
+    setPage((before) =>
+      cursor && before ? { files: [...before.files, ...answer.files], next: answer.next } : answer,
+    );
+  };
+  useEffect(() => void listing.run(() => load({})), [project.id]);
   const applyFilter = (event: Event) => {
     const { owner, prefix } = formValues(event);
     const wanted = { ...(owner ? { owner } : {}), ...(prefix ? { prefix } : {}) };
-    setFilter(wanted);
-    return load(wanted);
+    return filtering.run(async () => {
+      await load(wanted);
+      setFilter(wanted);
+    });
   };
+  const drop = (files: File[]) =>
+    dropping.run(async () => {
+      setDropped('');
+      if (!owner) throw new Error('Name the owner in the upload form first: dropped files are theirs.');
+      const user = await uploadFiles(
+        project,
+        owner,
+        files.map((file) => ({ file })),
+      );
+      setDropped(`Uploaded ${files.map((file) => file.name).join(', ')} for ${user.email}.`);
+      await load(filter);
+    });
   const changed = (file: FileView | null, removedId?: string) => {
     show(file);
-    setPage((before) => ({
-      ...before,
-      files: before.files
-        .filter((kept) => kept._id !== removedId)
-        .map((kept) => (file && kept._id === file._id ? file : kept)),
-    }));
+    setPage(
+      (before) =>
+        before && {
+          ...before,
+          files: before.files
+            .filter((kept) => kept._id !== removedId)
+            .map((kept) => (file && kept._id === file._id ? file : kept)),
+        },
+    );
   };
   return (
     <>
-      <Upload project={project} onUploaded={() => load(filter)} />
+      <UploadForm
+        project={project}
+        owner={owner}
+        onOwner={setOwner}
+        onUploaded={() => listing.run(() => load(filter))}
+      />
       <Section title="Files">
-        <form onSubmit={applyFilter} class="row">
+        <ActionForm action={filtering} onSubmit={applyFilter} class="row">
           <label>
             Owner (email or user id) <input name="owner" defaultValue={filter.owner} />
           </label>
           <label>
             Path prefix <input name="prefix" defaultValue={filter.prefix} />
           </label>
-          <button type="submit">Filter</button>
-        </form>
-        <ErrorNote error={action.error} />
-        <DataTable headers={['Image', 'Path', 'Owner', 'Size', 'Type', 'State']}>
-          {page.files.map((file) => (
-            <tr key={file._id} aria-current={open?._id === file._id ? 'true' : undefined}>
-              <td>
-                <FileThumbnail project={project} file={file} />
-              </td>
-              <td>
-                <button type="button" class="link" onClick={() => show(file)}>
-                  {file.filePath}
-                </button>
-              </td>
-              <td>
-                <Person file={file} id={file.creator} />
-              </td>
-              <td>{file.meta.ContentLength ? formatBytes(Number(file.meta.ContentLength)) : '—'}</td>
-              <td>{file.meta.ContentType ?? '—'}</td>
-              <td>{file.verified ? 'verified' : 'pending'}</td>
-            </tr>
-          ))}
-        </DataTable>
-        {page.files.length === 0 && <p>No file here.</p>}
-        {page.next && (
-          <button type="button" onClick={() => load(filter, page.next!)}>
+          <button type="submit" disabled={filtering.busy}>
+            Filter
+          </button>
+        </ActionForm>
+        <ErrorNote error={dropping.error} />
+        {dropped && <StatusNote text={dropped} />}
+        {page ? (
+          <FileList
+            project={project}
+            page={page}
+            open={open}
+            onOpen={show}
+            onDrop={drop}
+            dropLabel={owner ? `Drop to upload for ${owner}` : 'Name the owner in the upload form first'}
+          />
+        ) : (
+          <Loading error={listing.error} />
+        )}
+        {page?.next && (
+          <button type="button" onClick={() => listing.run(() => load(filter, page.next!))}>
             More files
           </button>
         )}
+        {page && <ErrorNote error={listing.error} />}
       </Section>
       <ErrorNote error={opening.error} />
-      {open && <FileDetail project={project} file={open} onChange={changed} />}
+      {/* After the list is in, so the list's arrival never pushes an open file down. */}
+      {page && open && <FileDetail project={project} file={open} onChange={changed} />}
     </>
   );
 }
 
-/** Uploads into a user's files (found by email), as their own upload would: request, PUT, verify. */
-function Upload({ project, onUploaded }: { project: Project; onUploaded: () => void }) {
-  const action = useAction();
-  const [done, setDone] = useState('');
-  const submit = (event: Event) => {
-    const form = event.currentTarget as HTMLFormElement;
-    const { owner, filePath } = formValues(event);
-    const file = (form.elements.namedItem('file') as HTMLInputElement).files?.[0];
-    return action.run(async () => {
-      if (!file) throw new Error('Choose a file to upload');
-      const found = await api<{ users: User[] }>(
-        'GET',
-        `/projects/${project.id}/users?email=${encodeURIComponent(owner ?? '')}`,
-      );
-      const user = found.users[0];
-      if (!user) throw new Error(`No user ${owner} in this project`);
-      const contentType = file.type || 'application/octet-stream';
-      const requested = await api<{ fileId: string; putFileUrl: string }>(
-        'POST',
-        `/projects/${project.id}/files`,
-        {
-          ownerId: user.userId,
-          filePath: filePath || file.name,
-          contentType,
-          contentLength: file.size,
-        },
-      );
-      const put = await fetch(requested.putFileUrl, {
-        method: 'PUT',
-        body: file,
-        headers: { 'content-type': contentType },
-      });
-      if (!put.ok)
-        throw new Error(
-          `The upload failed (${put.status}): ${(await put.json().catch(() => ({}))).message ?? ''}`,
-        );
-      await api('POST', `/projects/${project.id}/files/${requested.fileId}/verify`, {
-        etag: put.headers.get('etag'),
-      });
-      setDone(`Uploaded ${filePath || file.name} for ${user.email}.`);
-      form.reset();
-      onUploaded();
-    });
-  };
+type ListProps = {
+  project: Project;
+  page: Page;
+  open: FileView | null;
+  onOpen: (file: FileView) => void;
+  onDrop: (files: File[]) => void;
+  dropLabel: string;
+};
+
+function FileList({ project, page, open, onOpen, onDrop, dropLabel }: ListProps) {
   return (
-    <Section title="Upload">
-      <form onSubmit={submit} class="grid-form">
-        <label>
-          Owner email <input name="owner" type="email" required />
-        </label>
-        <label>
-          File <input name="file" type="file" required />
-        </label>
-        <label>
-          Path (optional: the file's name) <input name="filePath" placeholder="folder/name.ext" />
-        </label>
-        <ErrorNote error={action.error} />
-        {done && <StatusNote text={done} />}
-        <button type="submit" disabled={action.busy}>
-          Upload file
-        </button>
-      </form>
-    </Section>
+    <DropZone label={dropLabel} name="File list (drop files here to upload them)" onFiles={onDrop}>
+      <DataTable headers={['Image', 'Path', 'Owner', 'Size', 'Type', 'State']}>
+        {page.files.map((file) => (
+          <tr key={file._id} aria-current={open?._id === file._id ? 'true' : undefined}>
+            <td>
+              <FileThumbnail project={project} file={file} />
+            </td>
+            <td>
+              <button type="button" class="link" onClick={() => onOpen(file)}>
+                {file.filePath}
+              </button>
+            </td>
+            <td>
+              <Person project={project} file={file} id={file.creator} />
+            </td>
+            <td>{file.meta.ContentLength ? formatBytes(Number(file.meta.ContentLength)) : '—'}</td>
+            <td>{file.meta.ContentType ?? '—'}</td>
+            <td>{file.verified ? 'verified' : 'pending'}</td>
+          </tr>
+        ))}
+      </DataTable>
+      {page.files.length === 0 && <p>No file here.</p>}
+    </DropZone>
   );
 }

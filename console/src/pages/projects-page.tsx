@@ -1,7 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Project } from '../api.ts';
 import { href } from '../router.ts';
-import { DataTable, ErrorNote, formValues, OnceSecret, Section, useAction } from '../ui.tsx';
+import {
+  ActionForm,
+  DataTable,
+  ErrorNote,
+  formValues,
+  Loading,
+  OnceSecret,
+  Section,
+  useAction,
+} from '../ui.tsx';
 
 type Created = { project: Project; appId: string; appSecret: string };
 
@@ -24,13 +33,21 @@ export function ProjectsPage() {
       await refresh();
     });
   };
+  // The page appears once the list is in: the sections below it never move as it arrives.
+  if (!projects)
+    return (
+      <>
+        <h1>Projects</h1>
+        <Loading error={load.error} />
+      </>
+    );
   return (
     <>
       <h1>Projects</h1>
       <Section title="All projects">
         <ErrorNote error={load.error} />
-        {projects && projects.length === 0 && <p>No project yet.</p>}
-        {projects && projects.length > 0 && (
+        {projects.length === 0 && <p>No project yet.</p>}
+        {projects.length > 0 && (
           <DataTable headers={['Name', 'Project id', 'Origins', 'Created']}>
             {projects.map((project) => (
               <tr key={project.id}>
@@ -48,7 +65,7 @@ export function ProjectsPage() {
         )}
       </Section>
       <Section title="New project">
-        <form onSubmit={submit} class="stack">
+        <ActionForm action={create} onSubmit={submit} class="stack">
           <label>
             Project name (letters, digits, _ . -)
             <input name="name" required maxLength={64} pattern="[A-Za-z0-9_.\-]+" />
@@ -57,11 +74,10 @@ export function ProjectsPage() {
             Allowed origins (one per line, optional)
             <textarea name="origins" rows={2} placeholder="https://app.example.com" />
           </label>
-          <ErrorNote error={create.error} />
           <button type="submit" disabled={create.busy}>
             Create project
           </button>
-        </form>
+        </ActionForm>
         {created && (
           <div class="stack">
             <p>
@@ -93,7 +109,7 @@ function SigningKeys() {
   };
   return (
     <Section title="Signing keys">
-      <form onSubmit={submit} class="stack">
+      <ActionForm action={rotate} onSubmit={submit} class="stack">
         <label>
           Keys to rotate
           <select name="purpose">
@@ -106,12 +122,11 @@ function SigningKeys() {
           <input type="checkbox" name="retireOld" /> Retire the old keys at once (after a leak: signs everyone
           out)
         </label>
-        <ErrorNote error={rotate.error} />
-        {done && <p role="status">{done}</p>}
         <button type="submit" disabled={rotate.busy}>
           Rotate signing keys
         </button>
-      </form>
+        {done && <p role="status">{done}</p>}
+      </ActionForm>
     </Section>
   );
 }

@@ -1,17 +1,27 @@
 import { useState } from 'preact/hooks';
 import { api, type Project } from '../api.ts';
-import { DataTable, ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
+import {
+  type Action,
+  ActionForm,
+  DataTable,
+  ErrorNote,
+  formValues,
+  Section,
+  StatusNote,
+  useAction,
+} from '../ui.tsx';
 
 type Props = { project: Project; onChange: (project: Project) => void };
 
 /** The project's named image renditions (`renditions.<name>`): the only sizes its clients may ask for in `presets` mode. */
 export function RenditionPresets({ project, onChange }: Props) {
-  const save = useAction();
+  const removing = useAction();
+  const adding = useAction();
   const [saved, setSaved] = useState('');
   const presets = toPresets(project.settings.renditionPresets);
   // The same assignment as `coffer project set <p> renditions.<name>=<spec>`; null removes it.
-  const assign = (name: string, spec: string | null, done: string, afterwards?: () => void) =>
-    save.run(async () => {
+  const assign = (action: Action, name: string, spec: string | null, done: string, afterwards?: () => void) =>
+    action.run(async () => {
       const answer = await api<{ project: Project }>('PATCH', `/projects/${project.id}/settings`, {
         [`renditions.${name}`]: spec,
       });
@@ -24,7 +34,7 @@ export function RenditionPresets({ project, onChange }: Props) {
     const values = formValues(event);
     const name = (values.name ?? '').trim();
     const spec = (values.spec ?? '').trim();
-    return assign(name, spec, `Saved preset ${name}.`, () => form.reset());
+    return assign(adding, name, spec, `Saved preset ${name}.`, () => form.reset());
   };
   return (
     <Section title="Rendition presets">
@@ -48,8 +58,8 @@ export function RenditionPresets({ project, onChange }: Props) {
                 <button
                   type="button"
                   aria-label={`Remove preset ${name}`}
-                  onClick={() => assign(name, null, `Removed preset ${name}.`)}
-                  disabled={save.busy}
+                  onClick={() => assign(removing, name, null, `Removed preset ${name}.`)}
+                  disabled={removing.busy}
                 >
                   Remove
                 </button>
@@ -58,18 +68,18 @@ export function RenditionPresets({ project, onChange }: Props) {
           ))}
         </DataTable>
       )}
-      <form onSubmit={add} class="row">
+      <ErrorNote error={removing.error} />
+      <ActionForm action={adding} onSubmit={add} class="row">
         <label>
           Preset name <input name="name" required pattern="[a-z0-9][a-z0-9_\-]{0,31}" placeholder="thumb" />
         </label>
         <label>
           Spec <input name="spec" required placeholder="200x200,cover,webp,q80" />
         </label>
-        <button type="submit" disabled={save.busy}>
+        <button type="submit" disabled={adding.busy}>
           Add preset
         </button>
-      </form>
-      <ErrorNote error={save.error} />
+      </ActionForm>
       {saved && <StatusNote text={saved} />}
     </Section>
   );

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
-import { ErrorNote, formValues, useAction } from '../ui.tsx';
+import { ActionForm, ErrorNote, formValues, useAction } from '../ui.tsx';
 
 type Signed = { operator: { email: string } };
 
 /** The password form; a one-time link from `coffer console` (/console/sign-in#token=…) signs in by itself. */
 export function SignIn({ onSignedIn }: { onSignedIn: (email: string) => void }) {
-  const { error, busy, run } = useAction();
+  const signing = useAction();
   const [linkError, setLinkError] = useState<unknown>(null);
   useEffect(() => {
     const token = new URLSearchParams(location.hash.slice(1)).get('token');
@@ -20,14 +20,14 @@ export function SignIn({ onSignedIn }: { onSignedIn: (email: string) => void }) 
   }, []);
   const submit = (event: Event) => {
     const { email, password } = formValues(event);
-    return run(async () => {
+    return signing.run(async () => {
       const signed = await api<Signed>('POST', '/session', { email, password });
       onSignedIn(signed.operator.email);
     });
   };
   return (
     <main class="narrow">
-      <form class="card" onSubmit={submit}>
+      <ActionForm action={signing} class="card" onSubmit={submit}>
         <h1>Coffer console</h1>
         <ErrorNote error={linkError} />
         <label>
@@ -36,11 +36,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: (email: string) => void }) 
         <label>
           Password <input name="password" type="password" autocomplete="current-password" required />
         </label>
-        <ErrorNote error={error} />
-        <button type="submit" disabled={busy}>
+        <button type="submit" disabled={signing.busy}>
           Sign in
         </button>
-      </form>
+      </ActionForm>
     </main>
   );
 }

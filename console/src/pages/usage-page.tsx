@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { api, formatBytes } from '../api.ts';
+import { href } from '../router.ts';
 import { DataTable, ErrorNote, Section, useAction } from '../ui.tsx';
 
 type ProjectUsage = { projectId: string; name: string; files: number; bytes: number };
@@ -82,7 +83,14 @@ export function UsagePage() {
               <DataTable headers={['User', 'Files', 'Bytes']}>
                 {users.map((user) => (
                   <tr key={user.userId}>
-                    <td>{user.email}</td>
+                    <td>
+                      <a
+                        href={href('projects', chosen, 'users', user.userId)}
+                        title={`user id ${user.userId}`}
+                      >
+                        {user.email}
+                      </a>
+                    </td>
                     <td>{user.files}</td>
                     <td>{formatBytes(user.bytes)}</td>
                   </tr>
@@ -99,7 +107,8 @@ export function UsagePage() {
 /** Bytes uploaded and downloaded per interval (the counters' differences), drawn by uPlot. */
 function TrafficChart({ samples }: { samples: Sample[] }) {
   const holder = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  // Drawn before the browser paints (a layout effect), so the text below never moves down.
+  useLayoutEffect(() => {
     const element = holder.current;
     if (!element || samples.length < 2) return;
     // Each point: what the counters grew since the sample before (none before the first).

@@ -1,29 +1,45 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Project, type Webhook } from '../api.ts';
-import { DataTable, ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
+import {
+  ActionForm,
+  DataTable,
+  ErrorNote,
+  formValues,
+  Loading,
+  Section,
+  StatusNote,
+  useAction,
+} from '../ui.tsx';
 import { WebhookDeliveries } from './webhook-deliveries.tsx';
 import { WebhookSecret } from './webhook-secret.tsx';
 
 /** A project's webhook endpoints: add (the secret shown once), enable or disable, test, delete, deliveries. */
 export function WebhooksPage({ project }: { project: Project }) {
-  const [webhooks, setWebhooks] = useState<Webhook[]>([]);
+  const [webhooks, setWebhooks] = useState<Webhook[] | null>(null);
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
   const [shown, setShown] = useState<Webhook | null>(null);
   const [note, setNote] = useState('');
+  const loading = useAction();
   const action = useAction();
+  const creating = useAction();
   const path = `/projects/${project.id}/webhooks`;
-  const load = () =>
-    action.run(async () => setWebhooks((await api<{ webhooks: Webhook[] }>('GET', path)).webhooks));
-  useEffect(() => void load(), [project.id]);
+  useEffect(
+    () =>
+      void loading.run(async () => setWebhooks((await api<{ webhooks: Webhook[] }>('GET', path)).webhooks)),
+    [project.id],
+  );
+  /** Each change answers the endpoint as it now is: the list keeps its order. */
+  const replace = (webhook: Webhook) =>
+    setWebhooks((before) => (before ?? []).map((kept) => (kept.id === webhook.id ? webhook : kept)));
   const create = (event: Event) => {
     const form = event.currentTarget as HTMLFormElement;
     const { url, events, description } = formValues(event);
-    return action.run(async () => {
+    return creating.run(async () => {
       const list = (events ?? '').split(/[\s,]+/).filter(Boolean);
       const body = { url, events: list.length ? list : ['*'], description: description ?? '' };
       const answer = await api<{ webhook: Webhook; secret: string }>('POST', path, body);
       setCreated({ url: answer.webhook.url, secret: answer.secret });
-      setWebhooks((before) => [...before, answer.webhook]);
+      setWebhooks((before) => [...(before ?? []), answer.webhook]);
       form.reset();
     });
   };
@@ -32,7 +48,7 @@ export function WebhooksPage({ project }: { project: Project }) {
       const answer = await api<{ webhook: Webhook }>('PATCH', `${path}/${webhook.id}`, {
         enabled: !webhook.enabled,
       });
-      setWebhooks((before) => before.map((kept) => (kept.id === webhook.id ? answer.webhook : kept)));
+      replace(answer.webhook);
       setNote(`${answer.webhook.enabled ? 'Enabled' : 'Disabled'} ${webhook.url}.`);
     });
   const sendTest = (webhook: Webhook) =>
@@ -47,11 +63,12 @@ export function WebhooksPage({ project }: { project: Project }) {
     if (!confirm(`Delete the webhook to ${webhook.url} and its deliveries?`)) return;
     return action.run(async () => {
       await api('DELETE', `${path}/${webhook.id}`);
-      setWebhooks((before) => before.filter((kept) => kept.id !== webhook.id));
+      setWebhooks((before) => (before ?? []).filter((kept) => kept.id !== webhook.id));
       if (shown?.id === webhook.id) setShown(null);
       setNote(`Deleted the webhook to ${webhook.url}.`);
     });
   };
+  if (!webhooks) return <Loading error={loading.error} />;
   return (
     <>
       <Section title="Webhooks">
@@ -109,7 +126,7 @@ export function WebhooksPage({ project }: { project: Project }) {
       </Section>
       {shown && <WebhookDeliveries project={project} webhook={shown} />}
       <Section title="New webhook">
-        <form onSubmit={create} class="stack">
+        <ActionForm action={creating} onSubmit={create} class="stack">
           <label>
             Endpoint URL{' '}
             <input name="url" type="url" required placeholder="https://example.com/coffer-events" />
@@ -121,10 +138,10 @@ export function WebhooksPage({ project }: { project: Project }) {
           <label>
             Description (optional) <input name="description" maxLength={256} />
           </label>
-          <button type="submit" disabled={action.busy}>
+          <button type="submit" disabled={creating.busy}>
             Add webhook
           </button>
-        </form>
+        </ActionForm>
         {created && <WebhookSecret url={created.url} secret={created.secret} />}
       </Section>
     </>

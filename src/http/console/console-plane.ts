@@ -13,6 +13,7 @@ import { getProjectFile } from './get-project-file.ts';
 import { getProjectFileContent } from './get-project-file-content.ts';
 import { getProjectFileThumbnail } from './get-project-file-thumbnail.ts';
 import { getProjectUsage } from './get-project-usage.ts';
+import { getProjectUser } from './get-project-user.ts';
 import { getSession } from './get-session.ts';
 import { getUsage } from './get-usage.ts';
 import { listProjectApps } from './list-project-apps.ts';
@@ -47,6 +48,7 @@ const routes = [
   revokeProjectApp,
   rotateKeys,
   listProjectUsers,
+  getProjectUser,
   createProjectUser,
   updateProjectUser,
   resetUserPassword,

@@ -2,8 +2,13 @@ import type { FileRecord } from '../../domain/files/file-record.ts';
 import type { Project } from '../../domain/identity/project-repository.ts';
 import { fileNotFound, notFound } from '../../errors/errors.ts';
 import type { Services } from '../../services.ts';
+import { toSettingsSchema } from './project-settings-schema.ts';
 
-/** A project as the console shows it: everything but secrets (stored hashed anyway). */
+/**
+ * A project as the console shows it: everything but secrets (stored hashed anyway). `settings`
+ * holds the values in force (a default where none was set); `settingsSchema` tells how each
+ * is edited and what its default is.
+ */
 export function toProjectView(project: Project) {
   return {
     id: project.id,
@@ -12,6 +17,7 @@ export function toProjectView(project: Project) {
     createdAt: project.createdAt.toISOString(),
     allowedOrigins: project.allowedOrigins,
     settings: project.settings,
+    settingsSchema: toSettingsSchema(project),
   };
 }
 

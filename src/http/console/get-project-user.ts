@@ -1,0 +1,20 @@
+import { toUserView } from '../../domain/identity/user-view.ts';
+import { userNotFound } from '../../errors/errors.ts';
+import type { RouteRegistrar } from '../route-context.ts';
+import { findProject } from './project-view.ts';
+import { userParams } from './user-params.ts';
+
+/** GET /console/api/projects/:projectId/users/:userId: one user with their usage (the console's user page). */
+export const getProjectUser: RouteRegistrar = (app, services) => {
+  app.get(
+    '/projects/:projectId/users/:userId',
+    { schema: { hide: true, params: userParams } },
+    async (request) => {
+      const project = await findProject(services, request.params.projectId);
+      const user = await services.repositories.users.findById(project.id, request.params.userId);
+      if (!user) throw userNotFound();
+      const usage = await services.repositories.storageUsage.forUsers(project.id, [user.id]);
+      return { user: { ...toUserView(user), usage: usage.get(user.id) ?? { files: 0, bytes: 0 } } };
+    },
+  );
+};
