@@ -3,6 +3,7 @@
  * Unix milliseconds in bigint columns, except files.upload_expires_at (Unix seconds, as on
  * the wire); booleans are integer 0/1. Repositories map rows to the camelCase port types.
  */
+import type { Generated } from 'kysely';
 import type {
   EventsTable,
   MailOutboxTable,
@@ -147,6 +148,8 @@ export type FilesTable = {
   image_placeholder: string | null;
   /** 1 while a verified image waits to be summarized. */
   image_summary_due: number;
+  /** Moved by triggers on every change of the row or its ACL (migrations/file-row-stamp.ts). */
+  row_stamp: Generated<number | string>;
 };
 
 export type FileAclTable = {

@@ -9,6 +9,7 @@ import { createRepositories } from '../../src/persistence/repositories/create-re
 import { runAccessEpochContract } from './access-epoch.contract.ts';
 import { runFileListContract } from './file-list.contract.ts';
 import { runFileRepositoryContract } from './file-repository.contract.ts';
+import { runFileViewCacheContract } from './file-view-cache.contract.ts';
 import { runRateLimitContract } from './rate-limit-repository.contract.ts';
 import { runRefreshTokenContract } from './refresh-token-repository.contract.ts';
 import { at, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
@@ -49,6 +50,7 @@ export function runRepositoryContract(name: string, open: OpenDatabase): void {
     runFileListContract(fixture);
     runRateLimitContract(fixture);
     runAccessEpochContract(fixture);
+    runFileViewCacheContract(fixture);
     runAppCredentialContract(fixture);
     runStorageUsageContract(fixture);
     runRefreshTokenContract(fixture);

@@ -12,6 +12,7 @@ import { fileBlobSharing } from './file-blob-sharing.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { fileCustomData } from './file-custom-data.ts';
 import { fileLinksGeneration } from './file-links-generation.ts';
+import { fileRowStamp } from './file-row-stamp.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { initialSchema } from './initial-schema.ts';
 import { mailOutbox } from './mail-outbox.ts';
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0022_mail_outbox': mailOutbox,
   '0023_session_revocation': sessionRevocation,
   '0024_account_tokens': accountTokens,
+  '0025_file_row_stamp': fileRowStamp,
 };
 
 /** The names of every migration, in the order they run. */

@@ -25,25 +25,24 @@ import {
   isBlobReferenced,
 } from './files/file-blob-references.ts';
 import { type FileInserts, prepareFileInserts } from './files/file-inserts.ts';
-import { selectFileWithAcl, toFileWithAcl } from './files/file-rows.ts';
+import { FileViewCache } from './files/file-view-cache.ts';
 import { listIdsCreatedBy, listIdsSharedWithUser } from './files/list-file-ids.ts';
 import { listFiles } from './files/list-files.ts';
 import { markVerified, type Verification } from './files/mark-verified.ts';
 import { moveFile } from './files/move-file.ts';
 import { updateCustomData } from './files/update-custom-data.ts';
-import { prepareQuery } from './prepared-query.ts';
 import { writeTransaction } from './write-transaction.ts';
 
 /** FileRepository over Kysely (SQLite or PostgreSQL): each operation lives in its module under files/. */
 export class KyselyFileRepository implements FileRepository {
   readonly #db: Kysely<DatabaseSchema>;
-  /** The hot path (every file call, every download): compiled once (prepared-query.ts). */
-  readonly #selectById: (id: string) => Promise<Parameters<typeof toFileWithAcl>[0]>;
+  /** The hot path (every file call, every download): kept per file, checked by its row stamp. */
+  readonly #views: FileViewCache;
   readonly #inserts: FileInserts;
 
   constructor(db: Kysely<DatabaseSchema>) {
     this.#db = db;
-    this.#selectById = prepareQuery(db, (id: string) => selectFileWithAcl(db, id), ['']);
+    this.#views = new FileViewCache(db);
     this.#inserts = prepareFileInserts(db);
   }
 
@@ -55,8 +54,8 @@ export class KyselyFileRepository implements FileRepository {
     return createFile(this.#db, this.#inserts, file, now, quotas);
   }
 
-  async findById(id: string): Promise<FileRecord | undefined> {
-    return toFileWithAcl(await this.#selectById(id));
+  findById(id: string): Promise<FileRecord | undefined> {
+    return this.#views.find(id);
   }
 
   browse(page: BrowsePage): Promise<FileRecord[]> {

@@ -39,8 +39,10 @@ export async function createCopy(
         .executeTakeFirst();
       if (source === undefined || source.project_id !== copy.projectId) return undefined;
       const replaced = await deleteAbandonedUpload(trx, copy, now);
+      // The copy's row stamp is its own: it starts at the column's default.
+      const { row_stamp: _sourceStamp, ...copied } = source;
       const row = {
-        ...source,
+        ...copied,
         id: copy.id,
         creator_id: copy.creatorId,
         file_path: copy.filePath,

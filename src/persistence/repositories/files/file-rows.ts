@@ -9,7 +9,8 @@ import type {
 } from '../../../domain/files/file-record.ts';
 import type { DatabaseSchema, FilesTable } from '../../database-schema.ts';
 
-type FileRow = Selectable<FilesTable>;
+/** A file's row as records are made from it (the row stamp is the view cache's, not the record's). */
+type FileRow = Omit<Selectable<FilesTable>, 'row_stamp'>;
 
 /**
  * The hot path (every read, download and link check): one indexed query, the file row joined

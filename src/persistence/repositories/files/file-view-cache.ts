@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { FileRecord } from '../../../domain/files/file-record.ts';
+import type { DatabaseSchema } from '../../database-schema.ts';
+import { prepareQuery } from '../prepared-query.ts';
+import { selectFileWithAcl, toFileWithAcl } from './file-rows.ts';
+
+/** Files kept per process: the hot ones (a page of thumbnails, a file everyone downloads). */
+const maxViews = 5_000;
+
+/**
+ * Files by id as last read, each with the row stamp it had (migrations/file-row-stamp.ts). The
+ * hot path (every file call, every download) reads only the stamp, a one-column primary-key
+ * read, and answers the kept record while the stamp is unchanged: the full read (the row joined
+ * with its ACL, some thirty columns) was a quarter of a metadata request's CPU. Any change to the
+ * row or its ACL, by anyone, moves the stamp in the same commit, so a removed share or a
+ * revocation is seen at once, as by the full read.
+ */
+export class FileViewCache {
+  readonly #views = new LRUCache<string, { stamp: string; record: FileRecord }>({ max: maxViews });
+  readonly #selectFull: (
+    id: string,
+  ) => Promise<Parameters<typeof toFileWithAcl>[0] & { row_stamp: unknown }[]>;
+  readonly #selectStamp: (id: string) => Promise<Array<{ row_stamp: unknown }>>;
+
+  constructor(db: Kysely<DatabaseSchema>) {
+    this.#selectFull = prepareQuery(db, (id: string) => selectFileWithAcl(db, id), ['']);
+    this.#selectStamp = prepareQuery(
+      db,
+      (id: string) => db.selectFrom('files').select('row_stamp').where('id', '=', id),
+      [''],
+    );
+  }
+
+  /** The file with its ACL, read whole only when its stamp moved since it was kept. */
+  async find(id: string): Promise<FileRecord | undefined> {
+    const kept = this.#views.get(id);
+    if (kept) {
+      const [current] = await this.#selectStamp(id);
+      if (current === undefined) {
+        this.#views.delete(id);
+        return undefined;
+      }
+      if (String(current.row_stamp) === kept.stamp) return kept.record;
+    }
+    const rows = await this.#selectFull(id);
+    const record = toFileWithAcl(rows);
+    if (!record) {
+      this.#views.delete(id);
+      return undefined;
+    }
+    // Shared by every request that reads this file from now on: nobody may change it.
+    this.#views.set(id, { stamp: String(rows[0]!.row_stamp), record: deepFreeze(record) });
+    return record;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || value instanceof Date || Object.isFrozen(value))
+    return value;
+  for (const field of Object.values(value)) deepFreeze(field);
+  return Object.freeze(value);
+}
