@@ -1,4 +1,5 @@
 import { createSigner, createVerifier } from 'fast-jwt';
+import { LRUCache } from 'lru-cache';
 import { invalidToken, tokenExpired } from '../../errors/errors.ts';
 import type { HmacKey } from '../links/link-signer.ts';
 
@@ -21,6 +22,13 @@ export class TokenService {
   readonly #sign: (payload: Record<string, unknown>) => string;
   readonly #verifiers: Map<string, (token: string) => Record<string, unknown>>;
   readonly #ttlSeconds: number;
+  /**
+   * Tokens this service verified, by their exact text, with what they say: a client sends one
+   * token with every call, and looking its text up costs far less than fast-jwt's own cache
+   * (a SHA-256 of the token for its key) and parse. Keys come from clients, so it is bounded;
+   * a retired key makes a new service (wiring/identity-services.ts), and this goes with it.
+   */
+  readonly #verified = new LRUCache<string, { claims: TokenClaims; expiresAt: number }>({ max: 10_000 });
 
   constructor(options: { keys: readonly HmacKey[]; ttlSeconds: number }) {
     const [newest] = options.keys;
@@ -38,7 +46,6 @@ export class TokenService {
           // Expiry is checked in verify() against the service clock (fast-jwt's clock is fixed
           // when the verifier is made).
           ignoreExpiration: true,
-          cache: 10_000,
         }),
       ]),
     );
@@ -57,6 +64,11 @@ export class TokenService {
    * otherwise answers who the token speaks for, and in which session.
    */
   verify(token: string, nowSeconds: number): TokenClaims {
+    const known = this.#verified.get(token);
+    if (known) {
+      if (nowSeconds > known.expiresAt) throw tokenExpired();
+      return known.claims;
+    }
     const verifier = this.#verifiers.get(readKeyId(token));
     if (!verifier || !hasCanonicalSignature(token)) throw invalidToken();
     let payload: Record<string, unknown>;
@@ -72,7 +84,9 @@ export class TokenService {
     // security: a token without a session could not be ended by logout or a password change.
     // Every token issued since sessions exist names one (older ones have long expired).
     if (typeof sid !== 'string') throw invalidToken();
-    return { userId: sub, projectId: aud, sessionId: sid };
+    const claims = { userId: sub, projectId: aud, sessionId: sid };
+    this.#verified.set(token, { claims, expiresAt: exp as number });
+    return claims;
   }
 }
 

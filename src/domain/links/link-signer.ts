@@ -1,4 +1,5 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { invalidSignature, linkExpired } from '../../errors/errors.ts';
 
 /**
@@ -58,6 +59,7 @@ export function toCanonicalString(claims: LinkClaims): string {
 export class LinkSigner {
   readonly #signingKey: HmacKey;
   readonly #keysById: Map<string, KeyObject>;
+  readonly #signed = new LRUCache<string, string>({ max: 10_000 });
 
   constructor(keys: readonly HmacKey[]) {
     const [newest] = keys;
@@ -68,7 +70,8 @@ export class LinkSigner {
   }
 
   sign(claims: LinkClaims): LinkSignature {
-    return { keyId: this.#signingKey.id, signature: hmac(this.#keysById.get(this.#signingKey.id)!, claims) };
+    const keyId = this.#signingKey.id;
+    return { keyId, signature: this.#hmac(keyId, this.#keysById.get(keyId)!, claims) };
   }
 
   /**
@@ -82,14 +85,26 @@ export class LinkSigner {
     // security: the signature's text is compared, not its decoded bytes: a decoder forgives
     // padding, the standard alphabet, junk and the unused low bits of the last character, so
     // one signature would have many spellings. Only the signer's own spelling is accepted.
-    const expected = Buffer.from(hmac(secret, claims), 'utf8');
+    const expected = Buffer.from(this.#hmac(given.keyId, secret, claims), 'utf8');
     const actual = Buffer.from(given.signature, 'utf8');
     // security: constant-time comparison, so the signature cannot be guessed byte by byte.
     if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) throw invalidSignature();
     if (nowSeconds > claims.expiresAt) throw linkExpired();
   }
-}
 
-function hmac(secret: KeyObject, claims: LinkClaims): string {
-  return createHmac('sha256', secret).update(toCanonicalString(claims)).digest('base64url');
+  /**
+   * The signature of the claims under a key, remembered: under load one file's links repeat
+   * within a second (the same expiry) and a popular link is downloaded again and again, so the
+   * HMAC of the same text would be computed each time. Bounded: claims come from clients too.
+   */
+  #hmac(keyId: string, secret: KeyObject, claims: LinkClaims): string {
+    const text = toCanonicalString(claims);
+    const key = `${keyId}\n${text}`;
+    let signature = this.#signed.get(key);
+    if (signature === undefined) {
+      signature = createHmac('sha256', secret).update(text).digest('base64url');
+      this.#signed.set(key, signature);
+    }
+    return signature;
+  }
 }
