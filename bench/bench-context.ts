@@ -45,7 +45,7 @@ export class BenchContext {
    */
   async startCoffer(
     name: string,
-    extra: { stack?: StackName; nodeArgs?: string[]; env?: Record<string, string> } = {},
+    extra: { stack?: StackName; nodeArgs?: string[]; env?: Record<string, string>; args?: string[] } = {},
   ): Promise<CofferServer> {
     const dataDir = path.join(this.workDir, name);
     mkdirSync(dataDir, { recursive: true });
@@ -53,7 +53,7 @@ export class BenchContext {
     const server = await startCofferServer({
       dataDir,
       nodeArgs: [...this.nodeArgs, ...(extra.nodeArgs ?? [])],
-      args: settings.args,
+      args: [...settings.args, ...(extra.args ?? [])],
       env: { ...settings.env, ...extra.env },
       databaseUrl: settings.databaseUrl,
     });

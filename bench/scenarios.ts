@@ -31,11 +31,13 @@ import {
   scaleReadsWhileListing,
 } from './scenarios/scale-scenarios.ts';
 import { getFileOnPostgres, getFileOnPostgresS3 } from './scenarios/stack-scenarios.ts';
+import { getFileWorkers } from './scenarios/worker-scenarios.ts';
 
 export const scenarios: readonly Scenario[] = [
   getUser,
   requestUpload,
   getFile,
+  getFileWorkers,
   listFiles,
   verifyUpload,
   download1k,
