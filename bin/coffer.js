@@ -4,6 +4,7 @@
 // as a devDependency (DESIGN §2), so `npx coffer` works on any machine after `npm ci`.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
@@ -28,6 +29,11 @@ if (versionOnly.length === 1 && ['--version', 'version'].includes(versionOnly[0]
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
   process.removeAllListeners('warning'); // Node's notice that type stripping is experimental, on every start
-  const { main } = await import('../src/cli/main.ts');
+  // Installed (under node_modules) Node strips no types: the package carries src/ compiled into
+  // lib/ (scripts/build-package.ts, run by npm pack). In the repository, src/ runs as it is.
+  const installed = fileURLToPath(import.meta.url)
+    .split(sep)
+    .includes('node_modules');
+  const { main } = await import(installed ? '../lib/cli/main.js' : '../src/cli/main.ts');
   process.exitCode = await main(args, process.env);
 }

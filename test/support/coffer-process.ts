@@ -227,7 +227,7 @@ async function isRunning(pid: number): Promise<boolean> {
   return state !== '' && state !== 'Z' && state !== 'X';
 }
 
-function waitForReady(child: ChildProcess, output: () => string): Promise<string> {
+export function waitForReady(child: ChildProcess, output: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
     // A hang guard, not a deadline: a busy machine starts slowly (the primary, then its worker).
     const timer = setTimeout(() => reject(new Error(`coffer serve did not get ready:\n${output()}`)), 90_000);
