@@ -24,7 +24,8 @@ const trees = [
 ];
 
 /** A relative specifier ending in .ts, where a module names another: `from '…'`, `import '…'`, `import('…')`, `new URL('…'`. */
-const relativeTsSpecifier = /((?:\bfrom|\bimport\s*\(|\bimport|\bnew URL\()\s*['"])(\.{1,2}\/[^'"\n]+)\.ts(['"])/g;
+const relativeTsSpecifier =
+  /((?:\bfrom|\bimport\s*\(|\bimport|\bnew URL\()\s*['"])(\.{1,2}\/[^'"\n]+)\.ts(['"])/g;
 
 /** Where a source file's compiled module goes. */
 function toOutputFile(file: string): string {
