@@ -25,6 +25,7 @@ async function readStat(pid: number): Promise<ProcessStat | undefined> {
 
 /** The CPU seconds so far of each live process in the trees under `roots`, by pid. */
 export async function readTreeCpu(roots: readonly number[]): Promise<Map<number, number>> {
+  if (roots.length === 0) return new Map();
   const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name)).map(Number);
   const stats = (await Promise.all(pids.map(readStat))).filter((stat) => stat !== undefined);
   const childrenOf = new Map<number, ProcessStat[]>();

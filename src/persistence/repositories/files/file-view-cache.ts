@@ -5,6 +5,8 @@ import type { DatabaseSchema } from '../../database-schema.ts';
 import { prepareQuery } from '../prepared-query.ts';
 import { selectFileWithAcl, toFileWithAcl } from './file-rows.ts';
 
+type FileWithAclRow = Parameters<typeof toFileWithAcl>[0][number];
+
 /** Files kept per process: the hot ones (a page of thumbnails, a file everyone downloads). */
 const maxViews = 5_000;
 
@@ -18,9 +20,7 @@ const maxViews = 5_000;
  */
 export class FileViewCache {
   readonly #views = new LRUCache<string, { stamp: string; record: FileRecord }>({ max: maxViews });
-  readonly #selectFull: (
-    id: string,
-  ) => Promise<Parameters<typeof toFileWithAcl>[0] & { row_stamp: unknown }[]>;
+  readonly #selectFull: (id: string) => Promise<Array<FileWithAclRow & { row_stamp: unknown }>>;
   readonly #selectStamp: (id: string) => Promise<Array<{ row_stamp: unknown }>>;
 
   constructor(db: Kysely<DatabaseSchema>) {
