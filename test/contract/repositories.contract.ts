@@ -10,6 +10,7 @@ import { runAccessEpochContract } from './access-epoch.contract.ts';
 import { runFileListContract } from './file-list.contract.ts';
 import { runFileRepositoryContract } from './file-repository.contract.ts';
 import { runFileViewCacheContract } from './file-view-cache.contract.ts';
+import { runGroupCommitContract } from './group-commit.contract.ts';
 import { runRateLimitContract } from './rate-limit-repository.contract.ts';
 import { runRefreshTokenContract } from './refresh-token-repository.contract.ts';
 import { at, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
@@ -51,6 +52,7 @@ export function runRepositoryContract(name: string, open: OpenDatabase): void {
     runRateLimitContract(fixture);
     runAccessEpochContract(fixture);
     runFileViewCacheContract(fixture);
+    runGroupCommitContract(fixture);
     runAppCredentialContract(fixture);
     runStorageUsageContract(fixture);
     runRefreshTokenContract(fixture);

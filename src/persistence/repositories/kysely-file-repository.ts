@@ -31,6 +31,7 @@ import { listFiles } from './files/list-files.ts';
 import { markVerified, type Verification } from './files/mark-verified.ts';
 import { moveFile } from './files/move-file.ts';
 import { updateCustomData } from './files/update-custom-data.ts';
+import { groupCommitFor, type TransactionRunner } from './group-commit.ts';
 import { writeTransaction } from './write-transaction.ts';
 
 /** FileRepository over Kysely (SQLite or PostgreSQL): each operation lives in its module under files/. */
@@ -39,11 +40,14 @@ export class KyselyFileRepository implements FileRepository {
   /** The hot path (every file call, every download): kept per file, checked by its row stamp. */
   readonly #views: FileViewCache;
   readonly #inserts: FileInserts;
+  /** Upload requests', uploads' and verifies' transactions: grouped into one commit on SQLite (group-commit.ts). */
+  readonly #uploadTransactions: TransactionRunner;
 
   constructor(db: Kysely<DatabaseSchema>) {
     this.#db = db;
     this.#views = new FileViewCache(db);
     this.#inserts = prepareFileInserts(db);
+    this.#uploadTransactions = groupCommitFor(db);
   }
 
   create(
@@ -51,7 +55,7 @@ export class KyselyFileRepository implements FileRepository {
     now: Date,
     quotas?: QuotaLimits,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload }> {
-    return createFile(this.#db, this.#inserts, file, now, quotas);
+    return createFile(this.#uploadTransactions, this.#inserts, file, now, quotas);
   }
 
   findById(id: string): Promise<FileRecord | undefined> {
@@ -162,7 +166,7 @@ export class KyselyFileRepository implements FileRepository {
     upload: PendingUpload,
     quotas?: QuotaLimits,
   ): Promise<{ replaced: string | null } | 'verified' | 'missing'> {
-    return commitUpload(this.#db, id, upload, quotas);
+    return commitUpload(this.#uploadTransactions, id, upload, quotas);
   }
 
   markVerified(
@@ -171,7 +175,7 @@ export class KyselyFileRepository implements FileRepository {
     now: Date,
     quotas?: QuotaLimits,
   ): Promise<FileRecord | undefined> {
-    return markVerified(this.#db, id, verification, now, quotas);
+    return markVerified(this.#uploadTransactions, id, verification, now, quotas);
   }
 
   updateCustomData(

@@ -1,18 +1,16 @@
-import type { Kysely } from 'kysely';
 import type { PendingUpload } from '../../../domain/files/file-record.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
-import type { DatabaseSchema } from '../../database-schema.ts';
+import type { TransactionRunner } from '../group-commit.ts';
 import { assertUsageWithin } from '../storage-usage-check.ts';
-import { writeTransaction } from '../write-transaction.ts';
 
 /** FileRepository.commitUpload: a stored version becomes the pending upload of an unverified record. */
 export function commitUpload(
-  db: Kysely<DatabaseSchema>,
+  transact: TransactionRunner,
   id: string,
   upload: PendingUpload,
   quotas?: QuotaLimits,
 ): Promise<{ replaced: string | null } | 'verified' | 'missing'> {
-  return writeTransaction(db, async (trx) => {
+  return transact(async (trx) => {
     // A no-op update first: it locks the row (PostgreSQL; SQLite's BEGIN IMMEDIATE holds the
     // whole database) until commit, and answers the pending upload this commit replaces,
     // read after any concurrent commit. The condition lives in the database, so a PUT that

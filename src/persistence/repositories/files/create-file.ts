@@ -1,19 +1,20 @@
-import type { Kysely } from 'kysely';
 import type { FileRecord, NewFile } from '../../../domain/files/file-record.ts';
 import type { ReplacedUpload } from '../../../domain/files/file-repository.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
 import { fileExists } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
-import type { DatabaseSchema } from '../../database-schema.ts';
+import type { TransactionRunner } from '../group-commit.ts';
 import { assertUsageWithin } from '../storage-usage-check.ts';
-import { writeTransaction } from '../write-transaction.ts';
 import { deleteAbandonedUpload } from './delete-abandoned-upload.ts';
 import type { FileInserts } from './file-inserts.ts';
 import { toFileRecord } from './file-rows.ts';
 
-/** FileRepository.create: the record of an upload request, with its creator's ACL entry. */
+/**
+ * FileRepository.create: the record of an upload request, with its creator's ACL entry, in a
+ * transaction `transact` may share with concurrent requests (group commit on SQLite).
+ */
 export async function createFile(
-  db: Kysely<DatabaseSchema>,
+  transact: TransactionRunner,
   inserts: FileInserts,
   file: NewFile,
   now: Date,
@@ -24,7 +25,7 @@ export async function createFile(
     // The common case is a free path: the insert claims it (ON CONFLICT DO NOTHING) and the
     // abandoned-upload check runs only when something is already there. Both statements are
     // compiled once: building them was ~14% of an upload request's CPU.
-    const replaced = await writeTransaction(db, async (trx) => {
+    const replaced = await transact(async (trx) => {
       let replaced: ReplacedUpload | undefined;
       if ((await inserts.claimPath(trx, row)).length === 0) {
         replaced = await deleteAbandonedUpload(trx, file, now);

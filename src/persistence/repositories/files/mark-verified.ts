@@ -1,11 +1,9 @@
-import type { Kysely } from 'kysely';
 import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { FileRepository } from '../../../domain/files/file-repository.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
-import type { DatabaseSchema } from '../../database-schema.ts';
 import { insertEvents } from '../events/insert-events.ts';
+import type { TransactionRunner } from '../group-commit.ts';
 import { assertUsageWithin } from '../storage-usage-check.ts';
-import { writeTransaction } from '../write-transaction.ts';
 import { findFileById } from './file-rows.ts';
 
 /** What FileRepository.markVerified pins: the version, its ETag and content, and the pending upload it was. */
@@ -13,14 +11,14 @@ export type Verification = Parameters<FileRepository['markVerified']>[1];
 
 /** FileRepository.markVerified: the pending upload, if still the one given, becomes the record's content. */
 export function markVerified(
-  db: Kysely<DatabaseSchema>,
+  transact: TransactionRunner,
   id: string,
   verification: Verification,
   now: Date,
   quotas?: QuotaLimits,
 ): Promise<FileRecord | undefined> {
   const { blobVersion, etag, content, pendingVersion, event } = verification;
-  return writeTransaction(db, async (trx) => {
+  return transact(async (trx) => {
     const updated = await trx
       .updateTable('files')
       .set((eb) => ({
