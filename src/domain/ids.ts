@@ -1,4 +1,21 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
+
+/**
+ * Random bytes for ids, drawn 4 KiB at a time (as Node's randomUUID buffers its own): one
+ * system call per 256 ids instead of one per id, which was 2% of an upload request's CPU.
+ * The bytes are the same CSPRNG's; each is handed out once.
+ */
+const idEntropy = Buffer.alloc(4096);
+let idEntropyOffset = idEntropy.length;
+
+function nextIdBytes(): Buffer {
+  if (idEntropyOffset === idEntropy.length) {
+    randomFillSync(idEntropy);
+    idEntropyOffset = 0;
+  }
+  idEntropyOffset += 16;
+  return idEntropy.subarray(idEntropyOffset - 16, idEntropyOffset);
+}
 
 /**
  * A new unguessable, URL-safe id: 128 random bits, base64url (22 characters). It never starts
@@ -7,7 +24,7 @@ import { randomBytes } from 'node:crypto';
  */
 export function newId(): string {
   for (;;) {
-    const id = randomBytes(16).toString('base64url');
+    const id = nextIdBytes().toString('base64url');
     if (/^[A-Za-z0-9]/.test(id)) return id;
   }
 }
