@@ -64,9 +64,10 @@ export class BenchContext {
     return server;
   }
 
-  /** The bare Fastify constant-JSON baseline. */
-  fastifyUrl(): Promise<string> {
-    return this.#once('fastify', () => this.#startScript('bare-fastify-server.ts', []));
+  /** The bare Fastify constant-JSON baseline (with `workers` > 1: a cluster of that many). */
+  fastifyUrl(workers = 1): Promise<string> {
+    const args = workers > 1 ? ['--workers', String(workers)] : [];
+    return this.#once(`fastify-${workers}`, () => this.#startScript('bare-fastify-server.ts', args));
   }
 
   /** The node:http stream/pipe baseline, serving (and writing under) the main server's blob dir. */
@@ -121,7 +122,8 @@ export class BenchContext {
     const server = await startChildServer({
       command: process.execPath,
       args: [path.join(serversDir, script), ...args],
-      logPath: path.join(this.workDir, `${script}.log`),
+      // One log per server: the ready line is read from it.
+      logPath: path.join(this.workDir, `${[script, ...args].join(' ').replace(/[^\w.-]+/g, '_')}.log`),
       ready: /listening at (\S+)/,
     });
     this.#stops.push(server.stop);

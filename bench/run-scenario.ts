@@ -122,7 +122,11 @@ function describe(measured: Measurement, unit: Scenario['unit']): string {
   const eventLoop = delay
     ? `  event loop p99 ${delay.p99Ms.toFixed(1)} ms max ${delay.maxMs.toFixed(1)} ms`
     : '';
-  return `${rate.padStart(14)}  p50 ${measured.latencyP50Ms.toFixed(2)} ms  p99 ${measured.latencyP99Ms.toFixed(2)} ms  (${measured.requests2xx} ok)${formatCpu(measured.cpuUsPerRequest)}${eventLoop}${failures}`;
+  const switches =
+    measured.serverSwitchesPerRequest === undefined
+      ? ''
+      : `, switches ${measured.serverSwitchesPerRequest.toFixed(2)}`;
+  return `${rate.padStart(14)}  p50 ${measured.latencyP50Ms.toFixed(2)} ms  p99 ${measured.latencyP99Ms.toFixed(2)} ms  (${measured.requests2xx} ok)${formatCpu(measured.cpuUsPerRequest)}${switches}${eventLoop}${failures}`;
 }
 
 /** CPU per request beside a rate: the server's, and the load generator's where it is another process. */

@@ -25,6 +25,8 @@ export type Measurement = {
    * own process, that process; `loadGenerator` is the bench's process driving a server.
    */
   cpuUsPerRequest?: { server?: number; loadGenerator?: number };
+  /** Context switches of the server's threads per answered request (bench/probes/process-cpu.ts). */
+  serverSwitchesPerRequest?: number;
 };
 
 /** One runnable side. `run` may prepare what it consumes (fresh links, a pool of uploads) before timing. */

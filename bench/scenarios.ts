@@ -31,13 +31,14 @@ import {
   scaleReadsWhileListing,
 } from './scenarios/scale-scenarios.ts';
 import { getFileOnPostgres, getFileOnPostgresS3 } from './scenarios/stack-scenarios.ts';
-import { getFileWorkers } from './scenarios/worker-scenarios.ts';
+import { bareFastifyWorkers, getFileWorkers } from './scenarios/worker-scenarios.ts';
 
 export const scenarios: readonly Scenario[] = [
   getUser,
   requestUpload,
   getFile,
   getFileWorkers,
+  bareFastifyWorkers,
   listFiles,
   verifyUpload,
   download1k,

@@ -52,6 +52,30 @@ export function cpuSpent(before: Map<number, number>, after: Map<number, number>
   return spent;
 }
 
+/**
+ * Context switches so far of every thread of the processes (voluntary: it waited, for a
+ * socket or a lock; involuntary: the scheduler took its core). More switches per request means
+ * less work done per wake-up: what spreading one load over more processes costs on few cores.
+ */
+export async function readSwitches(pids: Iterable<number>): Promise<number> {
+  const counts = await Promise.all(
+    [...pids].map(async (pid) => {
+      const threads = await readdir(`/proc/${pid}/task`).catch(() => []);
+      const perThread = await Promise.all(
+        threads.map(async (tid) => {
+          const status = await readFile(`/proc/${pid}/task/${tid}/status`, 'utf8').catch(() => '');
+          let switches = 0;
+          for (const match of status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm))
+            switches += Number(match[1]);
+          return switches;
+        }),
+      );
+      return perThread.reduce((sum, value) => sum + value, 0);
+    }),
+  );
+  return counts.reduce((sum, value) => sum + value, 0);
+}
+
 /** This process's own CPU seconds so far (every thread), for sides that run in the bench's process. */
 export function ownCpuSeconds(): number {
   const { user, system } = process.cpuUsage();
@@ -73,14 +97,19 @@ export function registerServer(url: string, roots: () => Promise<number[]>): voi
 export async function measureCpu<T extends { requests2xx: number; non2xx: number }>(
   origin: string | undefined,
   work: () => Promise<T>,
-): Promise<T & { cpuUsPerRequest: { server?: number; loadGenerator?: number } }> {
+): Promise<
+  T & { cpuUsPerRequest: { server?: number; loadGenerator?: number }; serverSwitchesPerRequest?: number }
+> {
   const roots = origin === undefined ? undefined : serverRoots.get(new URL(origin).origin);
   const rootPids = roots ? await roots() : [];
   const serverBefore = await readTreeCpu(rootPids);
+  const switchesBefore = await readSwitches(serverBefore.keys());
   const ownBefore = ownCpuSeconds();
   const measured = await work();
   const ownSpent = ownCpuSeconds() - ownBefore;
-  const serverSpent = cpuSpent(serverBefore, await readTreeCpu(rootPids));
+  const serverAfter = await readTreeCpu(rootPids);
+  const serverSpent = cpuSpent(serverBefore, serverAfter);
+  const switches = (await readSwitches(serverAfter.keys())) - switchesBefore;
   const requests = Math.max(1, measured.requests2xx + measured.non2xx);
   const perRequest = (seconds: number) => (seconds * 1e6) / requests;
   if (origin === undefined) return { ...measured, cpuUsPerRequest: { server: perRequest(ownSpent) } };
@@ -91,5 +120,6 @@ export async function measureCpu<T extends { requests2xx: number; non2xx: number
       ...(roots && { server: perRequest(serverSpent) }),
       loadGenerator: perRequest(ownSpent),
     },
+    ...(roots && { serverSwitchesPerRequest: switches / requests }),
   };
 }

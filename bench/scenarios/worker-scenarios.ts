@@ -8,7 +8,7 @@
 import type { Scenario } from '../scenario.ts';
 import { seedWorkload } from '../seed/workload.ts';
 import { hotPathLoad } from './hot-path-scenarios.ts';
-import { loadSide } from './sides.ts';
+import { loadSide, probeAnswerBytes } from './sides.ts';
 
 export const getFileWorkers: Scenario = {
   id: 'get-file-workers',
@@ -29,6 +29,34 @@ export const getFileWorkers: Scenario = {
     return {
       scenario: loadSide('2 workers', hotPathLoad(two, connections, durationSeconds)),
       baselines: [loadSide('1 worker', hotPathLoad(one, connections, durationSeconds))],
+    };
+  },
+};
+
+/**
+ * The control for get-file-workers: bare Fastify in a node:cluster of 2 workers against 1,
+ * answering as many bytes as GET /api/v1/file/:id. What a second process costs and gains on
+ * this machine with no Coffer code at all; where get-file-workers lands near it, the cost is
+ * the machine's (cores shared with the load generator), not Coffer's.
+ */
+export const bareFastifyWorkers: Scenario = {
+  id: 'bare-fastify-workers',
+  title: 'bare Fastify with 2 cluster workers vs 1 (control for get-file-workers)',
+  unit: 'req/s',
+  metric: 'rate',
+  prepare: async (context) => {
+    const { connections, durationSeconds } = context.options;
+    const workload = await context.workload();
+    const request = {
+      method: 'GET' as const,
+      path: `/api/v1/file/${workload.smallFileId}`,
+      headers: workload.headers,
+    };
+    const path = `/json/${await probeAnswerBytes(workload.server.url, request)}`;
+    const load = (url: string) => ({ url, request: { ...request, path }, connections, durationSeconds });
+    return {
+      scenario: loadSide('2 workers', load(await context.fastifyUrl(2))),
+      baselines: [loadSide('1 worker', load(await context.fastifyUrl(1)))],
     };
   },
 };
