@@ -63,7 +63,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     ...stores.repositories,
     users: new CachedUserRepository(stores.repositories.users, accessEpoch),
   };
-  // One hashing thread for the process: uploads' SHA-256 and the local store's MD5 ETags.
+  // One hashing thread for the process: uploads' SHA-256 (their checksum and the local stores' ETag).
   const hashes = new HashThread();
   const blobs = openBlobStore(config.storageUrl, hashes);
   try {

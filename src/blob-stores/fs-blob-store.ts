@@ -11,6 +11,7 @@ import type {
   StoredBlob,
 } from '../domain/blobs/blob-store.ts';
 import type { BlobSweeper, StoredObject, UnfinishedWrite } from '../domain/blobs/blob-sweeper.ts';
+import { etagFromSha256 } from '../domain/blobs/content-etag.ts';
 import { HashThread } from '../domain/files/hash-thread.ts';
 import { storageFull, unavailable } from '../errors/errors.ts';
 import { listAbandonedTempFiles, syncDirectory, toTempPath } from './atomic-files.ts';
@@ -22,7 +23,7 @@ import { createSmallBlobCache, SMALL_BLOB_BYTES } from './small-blob-cache.ts';
 
 export type FsBlobStoreOptions = {
   rootDir: string;
-  /** Where the ETag's MD5 is computed, off the request thread (shared with the uploads' SHA-256). */
+  /** Where the ETag's SHA-256 is computed, off the request thread, when put()'s caller has none. */
   hashes?: HashThread;
 };
 
@@ -69,14 +70,17 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
     const version = newBlobVersion();
     const blobPath = this.#blobPath(key, version);
     await this.#prepare();
-    const meter = new MeteredStream({ maxBytes: options.maxBytes, md5: this.#hashes.open('md5') });
     const tmpPath = toTempPath(this.#tmpDir);
     let handle: FileHandle | undefined;
     let renamed = false;
     try {
       // Created before streaming so the cleanup below always finds it, even when aborted at once.
       handle = await open(tmpPath, 'wx');
+      // An upload hands over the SHA-256 its check computes anyway: each byte is hashed once.
+      const sha256 = options.sha256 ? undefined : this.#hashes.open('sha256');
+      const meter = new MeteredStream({ maxBytes: options.maxBytes, sha256 });
       await pipeline(body, meter, toFileWriter(handle), { signal: options.signal });
+      const etag = etagFromSha256(options.sha256?.() ?? meter.sha256);
       // Durable before the rename makes it a version: fsync is where a disk that took the
       // writes into its cache says it could not keep them (ENOSPC on a thin disk, EIO).
       await handle.sync();
@@ -87,7 +91,7 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
       await rename(tmpPath, blobPath);
       renamed = true;
       await syncDirectory(dirname(blobPath));
-      return { version, sizeBytes: meter.sizeBytes, etag: meter.toEtag(), lastModified: mtime };
+      return { version, sizeBytes: meter.sizeBytes, etag, lastModified: mtime };
     } catch (error) {
       // Nothing partial is kept, whatever failed (a full disk included).
       await handle?.close().catch(() => {});

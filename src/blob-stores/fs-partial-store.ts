@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { StoredBlob } from '../domain/blobs/blob-store.ts';
+import { etagFromSha256 } from '../domain/blobs/content-etag.ts';
 import { HashThread } from '../domain/files/hash-thread.ts';
 import type {
   CompleteOptions,
@@ -20,7 +21,7 @@ import { MeteredStream } from './metered-stream.ts';
 export type FsPartialStoreOptions = {
   /** The FsBlobStore's root: versions are published into it. */
   rootDir: string;
-  /** Where the ETag's MD5 is computed when the caller did not hash the bytes. */
+  /** Where the ETag's SHA-256 is computed when the caller did not hash the bytes. */
   hashes?: HashThread;
 };
 
@@ -142,14 +143,20 @@ export class FsPartialStore implements PartialBlobStore {
     return { version: blob.version, sizeBytes: blob.length, etag, lastModified: published.mtime };
   }
 
-  /** The quoted MD5 of the file: the caller's, or read back (on the hashing thread) when it has none. */
+  /**
+   * The file's tag, as FsBlobStore tags versions (content-etag.ts): from the caller's SHA-256,
+   * or from one read back (on the hashing thread) when it has none.
+   */
   async #toEtag(path: string, options: CompleteOptions): Promise<string> {
-    if (options.md5Hex) return `"${options.md5Hex}"`;
-    const meter = new MeteredStream({ maxBytes: Number.POSITIVE_INFINITY, md5: this.#hashes.open('md5') });
+    if (options.sha256) return etagFromSha256(options.sha256);
+    const meter = new MeteredStream({
+      maxBytes: Number.POSITIVE_INFINITY,
+      sha256: this.#hashes.open('sha256'),
+    });
     await pipeline(createReadStream(path, { highWaterMark: 1024 * 1024 }), meter, async (hashed) => {
       for await (const _ of hashed);
     });
-    return meter.toEtag();
+    return etagFromSha256(meter.sha256);
   }
 
   #partPath(blob: Pick<PartialBlob, 'key' | 'version'>): string {

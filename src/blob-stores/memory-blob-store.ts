@@ -8,6 +8,7 @@ import type {
   StoredBlob,
 } from '../domain/blobs/blob-store.ts';
 import type { BlobSweeper, StoredObject, UnfinishedWrite } from '../domain/blobs/blob-sweeper.ts';
+import { etagFromSha256 } from '../domain/blobs/content-etag.ts';
 import { HashThread } from '../domain/files/hash-thread.ts';
 import { assertValidBlobVersion, newBlobVersion, toStoredName } from './blob-key.ts';
 import { MeteredStream } from './metered-stream.ts';
@@ -24,7 +25,9 @@ export class MemoryBlobStore implements BlobStore, BlobSweeper {
   async put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob> {
     const version = newBlobVersion();
     assertValidBlobVersion(key, version);
-    const meter = new MeteredStream({ maxBytes: options.maxBytes, md5: hashes.open('md5') });
+    // Tagged as the disk store tags versions: with the caller's SHA-256, or one computed here.
+    const sha256 = options.sha256 ? undefined : hashes.open('sha256');
+    const meter = new MeteredStream({ maxBytes: options.maxBytes, sha256 });
     const chunks: Buffer[] = [];
     const collect = new Writable({
       write(chunk: Buffer, _encoding, callback) {
@@ -33,10 +36,11 @@ export class MemoryBlobStore implements BlobStore, BlobSweeper {
       },
     });
     await pipeline(body, meter, collect, { signal: options.signal });
+    const etag = etagFromSha256(options.sha256?.() ?? meter.sha256);
     // Only a complete body becomes a version: a failure above leaves nothing.
     const info: BlobInfo = { sizeBytes: meter.sizeBytes, lastModified: new Date() };
     this.#blobs.set(toEntryKey(key, version), { info, bytes: Buffer.concat(chunks, meter.sizeBytes) });
-    return { ...info, version, etag: meter.toEtag() };
+    return { ...info, version, etag };
   }
 
   async head(key: string, version: string): Promise<BlobInfo | undefined> {

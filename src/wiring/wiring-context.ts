@@ -23,7 +23,7 @@ export type WiringContext = {
   partials: PartialBlobStore | undefined;
   /** A fresh blob version name (the blob stores' naming). */
   newBlobVersion: () => string;
-  /** One hashing thread for the process: uploads' SHA-256 and the local store's MD5 ETags. */
+  /** One hashing thread for the process: uploads' SHA-256 (their checksum and the local stores' ETag). */
   hashes: HashThread;
   /** Caches and key rings read again when it moves. */
   accessEpoch: AccessEpochWatch;

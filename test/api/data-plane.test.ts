@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { expectedEtag, isStackOnS3, quotedMd5 } from '../support/byte-streams.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
-
-const md5 = (data: string | Buffer) => `"${createHash('md5').update(data).digest('hex')}"`;
 
 describe('data plane: signed links, PUT styles, downloads', () => {
   let server: TestServer;
@@ -41,7 +40,7 @@ describe('data plane: signed links, PUT styles, downloads', () => {
       headers: { origin: 'https://app.example.com' },
     });
     assert.equal(put.status, 200);
-    assert.equal(put.headers.get('etag'), md5('PNG bytes'));
+    assert.equal(put.headers.get('etag'), expectedEtag('PNG bytes'));
     assert.equal(put.headers.get('access-control-allow-origin'), '*');
     assert.match(put.headers.get('access-control-expose-headers') ?? '', /ETag/);
     const verified = await verify(upload.fileId, put.headers.get('etag'));
@@ -49,7 +48,7 @@ describe('data plane: signed links, PUT styles, downloads', () => {
     assert.equal(verified.body.meta.ContentType, 'image/png');
     assert.equal(verified.body.meta.ContentLength, '9');
     assert.match(verified.body.meta.LastModified, /^\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT$/);
-    assert.equal(verified.body.etag, md5('PNG bytes'));
+    assert.equal(verified.body.etag, expectedEtag('PNG bytes'));
     assert.equal(verified.body.verified, true);
     assert.equal(verified.body.__v, 1);
   });
@@ -81,11 +80,63 @@ describe('data plane: signed links, PUT styles, downloads', () => {
     assert.equal((await verify(untyped.fileId, put2.headers.get('etag'))).body.meta.ContentType, 'text/html');
   });
 
+  it('on the local disk, the PUT ETag is the first 128 bits of the SHA-256 the record keeps as its checksum', {
+    skip: isStackOnS3() && 'S3 answers its own ETag',
+  }, async () => {
+    // Over several of the hashing thread's 1 MiB batches, at odd edges: one digest per byte.
+    const content = randomBytes(3 * 1024 * 1024 + 5);
+    const sha256 = createHash('sha256').update(content).digest();
+    const upload = await request('digests/once.bin');
+    const put = await fetch(upload.putFileUrl, { method: 'PUT', body: content });
+    assert.equal(put.status, 200);
+    assert.equal(put.headers.get('etag'), `"${sha256.subarray(0, 16).toString('hex')}"`);
+    const verified = await verify(upload.fileId, put.headers.get('etag'));
+    assert.equal(verified.status, 200, verified.text);
+    assert.equal(verified.body.etag, put.headers.get('etag'));
+    assert.equal(verified.body.meta.ChecksumSHA256, sha256.toString('base64'));
+  });
+
+  it('a record verified with an MD5 ETag (before the local stores tagged with SHA-256) still serves by it', async () => {
+    const content = 'verified in the MD5 days';
+    const upload = await request('digests/md5-era.txt');
+    assert.equal((await fetch(upload.putFileUrl, { method: 'PUT', body: content })).status, 200);
+    // The record as the earlier server wrote it: nothing recomputes a stored tag.
+    const files = server.services.repositories.files;
+    const pending = (await files.findById(upload.fileId))?.pendingUpload;
+    assert.ok(pending);
+    const oldEtag = quotedMd5(content);
+    const { blobVersion, sizeBytes, contentType, lastModified, checksumSha256 } = pending;
+    const marked = await files.markVerified(
+      upload.fileId,
+      {
+        blobVersion,
+        etag: oldEtag,
+        content: { sizeBytes, contentType, lastModified, checksumSha256 },
+        pendingVersion: blobVersion,
+      },
+      new Date(),
+    );
+    assert.equal(marked?.etag, oldEtag);
+    const again = await verify(upload.fileId, oldEtag);
+    assert.equal(again.status, 200, 'a repeated verify with the stored tag answers the record');
+    const url: string = (await server.client.call('GET', `/api/v1/file/${upload.fileId}`, { token })).body
+      .url;
+    const full = await fetch(url);
+    assert.equal(await full.text(), content);
+    assert.equal(full.headers.get('etag'), oldEtag);
+    const notModified = await fetch(url, { headers: { 'if-none-match': oldEtag } });
+    assert.equal(notModified.status, 304);
+    assert.equal(notModified.headers.get('etag'), oldEtag);
+    const ranged = await fetch(url, { headers: { range: 'bytes=0-7', 'if-range': oldEtag } });
+    assert.equal(ranged.status, 206);
+    assert.equal(await ranged.text(), 'verified');
+  });
+
   it('a re-PUT before verify replaces the content; after verify it is refused and nothing changes', async () => {
     const upload = await request('replace.txt');
     await fetch(upload.putFileUrl, { method: 'PUT', body: 'first' });
     const second = await fetch(upload.putFileUrl, { method: 'PUT', body: 'second' });
-    assert.equal((await verify(upload.fileId, md5('first'))).body.code, 'ETAG_MISMATCH');
+    assert.equal((await verify(upload.fileId, expectedEtag('first'))).body.code, 'ETAG_MISMATCH');
     const verified = await verify(upload.fileId, second.headers.get('etag'));
     assert.equal(verified.status, 200);
     const third = await fetch(upload.putFileUrl, { method: 'PUT', body: 'third' });
@@ -113,7 +164,7 @@ describe('data plane: signed links, PUT styles, downloads', () => {
     assert.equal(await full.text(), content);
     assert.equal(full.headers.get('content-type'), 'text/plain');
     assert.equal(full.headers.get('content-length'), '16');
-    assert.equal(full.headers.get('etag'), md5(content));
+    assert.equal(full.headers.get('etag'), expectedEtag(content));
     assert.equal(full.headers.get('last-modified'), meta.body.meta.LastModified);
     assert.equal(full.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(full.headers.get('access-control-allow-origin'), '*');
@@ -150,7 +201,7 @@ describe('data plane: signed links, PUT styles, downloads', () => {
       code: 'RANGE_NOT_SATISFIABLE',
       message: 'The range starts past the end of the content (16 bytes)',
     });
-    const notModified = await fetch(url, { headers: { 'if-none-match': md5(content) } });
+    const notModified = await fetch(url, { headers: { 'if-none-match': expectedEtag(content) } });
     assert.equal(notModified.status, 304);
   });
 
@@ -159,7 +210,7 @@ describe('data plane: signed links, PUT styles, downloads', () => {
     const record = await server.client.uploadFile(token, 'dl/conditional.txt', content);
     const meta = await server.client.call('GET', `/api/v1/file/${record._id}`, { token });
     const url: string = meta.body.url;
-    const etag = md5(content);
+    const etag = expectedEtag(content);
     const lastModified: string = meta.body.meta.LastModified;
     const later = new Date(Date.parse(lastModified) + 60_000).toUTCString();
     const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
@@ -244,7 +295,7 @@ describe('data plane: signed links, PUT styles, downloads', () => {
       } as RequestInit),
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal((await verify(upload.fileId, md5(''))).body.code, 'UPLOAD_MISSING');
+    assert.equal((await verify(upload.fileId, expectedEtag(''))).body.code, 'UPLOAD_MISSING');
   });
 
   it('link signatures never reach the log', async () => {

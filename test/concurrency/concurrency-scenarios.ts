@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type ApiClient, type ApiResponse, toApiResponse } from '../support/api-client.ts';
+import { expectedEtag } from '../support/byte-streams.ts';
 
 /** A running Coffer: one in-process server, or `coffer serve --workers 2`. */
 export type ConcurrencyTarget = { client: ApiClient; stop(): Promise<void> };
 
-const md5 = (bytes: Buffer) => `"${createHash('md5').update(bytes).digest('hex')}"`;
 // A fresh connection per request: with --workers the kernel spreads them over the workers.
 const fresh = { connection: 'close' };
 
@@ -130,7 +129,7 @@ export function concurrencyScenarios(start: () => Promise<ConcurrencyTarget>): v
       const record = await getRecord(fileId);
       assert.equal(record.__v, 1, 'verified once, however many verifies raced');
       const download = Buffer.from(await (await fetch(record.url)).arrayBuffer());
-      assert.equal(md5(download), record.etag);
+      assert.equal(expectedEtag(download), record.etag);
       assert.equal(record.etag, [...winners][0]);
     }
   });
@@ -157,7 +156,7 @@ export function concurrencyScenarios(start: () => Promise<ConcurrencyTarget>): v
         }),
       );
       const [verify, ...rest] = await Promise.all([
-        verifyNow.then(() => call('POST', `/api/v1/file/${fileId}/verify`, { etag: md5(first) })),
+        verifyNow.then(() => call('POST', `/api/v1/file/${fileId}/verify`, { etag: expectedEtag(first) })),
         ...putting,
         ...joining.map((role) => call('POST', `/api/v1/file/${fileId}/acl/role/${role}`)),
         ...leaving.map((role) => call('DELETE', `/api/v1/file/${fileId}/acl/role/${role}`)),
@@ -166,7 +165,7 @@ export function concurrencyScenarios(start: () => Promise<ConcurrencyTarget>): v
       assertAll(rest.slice(later.length), [200, 204]);
       for (const answer of puts)
         assert.ok(answer.status === 200 || answer.body?.code === 'ALREADY_VERIFIED', answer.text);
-      let verifiedEtag = md5(first);
+      let verifiedEtag = expectedEtag(first);
       if (file > 0) assert.equal(verify!.body.code, 'ETAG_MISMATCH', verify!.text);
       if (verify!.status !== 200) {
         // A PUT committed before verify compared: verify the upload that is pending now.
@@ -187,8 +186,8 @@ export function concurrencyScenarios(start: () => Promise<ConcurrencyTarget>): v
       // The three pre-shares, then each share, unshare and the verification exactly once.
       assert.equal(record.__v, leaving.length + joining.length + leaving.length + 1);
       const download = Buffer.from(await (await fetch(record.url)).arrayBuffer());
-      assert.equal(md5(download), verifiedEtag);
-      const refused = later.filter((_, index) => puts[index]!.status !== 200).map(md5);
+      assert.equal(expectedEtag(download), verifiedEtag);
+      const refused = later.filter((_, index) => puts[index]!.status !== 200).map(expectedEtag);
       assert.ok(!refused.includes(verifiedEtag), 'a PUT answered ALREADY_VERIFIED became the file');
       putsRefused += refused.length;
     }
@@ -201,14 +200,14 @@ export function concurrencyScenarios(start: () => Promise<ConcurrencyTarget>): v
     const stored = await Promise.all(bodies.map((body) => put(putFileUrl, body)));
     assertAll(stored, 200);
     const etags = stored.map((answer) => answer.headers.get('etag')!);
-    assert.deepEqual(etags, bodies.map(md5));
+    assert.deepEqual(etags, bodies.map(expectedEtag));
     const verifies = await Promise.all(
       etags.map((etag) => call('POST', `/api/v1/file/${fileId}/verify`, { etag })),
     );
     assert.equal(verifies.filter((answer) => answer.status === 200).length, 1);
     const record = await getRecord(fileId);
     const download = Buffer.from(await (await fetch(record.url)).arrayBuffer());
-    assert.equal(md5(download), record.etag);
+    assert.equal(expectedEtag(download), record.etag);
   });
 
   it('concurrent upload requests at one path: one 200, the rest 409 FILE_EXISTS', async () => {
@@ -233,7 +232,7 @@ export function concurrencyScenarios(start: () => Promise<ConcurrencyTarget>): v
       assert.equal((await put(putFileUrl, first)).status, 200);
       const answers = await Promise.all([
         call('DELETE', `/api/v1/file/${fileId}`),
-        call('POST', `/api/v1/file/${fileId}/verify`, { etag: md5(first) }),
+        call('POST', `/api/v1/file/${fileId}/verify`, { etag: expectedEtag(first) }),
         put(putFileUrl, Buffer.alloc(4000, 9)),
         ...Array.from({ length: 6 }, (_, index) => call('POST', `/api/v1/file/${fileId}/acl/role/r${index}`)),
       ]);

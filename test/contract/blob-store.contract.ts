@@ -1,11 +1,21 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { BlobStore } from '../../src/domain/blobs/blob-store.ts';
-import { bodyOf, generatedBody, md5Of, peakRssGrowth, quotedMd5, readAll } from '../support/byte-streams.ts';
+import {
+  bodyOf,
+  type EtagScheme,
+  etagIn,
+  generatedBody,
+  md5Of,
+  peakRssGrowth,
+  readAll,
+} from '../support/byte-streams.ts';
 
 export type BlobStoreFixture = { store: BlobStore; cleanup(): Promise<void> };
 export type BlobStoreContractOptions = {
+  /** How the store tags a version stored in one part (S3: MD5; disk and memory: truncated SHA-256). */
+  etagScheme: EtagScheme;
   /** The store keeps bodies in this process (MemoryBlobStore): the RSS budget includes the body. */
   holdsBodiesInMemory?: boolean;
 };
@@ -20,8 +30,9 @@ const TEXT = 'hello, coffer: 0123456789';
 export function runBlobStoreContract(
   name: string,
   create: () => Promise<BlobStoreFixture>,
-  options: BlobStoreContractOptions = {},
+  options: BlobStoreContractOptions,
 ): void {
+  const scheme = options.etagScheme;
   describe(`BlobStore contract: ${name}`, () => {
     let fixture: BlobStoreFixture;
     let store: BlobStore;
@@ -44,10 +55,10 @@ export function runBlobStoreContract(
       assert.equal(await store.head(key, '000000000000000000000000'), undefined);
     };
 
-    it('puts a new version with its quoted MD5 etag, and heads and gets it', async () => {
+    it(`puts a new version with its quoted etag (${scheme}), and heads and gets it`, async () => {
       const key = newKey();
       const stored = await store.put(key, bodyOf(TEXT), { contentType: 'image/svg+xml', maxBytes: MiB });
-      assert.equal(stored.etag, quotedMd5(TEXT));
+      assert.equal(stored.etag, etagIn(scheme, TEXT));
       assert.equal(stored.sizeBytes, TEXT.length);
       assert.match(stored.version, /^[a-f0-9]{24}$/);
       assert.ok(Math.abs(stored.lastModified.getTime() - Date.now()) < 60_000);
@@ -59,7 +70,7 @@ export function runBlobStoreContract(
       assert.equal((await readAll(got!.body)).toString(), TEXT);
     });
 
-    it('answers each of several concurrent puts the MD5 of its own bytes', async () => {
+    it(`answers each of several concurrent puts the tag (${scheme}) of its own bytes`, async () => {
       // Bodies of several MiB in odd-sized chunks, interleaved: stores that hash off the main
       // thread (parallel-md5.ts) batch them, and must never mix two uploads' bytes.
       const bodies = [3, 5, 7].map((fill) =>
@@ -71,7 +82,7 @@ export function runBlobStoreContract(
         ),
       );
       stored.forEach((info, index) => {
-        assert.equal(info.etag, bodies[index]?.etag());
+        assert.equal(info.etag, bodies[index]?.etag(scheme));
         assert.equal(info.sizeBytes, 3 * MiB + [3, 5, 7][index]! * 1000);
       });
     });
@@ -79,8 +90,30 @@ export function runBlobStoreContract(
     it('stores an empty body', async () => {
       const key = newKey();
       const stored = await put(key, '');
-      assert.equal(stored.etag, quotedMd5(''));
+      assert.equal(stored.etag, etagIn(scheme, ''));
       await assertHolds(key, stored.version, '');
+    });
+
+    it("tags with the caller's SHA-256, asked once the body has ended, if it tags with one", async () => {
+      const body = bodyOf(TEXT);
+      let asked = 0;
+      const sha256 = () => {
+        asked += 1;
+        assert.ok(body.readableEnded, 'the digest was asked for before the body ended');
+        return createHash('sha256').update(TEXT).digest();
+      };
+      const stored = await store.put(newKey(), body, { contentType: 'text/plain', maxBytes: MiB, sha256 });
+      assert.equal(stored.etag, etagIn(scheme, TEXT));
+      const tagsWithSha256 = scheme === 'truncated-sha256';
+      assert.equal(asked, tagsWithSha256 ? 1 : 0, 'asked once, or never by a store with tags of its own');
+      if (!tagsWithSha256) return;
+      // The caller vouches for its digest: the store hashes nothing itself, the tag is made of it.
+      const vouched = await store.put(newKey(), bodyOf(TEXT), {
+        contentType: 'text/plain',
+        maxBytes: MiB,
+        sha256: () => createHash('sha256').update('other bytes').digest(),
+      });
+      assert.equal(vouched.etag, etagIn(scheme, 'other bytes'));
     });
 
     it('never changes a version: another put of the key makes another version', async () => {
@@ -191,7 +224,9 @@ export function runBlobStoreContract(
         info = await store.put(key, generated.body, { contentType: 'a/b', maxBytes: LARGE_BODY_BYTES });
       });
       assert.equal(info?.sizeBytes, LARGE_BODY_BYTES);
-      const expectedMd5 = generated.etag();
+      // One part on the local stores: the tag covers every byte (S3 tags the parts instead).
+      if (scheme === 'truncated-sha256') assert.equal(info?.etag, generated.etag(scheme));
+      const expectedMd5 = generated.etag('md5');
       let read: { etag: string; sizeBytes: number } | undefined;
       const getGrowth = await peakRssGrowth(async () => {
         read = await md5Of((await store.get(key, info!.version))!.body);

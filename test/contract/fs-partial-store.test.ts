@@ -19,7 +19,7 @@ async function createFsPartials(rootDir?: string) {
     partials: new FsPartialStore({ rootDir: root }),
     blobs: new FsBlobStore({ rootDir: root }),
     rootDir: root,
-    tagsWithMd5: true,
+    tagsWithSha256: true,
     leftovers: async (blob: PartialBlob) => {
       const names = await readdir(join(root, '.resumable')).catch(() => []);
       return names.filter((name) => name.startsWith(blob.version));

@@ -5,9 +5,7 @@ import { runBlobSweeperContract } from './blob-sweeper.contract.ts';
 runBlobStoreContract(
   'MemoryBlobStore',
   async () => ({ store: new MemoryBlobStore(), cleanup: async () => {} }),
-  {
-    holdsBodiesInMemory: true,
-  },
+  { etagScheme: 'truncated-sha256', holdsBodiesInMemory: true },
 );
 
 runBlobSweeperContract('MemoryBlobStore', async () => ({

@@ -5,15 +5,18 @@ import { after, before, describe, it } from 'node:test';
 import { newBlobVersion } from '../../src/blob-stores/blob-key.ts';
 import type { BlobStore } from '../../src/domain/blobs/blob-store.ts';
 import type { PartialBlob, PartialBlobStore } from '../../src/domain/resumable/partial-blob-store.ts';
-import { quotedMd5, readAll } from '../support/byte-streams.ts';
+import { etagIn, readAll } from '../support/byte-streams.ts';
 import { newKey } from './blob-store.contract.ts';
 
 export type PartialBlobStoreFixture = {
   partials: PartialBlobStore;
   /** A BlobStore over the same directory or bucket: it reads what complete() published. */
   blobs: BlobStore;
-  /** complete()'s ETag is the MD5 of the bytes (disk); otherwise only a quoted tag is required. */
-  tagsWithMd5: boolean;
+  /**
+   * complete()'s ETag is the truncated SHA-256 of the bytes, as the disk's BlobStore tags them;
+   * otherwise (S3's multipart tag) only a quoted tag is required.
+   */
+  tagsWithSha256: boolean;
   /** What the store keeps of an upload besides its published version (files, parts, tails). */
   leftovers(blob: PartialBlob): Promise<string[]>;
   cleanup(): Promise<void>;
@@ -45,8 +48,8 @@ export function runPartialBlobStoreContract(
     };
     const append = (blob: PartialBlob, offset: number, bytes: Buffer) =>
       partials.append(blob, offset, chunked(bytes).body);
-    const complete = (blob: PartialBlob, md5Hex?: string) =>
-      partials.complete(blob, { contentType: 'application/octet-stream', ...(md5Hex && { md5Hex }) });
+    const complete = (blob: PartialBlob, sha256?: Buffer) =>
+      partials.complete(blob, { contentType: 'application/octet-stream', ...(sha256 && { sha256 }) });
     const readVersion = async (blob: PartialBlob) => {
       const got = await fixture.blobs.get(blob.key, blob.version);
       return got && readAll(got.body);
@@ -66,19 +69,25 @@ export function runPartialBlobStoreContract(
       assert.equal(stored.version, blob.version);
       assert.equal(stored.sizeBytes, whole.length);
       assert.match(stored.etag, /^"[^"]+"$/);
-      if (fixture.tagsWithMd5) assert.equal(stored.etag, quotedMd5(whole));
+      if (fixture.tagsWithSha256) assert.equal(stored.etag, etagIn('truncated-sha256', whole));
       assert.ok((await readVersion(blob))?.equals(whole), 'the version holds the bytes, in order');
     });
 
-    it("tags a version with the caller's MD5 when given one", async () => {
+    it("tags a version with the caller's SHA-256 when given one", async () => {
       const whole = randomBytes(40 * KiB + 3);
       const blob = await begin(whole.length);
       assert.deepEqual(await append(blob, 0, whole.subarray(0, 3)), { offset: 3 });
       assert.deepEqual(await append(blob, 3, whole.subarray(3)), { offset: whole.length });
-      const stored = await complete(blob, createHash('md5').update(whole).digest('hex'));
+      const stored = await complete(blob, createHash('sha256').update(whole).digest());
       assert.match(stored.etag, /^"[^"]+"$/);
-      if (fixture.tagsWithMd5) assert.equal(stored.etag, quotedMd5(whole));
+      if (fixture.tagsWithSha256) assert.equal(stored.etag, etagIn('truncated-sha256', whole));
       assert.ok((await readVersion(blob))?.equals(whole));
+      if (!fixture.tagsWithSha256) return;
+      // The caller vouches for its digest: the bytes are not read back, the tag is made of it.
+      const vouched = await begin(3);
+      assert.deepEqual(await append(vouched, 0, Buffer.from('abc')), { offset: 3 });
+      const tagged = await complete(vouched, createHash('sha256').update('other bytes').digest());
+      assert.equal(tagged.etag, etagIn('truncated-sha256', 'other bytes'));
     });
 
     it('keeps what arrived of a body that fails midway, and resumes from there', async () => {

@@ -54,7 +54,7 @@ for (const [serverName, startServer] of s3ServersToTest(rgw)) {
       partials,
       blobs,
       server,
-      tagsWithMd5: false,
+      tagsWithSha256: false,
       leftovers: (blob: PartialBlob) => leftoversOf(blobs, blob),
       cleanup,
     };

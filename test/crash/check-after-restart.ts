@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ApiClient } from '../support/api-client.ts';
-import { type FileJournal, isEtagOf, type PutJournal, toEtag } from './crash-round.ts';
+import { etagsOf } from '../support/byte-streams.ts';
+import { type FileJournal, isEtagOf, type PutJournal } from './crash-round.ts';
 
 /** What a round left behind, for the test's diagnostics. */
 export type RoundOutcome = { files: number; verified: number; pinnedNow: number; empty: number };
@@ -19,8 +20,8 @@ type Listed = {
 /**
  * Holds the restarted server to what the clients of a killed round saw:
  * - every request answered 200 was kept (records, uploads, verifications, shares);
- * - every verified record downloads exactly its size and MD5, and those are the bytes of one
- *   whole PUT (never a partial or a foreign body);
+ * - every verified record downloads exactly its size and bytes that carry its ETag, and those
+ *   are the bytes of one whole PUT (never a partial or a foreign body);
  * - an unverified record shows no content, and the upload answered last (or a PUT sent after
  *   it whose answer the crash swallowed) can still be verified, then downloads those bytes;
  * - `__v` counts exactly the changes kept: one per ACL entry added and one for verification.
@@ -121,7 +122,7 @@ async function verifyPendingUpload(
   // With the tag its answer gave, or, for a PUT whose answer was lost, each tag a store may
   // have given its bytes (S3 tags a body over one part with its multipart ETag).
   const verify = async (put: PutJournal) => {
-    for (const etag of new Set([put.answer?.etag ?? put.md5, put.md5, put.s3Etag])) {
+    for (const etag of new Set([put.answer?.etag, ...put.etags])) {
       if (etag === undefined) continue;
       const verified = await client.call('POST', `/api/v1/file/${record._id}/verify`, {
         token,
@@ -136,7 +137,7 @@ async function verifyPendingUpload(
     return false;
   };
   for (const refused of journal.puts.filter(isRefused))
-    if (!candidates.some((put) => put.md5 === refused.md5))
+    if (!candidates.some((put) => isEtagOf(put, refused.etags[0])))
       assert.equal(
         await verify(refused),
         false,
@@ -152,16 +153,20 @@ export async function assertDownloads(
   client: ApiClient,
   token: string,
   fileId: string,
-  put: Pick<PutJournal, 'md5' | 's3Etag' | 'sizeBytes'>,
+  put: Pick<PutJournal, 'etags' | 'sizeBytes'>,
   where: string,
 ): Promise<void> {
   const record = await client.call('GET', `/api/v1/file/${fileId}`, { token });
   assert.equal(record.status, 200, `${where}: ${record.text}`);
-  assert.ok(isEtagOf(put, record.body.etag), `${where}: etag ${record.body.etag}, sent ${put.md5}`);
+  assert.ok(
+    isEtagOf(put, record.body.etag),
+    `${where}: etag ${record.body.etag}, sent ${put.etags.join(' or ')}`,
+  );
   assert.equal(record.body.meta.ContentLength, String(put.sizeBytes), `${where}: ContentLength`);
   const download = await fetch(record.body.url);
   assert.equal(download.status, 200, where);
   const bytes = Buffer.from(await download.arrayBuffer());
   assert.equal(bytes.length, put.sizeBytes, `${where}: downloaded size`);
-  assert.equal(toEtag(bytes), put.md5, `${where}: downloaded bytes`);
+  // The bytes carry the record's tag, which is one of the PUT's: they are the PUT's bytes.
+  assert.ok(etagsOf(bytes).includes(record.body.etag), `${where}: downloaded bytes`);
 }

@@ -47,7 +47,13 @@ export async function checkOrganizingAfterRestart(options: {
       `${where}: found at ${record.filePath}, expected ${[file.filePath, ...moves].join(' or ')}`,
     );
     if (record.filePath !== file.filePath) outcome.appliedInDoubt += 1;
-    await assertDownloads(client, token, file.fileId, { md5: file.etag, sizeBytes: file.sizeBytes }, where);
+    await assertDownloads(
+      client,
+      token,
+      file.fileId,
+      { etags: [file.etag], sizeBytes: file.sizeBytes },
+      where,
+    );
   }
   const known = new Set(journal.files.map((file) => file.fileId));
   for (const record of listed) {
@@ -59,7 +65,7 @@ export async function checkOrganizingAfterRestart(options: {
       client,
       token,
       record._id,
-      { md5: etag, sizeBytes },
+      { etags: [etag], sizeBytes },
       `${record.filePath}: a cut-off copy`,
     );
     outcome.appliedInDoubt += 1;

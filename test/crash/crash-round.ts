@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { ApiResponse } from '../support/api-client.ts';
+import { etagsOf, expectedEtag } from '../support/byte-streams.ts';
 import type { CofferProcess } from '../support/coffer-process.ts';
 import type { SeededRandom } from '../support/seeded-random.ts';
 import { streamedPut } from '../support/streamed-put.ts';
@@ -20,10 +20,12 @@ export type FilePlan = { filePath: string; puts: PutPlan[]; verify: boolean; rol
 /** What a client saw of one request: no answer means the server died before answering. */
 export type Answer = { status: number; etag?: string; code?: string };
 /**
- * A PUT as sent: the MD5 of its bytes and, for a body over one S3 part, the ETag an S3 store
- * gives the multipart object it becomes (the record carries the store's ETag, not the MD5).
+ * A PUT as sent: every tag a store may give its bytes (etagsOf: the disk's truncated SHA-256,
+ * S3's MD5 and, for a body over one S3 part, the multipart object's tag), as the server under
+ * test may run either store. The record carries one of them, and downloaded bytes that carry
+ * the record's tag are the PUT's.
  */
-export type PutJournal = PutPlan & { md5: string; s3Etag?: string; answer?: Answer };
+export type PutJournal = PutPlan & { etags: string[]; answer?: Answer };
 export type FileJournal = {
   filePath: string;
   fileId?: string;
@@ -112,28 +114,12 @@ export function planUploads(
   }));
 }
 
-export const toEtag = (bytes: Buffer) => `"${createHash('md5').update(bytes).digest('hex')}"`;
-
-/** The S3 store's part size (lib-storage's Upload): larger bodies become multipart objects. */
-const s3PartBytes = 5 * MiB;
-
-/** The tags a store may give these bytes: their MD5, and S3's `"<md5 of the parts' md5s>-<n>"`. */
-export function toEtags(bytes: Buffer): Pick<PutJournal, 'md5' | 's3Etag'> {
-  if (bytes.length <= s3PartBytes) return { md5: toEtag(bytes) };
-  const parts = createHash('md5');
-  let count = 0;
-  for (let start = 0; start < bytes.length; start += s3PartBytes, count++)
-    parts.update(
-      createHash('md5')
-        .update(bytes.subarray(start, start + s3PartBytes))
-        .digest(),
-    );
-  return { md5: toEtag(bytes), s3Etag: `"${parts.digest('hex')}-${count}"` };
-}
+/** The tag the current stack's store gives bytes stored in one part (at most one S3 part). */
+export const toEtag = (bytes: Buffer) => expectedEtag(bytes);
 
 /** Whether a record's ETag names this PUT's bytes, on whichever store kept them. */
-export const isEtagOf = (put: Pick<PutJournal, 'md5' | 's3Etag'>, etag: string | undefined) =>
-  etag !== undefined && (etag === put.md5 || etag === put.s3Etag);
+export const isEtagOf = (put: Pick<PutJournal, 'etags'>, etag: string | undefined) =>
+  etag !== undefined && put.etags.includes(etag);
 
 const toAnswer = (status: number, body: { code?: string } | undefined, etag?: string | null): Answer => ({
   status,
@@ -175,7 +161,7 @@ export async function runUploads(options: {
     for (const [index, put] of plan.puts.entries()) {
       if (killSwitch.fired) return;
       const body = options.random.bytes(put.sizeBytes, `${plan.filePath}#${index}`);
-      const entry: PutJournal = { ...put, ...toEtags(body) };
+      const entry: PutJournal = { ...put, etags: etagsOf(body) };
       journal.puts.push(entry);
       killSwitch.tick('request');
       const answer = await streamedPut({

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { etagsOf } from '../support/byte-streams.ts';
 import { chooseSeed, seededRandom } from '../support/seeded-random.ts';
 import { currentStackName } from '../support/test-stack.ts';
 import { type Answer, type FileJournal, KillSwitch, toEtag, toUnexpectedAnswers } from './crash-round.ts';
@@ -34,7 +35,7 @@ describe(`kill -9 of serve --workers 2 while shares stream in (${currentStackNam
           filePath,
           fileId: record._id,
           puts: [
-            { sizeBytes: body.length, multipart: false, chunked: false, md5: toEtag(body), answer: done },
+            { sizeBytes: body.length, multipart: false, chunked: false, etags: etagsOf(body), answer: done },
           ],
           verifies: [{ etag: toEtag(body), answer: done }],
           shares: [],

@@ -9,7 +9,10 @@ export type BlobInfo = {
 /** What put() stored: a new immutable version of the key. */
 export type StoredBlob = BlobInfo & {
   version: string;
-  /** Quoted entity tag (the MD5 of the bytes for single-part objects). */
+  /**
+   * Quoted entity tag, opaque to clients: S3's own (the MD5 of a single-part object); on the
+   * local stores the first 128 bits of the bytes' SHA-256 (content-etag.ts).
+   */
   etag: string;
 };
 
@@ -18,6 +21,13 @@ export type PutBlobOptions = {
   /** The store fails with FILE_TOO_LARGE as soon as more bytes arrive, and keeps nothing. */
   maxBytes: number;
   signal?: AbortSignal;
+  /**
+   * The SHA-256 of exactly the body's bytes, from a caller that computes it anyway (an
+   * upload's ContentCheckStream), asked for only once the body has ended: stores that tag
+   * versions with it (content-etag.ts) then hash nothing themselves. Stores that keep their
+   * own ETag (S3) never ask.
+   */
+  sha256?: () => Buffer;
 };
 
 export type PresignDownloadOptions = {

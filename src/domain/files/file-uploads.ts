@@ -140,6 +140,8 @@ export class FileUploads {
       contentType,
       maxBytes: this.#o.maxFileSizeBytes,
       signal,
+      // The check hashes every byte for the checksum: the local stores tag the version with it.
+      sha256: () => Buffer.from(check.checksumSha256, 'base64'),
     });
     const upload: PendingUpload = {
       blobVersion: stored.version,

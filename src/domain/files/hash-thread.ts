@@ -18,7 +18,10 @@ type Pending = {
   onError: (error: Error) => void;
 };
 
-/** The digests an upload needs: SHA-256 (its checksum) and MD5 (the local stores' ETag). */
+/**
+ * SHA-256: an upload's checksum and the local stores' ETag (content-etag.ts). MD5 is still
+ * accepted; no upload path asks for it any more.
+ */
 export type HashAlgorithm = 'sha256' | 'md5';
 
 /**

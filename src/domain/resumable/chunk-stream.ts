@@ -10,7 +10,7 @@ export type ChunkChecksum = { algorithm: (typeof chunkChecksumAlgorithms)[number
 /**
  * One PATCH's bytes on their way to the partial store: cut off at the first byte past the
  * upload's length, hashed for the chunk's Upload-Checksum (if it has one) and fed to the
- * upload's running digests. `sizeBytes` counts what passed.
+ * upload's running SHA-256. `sizeBytes` counts what passed.
  */
 export class ChunkStream extends Transform {
   sizeBytes = 0;
@@ -46,7 +46,7 @@ export class ChunkStream extends Transform {
       callback(null, chunk);
       return;
     }
-    Promise.all([running.sha256.update(chunk), running.md5.update(chunk)]).then(
+    running.sha256.update(chunk).then(
       () => callback(null, chunk),
       (error: Error) => callback(error),
     );

@@ -34,19 +34,21 @@ export async function commitResumable(
   running: RunningDigest | undefined,
 ): Promise<string> {
   // Finished first: whatever fails next, no digest is left open on the hashing thread.
-  const md5Hex = running && (await running.md5.digest()).toString('hex');
-  const sha256 = running && (await running.sha256.digest()).toString('base64');
+  const sha256 = running && (await running.sha256.digest());
   const file = await options.files.findById(upload.fileId);
   if (!file) throw uploadNotFound();
   const committed = committedEtag(file, upload);
   if (committed) return markCommitted(options, upload, blob, committed);
   if (file.verified) throw alreadyVerified();
   const contentType = toContentType(file.declared.contentType ?? undefined, file.filePath);
-  const stored = await options.partials.complete(blob, { contentType, ...(md5Hex && { md5Hex }) });
-  const pending = await checkPublished(options, file, stored, sha256).catch(async (error: unknown) => {
-    await refuse(options, upload, blob, error);
-    throw error;
-  });
+  // The one digest of the bytes: the file's checksum, and the disk store's ETag (content-etag.ts).
+  const stored = await options.partials.complete(blob, { contentType, ...(sha256 && { sha256 }) });
+  const pending = await checkPublished(options, file, stored, sha256?.toString('base64')).catch(
+    async (error: unknown) => {
+      await refuse(options, upload, blob, error);
+      throw error;
+    },
+  );
   const outcome = await options.files.commitUpload(
     file.id,
     pending,

@@ -20,10 +20,11 @@ export type PartialBlob = {
 /** What complete() is told of the whole content; a store that keeps its own ETag ignores it. */
 export type CompleteOptions = {
   /**
-   * The hex MD5 of the whole content when the caller hashed every byte on its way in: the ETag
-   * of stores that tag bytes with their MD5 (disk), which otherwise read the bytes to compute it.
+   * The SHA-256 of the whole content when the caller hashed every byte on its way in: what
+   * stores that tag versions with it (disk: content-etag.ts) use, instead of reading the bytes
+   * back to compute it.
    */
-  md5Hex?: string;
+  sha256?: Buffer;
   contentType: string;
 };
 

@@ -1,14 +1,14 @@
 import type { HashDigest, HashThread } from '../files/hash-thread.ts';
 
-/** The digests of an upload's bytes from 0 to `offset`, as they arrived. */
-export type RunningDigest = { offset: number; sha256: HashDigest; md5: HashDigest };
+/** The digest of an upload's bytes from 0 to `offset`, as they arrived. */
+export type RunningDigest = { offset: number; sha256: HashDigest };
 
 /** Idle digests kept at most: each costs the hashing thread a little state, and nothing else. */
 const maxKept = 256;
 
 /**
- * The SHA-256 and MD5 of each resumable upload, fed chunk by chunk as the bytes arrive, so the
- * commit needs no second read of a large file. Memory of this process only: after a restart,
+ * The SHA-256 of each resumable upload (its checksum, and the disk store's ETag), fed chunk by
+ * chunk as the bytes arrive, so the commit needs no second read of a large file. Memory of this process only: after a restart,
  * on another node, or once a chunk was cut off or refused, the chain is broken and the commit
  * reads the published bytes back instead (commit-resumable.ts).
  */
@@ -27,13 +27,12 @@ export class RunningDigests {
     if (kept && kept.offset === offset) return kept;
     if (kept) discard(kept);
     if (offset !== 0) return undefined;
-    return { offset: 0, sha256: this.#hashes.open('sha256'), md5: this.#hashes.open('md5') };
+    return { offset: 0, sha256: this.#hashes.open('sha256') };
   }
 
   /** Keeps a digest that now ends at `offset` for the next chunk. */
   keep(uploadId: string, digest: RunningDigest): void {
     digest.sha256.flush();
-    digest.md5.flush();
     this.#byUpload.set(uploadId, digest);
     if (this.#byUpload.size > maxKept) {
       const [oldest] = this.#byUpload.keys();
@@ -55,5 +54,4 @@ export class RunningDigests {
 
 export function discard(digest: RunningDigest): void {
   digest.sha256.discard();
-  digest.md5.discard();
 }

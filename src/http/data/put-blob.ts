@@ -8,7 +8,9 @@ import { isMultipart, readMultipartUpload } from './read-multipart-upload.ts';
 /**
  * Spec 4.2 step 2: PUT to the signed upload link. The body is a multipart form whose file part
  * is named `data` (only that part's bytes are stored) or any raw body (the original SDKs send
- * the file as is). Answers 200 with the quoted MD5 ETag the verify step wants back.
+ * the file as is). Both go through FileUploads.acceptUpload, which hands the store the SHA-256
+ * its check computes. Answers 200 with the quoted ETag the verify step wants back (opaque: S3's
+ * own, or on the local stores the first 128 bits of the SHA-256, content-etag.ts).
  */
 export const putBlob: RouteRegistrar = (app, services) => {
   app.put(

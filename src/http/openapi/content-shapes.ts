@@ -27,7 +27,7 @@ export const chunkBody = {
   content: { 'application/offset+octet-stream': { schema: binary } },
 };
 
-/** The upload PUT's answer: the quoted MD5 ETag that POST /api/v1/file/{fileId}/verify wants back. */
+/** The upload PUT's answer: the quoted (opaque) ETag that POST /api/v1/file/{fileId}/verify wants back. */
 export const storedContent = {
   type: 'object',
   required: ['etag', 'sizeBytes'],
