@@ -53,27 +53,34 @@ export function cpuSpent(before: Map<number, number>, after: Map<number, number>
 }
 
 /**
- * Context switches so far of every thread of the processes (voluntary: it waited, for a
- * socket or a lock; involuntary: the scheduler took its core). More switches per request means
- * less work done per wake-up: what spreading one load over more processes costs on few cores.
+ * Context switches so far of every thread of the processes, by `pid/tid` (voluntary: it waited,
+ * for a socket or a lock; involuntary: the scheduler took its core). More switches per request
+ * means less work done per wake-up: what spreading one load over more processes costs on few cores.
  */
-export async function readSwitches(pids: Iterable<number>): Promise<number> {
-  const counts = await Promise.all(
+export async function readSwitches(pids: Iterable<number>): Promise<Map<string, number>> {
+  const switches = new Map<string, number>();
+  await Promise.all(
     [...pids].map(async (pid) => {
       const threads = await readdir(`/proc/${pid}/task`).catch(() => []);
-      const perThread = await Promise.all(
+      await Promise.all(
         threads.map(async (tid) => {
           const status = await readFile(`/proc/${pid}/task/${tid}/status`, 'utf8').catch(() => '');
-          let switches = 0;
+          let count = 0;
           for (const match of status.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm))
-            switches += Number(match[1]);
-          return switches;
+            count += Number(match[1]);
+          switches.set(`${pid}/${tid}`, count);
         }),
       );
-      return perThread.reduce((sum, value) => sum + value, 0);
     }),
   );
-  return counts.reduce((sum, value) => sum + value, 0);
+  return switches;
+}
+
+/** The switches between two readings; a thread that ended in between is not counted (nor subtracted). */
+function switchesSpent(before: Map<string, number>, after: Map<string, number>): number {
+  let spent = 0;
+  for (const [thread, count] of after) spent += count - (before.get(thread) ?? 0);
+  return spent;
 }
 
 /** This process's own CPU seconds so far (every thread), for sides that run in the bench's process. */
@@ -109,7 +116,7 @@ export async function measureCpu<T extends { requests2xx: number; non2xx: number
   const ownSpent = ownCpuSeconds() - ownBefore;
   const serverAfter = await readTreeCpu(rootPids);
   const serverSpent = cpuSpent(serverBefore, serverAfter);
-  const switches = (await readSwitches(serverAfter.keys())) - switchesBefore;
+  const switches = switchesSpent(switchesBefore, await readSwitches(serverAfter.keys()));
   const requests = Math.max(1, measured.requests2xx + measured.non2xx);
   const perRequest = (seconds: number) => (seconds * 1e6) / requests;
   if (origin === undefined) return { ...measured, cpuUsPerRequest: { server: perRequest(ownSpent) } };
