@@ -40,14 +40,14 @@ export class KyselyFileRepository implements FileRepository {
   /** The hot path (every file call, every download): kept per file, checked by its row stamp. */
   readonly #views: FileViewCache;
   readonly #inserts: FileInserts;
-  /** Upload requests', uploads' and verifies' transactions: grouped into one commit on SQLite (group-commit.ts). */
-  readonly #uploadTransactions: TransactionRunner;
+  /** Upload requests' transactions: grouped into one commit on SQLite (group-commit.ts). */
+  readonly #createTransactions: TransactionRunner;
 
   constructor(db: Kysely<DatabaseSchema>) {
     this.#db = db;
     this.#views = new FileViewCache(db);
     this.#inserts = prepareFileInserts(db);
-    this.#uploadTransactions = groupCommitFor(db);
+    this.#createTransactions = groupCommitFor(db);
   }
 
   create(
@@ -55,7 +55,7 @@ export class KyselyFileRepository implements FileRepository {
     now: Date,
     quotas?: QuotaLimits,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload }> {
-    return createFile(this.#uploadTransactions, this.#inserts, file, now, quotas);
+    return createFile(this.#createTransactions, this.#inserts, file, now, quotas);
   }
 
   findById(id: string): Promise<FileRecord | undefined> {
@@ -166,7 +166,7 @@ export class KyselyFileRepository implements FileRepository {
     upload: PendingUpload,
     quotas?: QuotaLimits,
   ): Promise<{ replaced: string | null } | 'verified' | 'missing'> {
-    return commitUpload(this.#uploadTransactions, id, upload, quotas);
+    return commitUpload((work) => writeTransaction(this.#db, work), id, upload, quotas);
   }
 
   markVerified(
@@ -175,7 +175,7 @@ export class KyselyFileRepository implements FileRepository {
     now: Date,
     quotas?: QuotaLimits,
   ): Promise<FileRecord | undefined> {
-    return markVerified(this.#uploadTransactions, id, verification, now, quotas);
+    return markVerified((work) => writeTransaction(this.#db, work), id, verification, now, quotas);
   }
 
   updateCustomData(
