@@ -16,6 +16,15 @@ const allowedOrigin = 'https://app.fuzz.example';
 const inProcessCount = toRounds(20_000);
 const processCount = toRounds(5_000);
 
+// Half the fuzzed logins guess a wrong password for the fixture's account: under the default
+// limits a long enough run locks that account for the hour, and the next fixture cannot log
+// in (429). The throttle has its own tests (test/api/rate-limits.test.ts); here it is lifted.
+const unthrottledLogins = {
+  COFFER_LOGIN_FAILURES_PER_ACCOUNT_ADDRESS_PER_HOUR: '1000000',
+  COFFER_LOGIN_FAILURES_PER_ACCOUNT_PER_HOUR: '1000000',
+  COFFER_LOGIN_FAILURES_PER_ADDRESS_PER_HOUR: '1000000',
+};
+
 function assertClean(result: CampaignResult, expected: number): void {
   console.log(`# statuses ${JSON.stringify(result.statuses)}`);
   console.log(`# endpoints ${JSON.stringify(result.templates)}`);
@@ -33,7 +42,7 @@ describe('mutated HTTP requests', { timeout: toTimeoutMs(1_800_000) }, () => {
     let server: TestServer;
     let prepareFixture: () => Promise<FuzzFixture>;
     before(async () => {
-      server = await startTestServer();
+      server = await startTestServer({}, unthrottledLogins);
       const client = await server.createProject('fuzz', [allowedOrigin]);
       prepareFixture = createFuzzFixtures(client, { other: server.client, allowedOrigin });
     });
@@ -68,7 +77,7 @@ describe('mutated HTTP requests', { timeout: toTimeoutMs(1_800_000) }, () => {
     let server: CofferProcess;
     let prepareFixture: () => Promise<FuzzFixture>;
     before(async () => {
-      server = await startCofferProcess();
+      server = await startCofferProcess({ env: unthrottledLogins });
       const created = await runCli(
         ['project', 'create', 'fuzz', '--origin', allowedOrigin, '--json', '--data-dir', server.dataDir],
         server.env,
