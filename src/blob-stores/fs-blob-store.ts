@@ -16,6 +16,7 @@ import { HashThread } from '../domain/files/hash-thread.ts';
 import { storageFull, unavailable } from '../errors/errors.ts';
 import { listAbandonedTempFiles, syncDirectory, toTempPath } from './atomic-files.ts';
 import { newBlobVersion, toVersionName } from './blob-key.ts';
+import { FileRangeBody } from './file-range-body.ts';
 import { isNoSpaceError, toFsStoreError } from './fs-errors.ts';
 import { listVersionFiles } from './list-version-files.ts';
 import { MeteredStream } from './metered-stream.ts';
@@ -128,12 +129,9 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
       await handle.close().catch(() => {});
       throw toFsStoreError(error);
     }
-    const { start, end } = options.range ?? {};
-    // The stream owns the handle from here (autoClose). 1 MiB reads (not 64 KiB): large
-    // downloads go ~1.5x faster.
-    const highWaterMark = Math.min(info.sizeBytes, 1024 * 1024);
-    const body = handle.createReadStream({ start, end, signal: options.signal, highWaterMark });
-    return { info, body };
+    // The body owns the handle from here, and closes it once it ends or is destroyed.
+    const range = options.range ?? { start: 0, end: info.sizeBytes - 1 };
+    return { info, body: new FileRangeBody(handle, range, options.signal) };
   }
 
   async localPath(key: string, version: string): Promise<string | undefined> {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { BlobStore } from '../../src/domain/blobs/blob-store.ts';
 import {
@@ -137,6 +138,30 @@ export function runBlobStoreContract(
         assert.equal((await readAll(got!.body)).toString(), TEXT.slice(start, end + 1));
         assert.equal(got?.info.sizeBytes, TEXT.length);
       }
+    });
+
+    it('reads large versions as streams, whole and in ranges across 1 MiB edges', async () => {
+      const key = newKey();
+      const bytes = randomBytes(2 * MiB + MiB / 2);
+      const { version } = await store.put(key, bodyOf(bytes), {
+        contentType: 'application/octet-stream',
+        maxBytes: 4 * MiB,
+      });
+      for (const range of [
+        undefined,
+        { start: MiB - 3, end: 2 * MiB + 2 },
+        { start: 5, end: bytes.length - 1 },
+      ]) {
+        const got = await store.get(key, version, { range });
+        const expected = range ? bytes.subarray(range.start, range.end + 1) : bytes;
+        assert.ok((await readAll(got!.body)).equals(expected), `range ${JSON.stringify(range)}`);
+      }
+      // A body its reader gives up on is destroyed without an error.
+      const abandoned = await store.get(key, version);
+      assert.ok(!Buffer.isBuffer(abandoned!.body));
+      const closed = new Promise((resolve) => (abandoned!.body as Readable).once('close', resolve));
+      (abandoned!.body as Readable).destroy();
+      await closed;
     });
 
     it('answers undefined for a missing version, and deletes one version idempotently', async () => {

@@ -49,6 +49,25 @@ export type PresignUploadOptions = {
 
 export type ByteRange = { start: number; end: number };
 
+/** Where a DirectBody writes: an HTTP response, as far as the body needs to know it. */
+export type DirectDestination = {
+  readonly destroyed: boolean;
+  write(chunk: Buffer, callback: (error?: Error | null) => void): boolean;
+  end(): void;
+  once(event: 'close', listener: () => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
+};
+
+/**
+ * A body that can also write itself into a response, reusing its buffers once the socket has
+ * sent them (file-range-body.ts). Any other consumer reads it as the Readable it is.
+ */
+export type DirectBody = Readable & { writeTo(destination: DirectDestination): Promise<void> };
+
+export function isDirectBody(body: unknown): body is DirectBody {
+  return typeof (body as Partial<DirectBody> | undefined)?.writeTo === 'function';
+}
+
 /** What a direct upload's adoption stored, with the checksum the store keeps of it if any. */
 export type AdoptedBlob = StoredBlob & {
   /**

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ByteRange } from '../../domain/blobs/blob-store.ts';
+import { type ByteRange, type DirectBody, isDirectBody } from '../../domain/blobs/blob-store.ts';
 import { isNotModified, isRangeCurrent } from './conditional-request.ts';
 import { answerRange } from './parse-range.ts';
 
@@ -39,7 +39,23 @@ export async function sendStoredBytes(request: FastifyRequest, reply: FastifyRep
   const range = answerRange(reply, rangeHeader, sizeBytes);
   if (request.method === 'HEAD' || range === null) return sendEmpty(reply);
   const blob = await served.open(range);
+  if (isDirectBody(blob.body)) return sendDirect(reply, blob.body);
   return reply.send(blob.body);
+}
+
+/**
+ * A large local file: written straight to the socket with buffers it reuses (file-range-body.ts).
+ * The headers are all set by now; onResponse hooks (metrics, the access log) still run.
+ */
+function sendDirect(reply: FastifyReply, body: DirectBody) {
+  reply.hijack();
+  reply.raw.writeHead(reply.statusCode, reply.getHeaders() as Record<string, string>);
+  body.writeTo(reply.raw).catch((error: unknown) => {
+    // The headers are gone: the one honest answer left is a cut connection.
+    reply.log.error({ err: error }, 'a download broke off: the stored bytes could not be read');
+    reply.raw.destroy();
+  });
+  return reply;
 }
 
 function sendEmpty(reply: FastifyReply) {
