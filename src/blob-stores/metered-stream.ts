@@ -1,4 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
+import { noteIncomingBytes } from '../domain/blobs/incoming-bytes.ts';
 import type { HashDigest } from '../domain/files/hash-thread.ts';
 import { fileTooLarge } from '../errors/errors.ts';
 
@@ -23,6 +24,7 @@ export class MeteredStream extends Transform {
   override _transform(chunk: Buffer | string, encoding: BufferEncoding, callback: TransformCallback): void {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
     this.sizeBytes += bytes.length;
+    noteIncomingBytes(bytes.length);
     if (this.sizeBytes > this.#maxBytes) {
       callback(fileTooLarge(this.#maxBytes));
       return;

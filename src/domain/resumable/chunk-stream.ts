@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { contentMismatch } from '../../errors/errors.ts';
+import { noteIncomingBytes } from '../blobs/incoming-bytes.ts';
 import type { RunningDigest } from './running-digests.ts';
 
 /** tus checksum extension: the algorithms a PATCH may name in Upload-Checksum. */
@@ -35,6 +36,7 @@ export class ChunkStream extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.sizeBytes += chunk.length;
+    noteIncomingBytes(chunk.length);
     this.#onBytes?.();
     if (this.sizeBytes > this.#room) {
       callback(contentMismatch(`length: more bytes than the upload's Upload-Length`));
