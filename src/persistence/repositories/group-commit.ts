@@ -1,4 +1,4 @@
-import type { ControlledTransaction, Kysely } from 'kysely';
+import { CompiledQuery, type ControlledTransaction, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { isSqlite } from '../is-sqlite.ts';
 import { writeTransaction } from './write-transaction.ts';
@@ -97,22 +97,27 @@ async function runAlone(trx: ControlledTransaction<DatabaseSchema>, queued: Queu
   return [{ ok: true, value: await queued.work(trx) }];
 }
 
+/** Compiled once: Kysely's savepoint builders compiled them anew for every piece. */
+const savepoint = CompiledQuery.raw('SAVEPOINT piece');
+const releaseSavepoint = CompiledQuery.raw('RELEASE SAVEPOINT piece');
+const rollbackToSavepoint = CompiledQuery.raw('ROLLBACK TO SAVEPOINT piece');
+
 async function runEachInSavepoint(
   trx: ControlledTransaction<DatabaseSchema>,
   batch: Queued[],
 ): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const queued of batch) {
-    const piece = await trx.savepoint('piece').execute();
+    await trx.executeQuery(savepoint);
     try {
-      const value = await queued.work(piece);
-      await piece.releaseSavepoint('piece').execute();
+      const value = await queued.work(trx);
+      await trx.executeQuery(releaseSavepoint);
       outcomes.push({ ok: true, value });
     } catch (error) {
       // Undoes this piece's writes only; a failure to do so (the connection is gone) fails
       // the whole batch, which then commits nothing.
-      await piece.rollbackToSavepoint('piece').execute();
-      await piece.releaseSavepoint('piece').execute();
+      await trx.executeQuery(rollbackToSavepoint);
+      await trx.executeQuery(releaseSavepoint);
       outcomes.push({ ok: false, error });
     }
   }
