@@ -94,8 +94,22 @@ it('reads token lifetimes within their bounds and admin roles as a non-empty lis
   assert.equal(readStoredSettings('{"accessTokenLifetimeSeconds":5}').accessTokenLifetimeSeconds, null);
 });
 
+it("adminRoles= restores the project's own admin role, not the generic one", () => {
+  const project = {
+    settings: { ...defaultProjectSettings, adminRoles: ['owner', 'staff'] },
+    allowedOrigins: [],
+    adminRole: 'owner',
+  };
+  assert.deepEqual(assignProjectSettings(project, ['adminRoles=']).adminRoles, ['owner']);
+  assert.deepEqual(assignProjectSettings(project, ['adminRoles=admin']).adminRoles, ['admin']);
+});
+
 it('takes an accountLinkUrl only on an origin the project allows', () => {
-  const project = { settings: defaultProjectSettings, allowedOrigins: ['https://app.example'] };
+  const project = {
+    settings: defaultProjectSettings,
+    allowedOrigins: ['https://app.example'],
+    adminRole: 'admin',
+  };
   const settings = assignProjectSettings(project, ['accountLinkUrl=https://app.example/auth/{purpose}']);
   assert.equal(settings.accountLinkUrl, 'https://app.example/auth/{purpose}');
   assert.throws(

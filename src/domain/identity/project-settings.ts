@@ -215,10 +215,13 @@ export function readStoredSettings(json: string, defaults: Partial<ProjectSettin
  * origin the project allows (mail links must not lead anywhere else).
  */
 export function assignProjectSettings(
-  project: { settings: ProjectSettings; allowedOrigins: readonly string[] },
+  project: { settings: ProjectSettings; allowedOrigins: readonly string[]; adminRole: string },
   assignments: readonly string[],
 ): ProjectSettings {
-  const next = assignSettings(project.settings, assignments);
+  // `adminRoles=` restores the project's own admin role (as readStoredSettings defaults it),
+  // not the generic ["admin"]: a project made with another admin role keeps its admins.
+  const defaults = { ...defaultProjectSettings, adminRoles: [project.adminRole] };
+  const next = assignSettings(project.settings, assignments, defaults);
   const url = next.accountLinkUrl;
   if (url !== null && url !== project.settings.accountLinkUrl) {
     const origin = accountLinkOrigin(url);
@@ -231,7 +234,11 @@ export function assignProjectSettings(
 }
 
 /** Applies `name=value` assignments (all checked before any applies); `name=` resets one to its default. */
-export function assignSettings(current: ProjectSettings, assignments: readonly string[]): ProjectSettings {
+export function assignSettings(
+  current: ProjectSettings,
+  assignments: readonly string[],
+  defaults: ProjectSettings = defaultProjectSettings,
+): ProjectSettings {
   if (assignments.length === 0) throw validationFailed('name settings to change as name=value');
   const next: Record<string, unknown> = { ...current };
   for (const assignment of assignments) {
@@ -260,8 +267,7 @@ export function assignSettings(current: ProjectSettings, assignments: readonly s
     }
     if (equals < 0) throw validationFailed(`${name}: write ${name}=value`);
     const text = assignment.slice(equals + 1).trim();
-    next[name] =
-      text === '' ? defaultProjectSettings[name] : projectSettingDefinitions[name].parse(text, name);
+    next[name] = text === '' ? defaults[name] : projectSettingDefinitions[name].parse(text, name);
   }
   return next as ProjectSettings;
 }
