@@ -1,4 +1,11 @@
-import type { Call, FileRecord, LoginResult, UserProfile } from './api-shapes.ts';
+import type {
+  Call,
+  FileRecord,
+  LoginResult,
+  UploadRequest,
+  UploadTicket,
+  UserProfile,
+} from './api-shapes.ts';
 import { filePath } from './request-paths.ts';
 
 /** How the client sends a call (its #call: headers, token refresh, errors). */
@@ -6,6 +13,14 @@ type Send = <T>(call: Call) => Promise<T>;
 
 /** One id's outcome of a bulk delete: 204 when deleted, else the status a single delete would answer. */
 export type DeleteOutcome = { fileId: string; statusCode: number; code?: string };
+
+/** An upload's first step: its record and signed link (spec 4.2). */
+export const requestUpload = (send: Send, body: UploadRequest) =>
+  send<UploadTicket>({ method: 'POST', path: '/api/v1/file', body, auth: true });
+
+/** An upload's last step: the content is checked and the record becomes readable. */
+export const verifyUpload = (send: Send, fileId: string, etag: string) =>
+  send<FileRecord>({ method: 'POST', path: `${filePath(fileId)}/verify`, body: { etag }, auth: true });
 
 /*
  * The calls beyond the everyday ones (copy, move, customData, bulk delete, link revocation,

@@ -1,16 +1,7 @@
 import { AccountCalls } from './account-calls.ts';
-import type {
-  Call,
-  FilePage,
-  FileRecord,
-  FileWithLink,
-  LoginResult,
-  UploadRequest,
-  UploadTicket,
-  UserProfile,
-} from './api-shapes.ts';
-import { type CofferClientOptions, type Session, toSession } from './client-options.ts';
-import { CofferError, toCofferError, unreachable } from './errors.ts';
+import type { FilePage, FileRecord, FileWithLink, LoginResult, UserProfile } from './api-shapes.ts';
+import type { CofferClientOptions, Session } from './client-options.ts';
+import { CofferError, toCofferError } from './errors.ts';
 import { type CofferEvent, type EventsOptions, streamEvents } from './event-stream.ts';
 import {
   copyFile,
@@ -18,15 +9,18 @@ import {
   deleteFiles,
   findUser,
   moveFile,
+  requestUpload,
   revokeLinks,
   signupAnonymous,
   updateFile,
+  verifyUpload,
 } from './file-organizing.ts';
 import { putContent } from './put-content.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
-import { aclPath, type ShareWith, toHeaders, toQuery } from './request-paths.ts';
+import { aclPath, type ShareWith } from './request-paths.ts';
 import { toResumeKey } from './resume-key.ts';
 import { defaultResumeStore, type ResumeStore } from './resume-store.ts';
+import { SessionTransport } from './session-transport.ts';
 import { type ByteSource, toByteSource, type UploadBody } from './upload-body.ts';
 import {
   defaultResumableThresholdBytes,
@@ -73,53 +67,47 @@ export type { TransferOptions, UploadOptions } from './upload-options.ts';
  * XMLHttpRequest in browsers, for upload progress).
  */
 export class CofferClient {
-  readonly #options: CofferClientOptions;
-  readonly #fetch: typeof fetch;
-  #session: Session | undefined;
-  #refreshing: Promise<Session> | undefined;
+  /** The session and the JSON calls that carry it (session-transport.ts). */
+  readonly #transport: SessionTransport;
   /** Resumable uploads' state when upload() names no store: localStorage, or this client's memory. */
   readonly #resumeStore: ResumeStore = defaultResumeStore();
   /** Password reset, email verification and sign-in by link (account-calls.ts). */
-  readonly account = new AccountCalls(
-    (call) => this.#call(call),
-    (result) => this.#startSession(result),
-  );
+  readonly account: AccountCalls;
 
   constructor(options: CofferClientOptions) {
-    this.#options = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
-    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    this.#session = options.session;
+    this.#transport = new SessionTransport(options);
+    this.account = new AccountCalls(this.#transport.call, (result) => this.#transport.startSession(result));
   }
 
   get session(): Session | undefined {
-    return this.#session;
+    return this.#transport.session;
   }
 
   // Sessions
 
   async signup(input: { email: string; password: string; displayName?: string }): Promise<Session> {
-    return this.#startSession(
-      await this.#call<LoginResult>({ method: 'POST', path: '/api/v1/auth/signup', body: input }),
+    return this.#transport.startSession(
+      await this.#transport.call<LoginResult>({ method: 'POST', path: '/api/v1/auth/signup', body: input }),
     );
   }
 
   /** A guest account without email or password (if the project allows them). */
   async signupAnonymous(): Promise<Session> {
-    return this.#startSession(await signupAnonymous(this.#send));
+    return this.#transport.startSession(await signupAnonymous(this.#transport.call));
   }
 
   async login(input: { email: string; password: string }): Promise<Session> {
-    return this.#startSession(
-      await this.#call<LoginResult>({ method: 'POST', path: '/api/v1/auth/login', body: input }),
+    return this.#transport.startSession(
+      await this.#transport.call<LoginResult>({ method: 'POST', path: '/api/v1/auth/login', body: input }),
     );
   }
 
   /** Ends the session on the server too (its refresh token stops working). */
   async logout(): Promise<void> {
-    const session = this.#session;
-    this.#setSession(undefined);
+    const session = this.#transport.session;
+    this.#transport.setSession(undefined);
     if (session)
-      await this.#call({
+      await this.#transport.call({
         method: 'POST',
         path: '/api/v1/auth/logout',
         body: { refreshToken: session.refreshToken },
@@ -128,27 +116,15 @@ export class CofferClient {
 
   /** Trades the refresh token for a new session; calls do it by themselves when a token expires. */
   refresh(): Promise<Session> {
-    const refreshToken = this.#session?.refreshToken;
-    if (!refreshToken) return Promise.reject(new CofferError(401, 'AUTH_REQUIRED', 'Not logged in'));
-    // One refresh for every call that found the token expired at once (a refresh token is single use).
-    this.#refreshing ??= this.#call<LoginResult>({
-      method: 'POST',
-      path: '/api/v1/auth/refresh',
-      body: { refreshToken },
-    })
-      .then((result) => this.#startSession(result))
-      .finally(() => {
-        this.#refreshing = undefined;
-      });
-    return this.#refreshing;
+    return this.#transport.refresh();
   }
 
   async changePassword(input: { oldPassword: string; newPassword: string }): Promise<void> {
-    await this.#call({ method: 'POST', path: '/api/v1/auth/password', body: input, auth: true });
+    await this.#transport.call({ method: 'POST', path: '/api/v1/auth/password', body: input, auth: true });
   }
 
   profile(): Promise<UserProfile> {
-    return this.#call({ method: 'GET', path: '/api/v1/user', auth: true });
+    return this.#transport.call({ method: 'GET', path: '/api/v1/user', auth: true });
   }
 
   // Files
@@ -167,12 +143,12 @@ export class CofferClient {
     const source = toByteSource(content);
     if (source.sizeBytes > (options.resumableThresholdBytes ?? defaultResumableThresholdBytes))
       return this.#uploadResumably({ ...request, contentType }, source, options);
-    const ticket = await this.#requestUpload(request);
+    const ticket = await requestUpload(this.#transport.call, request);
     const etag = await putContent(ticket.putFileUrl, content, {
-      ...toSendOptions(options, this.#fetch),
+      ...toSendOptions(options, this.#transport.fetch),
       contentType,
     });
-    return this.#verify(ticket.fileId, etag);
+    return verifyUpload(this.#transport.call, ticket.fileId, etag);
   }
 
   /**
@@ -184,8 +160,10 @@ export class CofferClient {
     body: UploadBody,
     options: TransferOptions = {},
   ): Promise<FileRecord> {
-    const calls = { verify: (fileId: string, etag: string) => this.#verify(fileId, etag) };
-    return finishUpload(calls, upload, toByteSource(body), toSendOptions(options, this.#fetch));
+    const calls = {
+      verify: (fileId: string, etag: string) => verifyUpload(this.#transport.call, fileId, etag),
+    };
+    return finishUpload(calls, upload, toByteSource(body), toSendOptions(options, this.#transport.fetch));
   }
 
   /**
@@ -194,7 +172,7 @@ export class CofferClient {
    * of the image, rendered on its first fetch.
    */
   get(fileId: string, options: GetOptions = {}): Promise<FileWithLink> {
-    return this.#call({
+    return this.#transport.call({
       method: 'GET',
       path: `/api/v1/file/${encodeURIComponent(fileId)}`,
       query: toGetQuery(options),
@@ -205,7 +183,7 @@ export class CofferClient {
   /** The content, through a fresh signed link (a Response: `.blob()`, `.text()`, `.body`). */
   async download(fileId: string, options: { signal?: AbortSignal } = {}): Promise<Response> {
     const { url } = await this.get(fileId, { expiresInSeconds: 60 });
-    const response = await this.#fetch(url, { signal: options.signal }).catch((error: unknown) => {
+    const response = await this.#transport.fetch(url, { signal: options.signal }).catch((error: unknown) => {
       throw new CofferError(0, 'NETWORK_ERROR', 'The download could not reach the server', { cause: error });
     });
     if (!response.ok) throw await toCofferError(response);
@@ -214,50 +192,54 @@ export class CofferClient {
 
   /** Shares with a user (by id, or by the email of one of the project's users) or a role. */
   share(fileId: string, with_: ShareWith): Promise<FileRecord> {
-    return this.#call({ method: 'POST', path: aclPath(fileId, with_), auth: true });
+    return this.#transport.call({ method: 'POST', path: aclPath(fileId, with_), auth: true });
   }
 
   /** Removes the entry (204: nothing to answer); removing an absent one is no error. */
   async unshare(fileId: string, with_: { userId: string } | { role: string }): Promise<void> {
-    await this.#call({ method: 'DELETE', path: aclPath(fileId, with_), auth: true });
+    await this.#transport.call({ method: 'DELETE', path: aclPath(fileId, with_), auth: true });
   }
 
   async delete(fileId: string): Promise<void> {
-    await this.#call({ method: 'DELETE', path: `/api/v1/file/${encodeURIComponent(fileId)}`, auth: true });
+    await this.#transport.call({
+      method: 'DELETE',
+      path: `/api/v1/file/${encodeURIComponent(fileId)}`,
+      auth: true,
+    });
   }
 
   /** Deletes several files (up to the API's limit): one outcome per id, in order. */
   deleteMany(fileIds: string[]): Promise<DeleteOutcome[]> {
-    return deleteFiles(this.#send, fileIds);
+    return deleteFiles(this.#transport.call, fileIds);
   }
 
   /** A copy at `filePath` in the caller's folder (its own ACL: the source's is not copied). */
   copy(fileId: string, to: { filePath: string; permissionScope?: 'user' | '*' }): Promise<FileRecord> {
-    return copyFile(this.#send, fileId, to);
+    return copyFile(this.#transport.call, fileId, to);
   }
 
   move(fileId: string, to: { filePath: string }): Promise<FileRecord> {
-    return moveFile(this.#send, fileId, to);
+    return moveFile(this.#transport.call, fileId, to);
   }
 
   /** Replaces the file's customData (the app's own JSON about it). */
   update(fileId: string, changes: { customData: unknown }): Promise<FileRecord> {
-    return updateFile(this.#send, fileId, changes);
+    return updateFile(this.#transport.call, fileId, changes);
   }
 
   /** Every link handed out for the file stops working (upload, download, rendition links). */
   revokeLinks(fileId: string): Promise<void> {
-    return revokeLinks(this.#send, fileId);
+    return revokeLinks(this.#transport.call, fileId);
   }
 
   /** The project's user of this email (as the project allows: see the API's findUser). */
   findUser(email: string): Promise<UserProfile> {
-    return findUser(this.#send, email);
+    return findUser(this.#transport.call, email);
   }
 
   /** One page of the files the caller may read, newest first. */
   listPage(options: { filePath?: string; pageSize?: number; pageNumber?: number } = {}): Promise<FilePage> {
-    return this.#call({ method: 'GET', path: '/api/v1/file', query: options, auth: true });
+    return this.#transport.call({ method: 'GET', path: '/api/v1/file', query: options, auth: true });
   }
 
   /** Every file the caller may read, newest first, a page at a time: `for await (const file of client.list())`. */
@@ -278,17 +260,7 @@ export class CofferClient {
    * twice); an expired token is refreshed. Aborting `signal` ends the loop.
    */
   events(options: EventsOptions = {}): AsyncGenerator<CofferEvent> {
-    const connection = {
-      url: `${this.#options.baseUrl}/api/v1/events`,
-      fetch: this.#fetch,
-      headers: () => this.#streamHeaders(),
-      refresh: async () => {
-        if (!this.#session?.refreshToken) return false;
-        await this.refresh();
-        return true;
-      },
-    };
-    return streamEvents(connection, options);
+    return streamEvents(this.#transport.eventStream(), options);
   }
 
   // Plumbing
@@ -298,69 +270,20 @@ export class CofferClient {
     source: ByteSource,
     options: UploadOptions,
   ): Promise<FileRecord> {
-    const userId = this.#session?.userId;
+    const userId = this.#transport.session?.userId;
     if (!userId) throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
     const calls: ResumableCalls<FileRecord> = {
       requestResumable: (contentLength) =>
-        this.#requestUpload({ ...request, contentLength, resumable: true }),
-      verify: (fileId, etag) => this.#verify(fileId, etag),
+        requestUpload(this.#transport.call, { ...request, contentLength, resumable: true }),
+      verify: (fileId, etag) => verifyUpload(this.#transport.call, fileId, etag),
       get: (fileId) => this.get(fileId),
       delete: (fileId) => this.delete(fileId),
     };
-    const scope = { baseUrl: this.#options.baseUrl, userId, filePath: request.filePath };
+    const scope = { baseUrl: this.#transport.options.baseUrl, userId, filePath: request.filePath };
     return uploadResumably(calls, source, {
-      ...toSendOptions(options, this.#fetch),
+      ...toSendOptions(options, this.#transport.fetch),
       store: options.resumeStore ?? this.#resumeStore,
       key: await toResumeKey(scope, source, options.fingerprint),
     });
-  }
-
-  #streamHeaders(): Record<string, string> {
-    if (!this.#session) throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
-    return toHeaders(this.#options, this.#session.token);
-  }
-
-  #requestUpload(body: UploadRequest): Promise<UploadTicket> {
-    return this.#call({ method: 'POST', path: '/api/v1/file', body, auth: true });
-  }
-
-  #verify(fileId: string, etag: string): Promise<FileRecord> {
-    const path = `/api/v1/file/${encodeURIComponent(fileId)}/verify`;
-    return this.#call({ method: 'POST', path, body: { etag }, auth: true });
-  }
-
-  #startSession(result: Session): Session {
-    const session = toSession(result);
-    this.#setSession(session);
-    return session;
-  }
-
-  #setSession(session: Session | undefined): void {
-    this.#session = session;
-    this.#options.onSession?.(session);
-  }
-
-  /** #call for the modules that hold groups of calls (file-organizing.ts). */
-  readonly #send = <T>(call: Call): Promise<T> => this.#call<T>(call);
-
-  async #call<T>(call: Call, retried = false): Promise<T> {
-    if (call.auth && !this.#session) throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
-    const headers = toHeaders(this.#options, call.auth ? this.#session?.token : undefined);
-    if (call.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await this.#fetch(this.#options.baseUrl + call.path + toQuery(call.query), {
-      method: call.method,
-      headers,
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
-    }).catch((error: unknown) => {
-      throw unreachable(`${call.method} ${call.path}`, this.#options.baseUrl, error);
-    });
-    if (response.ok) return (response.status === 204 ? undefined : await response.json()) as T;
-    const error = await toCofferError(response);
-    if (call.auth && !retried && error.code === 'TOKEN_EXPIRED' && this.#session?.refreshToken) {
-      await this.refresh();
-      return this.#call(call, true);
-    }
-    if (error.code === 'INVALID_REFRESH_TOKEN') this.#setSession(undefined);
-    throw error;
   }
 }
