@@ -78,7 +78,7 @@ export class FsBlobStore implements BlobStore, BlobSweeper {
       // Created before streaming so the cleanup below always finds it, even when aborted at once.
       handle = await open(tmpPath, 'wx');
       // An upload hands over the SHA-256 its check computes anyway: each byte is hashed once.
-      const sha256 = options.sha256 ? undefined : this.#hashes.open('sha256');
+      const sha256 = options.sha256 ? undefined : this.#hashes.open();
       const meter = new MeteredStream({ maxBytes: options.maxBytes, sha256 });
       await pipeline(body, meter, toFileWriter(handle), { signal: options.signal });
       const etag = etagFromSha256(options.sha256?.() ?? meter.sha256);

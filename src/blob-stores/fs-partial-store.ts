@@ -151,7 +151,7 @@ export class FsPartialStore implements PartialBlobStore {
     if (options.sha256) return etagFromSha256(options.sha256);
     const meter = new MeteredStream({
       maxBytes: Number.POSITIVE_INFINITY,
-      sha256: this.#hashes.open('sha256'),
+      sha256: this.#hashes.open(),
     });
     await pipeline(createReadStream(path, { highWaterMark: 1024 * 1024 }), meter, async (hashed) => {
       for await (const _ of hashed);

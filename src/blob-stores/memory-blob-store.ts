@@ -26,7 +26,7 @@ export class MemoryBlobStore implements BlobStore, BlobSweeper {
     const version = newBlobVersion();
     assertValidBlobVersion(key, version);
     // Tagged as the disk store tags versions: with the caller's SHA-256, or one computed here.
-    const sha256 = options.sha256 ? undefined : hashes.open('sha256');
+    const sha256 = options.sha256 ? undefined : hashes.open();
     const meter = new MeteredStream({ maxBytes: options.maxBytes, sha256 });
     const chunks: Buffer[] = [];
     const collect = new Writable({

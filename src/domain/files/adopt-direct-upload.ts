@@ -64,7 +64,7 @@ async function assertDeclaredContent(
   const check = new ContentCheckStream({
     declared: { sizeBytes, contentType: null, checksumSha256 },
     limits: [],
-    sha256: options.hashes.open('sha256'),
+    sha256: options.hashes.open(),
   });
   const body = Buffer.isBuffer(stored.body) ? Readable.from([stored.body]) : stored.body;
   const discard = new Writable({ write: (_chunk, _encoding, done) => done() });

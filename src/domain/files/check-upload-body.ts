@@ -42,7 +42,7 @@ export async function checkUploadBody(
   const check = new ContentCheckStream({
     declared,
     limits,
-    sha256: options.hashes.open('sha256'),
+    sha256: options.hashes.open(),
   });
   // The check's own failure reaches the store through the stream; this only stops a rejection going unheard.
   pipeline(whole, check).catch(() => {});

@@ -1,24 +1,24 @@
 /**
- * The worker thread of hash-thread.ts: digests of upload streams, fed in batches, so the
- * request thread only copies bytes. Messages: `{id, algorithm, bytes}` updates digest `id`
- * (started with that algorithm; acknowledged with `{id, ack, bytes}`, the byte count for
- * backpressure and the batch itself handed back for reuse); `{id, algorithm, end: true}` answers `{id, digest}` (the digest's bytes) and
- * forgets it; `{id, drop: true}` forgets it.
+ * The worker thread of hash-thread.ts: SHA-256 digests of upload streams, fed in batches, so
+ * the request thread only copies bytes. Messages: `{id, bytes}` updates digest `id` (started
+ * at its first message; acknowledged with `{id, ack, bytes}`, the byte count for backpressure
+ * and the batch itself handed back for reuse); `{id, end: true}` answers `{id, digest}` (the
+ * digest's bytes) and forgets it; `{id, drop: true}` forgets it.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 
-type Message = { id: number; algorithm?: 'sha256' | 'md5'; bytes?: ArrayBuffer; end?: true; drop?: true };
+type Message = { id: number; bytes?: ArrayBuffer; end?: true; drop?: true };
 
 const hashes = new Map<number, Hash>();
-parentPort!.on('message', ({ id, algorithm, bytes, end, drop }: Message) => {
+parentPort!.on('message', ({ id, bytes, end, drop }: Message) => {
   if (drop) {
     hashes.delete(id);
     return;
   }
   let hash = hashes.get(id);
   if (!hash) {
-    hash = createHash(algorithm ?? 'sha256');
+    hash = createHash('sha256');
     hashes.set(id, hash);
   }
   if (bytes) {

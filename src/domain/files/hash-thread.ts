@@ -19,12 +19,6 @@ type Pending = {
 };
 
 /**
- * SHA-256: an upload's checksum and the local stores' ETag (content-etag.ts). MD5 is still
- * accepted; no upload path asks for it any more.
- */
-export type HashAlgorithm = 'sha256' | 'md5';
-
-/**
  * Digests of upload streams on a worker thread of its own (one per process, started at first
  * use and unreferenced), so that hashing costs the request thread only a copy of each byte:
  * on the request thread, MD5 alone was a fifth of a large upload's busy time and SHA-256
@@ -36,9 +30,9 @@ export class HashThread {
   readonly #pending = new Map<number, Pending>();
   readonly #freeBatches: ArrayBuffer[] = [];
 
-  /** A new digest fed through update() and finished by digest(). */
-  open(algorithm: HashAlgorithm): HashDigest {
-    return new HashDigest(this, this.#nextId++, algorithm);
+  /** A new SHA-256 (an upload's checksum, the local stores' ETag) fed through update() and finished by digest(). */
+  open(): HashDigest {
+    return new HashDigest(this, this.#nextId++);
   }
 
   /** @internal */ takeBatch(): Buffer {
@@ -99,17 +93,15 @@ export class HashThread {
 export class HashDigest {
   readonly #thread: HashThread;
   readonly #id: number;
-  readonly #algorithm: HashAlgorithm;
   readonly #entry: Pending;
   /** Allocated on demand: a digest left open between requests (a resumable upload) holds none. */
   #batch: Buffer | undefined;
   #filled = 0;
   #error: Error | undefined;
 
-  constructor(thread: HashThread, id: number, algorithm: HashAlgorithm) {
+  constructor(thread: HashThread, id: number) {
     this.#thread = thread;
     this.#id = id;
-    this.#algorithm = algorithm;
     this.#entry = {
       inFlight: 0,
       onDrained: undefined,
@@ -150,7 +142,7 @@ export class HashDigest {
         resolve(Buffer.from(digest.buffer, digest.byteOffset, digest.byteLength));
       };
       this.#entry.onError = reject;
-      this.#thread.post(this.#id, { algorithm: this.#algorithm, end: true });
+      this.#thread.post(this.#id, { end: true });
     });
   }
 
@@ -176,6 +168,6 @@ export class HashDigest {
     if (filled === batchBytes) this.#batch = undefined;
     this.#filled = 0;
     this.#entry.inFlight += filled;
-    this.#thread.post(this.#id, { algorithm: this.#algorithm, bytes }, [bytes]);
+    this.#thread.post(this.#id, { bytes }, [bytes]);
   }
 }

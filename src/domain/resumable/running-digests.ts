@@ -27,7 +27,7 @@ export class RunningDigests {
     if (kept && kept.offset === offset) return kept;
     if (kept) discard(kept);
     if (offset !== 0) return undefined;
-    return { offset: 0, sha256: this.#hashes.open('sha256') };
+    return { offset: 0, sha256: this.#hashes.open() };
   }
 
   /** Keeps a digest that now ends at `offset` for the next chunk. */

@@ -41,7 +41,7 @@ export async function hashStoredVersion(
 ): Promise<string> {
   const opened = await options.blobs.get(key, version);
   if (!opened) throw new Error(`the published version ${key}.${version} cannot be read`);
-  const sha256 = options.hashes.open('sha256');
+  const sha256 = options.hashes.open();
   try {
     if (Buffer.isBuffer(opened.body)) await sha256.update(opened.body);
     else for await (const chunk of opened.body as Readable) await sha256.update(chunk as Buffer);
