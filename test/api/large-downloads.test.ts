@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
@@ -92,5 +93,33 @@ describe('large downloads from the local disk', () => {
     const deadline = Date.now() + 10_000;
     while ((await downloadedBytes()) === before && Date.now() < deadline) await setTimeout(20);
     assert.equal(await downloadedBytes(), before + files[1]!.content.length);
+  });
+});
+
+describe('a large download whose client stops reading', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({}, { COFFER_IDLE_TIMEOUT_SECONDS: '2' });
+  });
+  after(() => server.stop());
+
+  it('is cut at the idle timeout, and its file is closed', async () => {
+    const token = (await server.client.signup()).token;
+    const record = await server.client.uploadFile(token, 'large/stalled.bin', randomBytes(16 * MiB));
+    const url = new URL((await server.client.call('GET', `/api/v1/file/${record._id}`, { token })).body.url);
+    const openBefore = countOpenFiles();
+    const socket = connect(Number(url.port), url.hostname);
+    socket.on('error', () => {}); // the server may reset it
+    socket.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+    // The first bytes, then no more reading: the server's writes stall once the buffers are full.
+    await new Promise((resolve) => socket.once('data', resolve));
+    socket.pause();
+    try {
+      if (openBefore !== undefined)
+        await waitFor(() => countOpenFiles()! <= openBefore, 'the stalled download to close its file');
+      assert.equal((await fetch(`${server.baseUrl}/healthz`)).status, 200);
+    } finally {
+      socket.destroy();
+    }
   });
 });
