@@ -76,7 +76,7 @@ export async function runScenario(scenario: Scenario, context: BenchContext): Pr
       }),
     };
   } catch (error) {
-    console.error(`  failed: ${(error as Error).stack}`);
+    console.error(`  failed: ${(error as Error).stack}`, (error as Error).cause);
     return { ...result, error: (error as Error).message };
   }
 }

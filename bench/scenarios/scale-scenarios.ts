@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { setTimeout } from 'node:timers/promises';
 import pg from 'pg';
 import type { BenchContext } from '../bench-context.ts';
 import { EventLoopDelayProbe } from '../probes/event-loop-delay.ts';
@@ -83,6 +84,10 @@ async function startScaleServer(
     });
     if (owner === 'others') readIds = seeded.sampleIds;
   }
+  // Seeding a million rows blocks this process for longer than the server keeps an idle
+  // connection (5 s): one turn of the event loop lets the HTTP client see those closes, or its
+  // next request goes out on a closed socket ("other side closed").
+  await setTimeout(100);
   await assertListingSees(readers.many, owned.many);
   const total = owned.many + owned.few + owned.others;
   console.log(
