@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { BenchContext } from '../bench-context.ts';
 import { runLoad } from '../run-load.ts';
 import type { PreparedScenario, Scenario, Side } from '../scenario.ts';
-import { seedWorkload, uploadPool, type Workload } from '../seed/workload.ts';
+import { createServiceKey, seedWorkload, uploadPool, type Workload } from '../seed/workload.ts';
 import { fromPool } from './sides.ts';
 
 const json = { 'content-type': 'application/json' };
@@ -54,8 +54,12 @@ export const verifyWithWebhooks: Scenario = {
     const server = await context.startCoffer('webhooks', { env: { COFFER_WEBHOOK_ALLOW_PRIVATE: 'true' } });
     const withHooks = await seedWorkload(server, 'webhooks');
     const url = await startReceiver(context);
+    const serviceKey = await createServiceKey(server, 'bench-webhooks');
     for (const events of [['file.*'], ['*'], ['file.uploaded']]) {
-      const answer = await withHooks.api.call('POST', '/api/v1/webhooks', { body: { url, events } });
+      const answer = await withHooks.api.call('POST', '/api/v1/webhooks', {
+        serviceKey,
+        body: { url, events },
+      });
       if (answer.status !== 201) throw new Error(`webhook: ${answer.status} ${answer.text}`);
     }
     const plain = await seedWorkload(await context.startCoffer('no-webhooks'), 'plain');

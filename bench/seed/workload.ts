@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ApiClient } from '../../test/support/api-client.ts';
+import { runCli } from '../../test/support/coffer-process.ts';
 import type { CofferServer } from '../processes/coffer-server.ts';
 
 /** A seeded server: one user with a token, and a verified 1 KiB file for the read scenarios. */
@@ -117,4 +118,20 @@ export async function mapLimit<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/**
+ * A service key of the server's default project (issue 35: webhooks and the audit log need one;
+ * the app secret administers nothing), made as an operator does, with `coffer project key create`.
+ */
+export async function createServiceKey(server: CofferServer, name: string): Promise<string> {
+  const args = ['project', 'key', 'create', server.credentials.projectId, '--name', name, '--json'];
+  const stores = [
+    '--data-dir',
+    server.dataDir,
+    ...(server.databaseUrl ? ['--database-url', server.databaseUrl] : []),
+  ];
+  const created = await runCli([...args, ...stores]);
+  if (created.code !== 0) throw new Error(`coffer project key create: ${created.stderr}`);
+  return JSON.parse(created.stdout).key as string;
 }

@@ -21,6 +21,7 @@ export const flagHelp: Record<Flag, string> = {
   password: 'the password (visible to other local users: prefer --password-stdin or the prompt)',
   'password-stdin': 'read the password from standard input (one line)',
   role: 'the role (user by default)',
+  name: "project key: the service key's name (lowercase letters, digits, . - _)",
   json: 'print JSON (errors as {"code","message"})',
   out: 'the directory to write (new or empty)',
   in: 'the export directory to read',

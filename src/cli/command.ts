@@ -21,6 +21,7 @@ const options = {
   password: { type: 'string' },
   'password-stdin': { type: 'boolean' },
   role: { type: 'string' },
+  name: { type: 'string' },
   json: { type: 'boolean' },
   out: { type: 'string' },
   in: { type: 'string' },

@@ -7,6 +7,7 @@ import { keysCommands } from './keys-commands.ts';
 import { mailCommands } from './mail-commands.ts';
 import { operatorCommands } from './operator-commands.ts';
 import { projectCommands } from './project-commands.ts';
+import { serviceKeyCommands } from './service-key-commands.ts';
 import { userCommands } from './user-commands.ts';
 import { webhookCommands } from './webhook-commands.ts';
 
@@ -14,6 +15,7 @@ import { webhookCommands } from './webhook-commands.ts';
 export const commands: Record<string, Command> = {
   ...instanceCommands,
   ...projectCommands,
+  ...serviceKeyCommands,
   ...userCommands,
   ...appCommands,
   ...keysCommands,

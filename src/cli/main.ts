@@ -15,6 +15,8 @@ const usage = `Usage (coffer help <group> for its commands, coffer help <command
   coffer project set <projectId|name> <name=value>... [--json]   (settings below; name= restores a default)
   coffer project list [--json]
   coffer project origin add|remove <projectId|name> <origin>... [--json]   (CORS and origin-only calls; at once on running servers)
+  coffer project key create|revoke <projectId|name> --name N [--json]   (a service key: a server-only admin credential, shown once)
+  coffer project key list <projectId|name> [--json]
   coffer project delete <projectId|name> --yes [--json]   (irreversible: users, sessions, files and their bytes; safe to run again)
   coffer user create --project <projectId|name> --email E [--password P | --password-stdin] [--role R] [--json]
   coffer user set-role --project <projectId|name> <userId> <role>

@@ -34,11 +34,9 @@ export const invalidRefreshToken = () =>
     'INVALID_REFRESH_TOKEN',
     'The refresh token is not valid, has expired or was revoked; log in again',
   );
-export const originNotAllowed = () =>
-  new AppError(
-    'ORIGIN_NOT_ALLOWED',
-    'This origin is not allowed for the app; send sb-app-secret or allow the origin',
-  );
+export const originNotAllowed = (
+  message = 'This origin is not allowed for the app; send sb-app-secret or allow the origin',
+) => new AppError('ORIGIN_NOT_ALLOWED', message);
 export const accessDenied = (message = 'You may not do this with this resource') =>
   new AppError('ACCESS_DENIED', message);
 export const accountDisabled = () => new AppError('ACCOUNT_DISABLED', 'This account is disabled');

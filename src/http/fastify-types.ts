@@ -8,11 +8,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the app-credentials barrier on every /api/v1 call. */
     project: Project;
-    /** Whether the call carried the app secret (which the barrier verified), not only an origin. */
-    appSecretVerified: boolean;
+    /** The project-admin principal of a service key the app-credentials barrier verified (issue 35). */
+    serviceKeyPrincipal: Principal | undefined;
     /** Set by the authenticate barrier on every call that needs a token. */
     principal: Principal;
-    user: User;
+    /** The user the token names; none for a service key (service-keys.ts, assertActsForUser). */
+    user: User | undefined;
     /** The refresh-token family the bearer token was issued with, when it names one. */
     sessionId: string | undefined;
     /** Set by the console barrier on every /console/api call but sign-in. */

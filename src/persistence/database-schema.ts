@@ -25,6 +25,7 @@ export type DatabaseSchema = {
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;
   app_credentials: AppCredentialsTable;
+  service_keys: ServiceKeysTable;
   storage_usage: StorageUsageTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
@@ -215,6 +216,14 @@ export type AppCredentialsTable = {
   project_id: string;
   /** SHA-256 (hex) of the secret. */
   secret_hash: string;
+  created_at: number;
+};
+
+export type ServiceKeysTable = {
+  project_id: string;
+  name: string;
+  /** SHA-256 (hex) of the key. */
+  key_hash: string;
   created_at: number;
 };
 

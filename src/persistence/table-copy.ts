@@ -7,13 +7,14 @@ import { writeTransaction } from './repositories/write-transaction.ts';
 /**
  * The tables in an order that respects their references (file_acl after files). rate_limit_buckets
  * is left out: its counters are transient. So are the refresh-token tables: sessions do not
- * move with an export, and users log in again on the new stores. Console operators and
- * webhook endpoints (with their signing secrets, which receivers keep verifying with) move;
+ * move with an export, and users log in again on the new stores. Console operators, service
+ * keys (their hashes) and webhook endpoints (with their signing secrets, which receivers keep verifying with) move;
  * the event log, its deliveries and the mail queue do not (docs/deploy.md says why).
  */
 export const tablesInOrder = [
   'projects',
   'app_credentials',
+  'service_keys',
   'users',
   'signing_keys',
   'files',
@@ -27,6 +28,7 @@ export type TableName = (typeof tablesInOrder)[number];
 const keyColumns: Record<TableName, string[]> = {
   projects: ['id'],
   app_credentials: ['app_id'],
+  service_keys: ['project_id', 'name'],
   users: ['id'],
   signing_keys: ['id'],
   files: ['id'],

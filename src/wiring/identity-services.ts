@@ -1,6 +1,7 @@
 import { IdentityService } from '../domain/identity/identity-service.ts';
 import { LoginThrottle } from '../domain/identity/login-throttle.ts';
 import { RefreshTokenService } from '../domain/identity/refresh-token-service.ts';
+import { ServiceKeys } from '../domain/identity/service-keys.ts';
 import { SignupThrottle } from '../domain/identity/signup-throttle.ts';
 import { TokenService } from '../domain/identity/token-service.ts';
 import { OperatorService } from '../domain/operators/operator-service.ts';
@@ -15,6 +16,8 @@ export type IdentityServices = {
   operators: OperatorService;
   /** Users' sessions (refresh-token families): a password reset ends them all. */
   refreshTokens: RefreshTokenService;
+  /** Projects' server-only admin credentials (issue 35). */
+  serviceKeys: ServiceKeys;
 };
 
 export function buildIdentityServices(context: WiringContext, keys: InitialKeys): IdentityServices {
@@ -33,6 +36,7 @@ export function buildIdentityServices(context: WiringContext, keys: InitialKeys)
   });
   return {
     refreshTokens,
+    serviceKeys: new ServiceKeys({ repository: repositories.serviceKeys, accessEpoch: context.accessEpoch }),
     operators: new OperatorService({
       operators: repositories.operators,
       throttle: throttles.loginThrottle,

@@ -69,6 +69,11 @@ describe('authorization matrix over HTTP: every endpoint × every caller', { con
       if (expected === 'ok') {
         assert.equal(response.status, okStatus, response.text);
         assert.equal(response.body?.code, undefined, response.text);
+        if (endpoint === 'readAudit') {
+          // A project's log is its own: whoever reads it sees no other project's events.
+          const project = (caller === 'otherProjectUser' ? world.other : world.api).credentials.projectId;
+          assert.ok(response.body.events.every((event: { project: string }) => event.project === project));
+        }
         return;
       }
       const status = errorCodes[expected];

@@ -29,6 +29,11 @@ export type Group =
   | 'account'
   /** Calls for holders of the project's admin role only (finding a user by email). */
   | 'admin'
+  /**
+   * Administering the project (the audit log, webhooks): its service keys and admins only; the
+   * app secret, which ships inside apps, administers nothing (issue 35).
+   */
+  | 'projectAdmin'
   /** Reading one file (ACL action `read`): played on a scope `user` and a scope `*` file. */
   | 'read'
   /** Changing one file (ACL action `manage`): played on both scopes too. */
@@ -128,6 +133,8 @@ export const endpoints = {
   moveFile: { method: 'POST', path: '/api/v1/file/:fileId/move', group: 'manage', okStatus: 200 },
   // Per-id outcomes: the barriers answer for the request, the ACL for each id (API tests).
   deleteFiles: { method: 'POST', path: '/api/v1/file/delete', group: 'account', okStatus: 200 },
+  readAudit: { method: 'GET', path: '/api/v1/audit', group: 'projectAdmin', okStatus: 200 },
+  listWebhooks: { method: 'GET', path: '/api/v1/webhooks', group: 'projectAdmin', okStatus: 200 },
   controlPreflight: { method: 'OPTIONS', path: '/api/v1/file', group: 'preflight', okStatus: 204 },
   healthz: { method: 'GET', path: '/healthz', group: 'probes', okStatus: 200 },
   readyz: { method: 'GET', path: '/readyz', group: 'probes', okStatus: 200 },
@@ -157,6 +164,11 @@ export const callers = {
   allowedOrigin: 'app id from an allowed `Origin`, no secret (a browser): the creator otherwise',
   secretFromOtherOrigin:
     'app id and the right secret from an `Origin` the project does not allow (a server call)',
+  // Service keys (issue 35): a server's admin credential, sent as the bearer token with the app id.
+  serviceKey: 'app id and a service key (`Authorization: Bearer csk_…`), no secret: a backend',
+  serviceKeyFromOrigin: "a service key from the project's allowed `Origin` (a key leaked into a browser)",
+  revokedServiceKey: 'app id and a revoked service key',
+  otherProjectServiceKey: "app id and another project's service key",
   // Barrier: user token. Each sends the project's valid app credentials.
   noToken: 'no `Authorization`',
   forgedToken: 'a token signed with another key',
@@ -199,7 +211,7 @@ export const linkCallers = [
 
 /**
  * A row sets `api` (every /api/v1 endpoint but the preflight) and may refine it by group
- * (login, signup, refresh, account, admin, read, manage) or by single endpoint; the more specific key wins.
+ * (login, signup, refresh, account, admin, projectAdmin, read, manage) or by single endpoint; the more specific key wins.
  * Probes and the data plane's preflight answer everybody; the rest is explicit per row.
  */
 export type Row = { api: Outcome } & Partial<Record<Group | EndpointId, ScopedOutcome>>;
@@ -211,7 +223,7 @@ const noLink = { gateway: 'INVALID_SIGNATURE', preflight: 'ORIGIN_NOT_ALLOWED', 
 /** The endpoints that need no access token: each caller sends its account's own credentials. */
 const noAccessToken = { login: 'ok', signup: 'ok', refresh: 'ok' } as const;
 /** Users without the project's admin role, at its admin calls. */
-const notAdmin = { admin: 'ACCESS_DENIED' } as const;
+const notAdmin = { admin: 'ACCESS_DENIED', projectAdmin: 'ACCESS_DENIED' } as const;
 const onlyALink = { api: 'APP_CREDENTIALS_REQUIRED', preflight: 'ORIGIN_NOT_ALLOWED', ...everybody } as const;
 
 export const matrix: Record<CallerId, Row> = {
@@ -223,6 +235,24 @@ export const matrix: Record<CallerId, Row> = {
   allowedOrigin: { api: 'ok', ...notAdmin, ...noLink, preflight: 'ok' },
   // The secret makes it a server call: its Origin is not checked (a browser never holds the secret).
   secretFromOtherOrigin: { api: 'ok', ...notAdmin, ...noLink },
+
+  // A project admin that is no user: no profile, password or session, and no files of its own
+  // (an upload request or a copy would make it an owner). Login, signup and refresh are for
+  // the accounts their bodies name.
+  serviceKey: {
+    api: 'ok',
+    getProfile: 'ACCESS_DENIED',
+    changePassword: 'ACCESS_DENIED',
+    logout: 'ACCESS_DENIED',
+    requestUpload: 'ACCESS_DENIED',
+    copyFile: 'ACCESS_DENIED',
+    ...noLink,
+  },
+  // Refused before anything else, even from an allowed origin: the browser may preflight.
+  serviceKeyFromOrigin: { api: 'ORIGIN_NOT_ALLOWED', ...noLink, preflight: 'ok' },
+  // A key stands in for the app secret, so an unknown one fails barrier 2 wherever it is sent.
+  revokedServiceKey: { api: 'INVALID_TOKEN', ...noLink },
+  otherProjectServiceKey: { api: 'INVALID_TOKEN', ...noLink },
 
   // Login, signup and refresh take no access token: one sent along is ignored (the original
   // SDKs send stale ones; a client refreshes because its token expired).
@@ -257,6 +287,8 @@ export const matrix: Record<CallerId, Row> = {
     read: 'ACCESS_DENIED',
     manage: 'ACCESS_DENIED',
     admin: 'USER_NOT_FOUND',
+    // Its own project's log and webhooks (the audit cell checks that the page is that project's).
+    projectAdmin: 'ok',
     ...noLink,
   },
 
@@ -269,7 +301,16 @@ export const matrix: Record<CallerId, Row> = {
   revokedLink: { ...onlyALink, gateway: 'LINK_REVOKED', putBlob: 'ok' },
 };
 
-const apiGroups: readonly Group[] = ['login', 'signup', 'refresh', 'account', 'admin', 'read', 'manage'];
+const apiGroups: readonly Group[] = [
+  'login',
+  'signup',
+  'refresh',
+  'account',
+  'admin',
+  'projectAdmin',
+  'read',
+  'manage',
+];
 
 /** A cell: what `caller` gets from `endpoint` on a file of `scope` (scope matters for read and manage only). */
 export function expectedOutcome(caller: CallerId, endpoint: EndpointId, scope: Scope = 'user'): Outcome {

@@ -117,6 +117,10 @@ export async function toCellRequest(
     // An id no file has: the barriers are what this cell plays (its outcome is per id).
     case 'deleteFiles':
       return request('/api/v1/file/delete', json({ fileIds: [absentUserId] }));
+    case 'readAudit':
+      return request('/api/v1/audit');
+    case 'listWebhooks':
+      return request('/api/v1/webhooks');
     case 'controlPreflight':
       headers['access-control-request-method'] = 'POST';
       headers['access-control-request-headers'] = 'sb-app-id, authorization, content-type';
@@ -167,6 +171,14 @@ function credentialsOf(world: MatrixWorld, caller: CallerId): Record<string, str
       return { 'sb-app-id': appId, origin: allowedOrigin, ...creator };
     case 'noToken':
       return { ...app };
+    case 'serviceKey':
+      return { 'sb-app-id': appId, ...bearer(world.serviceKeys.live) };
+    case 'serviceKeyFromOrigin':
+      return { 'sb-app-id': appId, origin: allowedOrigin, ...bearer(world.serviceKeys.live) };
+    case 'revokedServiceKey':
+      return { 'sb-app-id': appId, ...bearer(world.serviceKeys.revoked) };
+    case 'otherProjectServiceKey':
+      return { 'sb-app-id': appId, ...bearer(world.serviceKeys.otherProject) };
     case 'otherProjectUser':
       return {
         'sb-app-id': world.other.credentials.appId,

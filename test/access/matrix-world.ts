@@ -1,5 +1,6 @@
 import { createSigner } from 'fast-jwt';
 import type { Clock } from '../../src/domain/clock.ts';
+import { createServiceKey } from '../../src/domain/identity/service-keys.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { type CallerId, type Scope, sharedRole } from './access-matrix.ts';
@@ -24,6 +25,8 @@ export type MatrixWorld = {
     'creator' | 'userEntry' | 'roleEntry' | 'admin' | 'stranger' | 'disabledUser' | 'otherProjectUser',
     Account
   >;
+  /** Service keys: a live one of the project, one revoked since, and one of the other project. */
+  serviceKeys: { live: string; revoked: string; otherProject: string };
   /** The tokens of the callers refused by the token barrier (none for `noToken`). */
   badTokens: Partial<Record<CallerId, string>>;
   /** Verified files, shared with userEntry, disabledUser, otherProjectUser and the role `editors`. */
@@ -154,10 +157,23 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
     if (revoked.status !== 204) throw new Error(`revoke: ${revoked.text}`);
   }
 
+  const keys = server.services.repositories.serviceKeys;
+  const keyOf = async (client: ApiClient, name: string) => {
+    const project = await server.services.repositories.projects.findById(client.credentials.projectId);
+    return (await createServiceKey(keys, project!, { name, clock })).key;
+  };
+  const serviceKeys = {
+    live: await keyOf(api, 'matrix'),
+    revoked: await keyOf(api, 'matrix-revoked'),
+    otherProject: await keyOf(other, 'elsewhere'),
+  };
+  await keys.delete(api.credentials.projectId, 'matrix-revoked');
+
   return {
     server,
     api,
     other,
+    serviceKeys,
     accounts: {
       creator: creator!,
       userEntry: userEntry!,

@@ -23,17 +23,19 @@ describe('the audit log', () => {
   let alice: Account;
   let bob: Account;
   let fileId: string;
+  let serviceKey: string;
   before(async () => {
     server = await startTestServer({}, {}, { clock });
+    serviceKey = await server.createServiceKey();
     alice = await server.client.signup();
     bob = await server.client.signup();
     fileId = (await server.client.uploadFile(alice.token, 'audit/report.txt', 'audited'))._id;
   });
   after(() => server?.stop());
 
-  /** A page of the audit log read with the app secret (a backend). */
+  /** A page of the audit log read with a service key (a backend). */
   const audit = async (query = ''): Promise<AuditPage> => {
-    const answer = await server.client.call('GET', `/api/v1/audit${query}`);
+    const answer = await server.client.call('GET', `/api/v1/audit${query}`, { serviceKey });
     assert.equal(answer.status, 200, answer.text);
     return answer.body;
   };
@@ -167,14 +169,14 @@ describe('the audit log', () => {
       ['?cursor=!!', /cursor/],
     ];
     for (const [query, message] of cases) {
-      const answer = await server.client.call('GET', `/api/v1/audit${query}`);
+      const answer = await server.client.call('GET', `/api/v1/audit${query}`, { serviceKey });
       assert.equal(answer.status, 400, `${query}: ${answer.text}`);
       assert.equal(answer.body.code, 'VALIDATION_FAILED', query);
       assert.match(answer.body.message, message, query);
     }
   });
 
-  it("is read with the app secret or an admin's token; a user's token is refused", async () => {
+  it("is read with a service key or an admin's token; the app secret and a user's token are refused", async () => {
     const origin = 'https://audit.example';
     const project = await server.createProject('audit-access', [origin]);
     const user = await project.signup();
@@ -193,12 +195,31 @@ describe('the audit log', () => {
     await server.services.repositories.users.setRole(project.credentials.projectId, user.userId, 'admin');
     const asAdmin = await fromBrowser(user.token);
     assert.equal(asAdmin.status, 200, asAdmin.text);
-    const withSecret = await project.call('GET', '/api/v1/audit');
-    assert.equal(withSecret.status, 200, withSecret.text);
-    assert.deepEqual(asAdmin.body, withSecret.body);
+    // Issue 35: the app secret ships inside apps. Alone it reads nothing; beside a user's token
+    // it is that user.
+    const secretOnly = await project.call('GET', '/api/v1/audit');
+    assert.equal(secretOnly.status, 401, secretOnly.text);
+    assert.equal(secretOnly.body.code, 'AUTH_REQUIRED');
+    const plain = await project.signup();
+    const secretAndUser = await project.call('GET', '/api/v1/audit', { token: plain.token });
+    assert.equal(secretAndUser.status, 403, secretAndUser.text);
+    assert.equal(secretAndUser.body.code, 'ACCESS_DENIED');
+    const withKey = await project.call('GET', '/api/v1/audit', {
+      serviceKey: await server.createServiceKey(project.credentials.projectId),
+    });
+    assert.equal(withKey.status, 200, withKey.text);
+    // The key's project only: another project's key is no key here.
+    const otherKey = await project.call('GET', '/api/v1/audit', { serviceKey });
+    assert.equal(otherKey.status, 401, otherKey.text);
+    assert.equal(otherKey.body.code, 'INVALID_TOKEN');
     // Each project reads its own log only.
+    assert.ok(withKey.body.events.length > 0);
     assert.ok(
-      withSecret.body.events.every((event: AuditEvent) => event.project === project.credentials.projectId),
+      withKey.body.events.every((event: AuditEvent) => event.project === project.credentials.projectId),
+    );
+    assert.deepEqual(
+      asAdmin.body.events.map((event: AuditEvent) => event.id),
+      withKey.body.events.map((event: AuditEvent) => event.id).slice(-asAdmin.body.events.length),
     );
   });
 });

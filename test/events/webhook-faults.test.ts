@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import type { ApiClient } from '../support/api-client.ts';
-import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
+import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
 import { currentStackName } from '../support/test-stack.ts';
 import { useTwoNodes } from '../support/two-nodes.ts';
 import { startWebhookReceiver, waitUntil } from '../support/webhook-receiver.ts';
@@ -14,10 +13,24 @@ const env = {
   COFFER_WEBHOOK_TIMEOUT_SECONDS: '5',
 };
 
-async function addWebhook(client: ApiClient, url: string) {
-  const answer = await client.call('POST', '/api/v1/webhooks', { body: { url, events: ['file.*'] } });
+/** A service key of the process's project, made as an operator does (`coffer project key create`). */
+async function createServiceKey(coffer: CofferProcess): Promise<string> {
+  const name = `faults-${Math.random().toString(36).slice(2, 10)}`;
+  const args = ['project', 'key', 'create', coffer.credentials.projectId, '--name', name, '--json'];
+  const created = await runCli([...args, '--data-dir', coffer.dataDir], coffer.env);
+  assert.equal(created.code, 0, created.stderr);
+  return JSON.parse(created.stdout).key;
+}
+
+/** Webhooks are managed with a service key (issue 35); answers the webhook and the key. */
+async function addWebhook(coffer: CofferProcess, url: string) {
+  const serviceKey = await createServiceKey(coffer);
+  const answer = await coffer.client.call('POST', '/api/v1/webhooks', {
+    serviceKey,
+    body: { url, events: ['file.*'] },
+  });
   assert.equal(answer.status, 201, answer.text);
-  return answer.body as { id: string; secret: string };
+  return { ...(answer.body as { id: string; secret: string }), serviceKey };
 }
 
 /** Issue 22: at least once, through a kill -9, and once per event across two nodes. */
@@ -34,11 +47,13 @@ describe(`webhook delivery through faults (${currentStackName()} stack)`, () => 
     try {
       // The receiver is down (503): the event is committed and its delivery still pending.
       receiver.answerWith(() => 503);
-      const webhook = await addWebhook(coffer.client, receiver.url);
+      const webhook = await addWebhook(coffer, receiver.url);
       const { token } = await coffer.client.signup();
       const pending = await coffer.client.uploadFile(token, 'faults/pending.txt', 'pending');
       await waitUntil(async () => {
-        const page = await coffer.client.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`);
+        const page = await coffer.client.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`, {
+          serviceKey: webhook.serviceKey,
+        });
         return (
           page.body.deliveries.some((delivery: { attempts: number }) => delivery.attempts >= 1) || undefined
         );
@@ -69,7 +84,7 @@ describe(`webhook delivery through faults (${currentStackName()} stack)`, () => 
       const receiver = await startWebhookReceiver();
       try {
         const { nodeA, nodeB } = nodes;
-        const webhook = await addWebhook(nodeA.client, receiver.url);
+        const webhook = await addWebhook(nodeA, receiver.url);
         const { token } = await nodeA.client.signup();
         const fileIds: string[] = [];
         for (let i = 0; i < 12; i++) {
@@ -89,7 +104,9 @@ describe(`webhook delivery through faults (${currentStackName()} stack)`, () => 
         );
         // Every delivery done, each in one attempt: had both nodes taken one, it would count two.
         const deliveries = await waitUntil(async () => {
-          const page = await nodeB.client.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`);
+          const page = await nodeB.client.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`, {
+            serviceKey: webhook.serviceKey,
+          });
           const all = page.body.deliveries as { status: string; attempts: number }[];
           return all.length === expected && all.every((delivery) => delivery.status === 'delivered')
             ? all

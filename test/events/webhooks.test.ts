@@ -11,6 +11,8 @@ describe('webhooks', () => {
   let server: TestServer;
   let delivery: { stop(): Promise<void> };
   let token: string;
+  /** Webhooks are managed with a service key (or an admin's token), never the app secret. */
+  let serviceKey: string;
   const log = { info() {}, warn() {} };
   before(async () => {
     server = await startTestServer(
@@ -24,6 +26,7 @@ describe('webhooks', () => {
     );
     delivery = startEventDelivery(server.services, log);
     ({ token } = await server.client.signup());
+    serviceKey = await server.createServiceKey();
   });
   after(async () => {
     await delivery?.stop();
@@ -32,6 +35,7 @@ describe('webhooks', () => {
 
   const createWebhook = async (url: string, events: string[] = ['file.*']) => {
     const answer = await server.client.call('POST', '/api/v1/webhooks', {
+      serviceKey,
       body: { url, events, description: 'test' },
     });
     assert.equal(answer.status, 201, answer.text);
@@ -88,7 +92,9 @@ describe('webhooks', () => {
         'a retried delivery',
       );
       new Webhook(webhook.secret).verify(event.body, event.headers as Record<string, string>);
-      const page = await server.client.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`);
+      const page = await server.client.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`, {
+        serviceKey,
+      });
       const [listed] = page.body.deliveries;
       assert.equal(listed.status, 'delivered');
       assert.equal(listed.attempts, 3);
@@ -103,14 +109,27 @@ describe('webhooks', () => {
     }
   });
 
-  it('loopback targets are refused without COFFER_WEBHOOK_ALLOW_PRIVATE; management needs the secret or an admin', async () => {
+  it('loopback targets are refused without COFFER_WEBHOOK_ALLOW_PRIVATE; management needs a service key or an admin', async () => {
     const guarded = await startTestServer();
     try {
+      const key = await guarded.createServiceKey();
       const refused = await guarded.client.call('POST', '/api/v1/webhooks', {
+        serviceKey: key,
         body: { url: 'http://127.0.0.1:9/hook', events: ['*'] },
       });
       assert.equal(refused.status, 400);
       assert.equal(refused.body.code, 'VALIDATION_FAILED');
+      // Issue 35: the app secret ships inside apps; alone it administers nothing, and beside a
+      // plain user's token it is that user.
+      const secretOnly = await guarded.client.call('POST', '/api/v1/webhooks', {
+        body: { url: 'https://hooks.example.com/x', events: ['*'] },
+      });
+      assert.equal(secretOnly.status, 401, secretOnly.text);
+      assert.equal(secretOnly.body.code, 'AUTH_REQUIRED');
+      const plain = await guarded.client.signup();
+      const secretAndUser = await guarded.client.call('GET', '/api/v1/webhooks', { token: plain.token });
+      assert.equal(secretAndUser.status, 403, secretAndUser.text);
+      assert.equal(secretAndUser.body.code, 'ACCESS_DENIED');
       const origin = 'https://app.example';
       const project = await guarded.createProject('hooks-origin', [origin]);
       const user = await project.signup();
@@ -128,6 +147,16 @@ describe('webhooks', () => {
         headers: { 'sb-app-id': project.credentials.appId, origin },
       });
       assert.equal(asAdmin.status, 200, asAdmin.text);
+      // A service key is refused from a browser, even from an allowed origin.
+      const projectKey = await guarded.createServiceKey(project.credentials.projectId);
+      const keyFromBrowser = await project.call('GET', '/api/v1/webhooks', {
+        serviceKey: projectKey,
+        headers: { origin },
+      });
+      assert.equal(keyFromBrowser.status, 403, keyFromBrowser.text);
+      assert.equal(keyFromBrowser.body.code, 'ORIGIN_NOT_ALLOWED');
+      const keyFromServer = await project.call('GET', '/api/v1/webhooks', { serviceKey: projectKey });
+      assert.equal(keyFromServer.status, 200, keyFromServer.text);
     } finally {
       await guarded.stop();
     }
@@ -137,16 +166,18 @@ describe('webhooks', () => {
     const receiver = await startReceiver();
     try {
       const webhook = await createWebhook(receiver.url, ['*']);
-      const rotated = await server.client.call('POST', `/api/v1/webhooks/${webhook.id}/rotate-secret`);
+      const rotated = await server.client.call('POST', `/api/v1/webhooks/${webhook.id}/rotate-secret`, {
+        serviceKey,
+      });
       assert.equal(rotated.status, 200, rotated.text);
       assert.notEqual(rotated.body.secret, webhook.secret);
-      const tested = await server.client.call('POST', `/api/v1/webhooks/${webhook.id}/test`);
+      const tested = await server.client.call('POST', `/api/v1/webhooks/${webhook.id}/test`, { serviceKey });
       assert.equal(tested.status, 200, tested.text);
       assert.equal(tested.body.status, 'delivered');
       const event = receiver.received.find((got) => got.type === 'webhook.test')!;
       for (const secret of [webhook.secret, rotated.body.secret as string])
         new Webhook(secret).verify(event.body, event.headers as Record<string, string>);
-      const listed = await server.client.call('GET', '/api/v1/webhooks');
+      const listed = await server.client.call('GET', '/api/v1/webhooks', { serviceKey });
       assert.ok(listed.body.webhooks.every((hook: Record<string, unknown>) => !('secret' in hook)));
     } finally {
       await receiver.close();
@@ -156,7 +187,7 @@ describe('webhooks', () => {
   async function pollWebhook(id: string, done: (body: ApiResponse['body']) => boolean) {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const answer = await server.client.call('GET', `/api/v1/webhooks/${id}`);
+      const answer = await server.client.call('GET', `/api/v1/webhooks/${id}`, { serviceKey });
       if (done(answer.body)) return answer.body;
       if (Date.now() > deadline) throw new Error(`webhook still ${answer.text}`);
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -12,6 +12,8 @@ export type CallOptions = {
   headers?: Record<string, string>;
   /** Send no app credentials at all. */
   anonymous?: boolean;
+  /** A service key (csk_…): sent as the bearer token with the app id, and no app secret. */
+  serviceKey?: string;
   /**
    * Connect from this local address, e.g. 127.0.0.2 (all of 127/8 is loopback on Linux): the
    * server sees it as the client address. fetch cannot choose one, so node:http sends these.
@@ -32,9 +34,10 @@ export class ApiClient {
     const headers: Record<string, string> = {};
     if (!options.anonymous) {
       headers['sb-app-id'] = this.credentials.appId;
-      headers['sb-app-secret'] = this.credentials.appSecret;
+      if (options.serviceKey === undefined) headers['sb-app-secret'] = this.credentials.appSecret;
     }
     if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.serviceKey) headers.authorization = `Bearer ${options.serviceKey}`;
     let body: string | undefined;
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json';

@@ -5,6 +5,10 @@ import { buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config/config.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import { createProject } from '../../src/domain/identity/create-project.ts';
+import { createServiceKey } from '../../src/domain/identity/service-keys.ts';
+
+let serviceKeySerial = 0;
+
 import { buildServices, type Services } from '../../src/services.ts';
 import { ApiClient, type AppCredentials } from './api-client.ts';
 import { prepareTestStack } from './test-stack.ts';
@@ -17,6 +21,8 @@ export type TestServer = {
   dataDir: string;
   /** Creates another project with its own credentials (and allowed origins). */
   createProject(name: string, origins?: string[]): Promise<ApiClient>;
+  /** A new service key (csk_…) of the project (the default one unless named): a project admin. */
+  createServiceKey(projectId?: string): Promise<string>;
   /** Starts the app's close (a drain), as SIGTERM does in a worker; stop() still cleans up. */
   beginClose(): Promise<void>;
   /** How many client connections the server holds open right now. */
@@ -55,6 +61,16 @@ export async function startTestServer(
     credentials: client.credentials,
     dataDir,
     createProject: makeProject,
+    createServiceKey: async (projectId = client.credentials.projectId) => {
+      const project = await services.repositories.projects.findById(projectId);
+      if (!project) throw new Error(`no project ${projectId}`);
+      const name = `test-${++serviceKeySerial}`;
+      const issued = await createServiceKey(services.repositories.serviceKeys, project, {
+        name,
+        clock: services.clock,
+      });
+      return issued.key;
+    },
     beginClose: () => app.close(),
     countConnections: () =>
       new Promise((resolve, reject) =>

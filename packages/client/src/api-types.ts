@@ -999,7 +999,7 @@ export type components = {
             timestamp: string;
             project: string;
             actor: {
-                kind: "user" | "app" | "operator" | "system";
+                kind: "user" | "app" | "operator" | "service-key" | "system";
                 id: string | null;
                 ip: string | null;
                 userAgent: string | null;

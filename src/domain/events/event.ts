@@ -24,8 +24,8 @@ export type EventType = (typeof eventTypes)[number];
 
 /** Who caused an event. security: an address and a user agent, never a token or a secret. */
 export type Actor = {
-  kind: 'user' | 'app' | 'operator' | 'system';
-  /** The user's or operator's id, the app id; null for the system. */
+  kind: 'user' | 'app' | 'operator' | 'service-key' | 'system';
+  /** The user's or operator's id, the app id, the service key's name; null for the system. */
   id: string | null;
   ip: string | null;
   userAgent: string | null;

@@ -1,15 +1,21 @@
 import type { Principal } from '../access/decide-file-access.ts';
 import type { FileRecord } from '../files/file-record.ts';
+import { isServiceKeyPrincipal, serviceKeyPrincipalPrefix } from '../identity/service-keys.ts';
 import type { Actor, EventData, EventType, NewEvent } from './event.ts';
 import { newEventId } from './event-id.ts';
 
-/** The actor of a principal: an operator acting in the console, or a user of the project. */
+const operatorPrefix = 'operator:';
+
+/** The actor of a principal: an operator in the console, a service key, or a user of the project. */
 export function toActor(principal: Principal): Actor {
-  const operatorPrefix = 'operator:';
-  const isOperator = principal.userId.startsWith(operatorPrefix);
+  const [kind, prefix] = principal.userId.startsWith(operatorPrefix)
+    ? (['operator', operatorPrefix] as const)
+    : isServiceKeyPrincipal(principal)
+      ? (['service-key', serviceKeyPrincipalPrefix] as const)
+      : (['user', ''] as const);
   return {
-    kind: isOperator ? 'operator' : 'user',
-    id: isOperator ? principal.userId.slice(operatorPrefix.length) : principal.userId,
+    kind,
+    id: principal.userId.slice(prefix.length),
     ip: principal.client?.ip ?? null,
     userAgent: principal.client?.userAgent ?? null,
   };

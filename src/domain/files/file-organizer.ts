@@ -2,6 +2,7 @@ import { isAppError } from '../../errors/app-error.ts';
 import { fileNotFound, fileNotVerified } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { toFileEvent } from '../events/file-events.ts';
+import { assertActsForUser } from '../identity/service-keys.ts';
 import { newId } from '../ids.ts';
 import { parseCustomData } from './custom-data.ts';
 import type { FileRecord, PermissionScope } from './file-record.ts';
@@ -44,6 +45,8 @@ export class FileOrganizer {
     fileId: string,
     request: { filePath: string; permissionScope?: PermissionScope },
   ): Promise<FileRecord> {
+    // The copy is the caller's own file: a service key owns none.
+    assertActsForUser(principal);
     const source = await getAccessibleFile(this.#o.files, principal, fileId, 'read');
     if (!source.verified) throw fileNotVerified();
     const filePath = validateFilePath(request.filePath);

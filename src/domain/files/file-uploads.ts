@@ -4,6 +4,7 @@ import type { Principal } from '../access/decide-file-access.ts';
 import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
 import { toFileEvent } from '../events/file-events.ts';
+import { assertActsForUser } from '../identity/service-keys.ts';
 import { newId } from '../ids.ts';
 import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
 import { adoptDirectUpload } from './adopt-direct-upload.ts';
@@ -68,6 +69,8 @@ export class FileUploads {
       keepUntil?: number;
     },
   ): Promise<{ file: FileRecord; upload: IssuedLink }> {
+    // Files are owned by users: a service key uploads nothing of its own.
+    assertActsForUser(principal);
     const filePath = validateFilePath(request.filePath);
     const customData = request.customData === undefined ? null : parseCustomData(request.customData);
     const declared = request.declared ?? noContract;

@@ -8,7 +8,10 @@ export type FileBlobs = { fileId: string; blobVersions: string[] };
 export interface ProjectDeletionRepository {
   /** How much the project holds (what the confirmation names). */
   count(projectId: string): Promise<{ users: number; files: number }>;
-  /** Deletes every app credential: from the next access-epoch read on, no call reaches the project. */
+  /**
+   * Deletes every app credential and service key: from the next access-epoch read on, no call
+   * reaches the project. Answers how many app credentials went.
+   */
   deleteAppCredentials(projectId: string): Promise<number>;
   /** Up to `limit` of the project's files and the blob versions they name. */
   findFiles(projectId: string, limit: number): Promise<FileBlobs[]>;

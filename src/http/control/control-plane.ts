@@ -40,7 +40,11 @@ export async function controlPlane(app: TypedApp, services: Services): Promise<v
     parseJson(request, body as string, done);
   });
   installNoStore(app);
-  installAppCredentials(app, { identity: services.identity, projects: services.repositories.projects });
+  installAppCredentials(app, {
+    identity: services.identity,
+    projects: services.repositories.projects,
+    serviceKeys: services.serviceKeys,
+  });
   installAuthenticate(app, { identity: services.identity });
   installNulTextGuard(app);
   for (const route of routes) route(app, services);

@@ -36,12 +36,16 @@ export const security: Record<Access, Record<string, string[]>[]> = {
     { appId: [], appSecret: [] },
     { appId: [], allowedOrigin: [] },
   ],
+  // A service key may call what a project admin may, but for what only a user has (a profile,
+  // a password, files of its own): those answer it ACCESS_DENIED.
   user: [
     { appId: [], appSecret: [], bearer: [] },
     { appId: [], allowedOrigin: [], bearer: [] },
+    { appId: [], serviceKey: [] },
   ],
   admin: [
-    { appId: [], appSecret: [] },
+    { appId: [], serviceKey: [] },
+    { appId: [], appSecret: [], bearer: [] },
     { appId: [], allowedOrigin: [], bearer: [] },
   ],
   link: [],
@@ -54,7 +58,8 @@ export const securitySchemes = {
     type: 'apiKey',
     in: 'header',
     name: 'sb-app-secret',
-    description: 'The app secret: servers and trusted clients only, never a browser',
+    description:
+      'The app secret of a client app. It ships inside apps, so it is assumed public: it grants only what a signed-out client may do',
   },
   allowedOrigin: {
     type: 'apiKey',
@@ -63,6 +68,13 @@ export const securitySchemes = {
     description: "Browsers: an origin in the project's allowed origins stands in for the secret",
   },
   bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user access token' },
+  serviceKey: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'csk_…',
+    description:
+      'A service key (coffer project key create): a server-only credential that acts as a project admin; refused from browsers (any Origin)',
+  },
   metricsToken: {
     type: 'http',
     scheme: 'bearer',

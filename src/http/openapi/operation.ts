@@ -5,7 +5,7 @@ import type { ErrorCode } from '../../errors/error-codes.ts';
  * - `public`: nobody needs anything (probes, the reference);
  * - `app`: app credentials (id + secret, or id + an allowed browser origin);
  * - `user`: app credentials and a user's bearer token;
- * - `admin`: the app secret alone (a backend), or app credentials and a project admin's token;
+ * - `admin`: a service key (a backend), or app credentials and a project admin's token;
  * - `link`: a signed link (its query string is the credential);
  * - `metrics`: `COFFER_METRICS_TOKEN` as a bearer token, or a direct loopback client.
  */

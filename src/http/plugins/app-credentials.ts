@@ -1,21 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityService } from '../../domain/identity/identity-service.ts';
 import type { ProjectRepository } from '../../domain/identity/project-repository.ts';
+import { isServiceKeyToken, type ServiceKeys } from '../../domain/identity/service-keys.ts';
 import { appCredentialsRequired, originNotAllowed } from '../../errors/errors.ts';
 import { tusRequestHeaders, tusResponseHeaders } from '../data/resumable/tus-protocol.ts';
 import { toErrorBody } from './error-handler.ts';
+import { readBearerToken, single } from './header-values.ts';
 
 const allowedHeaders = `sb-app-id, sb-app-secret, authorization, content-type, accept, last-event-id, ${tusRequestHeaders}`;
 const allowedMethods = 'GET, POST, PATCH, DELETE, OPTIONS';
 
 /**
- * Barrier 2 (spec §5) for the control plane: `sb-app-id` with `sb-app-secret`, or `sb-app-id`
- * from an origin the project allows. Also answers CORS for browsers: a preflight carries no
+ * Barrier 2 (spec §5) for the control plane: `sb-app-id` with `sb-app-secret`, with a service key
+ * (`Authorization: Bearer csk_…`, from a server only), or from an origin the project allows. Also answers CORS for browsers: a preflight carries no
  * app id, so it is answered for any origin some project allows, and the real call decides.
  */
 export function installAppCredentials(
   app: FastifyInstance,
-  options: { identity: IdentityService; projects: ProjectRepository },
+  options: { identity: IdentityService; projects: ProjectRepository; serviceKeys: ServiceKeys },
 ): void {
   app.options('/*', { schema: { hide: true } }, async (request, reply) =>
     answerPreflight(request, reply, options.projects),
@@ -27,6 +29,15 @@ export function installAppCredentials(
     if (!appId) throw appCredentialsRequired();
     const secret = single(request.headers['sb-app-secret']);
     const origin = single(request.headers.origin);
+    const bearer = readBearerToken(request);
+    const serviceKey = bearer !== undefined && isServiceKeyToken(bearer) ? bearer : undefined;
+    // security: a service key is a server credential (issue 35); a browser, which sends an
+    // Origin with every cross-origin call, must never hold one, so a key that arrives with an
+    // Origin is refused rather than trusted (allowed origin or not).
+    if (serviceKey !== undefined && origin !== undefined)
+      throw originNotAllowed(
+        'A service key is a server credential: it is refused from a browser (a request with an Origin)',
+      );
     const project = await options.identity.getProjectByApp(appId, secret);
     const originAllowed = origin !== undefined && project.allowedOrigins.includes(origin);
     if (originAllowed)
@@ -35,13 +46,15 @@ export function installAppCredentials(
         .header('vary', 'Origin')
         // A browser's tus client reads the created upload's URL (POST /api/v1/uploads).
         .header('access-control-expose-headers', tusResponseHeaders);
-    if (secret === undefined) {
+    if (secret === undefined && serviceKey === undefined) {
       if (origin === undefined) throw appCredentialsRequired();
       if (!originAllowed) throw originNotAllowed();
     }
     request.project = project;
-    // A verified app secret: what may manage the project's webhooks without a token (issue 22).
-    request.appSecretVerified = secret !== undefined;
+    // The key stands in for the app secret here and for the token behind (authenticate.ts):
+    // checked now, so that no route, public or not, is reached with an unknown key.
+    request.serviceKeyPrincipal =
+      serviceKey === undefined ? undefined : await options.serviceKeys.authenticate(project, serviceKey);
   });
 }
 
@@ -64,10 +77,4 @@ export async function answerPreflight(
     .header('access-control-allow-headers', allowedHeaders)
     .header('access-control-max-age', '600')
     .send();
-}
-
-/** A header's value when it was sent once and is not empty. */
-export function single(value: string | string[] | undefined): string | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  return text === undefined || text === '' ? undefined : text;
 }

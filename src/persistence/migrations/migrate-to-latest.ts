@@ -22,6 +22,7 @@ import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
 import { renditions } from './renditions.ts';
 import { resumableUploads } from './resumable-uploads.ts';
+import { serviceKeys } from './service-keys.ts';
 import { sessionRevocation } from './session-revocation.ts';
 import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0023_session_revocation': sessionRevocation,
   '0024_account_tokens': accountTokens,
   '0025_file_row_stamp': fileRowStamp,
+  '0026_service_keys': serviceKeys,
 };
 
 /** The names of every migration, in the order they run. */

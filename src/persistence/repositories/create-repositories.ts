@@ -10,6 +10,7 @@ import type { AppCredentialRepository } from '../../domain/identity/app-credenti
 import type { ProjectDeletionRepository } from '../../domain/identity/project-deletion-repository.ts';
 import type { ProjectRepository } from '../../domain/identity/project-repository.ts';
 import type { RefreshTokenRepository } from '../../domain/identity/refresh-token-repository.ts';
+import type { ServiceKeyRepository } from '../../domain/identity/service-key-repository.ts';
 import type { UserRepository } from '../../domain/identity/user-repository.ts';
 import type { SigningKeyRepository } from '../../domain/keys/signing-key-repository.ts';
 import type { MailQueue } from '../../domain/mail/mail-queue.ts';
@@ -34,6 +35,7 @@ import { KyselyRateLimitRepository } from './kysely-rate-limit-repository.ts';
 import { KyselyRefreshTokenRepository } from './kysely-refresh-token-repository.ts';
 import { KyselyRenditionRepository } from './kysely-rendition-repository.ts';
 import { KyselyResumableUploadRepository } from './kysely-resumable-upload-repository.ts';
+import { KyselyServiceKeyRepository } from './kysely-service-key-repository.ts';
 import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
 import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.ts';
 import { KyselyUserRepository } from './kysely-user-repository.ts';
@@ -49,6 +51,8 @@ export type Repositories = {
   refreshTokens: RefreshTokenRepository;
   operators: OperatorRepository;
   appCredentials: AppCredentialRepository;
+  /** Server-only admin credentials (issue 35). */
+  serviceKeys: ServiceKeyRepository;
   projectDeletion: ProjectDeletionRepository;
   storageUsage: StorageUsageRepository;
   resumableUploads: ResumableUploadRepository;
@@ -74,6 +78,7 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     refreshTokens: new KyselyRefreshTokenRepository(db),
     operators: new KyselyOperatorRepository(db),
     appCredentials: new KyselyAppCredentialRepository(db),
+    serviceKeys: new KyselyServiceKeyRepository(db),
     projectDeletion: new KyselyProjectDeletionRepository(db),
     storageUsage: new KyselyStorageUsageRepository(db),
     resumableUploads: new KyselyResumableUploadRepository(db),

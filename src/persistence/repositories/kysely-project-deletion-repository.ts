@@ -27,6 +27,8 @@ export class KyselyProjectDeletionRepository implements ProjectDeletionRepositor
   }
 
   async deleteAppCredentials(projectId: string): Promise<number> {
+    // Service keys reach the project too: they go first.
+    await this.#db.deleteFrom('service_keys').where('project_id', '=', projectId).execute();
     const result = await this.#db
       .deleteFrom('app_credentials')
       .where('project_id', '=', projectId)

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { authRequired } from '../../../errors/errors.ts';
 import { toClientContext } from '../../client-context.ts';
-import { readBearerToken } from '../../plugins/authenticate.ts';
+import { readBearerToken } from '../../plugins/header-values.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { AcceptedSchema, EmailField } from './account-schemas.ts';
 

@@ -28,6 +28,7 @@ export const AuditEventSchema = Type.Object(
         Type.Literal('user'),
         Type.Literal('app'),
         Type.Literal('operator'),
+        Type.Literal('service-key'),
         Type.Literal('system'),
       ]),
       id: Type.Union([Type.String(), Type.Null()]),

@@ -8,7 +8,6 @@ export const listAuditEvents: RouteRegistrar = (app, services) => {
   app.get(
     '/audit',
     {
-      config: { public: true },
       schema: {
         summary: "The project's audit log, newest first, 100 events a page",
         tags: ['audit'],
@@ -17,7 +16,7 @@ export const listAuditEvents: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const projectId = await toManagedProject(request, services);
+      const projectId = toManagedProject(request);
       return listAuditPage(services.repositories.events, projectId, request.query);
     },
   );

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { toClientContext } from '../../client-context.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { toUserCaller } from '../../user-caller.ts';
 
 /**
  * POST /api/v1/auth/password {oldPassword, newPassword} (bearer): 204. Every other session's
@@ -26,8 +27,7 @@ export const changePassword: RouteRegistrar = (app, services) => {
       },
     },
     async (request, reply) => {
-      const caller = { principal: request.principal, user: request.user, sessionId: request.sessionId };
-      await services.identity.changePassword(caller, request.body, toClientContext(request));
+      await services.identity.changePassword(toUserCaller(request), request.body, toClientContext(request));
       return reply.code(204).send();
     },
   );

@@ -1,8 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import { assertActsForUser } from '../../../domain/identity/service-keys.ts';
 import { authRequired } from '../../../errors/errors.ts';
 import { toClientContext } from '../../client-context.ts';
-import { readBearerToken } from '../../plugins/authenticate.ts';
+import { readBearerToken } from '../../plugins/header-values.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { toUserCaller } from '../../user-caller.ts';
 import { RefreshTokenField } from '../../wire/schemas.ts';
 
 /**
@@ -28,6 +30,8 @@ export const logout: RouteRegistrar = (app, services) => {
         // A bearer logout may come with no body at all (the JSON parser makes it undefined).
         request.body ??= {};
         if (typeof (request.body as { refreshToken?: unknown }).refreshToken === 'string') return;
+        // A service key has no session to end.
+        if (request.serviceKeyPrincipal) assertActsForUser(request.serviceKeyPrincipal);
         const token = readBearerToken(request);
         if (token === undefined) throw authRequired();
         const caller = await services.identity.authenticate(request.project, token);
@@ -41,11 +45,7 @@ export const logout: RouteRegistrar = (app, services) => {
       if (refreshToken !== undefined) {
         await services.identity.logoutByRefreshToken(request.project, refreshToken, toClientContext(request));
       } else {
-        await services.identity.logout({
-          user: request.user,
-          principal: request.principal,
-          sessionId: request.sessionId,
-        });
+        await services.identity.logout(toUserCaller(request));
       }
       return reply.code(204).send();
     },

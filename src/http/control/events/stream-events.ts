@@ -2,8 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../../../domain/access/decide-file-access.ts';
 import type { Services } from '../../../services.ts';
-import { single } from '../../plugins/app-credentials.ts';
-import { readBearerToken } from '../../plugins/authenticate.ts';
+import { readBearerToken, single } from '../../plugins/header-values.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { SseSink } from './sse-sink.ts';
 

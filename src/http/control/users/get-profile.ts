@@ -1,4 +1,5 @@
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { toUserCaller } from '../../user-caller.ts';
 import { UserProfileSchema } from '../../wire/schemas.ts';
 import { toProfileView } from '../../wire/to-wire.ts';
 
@@ -13,6 +14,6 @@ export const getProfile: RouteRegistrar = (app) => {
         response: { 200: UserProfileSchema, ...errorResponses(401, 403) },
       },
     },
-    async (request) => toProfileView(request.user),
+    async (request) => toProfileView(toUserCaller(request).user),
   );
 };

@@ -7,7 +7,6 @@ export const createWebhook: RouteRegistrar = (app, services) => {
   app.post(
     '/webhooks',
     {
-      config: { public: true },
       schema: {
         summary: 'Add a webhook endpoint (its signing secret is answered only here)',
         tags: ['webhooks'],
@@ -16,7 +15,7 @@ export const createWebhook: RouteRegistrar = (app, services) => {
       },
     },
     async (request, reply) => {
-      const projectId = await toManagedProject(request, services);
+      const projectId = toManagedProject(request);
       const webhook = await services.webhooks.create(projectId, request.body);
       return reply.code(201).send({ ...toWebhookView(webhook), secret: webhook.secret });
     },

@@ -7,7 +7,6 @@ export const deleteWebhook: RouteRegistrar = (app, services) => {
   app.delete(
     '/webhooks/:webhookId',
     {
-      config: { public: true },
       schema: {
         summary: 'Remove a webhook endpoint and its deliveries',
         tags: ['webhooks'],
@@ -16,7 +15,7 @@ export const deleteWebhook: RouteRegistrar = (app, services) => {
       },
     },
     async (request, reply) => {
-      const projectId = await toManagedProject(request, services);
+      const projectId = toManagedProject(request);
       await services.webhooks.delete(projectId, request.params.webhookId);
       return reply.code(204).send();
     },

@@ -7,7 +7,6 @@ export const getWebhook: RouteRegistrar = (app, services) => {
   app.get(
     '/webhooks/:webhookId',
     {
-      config: { public: true },
       schema: {
         summary: 'Get a webhook endpoint',
         tags: ['webhooks'],
@@ -16,7 +15,7 @@ export const getWebhook: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const projectId = await toManagedProject(request, services);
+      const projectId = toManagedProject(request);
       return toWebhookView(await services.webhooks.get(projectId, request.params.webhookId));
     },
   );

@@ -10,7 +10,6 @@ export const listWebhookDeliveries: RouteRegistrar = (app, services) => {
   app.get(
     '/webhooks/:webhookId/deliveries',
     {
-      config: { public: true },
       schema: {
         summary: "A webhook endpoint's deliveries, newest first",
         tags: ['webhooks'],
@@ -28,7 +27,7 @@ export const listWebhookDeliveries: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const projectId = await toManagedProject(request, services);
+      const projectId = toManagedProject(request);
       const page = { limit: pageSize, ...(request.query.cursor && { before: request.query.cursor }) };
       const deliveries = await services.webhooks.listDeliveries(projectId, request.params.webhookId, page);
       const nextCursor = deliveries.length === pageSize ? deliveries.at(-1)!.id : null;

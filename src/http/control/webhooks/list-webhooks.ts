@@ -8,7 +8,6 @@ export const listWebhooks: RouteRegistrar = (app, services) => {
   app.get(
     '/webhooks',
     {
-      config: { public: true },
       schema: {
         summary: "List the project's webhook endpoints",
         tags: ['webhooks'],
@@ -16,7 +15,7 @@ export const listWebhooks: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const projectId = await toManagedProject(request, services);
+      const projectId = toManagedProject(request);
       return { webhooks: (await services.webhooks.list(projectId)).map(toWebhookView) };
     },
   );

@@ -7,7 +7,6 @@ export const retryWebhookDelivery: RouteRegistrar = (app, services) => {
   app.post(
     '/webhooks/:webhookId/deliveries/:deliveryId/retry',
     {
-      config: { public: true },
       schema: {
         summary: 'Attempt a delivery again now (same webhook-id, a fresh timestamp and signature)',
         tags: ['webhooks'],
@@ -19,7 +18,7 @@ export const retryWebhookDelivery: RouteRegistrar = (app, services) => {
       },
     },
     async (request, reply) => {
-      const projectId = await toManagedProject(request, services);
+      const projectId = toManagedProject(request);
       await services.webhooks.retryDelivery(projectId, request.params.webhookId, request.params.deliveryId);
       return reply.code(202).send();
     },

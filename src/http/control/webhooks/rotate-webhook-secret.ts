@@ -7,7 +7,6 @@ export const rotateWebhookSecret: RouteRegistrar = (app, services) => {
   app.post(
     '/webhooks/:webhookId/rotate-secret',
     {
-      config: { public: true },
       schema: {
         summary: 'A new signing secret; the old one keeps signing for 24 hours',
         tags: ['webhooks'],
@@ -16,7 +15,7 @@ export const rotateWebhookSecret: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const projectId = await toManagedProject(request, services);
+      const projectId = toManagedProject(request);
       const webhook = await services.webhooks.rotateSecret(projectId, request.params.webhookId);
       return { ...toWebhookView(webhook), secret: webhook.secret };
     },

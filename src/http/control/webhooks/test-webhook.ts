@@ -7,7 +7,6 @@ export const testWebhook: RouteRegistrar = (app, services) => {
   app.post(
     '/webhooks/:webhookId/test',
     {
-      config: { public: true },
       schema: {
         summary: 'Send a webhook.test event to the endpoint now',
         tags: ['webhooks'],
@@ -16,7 +15,7 @@ export const testWebhook: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const projectId = await toManagedProject(request, services);
+      const projectId = toManagedProject(request);
       return toDeliveryView(await services.webhooks.test(projectId, request.params.webhookId));
     },
   );

@@ -7,7 +7,6 @@ export const updateWebhook: RouteRegistrar = (app, services) => {
   app.patch(
     '/webhooks/:webhookId',
     {
-      config: { public: true },
       schema: {
         summary: 'Change a webhook endpoint (enabled: true takes a disabled one back)',
         tags: ['webhooks'],
@@ -17,7 +16,7 @@ export const updateWebhook: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const projectId = await toManagedProject(request, services);
+      const projectId = toManagedProject(request);
       return toWebhookView(await services.webhooks.update(projectId, request.params.webhookId, request.body));
     },
   );
