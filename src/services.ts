@@ -23,6 +23,7 @@ import { type BackgroundJobs, buildBackgroundJobs } from './wiring/background-jo
 import { buildEventServices, type EventServices } from './wiring/event-services.ts';
 import { buildFileServices, type FileServices } from './wiring/file-services.ts';
 import { buildIdentityServices, type IdentityServices } from './wiring/identity-services.ts';
+import { openLocalLeaseHolders } from './wiring/local-lease-holders.ts';
 import { buildMailServices, type MailServices } from './wiring/mail-services.ts';
 import { buildMetricsServices, type MetricsServices } from './wiring/metrics-services.ts';
 import { openStores } from './wiring/open-stores.ts';
@@ -72,8 +73,10 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     }
     const publicUrl = { value: config.publicUrl ?? `http://${config.host}:${config.port}` };
     const partials = openPartialStore(blobs, hashes);
+    const leaseHolders = await openLocalLeaseHolders();
     const context = {
       ...{ config, clock, database, repositories, blobs, partials, hashes, accessEpoch, publicUrl },
+      leaseHolders,
       newBlobVersion,
     };
     const keys = await loadSigningKeys(repositories.signingKeys);

@@ -235,7 +235,12 @@ export function toVersionPath(rootDir: string, key: string, version: string): st
  * stays the caller's (it syncs and closes it). Writes go from `position` on when one is given
  * (positional writes), else from the file's current position.
  */
-export function toFileWriter(file: FileHandle, position?: number): Writable {
+export function toFileWriter(
+  file: FileHandle,
+  position?: number,
+  /** Told, with a position, where the bytes written so far end. */
+  onWritten?: (end: number) => void,
+): Writable {
   let next = position;
   return new Writable({
     highWaterMark: writeBatchBytes,
@@ -243,7 +248,11 @@ export function toFileWriter(file: FileHandle, position?: number): Writable {
       const chunks = entries.map((entry) => entry.chunk as Buffer);
       const at = next;
       if (next !== undefined) for (const chunk of chunks) next += chunk.length;
-      writeChunks(file, chunks, at).then(() => callback(), callback);
+      const end = next;
+      writeChunks(file, chunks, at).then(() => {
+        if (end !== undefined) onWritten?.(end);
+        callback();
+      }, callback);
     },
   });
 }

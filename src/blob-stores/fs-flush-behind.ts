@@ -1,34 +1,44 @@
 import type { FileHandle } from 'node:fs/promises';
 
-/** How many bytes arrive between two background flushes. */
+/**
+ * How many bytes are written between two background flushes: the flush boundary of issue 35
+ * (a kill -9 loses at most about this much of a PATCH that was streaming).
+ */
 const flushEveryBytes = 1024 * 1024;
 
 /**
  * fdatasync calls started while an append's bytes still arrive, one at a time, so the one the
  * answer waits for (finish) finds little left to write: a chunk's flush overlaps its transfer
- * instead of following it. A background flush that fails fails the append (security of the
- * promise: Linux reports a write-back error to one fsync only, so it must not be dropped).
+ * instead of following it. Each flush that ends tells `onDurable` the offset it made durable
+ * (every byte written before it started), so the upload's row can move mid-PATCH. A background
+ * flush that fails fails the append (security of the promise: Linux reports a write-back error
+ * to one fsync only, so it must not be dropped).
  */
 export class FlushBehind {
   readonly #handle: FileHandle;
-  #sinceFlush = 0;
+  readonly #onDurable: ((offset: number) => void) | undefined;
+  #flushedFrom: number;
   #inFlight: Promise<void> | undefined;
   #failure: unknown;
 
-  constructor(handle: FileHandle) {
+  constructor(handle: FileHandle, options: { offset: number; onDurable?: (offset: number) => void }) {
     this.#handle = handle;
+    this.#flushedFrom = options.offset;
+    this.#onDurable = options.onDurable;
   }
 
-  /** Told of bytes on their way to the file. */
-  arrived(bytes: number): void {
-    this.#sinceFlush += bytes;
-    if (this.#sinceFlush < flushEveryBytes || this.#inFlight) return;
-    this.#sinceFlush = 0;
+  /** Told when the bytes up to `end` are written (not yet durable). */
+  written(end: number): void {
+    if (end - this.#flushedFrom < flushEveryBytes || this.#inFlight) return;
+    this.#flushedFrom = end;
     this.#inFlight = this.#handle
       .datasync()
-      .catch((error: unknown) => {
-        this.#failure ??= error;
-      })
+      .then(
+        () => this.#onDurable?.(end),
+        (error: unknown) => {
+          this.#failure ??= error;
+        },
+      )
       .finally(() => {
         this.#inFlight = undefined;
       });

@@ -7,6 +7,7 @@ import type { StoredBlob } from '../domain/blobs/blob-store.ts';
 import { etagFromSha256 } from '../domain/blobs/content-etag.ts';
 import { HashThread } from '../domain/files/hash-thread.ts';
 import type {
+  AppendOptions,
   CompleteOptions,
   PartialBlob,
   PartialBlobStore,
@@ -60,15 +61,22 @@ export class FsPartialStore implements PartialBlobStore {
     return null;
   }
 
-  async append(blob: PartialBlob, offset: number, body: Readable, options: { signal?: AbortSignal } = {}) {
+  async append(blob: PartialBlob, offset: number, body: Readable, options: AppendOptions = {}) {
     if (options.signal) addAbortSignal(options.signal, body);
     const handle = await this.#openPart(blob, offset);
-    const flush = new FlushBehind(handle);
+    // The flush boundary (issue 35): every MiB written is made durable, and told, as it goes.
+    const flush = new FlushBehind(handle, {
+      offset,
+      ...(options.onDurable && { onDurable: options.onDurable }),
+    });
     try {
       // Bytes past the row's offset never count: the body overwrites them from there.
       await handle.truncate(offset);
-      const arrival: Arrival = { bytes: 0, flush };
-      await pipeline(untilFailure(body, arrival), toFileWriter(handle, offset));
+      const arrival: Arrival = { bytes: 0 };
+      await pipeline(
+        untilFailure(body, arrival),
+        toFileWriter(handle, offset, (end) => flush.written(end)),
+      );
       // Durable before the answer moves the row: the offset is a promise to the client.
       await flush.finish();
       const end = offset + arrival.bytes;
@@ -165,7 +173,7 @@ export class FsPartialStore implements PartialBlobStore {
   }
 }
 
-type Arrival = { bytes: number; flush: FlushBehind; failure?: unknown };
+type Arrival = { bytes: number; failure?: unknown };
 
 /**
  * The body's chunks, ending rather than failing where the body fails (the client went away):
@@ -175,7 +183,6 @@ async function* untilFailure(body: Readable, arrival: Arrival): AsyncGenerator<B
   try {
     for await (const chunk of body) {
       arrival.bytes += (chunk as Buffer).length;
-      arrival.flush.arrived((chunk as Buffer).length);
       yield chunk as Buffer;
     }
   } catch (error) {

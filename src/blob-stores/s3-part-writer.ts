@@ -1,5 +1,6 @@
 import { addAbortSignal, type Readable } from 'node:stream';
 import { UploadPartCommand } from '@aws-sdk/client-s3';
+import type { AppendOptions } from '../domain/resumable/partial-blob-store.ts';
 import { toBlobStoreError } from './s3-errors.ts';
 import { parkBytes, readParkedBytes } from './s3-partial-tails.ts';
 import { type S3PartialUpload, toPartBytes } from './s3-partial-upload.ts';
@@ -13,10 +14,10 @@ export async function appendParts(
   upload: S3PartialUpload,
   offset: number,
   body: Readable,
-  signal?: AbortSignal,
+  { signal, onDurable }: AppendOptions = {},
 ): Promise<{ offset: number; failure?: unknown }> {
   if (signal) addAbortSignal(signal, body);
-  const writer = new S3PartWriter(upload, offset);
+  const writer = new S3PartWriter(upload, offset, onDurable);
   // A store failure here kept nothing new: it is the answer.
   await writer.readParked();
   const arrival: { failure?: unknown } = {};
@@ -48,9 +49,11 @@ class S3PartWriter {
   #filled = 0;
   /** The bytes at the front of #part that are already parked (read back from the tail). */
   #parked: number;
+  readonly #onDurable: ((offset: number) => void) | undefined;
 
-  constructor(upload: S3PartialUpload, offset: number) {
+  constructor(upload: S3PartialUpload, offset: number, onDurable?: (offset: number) => void) {
     this.#upload = upload;
+    this.#onDurable = onDurable;
     this.keptEnd = offset;
     this.#partNumber = Math.floor(offset / upload.partSizeBytes) + 1;
     this.#parked = offset % upload.partSizeBytes;
@@ -95,6 +98,9 @@ class S3PartWriter {
       }),
     );
     this.keptEnd = (this.#partNumber - 1) * this.#upload.partSizeBytes + this.#part.length;
+    // S3's flush boundary is the part (≥ 5 MiB): parking every MiB would rewrite the tail
+    // object, up to a part's size, once per MiB.
+    this.#onDurable?.(this.keptEnd);
     this.#partNumber += 1;
     this.#filled = 0;
     this.#parked = 0;

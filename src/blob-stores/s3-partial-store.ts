@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { CreateMultipartUploadCommand, ListPartsCommand } from '@aws-sdk/client-s3';
 import type { StoredBlob } from '../domain/blobs/blob-store.ts';
 import type {
+  AppendOptions,
   CompleteOptions,
   DirectParts,
   PartialBlob,
@@ -69,8 +70,8 @@ export class S3PartialStore implements PartialBlobStore {
     return toStoreState(created.UploadId, toPartSizeBytes(this.#partSizeBytes, blob.length));
   }
 
-  async append(blob: PartialBlob, offset: number, body: Readable, options: { signal?: AbortSignal } = {}) {
-    return appendParts(toS3PartialUpload(this.#area, blob), offset, body, options.signal);
+  async append(blob: PartialBlob, offset: number, body: Readable, options: AppendOptions = {}) {
+    return appendParts(toS3PartialUpload(this.#area, blob), offset, body, options);
   }
 
   async complete(blob: PartialBlob, options: CompleteOptions): Promise<StoredBlob> {

@@ -136,10 +136,15 @@ export const uploadFinished = () =>
     'UPLOAD_FINISHED',
     'The upload is complete; it takes no more bytes and can no longer be terminated',
   );
-export const uploadLocked = () =>
-  new AppError('UPLOAD_LOCKED', 'Another request is writing to this upload; retry shortly', {
-    headers: { 'retry-after': '1' },
-  });
+/** Retry-After: the seconds until the lease can be taken (its holder's expiry, or its idle limit). */
+export const uploadLocked = (retryAfterSeconds: number) =>
+  new AppError(
+    'UPLOAD_LOCKED',
+    `Another request is writing to this upload; retry in ${retryAfterSeconds} s`,
+    {
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    },
+  );
 export const tusVersionUnsupported = () =>
   new AppError('TUS_VERSION_UNSUPPORTED', 'Only tus 1.0.0 is spoken here (Tus-Resumable: 1.0.0)', {
     headers: { 'tus-version': '1.0.0' },

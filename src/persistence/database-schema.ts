@@ -252,6 +252,10 @@ export type ResumableUploadsTable = {
   lease_owner: string | null;
   /** Unix ms. */
   lease_until: number | null;
+  /** The process holding the lease (lease-holder.ts); null for leases taken before 0029. */
+  lease_holder: string | null;
+  /** The running SHA-256's saved state (base64) at upload_offset; null when none was kept. */
+  sha256_state: string | null;
   /** Unix ms. */
   expires_at: number;
   /** Unix ms. */

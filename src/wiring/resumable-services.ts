@@ -16,7 +16,7 @@ export function buildResumableServices(
   context: WiringContext,
   shared: { links: LinkIssuer; limits: UploadLimits; events: FileEvents; metrics: ServiceMetrics },
 ): { resumableUploads: ResumableUploads | undefined; directMultipart: DirectMultipart | undefined } {
-  const { config, repositories, blobs, clock, hashes, partials } = context;
+  const { config, repositories, blobs, clock, hashes, partials, leaseHolders } = context;
   if (!partials) return { resumableUploads: undefined, directMultipart: undefined };
   const { metrics, links, ...commit } = shared;
   metrics.watchResumableUploads(() => repositories.resumableUploads.measureInProgress());
@@ -26,6 +26,7 @@ export function buildResumableServices(
     blobs,
     clock,
     hashes,
+    leaseHolders,
     ...commit,
     newBlobVersion: context.newBlobVersion,
     expirySeconds: config.resumableExpirySeconds,

@@ -4,6 +4,7 @@ import type { BlobSweeper } from '../domain/blobs/blob-sweeper.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { HashThread } from '../domain/files/hash-thread.ts';
 import type { AccessEpochWatch } from '../domain/identity/access-epoch-watch.ts';
+import type { LeaseHolders } from '../domain/resumable/lease-holders.ts';
 import type { PartialBlobStore } from '../domain/resumable/partial-blob-store.ts';
 import type { Database } from '../persistence/database.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';
@@ -25,6 +26,8 @@ export type WiringContext = {
   newBlobVersion: () => string;
   /** One hashing thread for the process: uploads' SHA-256 (their checksum and the local stores' ETag). */
   hashes: HashThread;
+  /** This process as an upload lease's holder, and how it tells a dead holder (issue 35). */
+  leaseHolders: LeaseHolders;
   /** Caches and key rings read again when it moves. */
   accessEpoch: AccessEpochWatch;
   /** The base URL links are built on; set once the server knows its address. */

@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ProjectSettings } from '../../src/domain/identity/project-settings.ts';
+import { openLocalLeaseHolders } from '../../src/wiring/local-lease-holders.ts';
 import { etagIn, isStackOnS3 } from '../support/byte-streams.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { ManualClock } from '../support/manual-clock.ts';
@@ -216,7 +217,8 @@ describe('resumable upload rules', () => {
     assert.ok(await leases.takeLease(uploadId, elsewhere, clock.now()));
     const locked = await patch(resumableUrl, 0, Buffer.from('ab'));
     await expectCode(locked, 423, 'UPLOAD_LOCKED');
-    assert.equal(locked.headers.get('retry-after'), '1');
+    // Retry-After: the seconds until the lease lapses (issue 35), not a guess.
+    assert.equal(locked.headers.get('retry-after'), '30');
     assert.equal(await offsetOf(resumableUrl), 0);
     clock.advance(31); // the other node died: its lease lapses
     assert.equal((await patch(resumableUrl, 0, Buffer.from('ab'))).status, 204);
@@ -231,6 +233,25 @@ describe('resumable upload rules', () => {
     await leases.releaseLease(uploadId, 'another-node');
     assert.equal((await patch(resumableUrl, 2, Buffer.from('cd'))).status, 204);
     clock.set(Math.floor(Date.now() / 1000));
+  });
+
+  it('a lease whose process on this node is gone is taken at once, not after it lapses', async () => {
+    const { resumableUrl } = await requestResumable(4);
+    const uploadId = new URL(resumableUrl).pathname.split('/').pop()!;
+    const leases = server.services.repositories.resumableUploads;
+    // This process's own name for holders, with another start time: a process that held this
+    // pid before (the kernel reuses pids), long gone.
+    const [node, pid] = (await openLocalLeaseHolders()).self.split('/');
+    const until = new Date(clock.now().getTime() + 30_000);
+    assert.ok(
+      await leases.takeLease(uploadId, { owner: 'killed', until, holder: `${node}/${pid}/1` }, clock.now()),
+    );
+    assert.equal((await patch(resumableUrl, 0, Buffer.from('ab'))).status, 204);
+    // A holder on another node cannot be judged from here: its lease stands until it lapses.
+    const remote = { owner: 'remote', until, holder: `another-node/${pid}/1` };
+    assert.ok(await leases.takeLease(uploadId, remote, clock.now()));
+    await expectCode(await patch(resumableUrl, 2, Buffer.from('cd')), 423, 'UPLOAD_LOCKED');
+    await leases.releaseLease(uploadId, 'remote');
   });
 
   describe('quota', () => {

@@ -58,7 +58,7 @@ export {
   type ResumeStore,
   webStorageResumeStore,
 } from './resume-store.ts';
-export type { UploadBody, UploadProgress } from './upload-body.ts';
+export type { UploadBody, UploadPhase, UploadProgress } from './upload-body.ts';
 export type { TransferOptions, UploadOptions } from './upload-options.ts';
 
 /**

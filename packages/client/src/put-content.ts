@@ -1,4 +1,5 @@
 import { CofferError, fromErrorText } from './errors.ts';
+import { toProgressReport } from './progress-report.ts';
 import { retryDelayMs, toNetworkError, wait } from './retry-policy.ts';
 import { sendBytes } from './send-bytes.ts';
 import type { UploadBody, UploadProgress } from './upload-body.ts';
@@ -18,18 +19,22 @@ export type PutOptions = {
  */
 export async function putContent(url: string, body: UploadBody, options: PutOptions): Promise<string> {
   const blob = toBlob(body, options.contentType);
+  const report = toProgressReport(blob.size, options.onProgress);
   for (let attempt = 1; ; attempt++) {
     let failure: CofferError;
     try {
       const put = await sendBytes(url, blob, {
         method: 'PUT',
         headers: { 'content-type': blob.type },
-        onSent: (loadedBytes) => options.onProgress?.({ loadedBytes, totalBytes: blob.size }),
+        onSent: report.sent,
         signal: options.signal,
         fetch: options.fetch,
       });
       const etag = put.header('etag');
-      if (put.status >= 200 && put.status < 300 && etag) return etag;
+      if (put.status >= 200 && put.status < 300 && etag) {
+        report.done();
+        return etag;
+      }
       failure = fromErrorText(put.status, put.text);
     } catch (error) {
       const failed = toNetworkError(error, 'The upload could not reach the server', options.signal);

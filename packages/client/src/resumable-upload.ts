@@ -1,4 +1,5 @@
 import { CofferError } from './errors.ts';
+import { toProgressReport } from './progress-report.ts';
 import { isRetryable, retryDelayMs, wait } from './retry-policy.ts';
 import { headUpload, patchChunk, type TusAnswer, type UploadStatus } from './tus-requests.ts';
 import type { ByteSource, UploadProgress } from './upload-body.ts';
@@ -28,7 +29,8 @@ export async function sendResumable(
   options: ResumableSendOptions,
 ): Promise<string> {
   const totalBytes = source.sizeBytes;
-  const report = progressReporter(totalBytes, options.onProgress);
+  const progress = toProgressReport(totalBytes, options.onProgress);
+  const report = progress.sent;
   let known: UploadStatus | undefined; // the server's status, when its last answer told it
   let heldBytes = -1; // the most the server has said it holds
   let failures = 0;
@@ -42,7 +44,10 @@ export async function sendResumable(
       known = answer.status;
       if (heldBytes < 0) begin(known, totalBytes, options, report);
       assertWithin(known, totalBytes);
-      if (known.offset === totalBytes && known.etag) return known.etag;
+      if (known.offset === totalBytes && known.etag) {
+        progress.done();
+        return known.etag;
+      }
       if (known.offset > heldBytes) {
         heldBytes = known.offset;
         failures = 0;
@@ -96,14 +101,4 @@ function begin(
 function assertWithin(status: UploadStatus, totalBytes: number): void {
   if (status.offset > totalBytes)
     throw new CofferError(409, 'UPLOAD_LENGTH_MISMATCH', `The server holds more bytes than the body has`);
-}
-
-/** Progress that never goes back: a chunk cut off is sent again, and counted once. */
-function progressReporter(totalBytes: number, onProgress?: (progress: UploadProgress) => void) {
-  let reported = -1;
-  return (loadedBytes: number) => {
-    if (loadedBytes <= reported) return;
-    reported = loadedBytes;
-    onProgress?.({ loadedBytes, totalBytes });
-  };
 }

@@ -1,5 +1,11 @@
-/** How far an upload's bytes have gone. */
-export type UploadProgress = { loadedBytes: number; totalBytes: number };
+/**
+ * How far an upload has gone. `phase` is `sending` while bytes go out, `finishing` once all
+ * went and the server has not answered yet (it still stores and commits them), `done` with its
+ * answer: `loadedBytes` equals `totalBytes` only then, so a bar shows 100 % only when it is true.
+ */
+export type UploadProgress = { loadedBytes: number; totalBytes: number; phase: UploadPhase };
+
+export type UploadPhase = 'sending' | 'finishing' | 'done';
 
 export type UploadBody = Blob | ArrayBuffer | Uint8Array | string;
 

@@ -15,6 +15,8 @@ type Pending = {
   inFlight: number;
   onDrained: (() => void) | undefined;
   onDigest: ((digest: Uint8Array) => void) | undefined;
+  /** Saved states asked for, answered in the order asked (the thread answers in turn). */
+  onStates: Array<(state: Uint8Array) => void>;
   onError: (error: Error) => void;
 };
 
@@ -33,6 +35,17 @@ export class HashThread {
   /** A new SHA-256 (an upload's checksum, the local stores' ETag) fed through update() and finished by digest(). */
   open(): HashDigest {
     return new HashDigest(this, this.#nextId++);
+  }
+
+  /**
+   * A SHA-256 whose state can be saved (save()) and gone on from later, in any process:
+   * a resumable upload's (issue 35). Slower than open()'s (hash-wasm, not OpenSSL: ~190 vs
+   * ~1,100 MiB/s here), so only resumable uploads use it. `state` is one save() answered.
+   */
+  openResumable(state?: Uint8Array): HashDigest {
+    const digest = new HashDigest(this, this.#nextId++);
+    digest.startResumable(state);
+    return digest;
   }
 
   /** @internal */ takeBatch(): Buffer {
@@ -64,7 +77,14 @@ export class HashThread {
     const worker = new Worker(new URL('./hash-thread-worker.ts', import.meta.url));
     worker.on(
       'message',
-      (message: { id: number; ack?: number; bytes?: ArrayBuffer; digest?: Uint8Array }) => {
+      (message: {
+        id: number;
+        ack?: number;
+        bytes?: ArrayBuffer;
+        digest?: Uint8Array;
+        state?: Uint8Array;
+        failed?: string;
+      }) => {
         if (message.bytes) this.giveBack(message.bytes);
         const entry = this.#pending.get(message.id);
         if (!entry) return;
@@ -72,7 +92,12 @@ export class HashThread {
           entry.inFlight -= message.ack;
           if (entry.inFlight <= maxInFlightBytes / 2) entry.onDrained?.();
         }
+        if (message.state !== undefined) entry.onStates.shift()?.(message.state);
         if (message.digest !== undefined) entry.onDigest?.(message.digest);
+        if (message.failed !== undefined) {
+          this.forget(message.id);
+          entry.onError(new Error(`the hashing thread: ${message.failed}`));
+        }
       },
     );
     const fail = (error: Error) => {
@@ -106,9 +131,11 @@ export class HashDigest {
       inFlight: 0,
       onDrained: undefined,
       onDigest: undefined,
+      onStates: [],
       onError: (error) => {
         this.#error = error;
         this.#entry.onDrained?.();
+        for (const onState of this.#entry.onStates.splice(0)) onState(new Uint8Array(0));
       },
     };
     thread.track(id, this.#entry);
@@ -130,6 +157,26 @@ export class HashDigest {
       this.#entry.onDrained = undefined;
     }
     if (this.#error) throw this.#error;
+  }
+
+  /** @internal */ startResumable(state?: Uint8Array): void {
+    this.#thread.post(this.#id, { resumable: true, ...(state && { state }) });
+  }
+
+  /**
+   * The state after every byte given so far (a digest openResumable() opened), to go on from
+   * with openResumable(state). Does not wait for earlier saves: the thread answers in turn.
+   */
+  save(): Promise<Uint8Array> {
+    if (this.#error) return Promise.reject(this.#error);
+    if (this.#filled > 0) this.#send();
+    return new Promise((resolve, reject) => {
+      this.#entry.onStates.push((state) => {
+        if (this.#error) reject(this.#error);
+        else resolve(state);
+      });
+      this.#thread.post(this.#id, { save: true });
+    });
   }
 
   /** The digest of every byte given. */

@@ -27,6 +27,7 @@ export async function beginPartialUpload(
     length,
     offset: 0,
     storeState,
+    sha256State: null,
     state: 'receiving',
     etag: null,
     expiresAt: upload.expiresAt,

@@ -12,6 +12,7 @@ import { getAccessibleFile } from '../files/get-accessible-file.ts';
 import { beginPartialUpload } from './begin-partial-upload.ts';
 import { type CommitOptions, commitResumable } from './commit-resumable.ts';
 import { assertPartsMatch, type ClaimedPart } from './direct-multipart-parts.ts';
+import type { LeaseHolders } from './lease-holders.ts';
 import type { DirectParts, PartialBlobStore, PresignedPart, StoredPart } from './partial-blob-store.ts';
 import { type ResumableUpload, toPartialBlob } from './resumable-upload.ts';
 import type { ResumableUploads } from './resumable-uploads.ts';
@@ -30,6 +31,8 @@ export type DirectMultipartOptions = CommitOptions & {
   clock: Clock;
   /** A fresh blob version name (the blob stores' naming). */
   newBlobVersion: () => string;
+  /** Tells a lease whose process died (default: none is ever known dead; leases lapse). */
+  leaseHolders?: LeaseHolders;
   /** How long an upload lives after the client last asked for its URLs (a day by default). */
   expirySeconds: number;
   /** No upload lives longer than this from its start. */
@@ -57,7 +60,11 @@ export class DirectMultipart {
 
   constructor(options: DirectMultipartOptions) {
     this.#o = options;
-    this.#leases = new UploadLeases({ uploads: options.uploads, clock: options.clock });
+    this.#leases = new UploadLeases({
+      uploads: options.uploads,
+      clock: options.clock,
+      ...(options.leaseHolders && { holders: options.leaseHolders }),
+    });
   }
 
   /**
@@ -113,7 +120,7 @@ export class DirectMultipart {
       // The offset says what it says for tus: every byte is in the store.
       const move = { from: upload.offset, to: upload.length, expiresAt: upload.expiresAt };
       if (upload.offset < upload.length && !(await this.#o.uploads.advance(id, owner, move)))
-        throw uploadLocked();
+        throw uploadLocked(1);
       return commitResumable(this.#o, { ...upload, offset: upload.length }, blob, undefined);
     });
   }
@@ -168,7 +175,7 @@ export class DirectMultipart {
     return this.#leases.withLease(upload.id, async (owner) => {
       const expiresAt = this.#expiry(this.#o.clock.now(), upload.createdAt, file);
       const move = { from: upload.offset, to: upload.offset, expiresAt };
-      if (!(await this.#o.uploads.advance(upload.id, owner, move))) throw uploadLocked();
+      if (!(await this.#o.uploads.advance(upload.id, owner, move))) throw uploadLocked(1);
       return { ...upload, expiresAt };
     });
   }

@@ -28,6 +28,18 @@ export type CompleteOptions = {
   contentType: string;
 };
 
+/** How an append is told to stop, and tells what it made durable as it goes. */
+export type AppendOptions = {
+  signal?: AbortSignal;
+  /**
+   * Told, while the body still streams, each offset up to which the bytes became durable (the
+   * store's flush boundaries: each MiB on disk, each part on S3), so the upload's row can move
+   * before the body ends and a crash keeps what reached the store (issue 35). Called in order,
+   * never awaited: what it does with the offset is the caller's.
+   */
+  onDurable?: (offset: number) => void;
+};
+
 /** A part of an upload as the store holds it (S3 ListParts): its number, size and quoted ETag. */
 export type StoredPart = { partNumber: number; sizeBytes: number; etag: string };
 
@@ -63,7 +75,7 @@ export interface PartialBlobStore {
     blob: PartialBlob,
     offset: number,
     body: Readable,
-    options?: { signal?: AbortSignal },
+    options?: AppendOptions,
   ): Promise<{ offset: number; failure?: unknown }>;
   /**
    * Publishes the whole content as `blob.version` of `blob.key`. Idempotent: called again

@@ -1,7 +1,13 @@
 import type { NewResumableUpload, ResumableUpload } from './resumable-upload.ts';
 
-/** Who holds an upload's lease, and until when. */
-export type Lease = { owner: string; until: Date };
+/**
+ * Who holds an upload's lease, and until when: `owner` is the request, `holder` the process it
+ * runs in (LeaseHolders.self), so another process can tell when the lease's process died.
+ */
+export type Lease = { owner: string; until: Date; holder?: string | null };
+
+/** Where a PATCH leaves the upload: its new offset, and the running SHA-256's state there (or none). */
+export type OffsetMove = { from: number; to: number; expiresAt: Date; sha256State?: Uint8Array | null };
 
 /** Resumable uploads in progress: their offsets, and the lease that lets one writer at a time in. */
 export interface ResumableUploadRepository {
@@ -13,14 +19,22 @@ export interface ResumableUploadRepository {
    * bytes stream). Answers whether it was taken.
    */
   takeLease(id: string, lease: Lease, now: Date): Promise<boolean>;
+  /**
+   * Takes the lease from `fromOwner`, whose process is known to be gone, while it still holds
+   * it (a conditional update: of two takers, one wins). Answers whether it was taken.
+   */
+  takeOverLease(id: string, lease: Lease, fromOwner: string): Promise<boolean>;
+  /** The upload's current lease, if any (its owner, holder and expiry). */
+  findLease(id: string): Promise<Lease | undefined>;
   /** Extends a lease still held by `lease.owner`; false when it was lost (expired and taken). */
   renewLease(id: string, lease: Lease): Promise<boolean>;
   releaseLease(id: string, owner: string): Promise<void>;
   /**
-   * Moves the offset from `from` to `to` and slides the expiry, only while `owner` holds the
+   * Moves the offset from `from` to `to`, saves the SHA-256 state there (none when `sha256State`
+   * is null or absent) and slides the expiry, in one update, only while `owner` holds the
    * lease and the offset is still `from`: false otherwise (nothing changes).
    */
-  advance(id: string, owner: string, move: { from: number; to: number; expiresAt: Date }): Promise<boolean>;
+  advance(id: string, owner: string, move: OffsetMove): Promise<boolean>;
   /** The upload's bytes became its file's upload (the commit is done): kept to answer repeats. */
   markCommitted(id: string, etag: string): Promise<void>;
   delete(id: string): Promise<boolean>;

@@ -21,6 +21,12 @@ export type ResumableUpload = {
   offset: number;
   /** What the partial blob store keeps between requests (an S3 multipart upload id). */
   storeState: string | null;
+  /**
+   * The running SHA-256's saved state after the first `offset` bytes (running-digests.ts), saved
+   * with the offset: a commit in any process then hashes only what came after. Null when none
+   * was kept (a chunk cut off between two checkpoints): the commit reads the bytes back.
+   */
+  sha256State: Uint8Array | null;
   state: 'receiving' | 'committed';
   /** The ETag the commit answered (a PUT's), kept so a repeated final PATCH answers it again. */
   etag: string | null;
@@ -29,7 +35,7 @@ export type ResumableUpload = {
   createdAt: Date;
 };
 
-export type NewResumableUpload = Omit<ResumableUpload, 'offset' | 'state' | 'etag'>;
+export type NewResumableUpload = Omit<ResumableUpload, 'offset' | 'state' | 'etag' | 'sha256State'>;
 
 /** Where the upload's bytes wait, as the partial blob store names them. */
 export function toPartialBlob(upload: ResumableUpload): PartialBlob {

@@ -37,7 +37,11 @@ export class ResumableUploads {
 
   constructor(options: ResumableUploadsOptions) {
     this.#o = options;
-    this.#leases = new UploadLeases({ uploads: options.uploads, clock: options.clock });
+    this.#leases = new UploadLeases({
+      uploads: options.uploads,
+      clock: options.clock,
+      ...(options.leaseHolders && { holders: options.leaseHolders }),
+    });
     this.#digests = new RunningDigests(options.hashes);
   }
 

@@ -1,4 +1,5 @@
 import type { HashDigest, HashThread } from '../files/hash-thread.ts';
+import type { ResumableUpload } from './resumable-upload.ts';
 
 /** The digest of an upload's bytes from 0 to `offset`, as they arrived. */
 export type RunningDigest = { offset: number; sha256: HashDigest };
@@ -8,9 +9,11 @@ const maxKept = 256;
 
 /**
  * The SHA-256 of each resumable upload (its checksum, and the disk store's ETag), fed chunk by
- * chunk as the bytes arrive, so the commit needs no second read of a large file. Memory of this process only: after a restart,
- * on another node, or once a chunk was cut off or refused, the chain is broken and the commit
- * reads the published bytes back instead (commit-resumable.ts).
+ * chunk as the bytes arrive, so the commit needs no second read of a large file. Kept in this
+ * process's memory between chunks, and its state saved with the upload's offset (issue 35):
+ * after a restart or on another node the digest goes on from the saved state. Only an upload
+ * with no saved state at its offset (a chunk cut before its first checkpoint, a row from
+ * before 0029) has its published bytes read back at the commit (commit-resumable.ts).
  */
 export class RunningDigests {
   readonly #hashes: HashThread;
@@ -20,14 +23,19 @@ export class RunningDigests {
     this.#hashes = hashes;
   }
 
-  /** The digest to continue at `offset`: the kept one if it ends there, else a new one at 0 (or none). */
-  take(uploadId: string, offset: number): RunningDigest | undefined {
-    const kept = this.#byUpload.get(uploadId);
-    this.#byUpload.delete(uploadId);
+  /**
+   * The digest to continue at the upload's offset: the kept one if it ends there, else one
+   * from the state saved with the offset, else a new one at 0 (or none).
+   */
+  take(upload: Pick<ResumableUpload, 'id' | 'offset' | 'sha256State'>): RunningDigest | undefined {
+    const { id, offset, sha256State } = upload;
+    const kept = this.#byUpload.get(id);
+    this.#byUpload.delete(id);
     if (kept && kept.offset === offset) return kept;
     if (kept) discard(kept);
-    if (offset !== 0) return undefined;
-    return { offset: 0, sha256: this.#hashes.open() };
+    if (offset === 0) return { offset: 0, sha256: this.#hashes.openResumable() };
+    if (sha256State) return { offset, sha256: this.#hashes.openResumable(sha256State) };
+    return undefined;
   }
 
   /** Keeps a digest that now ends at `offset` for the next chunk. */

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { uploadLocked } from '../../errors/errors.ts';
 import type { Clock } from '../clock.ts';
-import type { ResumableUploadRepository } from './resumable-upload-repository.ts';
+import { type LeaseHolders, unknownLeaseHolders } from './lease-holders.ts';
+import type { Lease, ResumableUploadRepository } from './resumable-upload-repository.ts';
 
 /** How long a lease lasts unless renewed: a writer that died frees its upload after this. */
 const leaseMs = 30_000;
@@ -21,16 +22,20 @@ type LocalHolder = { abort: () => void; released: Promise<void>; activeAt: numbe
  * half-open connection) usually lands on the same process: once the old request has taken no
  * byte for a few seconds it is asked to stop and its lease handed over, as tus recommends; a
  * writer still receiving bytes keeps the upload (the newcomer gets 423), and on another node
- * the newcomer gets 423 until the old lease lapses or is released.
+ * the newcomer gets 423 until the old lease lapses or is released. A lease whose process is
+ * known to be dead (LeaseHolders: a worker killed, or the whole server before its restart) is
+ * taken at once (issue 35). Every 423 says in Retry-After when the upload can be taken.
  */
 export class UploadLeases {
   readonly #uploads: ResumableUploadRepository;
   readonly #clock: Clock;
+  readonly #holders: LeaseHolders;
   readonly #local = new Map<string, LocalHolder>();
 
-  constructor(options: { uploads: ResumableUploadRepository; clock: Clock }) {
+  constructor(options: { uploads: ResumableUploadRepository; clock: Clock; holders?: LeaseHolders }) {
     this.#uploads = options.uploads;
     this.#clock = options.clock;
+    this.#holders = options.holders ?? unknownLeaseHolders;
   }
 
   /**
@@ -45,17 +50,16 @@ export class UploadLeases {
     await this.#askLocalHolderToStop(uploadId);
     const owner = randomBytes(12).toString('hex');
     const controller = new AbortController();
-    if (!(await this.#uploads.takeLease(uploadId, this.#leaseFor(owner), this.#clock.now())))
-      throw uploadLocked();
+    await this.#takeLease(uploadId, this.#leaseFor(owner));
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const holder = { abort: () => controller.abort(uploadLocked()), released, activeAt: Date.now() };
+    const holder = { abort: () => controller.abort(uploadLocked(1)), released, activeAt: Date.now() };
     this.#local.set(uploadId, holder);
     const renewing = setInterval(() => {
       this.#uploads.renewLease(uploadId, this.#leaseFor(owner)).then(
-        (held) => held || controller.abort(uploadLocked()),
+        (held) => held || controller.abort(uploadLocked(1)),
         () => {}, // a database blip: the next renewal tries again, well within the lease
       );
     }, renewEveryMs);
@@ -72,10 +76,28 @@ export class UploadLeases {
     }
   }
 
+  /** Takes a free or lapsed lease, or the lease of a process that died; else UPLOAD_LOCKED. */
+  async #takeLease(uploadId: string, lease: Lease): Promise<void> {
+    if (await this.#uploads.takeLease(uploadId, lease, this.#clock.now())) return;
+    const held = await this.#uploads.findLease(uploadId);
+    if (!held) {
+      // Released between the two reads: one more try, then the answer stands.
+      if (await this.#uploads.takeLease(uploadId, lease, this.#clock.now())) return;
+      throw uploadLocked(1);
+    }
+    if (held.holder && held.holder !== this.#holders.self && (await this.#holders.isGone(held.holder))) {
+      if (await this.#uploads.takeOverLease(uploadId, lease, held.owner)) return;
+    }
+    throw uploadLocked(secondsUntil(held.until.getTime(), this.#clock.now().getTime()));
+  }
+
   async #askLocalHolderToStop(uploadId: string): Promise<void> {
     const holder = this.#local.get(uploadId);
     if (!holder) return;
-    if (Date.now() - holder.activeAt < staleAfterMs) throw uploadLocked();
+    const activeForMs = Date.now() - holder.activeAt;
+    // Retry-After: when the writer, if it takes no more byte, may be asked to give way.
+    if (activeForMs < staleAfterMs)
+      throw uploadLocked(secondsUntil(holder.activeAt + staleAfterMs, Date.now()));
     holder.abort();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
@@ -85,7 +107,12 @@ export class UploadLeases {
     clearTimeout(timer);
   }
 
-  #leaseFor(owner: string) {
-    return { owner, until: new Date(this.#clock.now().getTime() + leaseMs) };
+  #leaseFor(owner: string): Lease {
+    return { owner, until: new Date(this.#clock.now().getTime() + leaseMs), holder: this.#holders.self };
   }
+}
+
+/** Whole seconds from `nowMs` to `atMs`, at least one (Retry-After: delay-seconds). */
+function secondsUntil(atMs: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((atMs - nowMs) / 1000));
 }

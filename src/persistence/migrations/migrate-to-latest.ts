@@ -21,6 +21,7 @@ import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
 import { renditions } from './renditions.ts';
+import { resumableUploadCheckpoints } from './resumable-upload-checkpoints.ts';
 import { resumableUploads } from './resumable-uploads.ts';
 import { serviceKeys } from './service-keys.ts';
 import { sessionRevocation } from './session-revocation.ts';
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0024_account_tokens': accountTokens,
   '0025_file_row_stamp': fileRowStamp,
   '0026_service_keys': serviceKeys,
+  '0029_resumable_upload_checkpoints': resumableUploadCheckpoints,
 };
 
 /** The names of every migration, in the order they run. */

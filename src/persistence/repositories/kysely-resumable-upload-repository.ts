@@ -1,6 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { NewResumableUpload, ResumableUpload } from '../../domain/resumable/resumable-upload.ts';
-import type { Lease, ResumableUploadRepository } from '../../domain/resumable/resumable-upload-repository.ts';
+import type {
+  Lease,
+  OffsetMove,
+  ResumableUploadRepository,
+} from '../../domain/resumable/resumable-upload-repository.ts';
 import type { DatabaseSchema, ResumableUploadsTable } from '../database-schema.ts';
 
 /** Resumable uploads in progress (migrations/resumable-uploads.ts). */
@@ -27,6 +31,8 @@ export class KyselyResumableUploadRepository implements ResumableUploadRepositor
         etag: null,
         lease_owner: null,
         lease_until: null,
+        lease_holder: null,
+        sha256_state: null,
         expires_at: upload.expiresAt.getTime(),
         created_at: upload.createdAt.getTime(),
       })
@@ -47,7 +53,7 @@ export class KyselyResumableUploadRepository implements ResumableUploadRepositor
     // lets exactly one match the condition.
     const result = await this.#db
       .updateTable('resumable_uploads')
-      .set({ lease_owner: lease.owner, lease_until: lease.until.getTime() })
+      .set(toLeaseColumns(lease))
       .where('id', '=', id)
       .where((eb) =>
         eb.or([
@@ -58,6 +64,26 @@ export class KyselyResumableUploadRepository implements ResumableUploadRepositor
       )
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  async takeOverLease(id: string, lease: Lease, fromOwner: string): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('resumable_uploads')
+      .set(toLeaseColumns(lease))
+      .where('id', '=', id)
+      .where('lease_owner', '=', fromOwner)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async findLease(id: string): Promise<Lease | undefined> {
+    const row = await this.#db
+      .selectFrom('resumable_uploads')
+      .select(['lease_owner', 'lease_until', 'lease_holder'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row?.lease_owner || row.lease_until === null) return undefined;
+    return { owner: row.lease_owner, until: new Date(Number(row.lease_until)), holder: row.lease_holder };
   }
 
   async renewLease(id: string, lease: Lease): Promise<boolean> {
@@ -73,16 +99,21 @@ export class KyselyResumableUploadRepository implements ResumableUploadRepositor
   async releaseLease(id: string, owner: string): Promise<void> {
     await this.#db
       .updateTable('resumable_uploads')
-      .set({ lease_owner: null, lease_until: null })
+      .set({ lease_owner: null, lease_until: null, lease_holder: null })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .execute();
   }
 
-  async advance(id: string, owner: string, move: { from: number; to: number; expiresAt: Date }) {
+  async advance(id: string, owner: string, move: OffsetMove) {
     const result = await this.#db
       .updateTable('resumable_uploads')
-      .set({ upload_offset: move.to, expires_at: move.expiresAt.getTime() })
+      .set({
+        upload_offset: move.to,
+        expires_at: move.expiresAt.getTime(),
+        // The state and the offset it belongs to in one update: they agree after any crash.
+        sha256_state: move.sha256State ? Buffer.from(move.sha256State).toString('base64') : null,
+      })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .where('upload_offset', '=', move.from)
@@ -135,6 +166,10 @@ export class KyselyResumableUploadRepository implements ResumableUploadRepositor
   }
 }
 
+function toLeaseColumns(lease: Lease) {
+  return { lease_owner: lease.owner, lease_until: lease.until.getTime(), lease_holder: lease.holder ?? null };
+}
+
 function toResumableUpload(row: Selectable<ResumableUploadsTable>): ResumableUpload {
   return {
     id: row.id,
@@ -145,6 +180,7 @@ function toResumableUpload(row: Selectable<ResumableUploadsTable>): ResumableUpl
     length: Number(row.length),
     offset: Number(row.upload_offset),
     storeState: row.store_state,
+    sha256State: row.sha256_state === null ? null : Buffer.from(row.sha256_state, 'base64'),
     state: row.state === 'committed' ? 'committed' : 'receiving',
     etag: row.etag,
     expiresAt: new Date(Number(row.expires_at)),
