@@ -31,6 +31,7 @@ export type DatabaseSchema = {
   operator_sign_in_links: OperatorSignInLinksTable;
   resumable_uploads: ResumableUploadsTable;
   renditions: RenditionsTable;
+  rendition_refusals: RenditionRefusalsTable;
   events: EventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -246,6 +247,18 @@ export type ResumableUploadsTable = {
   /** Unix ms. */
   expires_at: number;
   /** Unix ms. */
+  created_at: number;
+};
+
+/** Sources that cannot be rendered (migrations/rendition-refusals.ts; domain/renditions/rendition-repository.ts). */
+export type RenditionRefusalsTable = {
+  file_id: string;
+  /** The file's blob version that was refused. */
+  source_version: string;
+  /** The error code answered (IMAGE_TOO_LARGE). */
+  code: string;
+  /** The error message answered, word for word. */
+  message: string;
   created_at: number;
 };
 

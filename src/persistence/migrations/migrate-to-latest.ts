@@ -20,6 +20,7 @@ import { operators } from './operators.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
+import { renditionRefusals } from './rendition-refusals.ts';
 import { renditions } from './renditions.ts';
 import { resumableUploads } from './resumable-uploads.ts';
 import { sessionRevocation } from './session-revocation.ts';
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0023_session_revocation': sessionRevocation,
   '0024_account_tokens': accountTokens,
   '0025_file_row_stamp': fileRowStamp,
+  '0028_rendition_refusals': renditionRefusals,
 };
 
 /** The names of every migration, in the order they run. */
