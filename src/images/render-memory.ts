@@ -5,7 +5,7 @@ import type { WrittenFormat } from './output-format.ts';
 // The memory a render takes, estimated from the header before any decoding (issue 35). The
 // numbers are measured, not derived: the peak RSS (VmHWM) a child process grew by while it
 // rendered one image with this sharp/libvips (8.18), 7000×7000 unless said, to a 200×200 JPEG.
-// test/renditions/render-memory.test.ts measures every loader again and fails when a render
+// src/images/render-memory.test.ts measures every loader again and fails when a render
 // takes more than its estimate, so a libvips update that changes them is caught.
 //
 //   PNG 16-bit RGB, interlaced     321 MiB  6.9 B/px   (Adam7: the whole image is decoded first)
@@ -31,8 +31,12 @@ const fixedBytes = 16 * 2 ** 20;
 /** A margin over the measured whole-image decodes (allocator slack, the decoder's own tables). */
 const wholeImageMargin = 1.2;
 
-/** The rows of the source's width a streamed decode and the shrink behind it hold at most. */
-const streamedRows = 2048;
+/**
+ * A streamed decode and the shrink behind it hold a band of rows of the source's width: about
+ * 1,600 measured, 1,800 counted, with a margin (a short image took more than its own size).
+ */
+const streamedRows = 1800;
+const streamedMargin = 1.25;
 
 /** Bytes per rendition pixel the encoder holds (measured above, rounded up). */
 const encodeBytesPerPixel: Record<WrittenFormat, number> = {
@@ -57,9 +61,9 @@ export function estimateDecodeBytes(metadata: Metadata): number {
   switch (metadata.format) {
     case 'png':
       if (metadata.isProgressive) return fixedBytes + pixels * bands * sampleBytes * wholeImageMargin;
-      return fixedBytes + width * Math.min(height, streamedRows) * bands * sampleBytes;
+      return fixedBytes + streamedBytes(width, height, bands * sampleBytes);
     case 'jpeg': {
-      if (!metadata.isProgressive) return fixedBytes + width * Math.min(height, streamedRows) * bands;
+      if (!metadata.isProgressive) return fixedBytes + streamedBytes(width, height, bands);
       // One 2-byte coefficient per sample; 4:2:0 keeps a quarter of each chroma band.
       const samples = metadata.chromaSubsampling === '4:2:0' ? 1 + (bands - 1) / 4 : bands;
       return fixedBytes + pixels * samples * 2 * wholeImageMargin;
@@ -72,7 +76,7 @@ export function estimateDecodeBytes(metadata: Metadata): number {
       return fixedBytes + pixels * Math.max(bands, 3);
     case 'heif':
       // libheif holds the decoder's planes, their RGB conversion and libvips' copy of it.
-      return fixedBytes + pixels * bands * (4 + 2 * sampleBytes) * 1.1;
+      return fixedBytes + pixels * bands * (4 + 2 * sampleBytes) * 1.15;
     default:
       // readImageHeader refuses every other format before this is asked: count it as whole.
       return fixedBytes + pixels * bands * sampleBytes * wholeImageMargin;
@@ -85,6 +89,10 @@ export function estimateRenderBytes(
   rendition: { pixels: number; format: WrittenFormat },
 ): number {
   return header.decodeBytes + rendition.pixels * encodeBytesPerPixel[rendition.format];
+}
+
+function streamedBytes(width: number, height: number, bytesPerPixel: number): number {
+  return width * Math.min(height, streamedRows) * bytesPerPixel * streamedMargin;
 }
 
 function bytesPerSample(depth: Metadata['depth']): number {
