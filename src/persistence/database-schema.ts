@@ -259,6 +259,8 @@ export type RenditionRefusalsTable = {
   code: string;
   /** The error message answered, word for word. */
   message: string;
+  /** The limits it was decided under (domain/renditions/render-rendition.ts, toLimitsStamp). */
+  limits: string;
   created_at: number;
 };
 

@@ -67,13 +67,19 @@ export async function renderRendition(
   return { image, startedAt };
 }
 
-/** Refuses a file version whose source was refused before, with the same answer. */
+/** Refuses a file version whose source was refused before under these limits, with the same answer. */
 export async function assertNotRefused(
   renditions: RenditionRepository,
   file: { id: string; blobVersion: string },
+  limits: RenditionLimits,
 ): Promise<void> {
   const refusal = await renditions.findRefusal(file.id, file.blobVersion);
-  if (refusal) throw imageTooLargeAsRecorded(refusal.message);
+  if (refusal && refusal.limits === toLimitsStamp(limits)) throw imageTooLargeAsRecorded(refusal.message);
+}
+
+/** The limits a header is checked against, as a refusal records them. */
+function toLimitsStamp(limits: RenditionLimits): string {
+  return `${limits.maxPixels}px ${limits.maxMemoryBytes}B`;
 }
 
 /**
@@ -95,6 +101,7 @@ async function refuseForGood(
         sourceVersion: file.blobVersion,
         code: 'IMAGE_TOO_LARGE',
         message: error.message,
+        limits: toLimitsStamp(o.limits),
         createdAt: o.clock.now(),
       });
     throw error;

@@ -26,6 +26,11 @@ export type RenditionRefusal = {
   code: 'IMAGE_TOO_LARGE';
   /** The message answered, word for word. */
   message: string;
+  /**
+   * The limits it was decided under (toLimitsStamp): after an operator changes them, the
+   * source is decided again rather than refused for a limit that no longer holds.
+   */
+  limits: string;
   createdAt: Date;
 };
 
@@ -38,7 +43,7 @@ export interface RenditionRepository {
    */
   insert(rendition: Rendition): Promise<Rendition | undefined>;
   findRefusal(fileId: string, sourceVersion: string): Promise<RenditionRefusal | undefined>;
-  /** Records a refusal (the first one counts); a file deleted meanwhile is left alone. */
+  /** Records a refusal, replacing one decided under other limits; a file deleted meanwhile is left alone. */
   insertRefusal(refusal: RenditionRefusal): Promise<void>;
   /** Of these blob keys, the versions a rendition row names (the blob collector keeps those). */
   findRenditionBlobVersions(blobKeys: readonly string[]): Promise<Map<string, Set<string>>>;

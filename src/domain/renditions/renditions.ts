@@ -107,7 +107,12 @@ export class Renditions {
     assertRenderableSource({ ...file, content: file.content }, this.#o.limits);
     const now = this.#o.clock.now();
     const rendered = await this.#o.renditions.find(file.id, file.blobVersion, spec);
-    if (!rendered) await assertNotRefused(this.#o.renditions, { id: file.id, blobVersion: file.blobVersion });
+    if (!rendered)
+      await assertNotRefused(
+        this.#o.renditions,
+        { id: file.id, blobVersion: file.blobVersion },
+        this.#o.limits,
+      );
     const limit = this.#o.newRenditions;
     if (!rendered && limit && limit.perUser.burst > 0) {
       const key = toBucketKey('new-renditions', principal.projectId, principal.userId);
@@ -148,7 +153,7 @@ export class Renditions {
       return { file: downloadable, rendition: cached };
     }
     // A source refused before is answered from its record: no slot, no read of its bytes.
-    await assertNotRefused(this.#o.renditions, downloadable);
+    await assertNotRefused(this.#o.renditions, downloadable, this.#o.limits);
     const spec = { canonical: link.spec, parsed };
     const rendition = await this.#o.queue.run(
       key,

@@ -69,6 +69,7 @@ export class KyselyRenditionRepository implements RenditionRepository {
         sourceVersion: row.source_version,
         code: 'IMAGE_TOO_LARGE',
         message: row.message,
+        limits: row.limits,
         createdAt: new Date(Number(row.created_at)),
       }
     );
@@ -83,9 +84,17 @@ export class KyselyRenditionRepository implements RenditionRepository {
           source_version: refusal.sourceVersion,
           code: refusal.code,
           message: refusal.message,
+          limits: refusal.limits,
           created_at: refusal.createdAt.getTime(),
         })
-        .onConflict((oc) => oc.columns(['file_id', 'source_version']).doNothing())
+        // A refusal decided again (under other limits: assertNotRefused passed the old one) replaces it.
+        .onConflict((oc) =>
+          oc.columns(['file_id', 'source_version']).doUpdateSet({
+            message: refusal.message,
+            limits: refusal.limits,
+            created_at: refusal.createdAt.getTime(),
+          }),
+        )
         .execute();
     } catch (error) {
       // The file was deleted meanwhile: its refusals would have gone with it.
