@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
+import { buildApp } from '../../src/app.ts';
 import { toStorageKey } from '../../src/domain/files/storage-key.ts';
+import { buildServices } from '../../src/services.ts';
 import type { ApiResponse } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { peakRssBytes, resetPeakRss, toMiB } from '../support/peak-rss.ts';
@@ -123,5 +125,24 @@ describe('image renditions within the render budget', () => {
     const small = await fetch(await linkOf(fileId, { width: '300', format: 'avif' }));
     assert.equal(small.status, 200);
     assert.equal(small.headers.get('content-type'), 'image/avif');
+  });
+
+  it('decides a refused source again where the budget has been raised', async () => {
+    const fileId = await upload(await deepInterlacedPng());
+    const url = await linkOf(fileId, { width: '200' });
+    expectError(await fetchJson(url), 422, 'IMAGE_TOO_LARGE');
+    // Another node over the same stores, whose operator allows renders of 1 GiB.
+    const services = await buildServices({ ...server.services.config, renditionMaxMemoryBytes: 2 ** 30 });
+    const app = await buildApp(services, { logger: false });
+    try {
+      const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+      const rendered = await fetch(url.replace(server.baseUrl, baseUrl));
+      const bytes = Buffer.from(await rendered.arrayBuffer());
+      assert.equal(rendered.status, 200, bytes.toString());
+      assert.equal((await sharp(bytes).metadata()).width, 200);
+    } finally {
+      await app.close();
+      await services.close();
+    }
   });
 });
