@@ -48,6 +48,7 @@ export type Config = Readonly<{
   resumableSweepIntervalSeconds: number;
   renditionMaxPixels: number;
   renditionMaxSourceBytes: number;
+  renditionMaxMemoryBytes: number;
   renditionConcurrency: number;
   renditionQueueLength: number;
   renditionTimeoutSeconds: number;

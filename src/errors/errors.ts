@@ -160,6 +160,8 @@ export const unsupportedMedia = (what: string) =>
   new AppError('UNSUPPORTED_MEDIA', `${what} is not an image Coffer renders (JPEG, PNG, WebP, GIF or AVIF)`);
 export const imageTooLarge = (reason: string) =>
   new AppError('IMAGE_TOO_LARGE', `The image is too large to render: ${reason}`);
+/** A refusal recorded for a source version (rendition-repository.ts), answered word for word. */
+export const imageTooLargeAsRecorded = (message: string) => new AppError('IMAGE_TOO_LARGE', message);
 export const imageUnreadable = (cause?: unknown) =>
   new AppError('IMAGE_UNREADABLE', 'The image could not be decoded (damaged or truncated)', { cause });
 export const renditionsDisabled = (message: string) => new AppError('RENDITIONS_DISABLED', message);

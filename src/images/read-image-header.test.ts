@@ -16,20 +16,24 @@ import {
   tiffImage,
   webpImage,
 } from '../../test/support/test-images.ts';
+import type { ImageHeader } from '../domain/renditions/image-renderer.ts';
 import type { RenditionSpec } from '../domain/renditions/rendition-spec.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { SharpImageRenderer } from './sharp-image-renderer.ts';
 
 // readImageHeader, through the renderer that configures sharp first (blocked loaders).
 const renderer = new SharpImageRenderer();
-const limits = { maxPixels: 50_000_000 };
+const limits = { maxPixels: 50_000_000, maxMemoryBytes: 200 * 2 ** 20 };
+/** A header's format and sides (its decodeBytes has tests of its own: render-memory.test.ts). */
+const sidesOf = (header: ImageHeader | undefined) =>
+  header && { format: header.format, width: header.width, height: header.height };
 const options = { limits, timeoutSeconds: 30 };
 const spec: RenditionSpec = { width: 200, height: 200, resize: 'cover', format: 'webp', quality: 80 };
 const withCode = (code: string) => (error: unknown) => isAppError(error) && error.code === code;
 
 describe('readHeader', () => {
   it('reads each renderable format, with the sides as displayed', async () => {
-    assert.deepEqual(await renderer.readHeader(await jpegWithExif({ orientation: 6 }), limits), {
+    assert.deepEqual(sidesOf(await renderer.readHeader(await jpegWithExif({ orientation: 6 }), limits)), {
       format: 'jpeg',
       width: 200,
       height: 300,
@@ -37,7 +41,7 @@ describe('readHeader', () => {
     const sources = { png: pngImage, webp: webpImage, gif: gifImage, avif: avifImage, jpeg: jpegImage };
     for (const [format, build] of Object.entries(sources)) {
       const header = await renderer.readHeader(await build({ width: 64, height: 48 }), limits);
-      assert.deepEqual(header, { format, width: 64, height: 48 }, format);
+      assert.deepEqual(sidesOf(header), { format, width: 64, height: 48 }, format);
     }
   });
 
@@ -50,7 +54,11 @@ describe('readHeader', () => {
     const comment = Buffer.concat([Buffer.from([0xff, 0xfe, 0xff, 0xff]), Buffer.alloc(0xfffd, 0x20)]);
     const late = Buffer.concat([jpeg.subarray(0, 2), comment, comment, jpeg.subarray(2)]);
     assert.equal(await renderer.readHeader(late.subarray(0, 64 * 1024), limits), undefined);
-    assert.deepEqual(await renderer.readHeader(late, limits), { format: 'jpeg', width: 64, height: 48 });
+    assert.deepEqual(sidesOf(await renderer.readHeader(late, limits)), {
+      format: 'jpeg',
+      width: 64,
+      height: 48,
+    });
   });
 
   it('counts the pixels of the first frame of an animated GIF', async () => {
@@ -65,9 +73,9 @@ describe('readHeader', () => {
       .gif()
       .toBuffer();
     assert.equal((await sharp(animated).metadata()).pages, 4);
-    const header = await renderer.readHeader(animated, { maxPixels: 15_000 });
-    assert.deepEqual(header, { format: 'gif', width: 100, height: 100 });
-    const firstFrame = { limits: { maxPixels: 15_000 }, timeoutSeconds: 30 };
+    const header = await renderer.readHeader(animated, { ...limits, maxPixels: 15_000 });
+    assert.deepEqual(sidesOf(header), { format: 'gif', width: 100, height: 100 });
+    const firstFrame = { limits: { ...limits, maxPixels: 15_000 }, timeoutSeconds: 30 };
     const rendition = await renderer.render(
       animated,
       { ...spec, width: 50, height: null, format: 'origin' },
@@ -104,7 +112,7 @@ describe('a decompression bomb (a 20000×20000 PNG of 49 KB)', () => {
     const bomb = await pngBomb({ width: 20_000, height: 20_000, corruptPixelData: true });
     await assert.rejects(renderer.render(bomb, spec, options), withCode('IMAGE_TOO_LARGE'));
     // The same bytes under a limit that lets them through: now they are read, and do not inflate.
-    const generous = { limits: { maxPixels: 500_000_000 }, timeoutSeconds: 30 };
+    const generous = { limits: { ...limits, maxPixels: 500_000_000 }, timeoutSeconds: 30 };
     await assert.rejects(renderer.render(bomb, spec, generous), withCode('IMAGE_UNREADABLE'));
   });
 
@@ -127,7 +135,7 @@ describe('a source in a local file (the disk store hands libvips its version fil
     };
     try {
       const turned = await saved('turned.png', await jpegWithExif({ orientation: 6 }));
-      assert.deepEqual(await renderer.readHeader(turned, limits), {
+      assert.deepEqual(sidesOf(await renderer.readHeader(turned, limits)), {
         format: 'jpeg',
         width: 200,
         height: 300,

@@ -6,12 +6,14 @@ import type {
   SourceLimits,
 } from '../domain/renditions/image-renderer.ts';
 import { imageTooLarge, unsupportedMedia } from '../errors/errors.ts';
-import { toImageError, toMegapixels } from './sharp-errors.ts';
+import { estimateDecodeBytes } from './render-memory.ts';
+import { toImageError, toMebibytes, toMegapixels } from './sharp-errors.ts';
 
 /**
  * What the header of `bytes` (a source's first bytes, or all of them) says, without decoding a
  * pixel; undefined when the bytes end before the header does. Refuses a format Coffer does not
- * render (UNSUPPORTED_MEDIA) and a first frame of more than `limits.maxPixels` (IMAGE_TOO_LARGE).
+ * render (UNSUPPORTED_MEDIA), a first frame of more than `limits.maxPixels` and one whose decode
+ * would take more than `limits.maxMemoryBytes` (IMAGE_TOO_LARGE).
  */
 export async function readImageHeader(
   bytes: ImageSource,
@@ -29,12 +31,21 @@ export async function readImageHeader(
     throw imageTooLarge(
       `it has ${toMegapixels(pixels)} megapixels, the limit is ${toMegapixels(limits.maxPixels)}`,
     );
+  // security: pixels alone do not bound memory. A 7000×7000 PNG of 400 KB, 16-bit and
+  // interlaced, is under the pixel limit and took a worker 0.8 GB: Adam7 forces a whole-image
+  // decode, at 6 bytes a pixel. The estimate counts bands, bytes per sample and whole decodes.
+  const decodeBytes = estimateDecodeBytes(metadata);
+  if (decodeBytes > limits.maxMemoryBytes)
+    throw imageTooLarge(
+      `decoding it takes about ${toMebibytes(decodeBytes)} MiB of memory, a render may take ${toMebibytes(limits.maxMemoryBytes)} MiB`,
+    );
   // EXIF orientations 5–8 turn the image a quarter: it displays with its sides swapped.
   const isTurned = (metadata.orientation ?? 1) >= 5;
   return {
     format,
     width: isTurned ? storedHeight : storedWidth,
     height: isTurned ? storedWidth : storedHeight,
+    decodeBytes,
   };
 }
 

@@ -26,3 +26,17 @@ export function toRenditionSize(
     height: Math.max(1, Math.min(source.height, Math.round(height * scale))),
   };
 }
+
+/** The pixels of the rendition `spec` makes of a source: what its encoder holds. */
+export function toRenditionPixels(source: { width: number; height: number }, spec: RenditionSpec): number {
+  const size = toRenditionSize(source, spec);
+  if (size.width !== undefined && size.height !== undefined && spec.resize !== 'inside')
+    return size.width * size.height;
+  // inside (never enlarged): the source scaled to fit within the sides given.
+  const scale = Math.min(
+    1,
+    spec.width ? spec.width / source.width : 1,
+    spec.height ? spec.height / source.height : 1,
+  );
+  return Math.max(1, Math.round(source.width * scale)) * Math.max(1, Math.round(source.height * scale));
+}

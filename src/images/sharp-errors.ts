@@ -7,6 +7,11 @@ export function toMegapixels(pixels: number): string {
   return String(Math.round(pixels / 100_000) / 10);
 }
 
+/** Bytes as MiB, whole: 321. */
+export function toMebibytes(bytes: number): string {
+  return String(Math.ceil(bytes / 2 ** 20));
+}
+
 /**
  * A failure of sharp while it reads or renders an untrusted source → the AppError that says why.
  * Only failures of a running sharp task come here (a bad option is thrown while the pipeline is

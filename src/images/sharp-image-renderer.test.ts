@@ -21,7 +21,7 @@ import { isAppError } from '../errors/app-error.ts';
 import { SharpImageRenderer } from './sharp-image-renderer.ts';
 
 const renderer = new SharpImageRenderer();
-const limits = { maxPixels: 50_000_000 };
+const limits = { maxPixels: 50_000_000, maxMemoryBytes: 200 * 2 ** 20 };
 const options = { limits, timeoutSeconds: 30 };
 const spec = (fields: Partial<RenditionSpec>): RenditionSpec => ({
   width: 200,

@@ -9,12 +9,13 @@ import type {
   SourceLimits,
 } from '../domain/renditions/image-renderer.ts';
 import type { RenditionSpec } from '../domain/renditions/rendition-spec.ts';
-import { imageUnreadable } from '../errors/errors.ts';
+import { imageTooLarge, imageUnreadable } from '../errors/errors.ts';
 import { configureSharp } from './configure-sharp.ts';
 import { contentTypes, toBackground, toWrittenFormat, writeAs } from './output-format.ts';
 import { readImageHeader } from './read-image-header.ts';
-import { toRenditionSize } from './rendition-size.ts';
-import { toImageError } from './sharp-errors.ts';
+import { estimateRenderBytes } from './render-memory.ts';
+import { toRenditionPixels, toRenditionSize } from './rendition-size.ts';
+import { toImageError, toMebibytes } from './sharp-errors.ts';
 
 type RenderOptions = { limits: SourceLimits; timeoutSeconds: number };
 
@@ -34,6 +35,13 @@ export class SharpImageRenderer implements ImageRenderer {
   async render(source: ImageSource, spec: RenditionSpec, options: RenderOptions): Promise<RenderedImage> {
     const header = await readWholeHeader(source, options.limits);
     const format = toWrittenFormat(spec.format, header.format);
+    // The encoder holds the whole rendition too (AVIF ~22 bytes a pixel): a source that decodes
+    // within the budget may still be too large at this size and format, never at a thumbnail's.
+    const memoryBytes = estimateRenderBytes(header, { pixels: toRenditionPixels(header, spec), format });
+    if (memoryBytes > options.limits.maxMemoryBytes)
+      throw imageTooLarge(
+        `this rendition takes about ${toMebibytes(memoryBytes)} MiB of memory, a render may take ${toMebibytes(options.limits.maxMemoryBytes)} MiB; ask for a smaller size or another format`,
+      );
     const pipeline = openSource(source, options).resize({
       ...toRenditionSize(header, spec),
       fit: spec.resize,

@@ -32,6 +32,7 @@ export type DatabaseSchema = {
   operator_sign_in_links: OperatorSignInLinksTable;
   resumable_uploads: ResumableUploadsTable;
   renditions: RenditionsTable;
+  rendition_refusals: RenditionRefusalsTable;
   events: EventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -259,6 +260,20 @@ export type ResumableUploadsTable = {
   /** Unix ms. */
   expires_at: number;
   /** Unix ms. */
+  created_at: number;
+};
+
+/** Sources that cannot be rendered (migrations/rendition-refusals.ts; domain/renditions/rendition-repository.ts). */
+export type RenditionRefusalsTable = {
+  file_id: string;
+  /** The file's blob version that was refused. */
+  source_version: string;
+  /** The error code answered (IMAGE_TOO_LARGE). */
+  code: string;
+  /** The error message answered, word for word. */
+  message: string;
+  /** The limits it was decided under (domain/renditions/render-rendition.ts, toLimitsStamp). */
+  limits: string;
   created_at: number;
 };
 

@@ -29,7 +29,11 @@ export function buildRenditions(
   });
   metrics.renditions.watchQueue(() => queue.load);
   const renderer = new SharpImageRenderer();
-  const limits = { maxPixels: config.renditionMaxPixels, maxSourceBytes: config.renditionMaxSourceBytes };
+  const limits = {
+    maxPixels: config.renditionMaxPixels,
+    maxSourceBytes: config.renditionMaxSourceBytes,
+    maxMemoryBytes: config.renditionMaxMemoryBytes,
+  };
   const timeoutSeconds = config.renditionTimeoutSeconds;
   const imageSummarizer = new ImageSummarizer({
     summaries: repositories.imageSummaries,

@@ -13,6 +13,7 @@ import { runFileViewCacheContract } from './file-view-cache.contract.ts';
 import { runGroupCommitContract } from './group-commit.contract.ts';
 import { runRateLimitContract } from './rate-limit-repository.contract.ts';
 import { runRefreshTokenContract } from './refresh-token-repository.contract.ts';
+import { runRenditionRefusalContract } from './rendition-refusal.contract.ts';
 import { at, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
 import { runStorageUsageContract } from './storage-usage.contract.ts';
 
@@ -56,6 +57,7 @@ export function runRepositoryContract(name: string, open: OpenDatabase): void {
     runAppCredentialContract(fixture);
     runStorageUsageContract(fixture);
     runRefreshTokenContract(fixture);
+    runRenditionRefusalContract(fixture);
   });
 }
 

@@ -21,6 +21,14 @@ export const renditionSettings = {
     max: 1024 * 1024 * 1024,
     doc: 'The largest image file, in bytes, that is rendered (from S3 a render reads its source into memory; from disk libvips reads the file); larger ones answer 422 IMAGE_TOO_LARGE.',
   },
+  renditionMaxMemoryBytes: {
+    env: 'COFFER_RENDITION_MAX_MEMORY_BYTES',
+    kind: 'integer',
+    defaultValue: 200 * 1024 * 1024,
+    min: 1,
+    max: 16 * 1024 * 1024 * 1024,
+    doc: 'The most memory one render (or image summary) may take: decoding its source (all of it where the format forces a whole-image decode: interlaced PNG, progressive JPEG, GIF, AVIF) and encoding the rendition, estimated from the header before any decoding; a source over it answers 422 IMAGE_TOO_LARGE, remembered for that version.',
+  },
   renditionConcurrency: {
     env: 'COFFER_RENDITION_CONCURRENCY',
     kind: 'integer',

@@ -10,6 +10,12 @@ export type ImageHeader = {
   /** As displayed: EXIF orientations 5–8 swap the stored width and height. */
   width: number;
   height: number;
+  /**
+   * The memory decoding it takes, estimated from the header (src/images/render-memory.ts): the
+   * whole image where the format forces a whole-image decode, else the rows a streamed decode
+   * holds. Rendering adds what the encoder holds (estimateRenderBytes).
+   */
+  decodeBytes: number;
 };
 
 /**
@@ -19,7 +25,11 @@ export type ImageHeader = {
 export type ImageSource = Buffer | string;
 
 /** The limits a source must keep before any decoding (settings COFFER_RENDITION_MAX_*). */
-export type SourceLimits = { maxPixels: number };
+export type SourceLimits = {
+  maxPixels: number;
+  /** The memory one render or summary may take, decoding and encoding (the render budget). */
+  maxMemoryBytes: number;
+};
 
 /** A rendered image, held whole: renditions are bounded by 4096×4096 and are stored at once. */
 export type RenderedImage = {
@@ -35,7 +45,9 @@ export type ImageSummary = { width: number; height: number; placeholder: string 
 /**
  * Renders images (implemented over sharp in src/images/). Every method refuses, from the header
  * and before decoding: an unsupported format (SVG, PDF, TIFF, HEIC, …) with UNSUPPORTED_MEDIA,
- * a source over the limits with IMAGE_TOO_LARGE, bytes that do not decode with IMAGE_UNREADABLE.
+ * a source over the limits (pixels, or the memory its decode takes) with IMAGE_TOO_LARGE, bytes
+ * that do not decode with IMAGE_UNREADABLE. render() also refuses, with IMAGE_TOO_LARGE, a
+ * rendition whose decode and encode together would pass the memory budget (a large AVIF).
  */
 export interface ImageRenderer {
   /** Reads the header of a source's first bytes (or all of them); undefined when they are too few. */

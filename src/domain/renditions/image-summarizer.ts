@@ -65,20 +65,23 @@ export class ImageSummarizer {
       version: image.blobVersion,
       sizeBytes: image.sizeBytes,
     };
-    const options = {
-      limits: { maxPixels: this.#o.limits.maxPixels },
-      timeoutSeconds: this.#o.timeoutSeconds,
-    };
+    const limits = { maxPixels: this.#o.limits.maxPixels, maxMemoryBytes: this.#o.limits.maxMemoryBytes };
     const head = await readImageHead(this.#o.blobs, source);
     try {
       // The header's dimensions are worth keeping even for an image too large to render.
-      const header = await this.#o.renderer.readHeader(head, { maxPixels: Number.MAX_SAFE_INTEGER });
-      if (header && header.width * header.height > this.#o.limits.maxPixels)
-        return { width: header.width, height: header.height, placeholder: null };
-      if (image.sizeBytes > this.#o.limits.maxSourceBytes)
+      const header = await this.#o.renderer.readHeader(head, {
+        maxPixels: Number.MAX_SAFE_INTEGER,
+        maxMemoryBytes: Number.POSITIVE_INFINITY,
+      });
+      // A placeholder decodes the source like a render does: the same limits hold.
+      const isTooLarge =
+        image.sizeBytes > this.#o.limits.maxSourceBytes ||
+        (header !== undefined &&
+          (header.width * header.height > limits.maxPixels || header.decodeBytes > limits.maxMemoryBytes));
+      if (isTooLarge)
         return header ? { width: header.width, height: header.height, placeholder: null } : null;
       const whole = await readWholeImage(this.#o.blobs, source, head);
-      return await this.#o.renderer.summarize(whole, options);
+      return await this.#o.renderer.summarize(whole, { limits, timeoutSeconds: this.#o.timeoutSeconds });
     } catch (error) {
       if (isAppError(error) && !transientCodes.has(error.code) && error.statusCode < 500) return null;
       throw error;

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { fileNotFound } from '../../errors/errors.ts';
+import { isAppError } from '../../errors/app-error.ts';
+import { fileNotFound, imageTooLargeAsRecorded } from '../../errors/errors.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { Clock } from '../clock.ts';
 import type { DownloadableFile } from '../files/file-reading.ts';
 import { toStorageKey } from '../files/storage-key.ts';
-import type { ImageRenderer, RenderedImage } from './image-renderer.ts';
+import type { ImageHeader, ImageRenderer, ImageSource, RenderedImage } from './image-renderer.ts';
 import { readImageHead, readWholeImage } from './read-image-bytes.ts';
 import { assertRenderableSource, type RenditionLimits } from './renderable-source.ts';
 import type { Rendition, RenditionRepository } from './rendition-repository.ts';
@@ -40,8 +41,10 @@ export type RenderedRendition = { image: RenderedImage; startedAt: number };
 
 /**
  * Renders one rendition of a verified file, in a render slot: the header is checked before the
- * source is decoded or read whole (a bomb costs a header read, never a decode). Answers the rendition
- * already recorded instead when there is one. storeRendition() then records the image.
+ * source is decoded or read whole (a bomb costs a header read, never a decode), and a source
+ * over the limits is refused for good: the refusal is recorded for its version, so that no later
+ * request reads it again (assertNotRefused). Answers the rendition already recorded instead when
+ * there is one. storeRendition() then records the image.
  */
 export async function renderRendition(
   o: RenderRenditionOptions,
@@ -52,15 +55,57 @@ export async function renderRendition(
   if (already) return already;
   assertRenderableSource(file, o.limits);
   const source = { key: toStorageKey(file), version: file.blobVersion, sizeBytes: file.content.sizeBytes };
-  const limits = { maxPixels: o.limits.maxPixels };
+  const limits = { maxPixels: o.limits.maxPixels, maxMemoryBytes: o.limits.maxMemoryBytes };
   const head = await readImageHead(o.blobs, source);
-  // Bytes to be read into memory are checked first; a file or whole bytes, by render() itself.
-  // (A header past the first bytes, rare: large metadata first, is read from the whole file.)
-  if (typeof head !== 'string' && head.length < source.sizeBytes) await o.renderer.readHeader(head, limits);
+  const headerOf = (bytes: ImageSource) => refuseForGood(o, file, () => o.renderer.readHeader(bytes, limits));
+  const header = await headerOf(head);
   const whole = await readWholeImage(o.blobs, source, head);
+  // A header past the first bytes (rare: large metadata first) is read from the whole source.
+  if (!header) await headerOf(whole);
   const startedAt = performance.now();
   const image = await o.renderer.render(whole, spec.parsed, { limits, timeoutSeconds: o.timeoutSeconds });
   return { image, startedAt };
+}
+
+/** Refuses a file version whose source was refused before under these limits, with the same answer. */
+export async function assertNotRefused(
+  renditions: RenditionRepository,
+  file: { id: string; blobVersion: string },
+  limits: RenditionLimits,
+): Promise<void> {
+  const refusal = await renditions.findRefusal(file.id, file.blobVersion);
+  if (refusal && refusal.limits === toLimitsStamp(limits)) throw imageTooLargeAsRecorded(refusal.message);
+}
+
+/** The limits a header is checked against, as a refusal records them. */
+function toLimitsStamp(limits: RenditionLimits): string {
+  return `${limits.maxPixels}px ${limits.maxMemoryBytes}B`;
+}
+
+/**
+ * Reads a source's header, recording an IMAGE_TOO_LARGE refusal for the file's version: a
+ * header never changes, so neither does the answer. (A rendition too large at one size and
+ * format, refused by render(), is not recorded: other sizes of the same source render.)
+ */
+async function refuseForGood(
+  o: RenderRenditionOptions,
+  file: DownloadableFile,
+  readHeader: () => Promise<ImageHeader | undefined>,
+): Promise<ImageHeader | undefined> {
+  try {
+    return await readHeader();
+  } catch (error) {
+    if (isAppError(error) && error.code === 'IMAGE_TOO_LARGE')
+      await o.renditions.insertRefusal({
+        fileId: file.id,
+        sourceVersion: file.blobVersion,
+        code: 'IMAGE_TOO_LARGE',
+        message: error.message,
+        limits: toLimitsStamp(o.limits),
+        createdAt: o.clock.now(),
+      });
+    throw error;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FileRecord } from '../files/file-record.ts';
 import { formatBytes } from '../format-bytes.ts';
 
 /** The limits a source must keep to be rendered (settings COFFER_RENDITION_MAX_*). */
-export type RenditionLimits = { maxPixels: number; maxSourceBytes: number };
+export type RenditionLimits = { maxPixels: number; maxSourceBytes: number; maxMemoryBytes: number };
 
 /** The content types of the formats Coffer renders (image-renderer.ts's renderableFormats). */
 const renderableTypes = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);

@@ -18,7 +18,12 @@ import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
 import type { BucketRule } from '../rate-limits/rate-limit-repository.ts';
 import { type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
 import type { RenderQueue } from './render-queue.ts';
-import { type RenderRenditionOptions, renderRendition, storeRendition } from './render-rendition.ts';
+import {
+  assertNotRefused,
+  type RenderRenditionOptions,
+  renderRendition,
+  storeRendition,
+} from './render-rendition.ts';
 import { assertRenderableSource } from './renderable-source.ts';
 import type { Rendition } from './rendition-repository.ts';
 import { parseCanonicalSpec, type RenditionSpec, toCanonicalSpec } from './rendition-spec.ts';
@@ -102,6 +107,12 @@ export class Renditions {
     assertRenderableSource({ ...file, content: file.content }, this.#o.limits);
     const now = this.#o.clock.now();
     const rendered = await this.#o.renditions.find(file.id, file.blobVersion, spec);
+    if (!rendered)
+      await assertNotRefused(
+        this.#o.renditions,
+        { id: file.id, blobVersion: file.blobVersion },
+        this.#o.limits,
+      );
     const limit = this.#o.newRenditions;
     if (!rendered && limit && limit.perUser.burst > 0) {
       const key = toBucketKey('new-renditions', principal.projectId, principal.userId);
@@ -141,6 +152,8 @@ export class Renditions {
       this.#recorded.set(key, cached);
       return { file: downloadable, rendition: cached };
     }
+    // A source refused before is answered from its record: no slot, no read of its bytes.
+    await assertNotRefused(this.#o.renditions, downloadable, this.#o.limits);
     const spec = { canonical: link.spec, parsed };
     const rendition = await this.#o.queue.run(
       key,

@@ -20,6 +20,7 @@ import { operators } from './operators.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
+import { renditionRefusals } from './rendition-refusals.ts';
 import { renditions } from './renditions.ts';
 import { resumableUploadCheckpoints } from './resumable-upload-checkpoints.ts';
 import { resumableUploads } from './resumable-uploads.ts';
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0024_account_tokens': accountTokens,
   '0025_file_row_stamp': fileRowStamp,
   '0026_service_keys': serviceKeys,
+  '0028_rendition_refusals': renditionRefusals,
   '0029_resumable_upload_checkpoints': resumableUploadCheckpoints,
 };
 

@@ -1,9 +1,16 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Rendition, RenditionRepository } from '../../domain/renditions/rendition-repository.ts';
+import type {
+  Rendition,
+  RenditionRefusal,
+  RenditionRepository,
+} from '../../domain/renditions/rendition-repository.ts';
 import { isForeignKeyViolation } from '../database-errors.ts';
 import type { DatabaseSchema, RenditionsTable } from '../database-schema.ts';
 
-/** Renditions (migrations/renditions.ts): by primary key, or by blob key for the collector. */
+/**
+ * Renditions (migrations/renditions.ts): by primary key, or by blob key for the collector; and
+ * the refused sources (migrations/rendition-refusals.ts).
+ */
 export class KyselyRenditionRepository implements RenditionRepository {
   readonly #db: Kysely<DatabaseSchema>;
 
@@ -47,6 +54,52 @@ export class KyselyRenditionRepository implements RenditionRepository {
       throw error;
     }
     return this.find(rendition.fileId, rendition.sourceVersion, rendition.spec);
+  }
+
+  async findRefusal(fileId: string, sourceVersion: string): Promise<RenditionRefusal | undefined> {
+    const row = await this.#db
+      .selectFrom('rendition_refusals')
+      .selectAll()
+      .where('file_id', '=', fileId)
+      .where('source_version', '=', sourceVersion)
+      .executeTakeFirst();
+    return (
+      row && {
+        fileId: row.file_id,
+        sourceVersion: row.source_version,
+        code: 'IMAGE_TOO_LARGE',
+        message: row.message,
+        limits: row.limits,
+        createdAt: new Date(Number(row.created_at)),
+      }
+    );
+  }
+
+  async insertRefusal(refusal: RenditionRefusal): Promise<void> {
+    try {
+      await this.#db
+        .insertInto('rendition_refusals')
+        .values({
+          file_id: refusal.fileId,
+          source_version: refusal.sourceVersion,
+          code: refusal.code,
+          message: refusal.message,
+          limits: refusal.limits,
+          created_at: refusal.createdAt.getTime(),
+        })
+        // A refusal decided again (under other limits: assertNotRefused passed the old one) replaces it.
+        .onConflict((oc) =>
+          oc.columns(['file_id', 'source_version']).doUpdateSet({
+            message: refusal.message,
+            limits: refusal.limits,
+            created_at: refusal.createdAt.getTime(),
+          }),
+        )
+        .execute();
+    } catch (error) {
+      // The file was deleted meanwhile: its refusals would have gone with it.
+      if (!isForeignKeyViolation(error)) throw error;
+    }
   }
 
   async findRenditionBlobVersions(blobKeys: readonly string[]): Promise<Map<string, Set<string>>> {
