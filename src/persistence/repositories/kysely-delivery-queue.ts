@@ -4,6 +4,7 @@ import type {
   Delivery,
   DeliveryQueue,
   DueDelivery,
+  TakeDueOptions,
 } from '../../domain/events/delivery-queue.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { toDelivery } from './events/event-rows.ts';
@@ -22,8 +23,8 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
     return fanOut(this.#db, options);
   }
 
-  takeDue(now: Date, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    return takeDue(this.#db, now, limit, leaseMs);
+  takeDue(options: TakeDueOptions): Promise<DueDelivery[]> {
+    return takeDue(this.#db, options);
   }
 
   async recordAttempt(deliveryId: string, result: AttemptResult, now: Date): Promise<void> {
