@@ -15,45 +15,13 @@ type DueScope = ExpressionBuilder<
  * endpoint must not stall the others), each endpoint under its cap of leases, each file's
  * events in order per endpoint.
  */
-export function takeDue(db: Kysely<DatabaseSchema>, options: TakeDueOptions): Promise<DueDelivery[]> {
+export async function takeDue(db: Kysely<DatabaseSchema>, options: TakeDueOptions): Promise<DueDelivery[]> {
   const nowMs = options.now.getTime();
+  // Chosen by a plain read: a round that finds nothing (every due endpoint's slots busy, or
+  // nothing due) takes no write lock. What it chose is checked again under the lock below.
+  const chosen = await chooseTurns(db, options);
+  if (chosen.length === 0) return [];
   return writeTransaction(db, async (trx) => {
-    // Leases still running, per endpoint: ours and other nodes' (a lapsed one counts no more).
-    const chosen = await trx
-      .with('leased', (q) =>
-        q
-          .selectFrom('webhook_deliveries')
-          .select((eb) => ['webhook_id', eb.fn.countAll<number>().as('count')])
-          .where('status', '=', 'pending')
-          .where('lease_until', '>=', nowMs)
-          .groupBy('webhook_id'),
-      )
-      // Each endpoint's due deliveries numbered in event order: its turns.
-      .with('due', (q) =>
-        q
-          .selectFrom('webhook_deliveries as d')
-          .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-          .select((eb) => [
-            'd.id',
-            'd.webhook_id',
-            'd.event_seq',
-            eb.fn
-              .agg<number>('row_number', [])
-              .over((over) => over.partitionBy('d.webhook_id').orderBy('d.event_seq'))
-              .as('turn'),
-          ])
-          .where((eb) => isDue(eb, nowMs)),
-      )
-      .selectFrom('due')
-      .leftJoin('leased', 'leased.webhook_id', 'due.webhook_id')
-      .select('due.id')
-      .where(sql<boolean>`due.turn <= ${options.perEndpoint} - coalesce(leased.count, 0)`)
-      // Round-robin: every endpoint's first turn (oldest event first), then every second one.
-      .orderBy('due.turn')
-      .orderBy('due.event_seq')
-      .limit(options.limit)
-      .execute();
-    if (chosen.length === 0) return [];
     let query = trx
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
@@ -96,6 +64,48 @@ export function takeDue(db: Kysely<DatabaseSchema>, options: TakeDueOptions): Pr
         },
       }));
   });
+}
+
+/** The ids of the due deliveries to take, the endpoints taking turns, each under its cap. */
+function chooseTurns(db: Kysely<DatabaseSchema>, options: TakeDueOptions) {
+  const nowMs = options.now.getTime();
+  // Leases still running, per endpoint: ours and other nodes' (a lapsed one counts no more).
+  return (
+    db
+      .with('leased', (q) =>
+        q
+          .selectFrom('webhook_deliveries')
+          .select((eb) => ['webhook_id', eb.fn.countAll<number>().as('count')])
+          .where('status', '=', 'pending')
+          .where('lease_until', '>=', nowMs)
+          .groupBy('webhook_id'),
+      )
+      // Each endpoint's due deliveries numbered in event order: its turns.
+      .with('due', (q) =>
+        q
+          .selectFrom('webhook_deliveries as d')
+          .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+          .select((eb) => [
+            'd.id',
+            'd.webhook_id',
+            'd.event_seq',
+            eb.fn
+              .agg<number>('row_number', [])
+              .over((over) => over.partitionBy('d.webhook_id').orderBy('d.event_seq'))
+              .as('turn'),
+          ])
+          .where((eb) => isDue(eb, nowMs)),
+      )
+      .selectFrom('due')
+      .leftJoin('leased', 'leased.webhook_id', 'due.webhook_id')
+      .select('due.id')
+      .where(sql<boolean>`due.turn <= ${options.perEndpoint} - coalesce(leased.count, 0)`)
+      // Round-robin: every endpoint's first turn (oldest event first), then every second one.
+      .orderBy('due.turn')
+      .orderBy('due.event_seq')
+      .limit(options.limit)
+      .execute()
+  );
 }
 
 /** Pending, due, not leased, its endpoint enabled, and no earlier event of its file waiting. */
