@@ -89,5 +89,29 @@ describe(`webhook delivery beside a tarpit endpoint (${currentStackName()} stack
       deliveries.every((row) => row.status === 'pending' && row.attempts === 0),
       'no tarpit attempt has ended',
     );
+
+    // A retry asked for while its attempt hangs leaves the attempt its lease: the delivery is
+    // not attempted twice at once, and the endpoint gets no third slot. (B's next delivery
+    // shows the deliverer has taken due work since.)
+    // Every one, the two in flight (the oldest: the last page) among them.
+    for (let cursor = ''; ; ) {
+      const page = await projectA.call('GET', `/api/v1/webhooks/${tarpitId}/deliveries${cursor}`);
+      for (const row of page.body.deliveries as { id: string }[]) {
+        const retried = await projectA.call(
+          'POST',
+          `/api/v1/webhooks/${tarpitId}/deliveries/${row.id}/retry`,
+        );
+        assert.equal(retried.status, 202, retried.text);
+      }
+      if (page.body.nextCursor === null) break;
+      cursor = `?cursor=${page.body.nextCursor}`;
+    }
+    const later = await projectB.uploadFile(b.token, 'fair/b-later.txt', 'b later');
+    await waitUntil(
+      () => otherProject.received.find((event) => event.data.fileId === later._id),
+      "project B's later delivery",
+      30_000,
+    );
+    assert.equal(tarpit.connectionCount(), 2);
   });
 });

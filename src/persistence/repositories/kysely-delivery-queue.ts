@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type {
   AttemptResult,
   Delivery,
@@ -80,7 +80,13 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
   async retry(webhookId: string, deliveryId: string, now: Date): Promise<boolean> {
     const result = await this.#db
       .updateTable('webhook_deliveries')
-      .set({ status: 'pending', next_attempt_at: now.getTime(), lease_until: null })
+      .set({
+        status: 'pending',
+        next_attempt_at: now.getTime(),
+        // An attempt in flight keeps its lease: released, the delivery would be attempted twice
+        // at once, and its endpoint's slots (the leases) overrun.
+        lease_until: sql<number | null>`case when lease_until >= ${now.getTime()} then lease_until end`,
+      })
       .where('id', '=', deliveryId)
       .where('webhook_id', '=', webhookId)
       .where('event_seq', '>', 0)
