@@ -31,6 +31,7 @@ import {
   scaleReadsWhileListing,
 } from './scenarios/scale-scenarios.ts';
 import { getFileOnPostgres, getFileOnPostgresS3 } from './scenarios/stack-scenarios.ts';
+import { webhookBesideTarpit } from './scenarios/webhook-tarpit-scenario.ts';
 import { bareFastifyWorkers, getFileWorkers } from './scenarios/worker-scenarios.ts';
 
 export const scenarios: readonly Scenario[] = [
@@ -48,6 +49,7 @@ export const scenarios: readonly Scenario[] = [
   renditionRender,
   renditionCached,
   verifyWithWebhooks,
+  webhookBesideTarpit,
   login,
   loginInterference,
   manyRecords,

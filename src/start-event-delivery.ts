@@ -9,15 +9,19 @@ const retentionBatch = 1000;
 
 /**
  * `serve`'s delivery of events to webhooks (issue 22), on the one worker per node that runs the
- * background work: rounds back to back while there is work, then every
- * COFFER_EVENT_DELIVERY_INTERVAL_MS. Nodes side by side share the work (each delivery is leased
- * to one). Once an hour, events past COFFER_EVENT_RETENTION_DAYS go. Timers are unref'd;
- * stop() waits for the round in progress (its attempts end with the signal).
+ * background work: a round fans out new events and fills the free attempt slots; the next
+ * round comes at once when there was work, else when an attempt ends (a slot frees: issue 35,
+ * no batch barrier) or after COFFER_EVENT_DELIVERY_INTERVAL_MS (new events), whichever is
+ * first. Nodes side by side share the work (each delivery is leased to one). Once an hour,
+ * events past COFFER_EVENT_RETENTION_DAYS go. Timers are unref'd; stop() waits for the round
+ * and the attempts in flight (they end with the signal).
  */
 export function startEventDelivery(services: Services, log: Log): { stop(): Promise<void> } {
-  const { config, clock } = services;
+  const { config, clock, webhookDeliverer: deliverer } = services;
   let nextRetentionAt = 0;
-  return runPeriodically(async (signal): Promise<number> => {
+  const onError = (error: unknown) =>
+    log.warn({ err: error }, 'recording a webhook attempt failed; its lease lapses and it is retried');
+  const rounds = runPeriodically(async (signal): Promise<number> => {
     try {
       if (Date.now() >= nextRetentionAt) {
         nextRetentionAt = Date.now() + retentionEveryMs;
@@ -26,11 +30,18 @@ export function startEventDelivery(services: Services, log: Log): { stop(): Prom
         if (removed > 0) log.info({ removed }, 'removed events past their retention');
         if (removed >= retentionBatch) nextRetentionAt = 0;
       }
-      const done = await services.webhookDeliverer.runOnce(signal);
-      return done > 0 ? 0 : config.eventDeliveryIntervalMs;
+      const done = await deliverer.runOnce(signal, onError);
+      if (done === 0) await deliverer.whenSlotFrees(config.eventDeliveryIntervalMs, signal);
+      return 0;
     } catch (error) {
       if (!signal.aborted) log.warn({ err: error }, 'delivering events failed; retrying shortly');
       return failurePauseMs;
     }
   });
+  return {
+    async stop() {
+      await rounds.stop();
+      await deliverer.settle();
+    },
+  };
 }

@@ -57,6 +57,7 @@ export type Config = Readonly<{
   webhookTimeoutSeconds: number;
   webhookAllowPrivate: boolean;
   webhookConcurrency: number;
+  webhookConcurrencyPerEndpoint: number;
   webhookTestsPerHour: number;
   eventRetentionDays: number;
   eventDeliveryIntervalMs: number;

@@ -45,6 +45,7 @@ export function buildEventServices(
       retrySeconds: parseRetrySchedule(config.webhookRetrySeconds) ?? [],
       newId: () => newDeliveryId(clock.now()),
       concurrency: config.webhookConcurrency,
+      perEndpoint: config.webhookConcurrencyPerEndpoint,
       // Longer than an attempt may take: a lease lapses only when its holder is gone.
       leaseMs: (config.webhookTimeoutSeconds + 5) * 1000,
       onOutcome: (outcome) => shared.metrics.events.attempted(outcome),

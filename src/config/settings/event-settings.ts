@@ -28,7 +28,15 @@ export const eventSettings = {
     defaultValue: 8,
     min: 1,
     max: 256,
-    doc: 'Webhook attempts in flight at once in the process that delivers them.',
+    doc: 'Webhook attempts in flight at once in the process that delivers them, all endpoints together.',
+  },
+  webhookConcurrencyPerEndpoint: {
+    env: 'COFFER_WEBHOOK_CONCURRENCY_PER_ENDPOINT',
+    kind: 'integer',
+    defaultValue: 2,
+    min: 1,
+    max: 64,
+    doc: 'Webhook attempts in flight at once to one endpoint, across every node: a slow or silent endpoint holds no more slots than this, so it delays only its own deliveries.',
   },
   webhookTestsPerHour: {
     env: 'COFFER_WEBHOOK_TESTS_PER_HOUR',

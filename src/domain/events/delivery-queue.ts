@@ -33,6 +33,15 @@ export type AttemptResult = {
   lastError: string | null;
 };
 
+/** What DeliveryQueue.takeDue takes, and how many. */
+export type TakeDueOptions = {
+  now: Date;
+  limit: number;
+  /** Deliveries leased at once per endpoint, all nodes together. */
+  perEndpoint: number;
+  leaseMs: number;
+};
+
 /** The deliveries of events to webhooks, kept in the database (the outbox's far side). */
 export interface DeliveryQueue {
   /**
@@ -48,11 +57,13 @@ export interface DeliveryQueue {
     newId: () => string;
   }): Promise<number>;
   /**
-   * Leases up to `limit` deliveries due at `now` for `leaseMs`, never one whose endpoint still
-   * has an earlier pending delivery of the same file (per-file order), never one another node
-   * holds (PostgreSQL: SKIP LOCKED; SQLite: one writer at a time).
+   * Leases up to `limit` deliveries due at `now` for `leaseMs`, taking turns between the
+   * endpoints with due work (each one's oldest first, then each one's next), never more than
+   * leaves `perEndpoint` leased at once for an endpoint (counted across nodes), never one whose
+   * endpoint still has an earlier pending delivery of the same file (per-file order), never
+   * one another node holds (PostgreSQL: SKIP LOCKED; SQLite: one writer at a time).
    */
-  takeDue(now: Date, limit: number, leaseMs: number): Promise<DueDelivery[]>;
+  takeDue(options: TakeDueOptions): Promise<DueDelivery[]>;
   /** Records an attempt and releases the lease. */
   recordAttempt(deliveryId: string, result: AttemptResult, now: Date): Promise<void>;
   /** A delivery of its own for a test event (POST /webhooks/:id/test), already attempted. */

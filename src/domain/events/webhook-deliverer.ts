@@ -13,14 +13,16 @@ export type WebhookDelivererOptions = {
   /** Seconds to wait before each retry, in order; past the last, the endpoint is disabled. */
   retrySeconds: readonly number[];
   newId: () => string;
-  /** Attempts in flight at once, all endpoints together. */
+  /** Attempts in flight at once in this process, all endpoints together. */
   concurrency: number;
+  /** Attempts in flight at once to one endpoint, all nodes together. */
+  perEndpoint: number;
   /** How long a taken delivery is held (longer than an attempt's time limit). */
   leaseMs: number;
   onOutcome?: (outcome: WebhookOutcome['kind']) => void;
 };
 
-const batchSize = 100;
+const fanOutBatch = 100;
 /** The most a `Retry-After` may put an attempt off. */
 const maxRetryAfterSeconds = 86_400;
 
@@ -31,30 +33,81 @@ const maxRetryAfterSeconds = 86_400;
  * the receiver to deduplicate). 410 disables the endpoint; a failure waits out the retry
  * schedule (with jitter, or the receiver's Retry-After when longer), and an endpoint that
  * fails the whole schedule is disabled.
+ *
+ * Scheduled per endpoint (issue 35): `concurrency` slots in this process, at most
+ * `perEndpoint` attempts per endpoint, the endpoints taking turns, and no batch to wait out:
+ * a round fills the free slots and returns, and a slot that frees can be filled at once
+ * (`whenSlotFrees`). An endpoint that never answers holds its own slots until its attempts
+ * time out, and no others.
  */
 export class WebhookDeliverer {
   readonly #o: WebhookDelivererOptions;
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #slotWaiters = new Set<() => void>();
 
   constructor(options: WebhookDelivererOptions) {
     this.#o = options;
   }
 
-  /** One round: fan out, then attempt what is due; answers how much it did (0: idle). */
-  async runOnce(signal?: AbortSignal): Promise<number> {
+  /**
+   * One round: fans out, then starts attempts of due deliveries in the free slots without
+   * waiting for them; answers how much it did (0: idle or every slot busy). An attempt that
+   * fails outside the receiver's answer (the database) goes to `onError`; its lease lapses
+   * and it is attempted again.
+   */
+  async runOnce(signal?: AbortSignal, onError?: (error: unknown) => void): Promise<number> {
     const fannedOut = await this.#o.deliveries.fanOut({
-      limit: batchSize,
+      limit: fanOutBatch,
       now: this.#o.clock.now(),
       wants: (webhook, event) => matchesEventPatterns(webhook.events, event.type),
       bodyOf: toWebhookBody,
       newId: this.#o.newId,
     });
-    const due = await this.#o.deliveries.takeDue(this.#o.clock.now(), batchSize, this.#o.leaseMs);
-    let next = 0;
-    const worker = async () => {
-      while (next < due.length && !signal?.aborted) await this.#attempt(due[next++]!, signal);
-    };
-    await Promise.all(Array.from({ length: Math.min(this.#o.concurrency, due.length) }, worker));
+    const free = this.#o.concurrency - this.#inFlight.size;
+    if (free <= 0 || signal?.aborted) return fannedOut;
+    const due = await this.#o.deliveries.takeDue({
+      now: this.#o.clock.now(),
+      limit: free,
+      perEndpoint: this.#o.perEndpoint,
+      leaseMs: this.#o.leaseMs,
+    });
+    for (const delivery of due) this.#start(delivery, signal, onError);
     return fannedOut + due.length;
+  }
+
+  /** Resolves when an attempt in flight ends, after `timeoutMs`, or on `signal`, whichever is first. */
+  whenSlotFrees(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#slotWaiters.delete(done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      timer.unref();
+      this.#slotWaiters.add(done);
+      signal?.addEventListener('abort', done, { once: true });
+      if (signal?.aborted) done();
+    });
+  }
+
+  /** Waits for every attempt in flight (they end early once their signal aborts). */
+  async settle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+  }
+
+  #start(delivery: DueDelivery, signal?: AbortSignal, onError?: (error: unknown) => void): void {
+    const attempt = this.#attempt(delivery, signal)
+      .catch((error: unknown) => {
+        // Stopping: the lease lapses and another round (or node) attempts it again.
+        if (!signal?.aborted) onError?.(error);
+      })
+      .finally(() => {
+        this.#inFlight.delete(attempt);
+        for (const wake of [...this.#slotWaiters]) wake();
+      });
+    this.#inFlight.add(attempt);
   }
 
   async #attempt(delivery: DueDelivery, signal?: AbortSignal): Promise<void> {

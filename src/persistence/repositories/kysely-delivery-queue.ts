@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type {
   AttemptResult,
   Delivery,
   DeliveryQueue,
   DueDelivery,
+  TakeDueOptions,
 } from '../../domain/events/delivery-queue.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { toDelivery } from './events/event-rows.ts';
@@ -22,8 +23,8 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
     return fanOut(this.#db, options);
   }
 
-  takeDue(now: Date, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    return takeDue(this.#db, now, limit, leaseMs);
+  takeDue(options: TakeDueOptions): Promise<DueDelivery[]> {
+    return takeDue(this.#db, options);
   }
 
   async recordAttempt(deliveryId: string, result: AttemptResult, now: Date): Promise<void> {
@@ -79,7 +80,13 @@ export class KyselyDeliveryQueue implements DeliveryQueue {
   async retry(webhookId: string, deliveryId: string, now: Date): Promise<boolean> {
     const result = await this.#db
       .updateTable('webhook_deliveries')
-      .set({ status: 'pending', next_attempt_at: now.getTime(), lease_until: null })
+      .set({
+        status: 'pending',
+        next_attempt_at: now.getTime(),
+        // An attempt in flight keeps its lease: released, the delivery would be attempted twice
+        // at once, and its endpoint's slots (the leases) overrun.
+        lease_until: sql<number | null>`case when lease_until >= ${now.getTime()} then lease_until end`,
+      })
       .where('id', '=', deliveryId)
       .where('webhook_id', '=', webhookId)
       .where('event_seq', '>', 0)

@@ -14,6 +14,17 @@ export async function fanOut(
   options: Parameters<DeliveryQueue['fanOut']>[0],
 ): Promise<number> {
   const sqlite = isSqlite(db);
+  // Most rounds find nothing (the deliverer runs one whenever an attempt ends): a plain read
+  // says so without a write transaction, which on SQLite would take the one write lock.
+  const waiting = await db
+    .selectFrom('events')
+    .select('seq')
+    .where((eb) =>
+      eb('seq', '>', eb.selectFrom('outbox_positions').select('seq').where('name', '=', positionName)),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  if (waiting === undefined) return 0;
   return writeTransaction(db, async (trx) => {
     const read = await trx
       .selectFrom('outbox_positions')
