@@ -9,7 +9,7 @@ import { runCli } from '../../test/support/coffer-process.ts';
 import type { BenchContext } from '../bench-context.ts';
 import type { CofferServer } from '../processes/coffer-server.ts';
 import { type Measurement, median, type PreparedScenario, type Scenario, type Side } from '../scenario.ts';
-import { mapLimit, seedWorkload, type Workload } from '../seed/workload.ts';
+import { createServiceKey, mapLimit, seedWorkload, type Workload } from '../seed/workload.ts';
 
 const queuedEvents = 100;
 /** The issue's bound on the other project's delivery: within 2 s. */
@@ -57,11 +57,18 @@ async function seedOtherProject(server: CofferServer): Promise<Workload> {
   return seedWorkload({ ...server, credentials }, 'other');
 }
 
-async function addWebhook(workload: Workload, url: string): Promise<string> {
-  const answer = await workload.api.call('POST', '/api/v1/webhooks', { body: { url, events: ['file.*'] } });
+/** A webhook of the workload's project, made with a service key of its own (issue 35), which its deletion needs too. */
+async function addWebhook(workload: Workload, url: string): Promise<{ id: string; serviceKey: string }> {
+  const serviceKey = await createServiceKey(workload.server, `tarpit-${++serviceKeySerial}-${Date.now()}`);
+  const answer = await workload.api.call('POST', '/api/v1/webhooks', {
+    serviceKey,
+    body: { url, events: ['file.*'] },
+  });
   if (answer.status !== 201) throw new Error(`webhook: ${answer.status} ${answer.text}`);
-  return answer.body.id as string;
+  return { id: answer.body.id as string, serviceKey };
 }
+
+let serviceKeySerial = 0;
 
 /** Uploads in the other project one at a time, each timed from its verify's answer to its delivery. */
 async function timeDeliveries(
@@ -114,7 +121,7 @@ export const webhookBesideTarpit: Scenario = {
     const besideTarpit: Side = {
       label: 'beside tarpit',
       run: async () => {
-        const tarpitId = await addWebhook(tarpitProject, tarpit.url);
+        const tarpitHook = await addWebhook(tarpitProject, tarpit.url);
         const indexes = Array.from({ length: queuedEvents }, (_, i) => i);
         await mapLimit(indexes, 10, (i) =>
           tarpitProject.api.uploadFile(tarpitProject.token, `tarpit/${Date.now()}-${i}.txt`, 'queued'),
@@ -123,7 +130,9 @@ export const webhookBesideTarpit: Scenario = {
           return await timeDeliveries(other, receiver.arrivals, samples);
         } finally {
           // Its deliveries go with it; its attempts in flight end when their connections drop.
-          await tarpitProject.api.call('DELETE', `/api/v1/webhooks/${tarpitId}`);
+          await tarpitProject.api.call('DELETE', `/api/v1/webhooks/${tarpitHook.id}`, {
+            serviceKey: tarpitHook.serviceKey,
+          });
           tarpit.dropConnections();
         }
       },

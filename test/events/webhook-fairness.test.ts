@@ -9,8 +9,12 @@ import { startWebhookReceiver, waitUntil } from '../support/webhook-receiver.ts'
 
 const queuedEvents = 100;
 
-async function addWebhook(project: ApiClient, url: string): Promise<string> {
-  const answer = await project.call('POST', '/api/v1/webhooks', { body: { url, events: ['file.*'] } });
+/** Webhooks are managed with a service key of their project (issue 35). */
+async function addWebhook(project: ApiClient, serviceKey: string, url: string): Promise<string> {
+  const answer = await project.call('POST', '/api/v1/webhooks', {
+    serviceKey,
+    body: { url, events: ['file.*'] },
+  });
   assert.equal(answer.status, 201, answer.text);
   return answer.body.id as string;
 }
@@ -50,9 +54,11 @@ describe(`webhook delivery beside a tarpit endpoint (${currentStackName()} stack
     const sameProject = await startWebhookReceiver();
     const otherProject = await startWebhookReceiver();
     receivers.push(sameProject, otherProject);
-    const tarpitId = await addWebhook(projectA, tarpit.url());
-    await addWebhook(projectA, sameProject.url);
-    await addWebhook(projectB, otherProject.url);
+    const keyA = await server.createServiceKey(projectA.credentials.projectId);
+    const keyB = await server.createServiceKey(projectB.credentials.projectId);
+    const tarpitId = await addWebhook(projectA, keyA, tarpit.url());
+    await addWebhook(projectA, keyA, sameProject.url);
+    await addWebhook(projectB, keyB, otherProject.url);
     const a = await projectA.signup();
     const b = await projectB.signup();
 
@@ -81,7 +87,9 @@ describe(`webhook delivery beside a tarpit endpoint (${currentStackName()} stack
     await waitUntil(() => (tarpit.requests.length >= 2 ? true : undefined), "the tarpit's two attempts");
     assert.equal(tarpit.connectionCount(), 2);
     assert.equal(tarpit.requests.length, 2);
-    const listed = await projectA.call('GET', `/api/v1/webhooks/${tarpitId}/deliveries`);
+    const listed = await projectA.call('GET', `/api/v1/webhooks/${tarpitId}/deliveries`, {
+      serviceKey: keyA,
+    });
     assert.equal(listed.status, 200, listed.text);
     const deliveries = listed.body.deliveries as { status: string; attempts: number }[];
     assert.ok(deliveries.length > 0);
@@ -95,11 +103,14 @@ describe(`webhook delivery beside a tarpit endpoint (${currentStackName()} stack
     // shows the deliverer has taken due work since.)
     // Every one, the two in flight (the oldest: the last page) among them.
     for (let cursor = ''; ; ) {
-      const page = await projectA.call('GET', `/api/v1/webhooks/${tarpitId}/deliveries${cursor}`);
+      const page = await projectA.call('GET', `/api/v1/webhooks/${tarpitId}/deliveries${cursor}`, {
+        serviceKey: keyA,
+      });
       for (const row of page.body.deliveries as { id: string }[]) {
         const retried = await projectA.call(
           'POST',
           `/api/v1/webhooks/${tarpitId}/deliveries/${row.id}/retry`,
+          { serviceKey: keyA },
         );
         assert.equal(retried.status, 202, retried.text);
       }
