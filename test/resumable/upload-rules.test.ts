@@ -82,6 +82,25 @@ describe('resumable upload rules', () => {
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /upload-metadata/);
   });
 
+  it("tus discovery with an app id names that project's size limit; without one, the server's", async () => {
+    const small = await server.createProject(`tus-limit-${count++}`);
+    const { projectId, appId } = small.credentials;
+    const current = await server.services.repositories.projects.findById(projectId);
+    const limit = 64 * 1024 * 1024;
+    await server.services.repositories.projects.updateSettings(projectId, {
+      ...current!.settings,
+      maxFileSizeBytes: limit,
+    });
+    const discover = (headers: Record<string, string>) =>
+      fetch(`${server.baseUrl}/api/v1/uploads`, { method: 'OPTIONS', headers });
+    const ofProject = await discover({ 'sb-app-id': appId });
+    assert.equal(ofProject.status, 204);
+    assert.equal(ofProject.headers.get('tus-max-size'), String(limit));
+    const serverWide = String(server.services.config.maxFileSizeBytes);
+    assert.equal((await discover({})).headers.get('tus-max-size'), serverWide);
+    assert.equal((await discover({ 'sb-app-id': 'no-such-app' })).headers.get('tus-max-size'), serverWide);
+  });
+
   it('needs Tus-Resumable (412), application/offset+octet-stream (415) and the current offset (409)', async () => {
     const { resumableUrl } = await requestResumable(10);
     const noVersion = await fetch(resumableUrl, { method: 'HEAD' });
