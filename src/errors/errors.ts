@@ -138,6 +138,12 @@ export const uploadFinished = () =>
     'UPLOAD_FINISHED',
     'The upload is complete; it takes no more bytes and can no longer be terminated',
   );
+/** tus: a URL whose upload is no longer the file's content answers 410 (clients start afresh). */
+export const uploadReplaced = () =>
+  new AppError(
+    'UPLOAD_REPLACED',
+    "The upload finished, but the file's content has been replaced since: upload again to change it",
+  );
 export const uploadLocked = () =>
   new AppError('UPLOAD_LOCKED', 'Another request is writing to this upload; retry shortly', {
     headers: { 'retry-after': '1' },

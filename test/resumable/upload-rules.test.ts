@@ -300,6 +300,45 @@ describe('resumable upload rules', () => {
     await expectCode(await patch(resumableUrl, 0, Buffer.from('abc')), 409, 'UPLOAD_OFFSET_CONFLICT');
   });
 
+  it("HEAD and an empty PATCH answer the file's current ETag, and 410 once a PUT replaced the upload's bytes", async () => {
+    const kept = await requestResumable(3);
+    const committed = await patch(kept.resumableUrl, 0, Buffer.from('abc'));
+    const etag = committed.headers.get('etag');
+    assert.ok(etag);
+    assert.equal((await head(kept.resumableUrl)).headers.get('etag'), etag);
+    const verified = await server.client.call('POST', `/api/v1/file/${kept.fileId}/verify`, {
+      token,
+      body: { etag },
+    });
+    assert.equal(verified.status, 200, verified.text);
+    const afterVerify = await head(kept.resumableUrl);
+    assert.equal(afterVerify.status, 200);
+    assert.equal(afterVerify.headers.get('etag'), verified.body.etag);
+
+    const replaced = await server.client.call('POST', '/api/v1/file', {
+      token,
+      body: { filePath: `rules/${count++}.bin`, contentLength: 3, resumable: true },
+    });
+    assert.equal(replaced.status, 200, replaced.text);
+    const { resumableUrl, putFileUrl, fileId } = replaced.body as Record<string, string>;
+    const done = await patch(resumableUrl!, 0, Buffer.from('abc'));
+    assert.equal(done.status, 204);
+    // The same length, other bytes: the contract holds, the content is another.
+    const put = await fetch(putFileUrl!, { method: 'PUT', body: 'xyz' });
+    assert.equal(put.status, 200, await put.clone().text());
+    const putEtag = put.headers.get('etag');
+    assert.notEqual(putEtag, done.headers.get('etag'));
+    await expectCode(await head(resumableUrl!), 410, 'UPLOAD_REPLACED');
+    await expectCode(await patch(resumableUrl!, 3, Buffer.alloc(0)), 410, 'UPLOAD_REPLACED');
+    // The file itself is the PUT's: verify takes its ETag.
+    const pinned = await server.client.call('POST', `/api/v1/file/${fileId}/verify`, {
+      token,
+      body: { etag: putEtag },
+    });
+    assert.equal(pinned.status, 200, pinned.text);
+    await expectCode(await head(resumableUrl!), 410, 'UPLOAD_REPLACED');
+  });
+
   it('expiry: an upload idle past Upload-Expires is swept, its bytes and reservation gone', async () => {
     const { fileId, resumableUrl } = await requestResumable(100);
     assert.equal((await patch(resumableUrl, 0, Buffer.alloc(40, 1))).status, 204);

@@ -83,7 +83,8 @@ async function discardUnverified(calls: ResumableCalls<unknown>, fileId: string)
 
 function isUploadGone(error: unknown): boolean {
   const code = (error as CofferError | undefined)?.code;
-  return code === 'UPLOAD_NOT_FOUND' || code === 'UPLOAD_LENGTH_MISMATCH';
+  // UPLOAD_REPLACED (410): a later PUT replaced the finished upload's bytes before verify.
+  return code === 'UPLOAD_NOT_FOUND' || code === 'UPLOAD_LENGTH_MISMATCH' || code === 'UPLOAD_REPLACED';
 }
 
 // A store that fails costs only the resume after a reload, never the upload itself.
