@@ -339,6 +339,46 @@ describe('resumable upload rules', () => {
     await expectCode(await head(resumableUrl!), 410, 'UPLOAD_REPLACED');
   });
 
+  it('a repeated request for an unfinished upload, same contract, answers it again; another contract or a finished one is 409', async () => {
+    const filePath = `rules/${count++}.bin`;
+    const ask = (body: Record<string, unknown>) =>
+      server.client.call('POST', '/api/v1/file', { token, body: { filePath, resumable: true, ...body } });
+    const contract = { contentLength: 10, contentType: 'application/x-test' };
+    const first = await ask(contract);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.body.resumed, undefined);
+    assert.equal((await patch(first.body.resumableUrl, 0, Buffer.from('hello'))).status, 204);
+
+    const again = await ask(contract);
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.fileId, first.body.fileId);
+    assert.equal(again.body.resumed, true);
+    const uploadId = (url: string) => new URL(url).pathname.split('/').pop();
+    assert.equal(uploadId(again.body.resumableUrl), uploadId(first.body.resumableUrl), 'the same upload');
+    assert.equal(await offsetOf(again.body.resumableUrl), 5);
+    for (const other of [
+      { ...contract, contentLength: 11 },
+      { ...contract, contentType: 'text/plain' },
+      { ...contract, checksumSha256: digest('sha256', Buffer.from('hello world')) },
+    ]) {
+      const refused = await ask(other);
+      assert.equal(refused.status, 409, JSON.stringify(other));
+      assert.equal(refused.body.code, 'FILE_EXISTS');
+    }
+    // Without `resumable` the request stays a bare FILE_EXISTS, as tus creation does.
+    const plain = await server.client.call('POST', '/api/v1/file', {
+      token,
+      body: { filePath, ...contract },
+    });
+    assert.equal(plain.body.code, 'FILE_EXISTS');
+
+    const done = await patch(again.body.resumableUrl, 5, Buffer.from('world'));
+    assert.equal(done.status, 204);
+    const finished = await ask(contract);
+    assert.equal(finished.status, 409, finished.text);
+    assert.equal(finished.body.code, 'FILE_EXISTS');
+  });
+
   it('expiry: an upload idle past Upload-Expires is swept, its bytes and reservation gone', async () => {
     const { fileId, resumableUrl } = await requestResumable(100);
     assert.equal((await patch(resumableUrl, 0, Buffer.alloc(40, 1))).status, 204);

@@ -1065,6 +1065,8 @@ export type components = {
             expiresAt: number;
             /** @description with resumable: a tus 1.0 upload URL (HEAD for the offset, PATCH the bytes); signed, expires with the upload */
             resumableUrl?: string;
+            /** @description true when the request repeats one whose resumable upload is unfinished (same path and contract): the same fileId and upload; HEAD resumableUrl for its offset */
+            resumed?: boolean;
         };
         /** FilePage */
         FilePage: {

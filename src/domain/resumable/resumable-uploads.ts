@@ -75,6 +75,17 @@ export class ResumableUploads {
     );
   }
 
+  /**
+   * The file's upload still receiving bytes, with its URL signed again (the same upload, the
+   * same deadline), while it may go on; undefined otherwise (issue 35, item 6).
+   */
+  async findUnfinished(file: FileRecord): Promise<{ upload: ResumableUpload; url: IssuedLink } | undefined> {
+    const upload = await this.#o.uploads.findReceivingByFileId(file.id);
+    if (!upload || upload.expiresAt <= this.#o.clock.now()) return undefined;
+    const deadline = this.uploadDeadline(upload.createdAt);
+    return { upload, url: await this.#o.links.issueResumable(upload.id, deadline, file.linksGeneration) };
+  }
+
   /** Unix seconds: when an upload created now stops for good (its URL's expiry). */
   uploadDeadline(now: Date): number {
     return toUnixSeconds(now) + this.#o.maxAgeSeconds;
