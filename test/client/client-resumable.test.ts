@@ -118,10 +118,19 @@ describe('@coffer/client resumable uploads in Node', () => {
     return store;
   };
 
+  // Clients without a store of their own keep states in ~/.coffer in Node: a home of this file's own.
+  const realHome = process.env.HOME;
+  let home: string;
   before(async () => {
+    home = await mkdtemp(path.join(tmpdir(), 'coffer-home-'));
+    process.env.HOME = home;
     server = await startTestServer();
   });
-  after(() => server?.stop());
+  after(async () => {
+    process.env.HOME = realHome;
+    await rm(home, { recursive: true, force: true });
+    await server?.stop();
+  });
 
   it('an upload aborted mid-way goes on from the offset the server kept, and verifies', async () => {
     const alice = await newClient();
@@ -314,9 +323,7 @@ describe('@coffer/client resumable uploads in Node', () => {
   });
 
   it("in Node, a client's default store is files under ~/.coffer/resumable-uploads", async () => {
-    const home = await mkdtemp(path.join(tmpdir(), 'coffer-home-'));
-    const realHome = process.env.HOME;
-    process.env.HOME = home; // os.homedir() reads it
+    // os.homedir() reads HOME: this file's own (before()).
     try {
       const grace = await newClient();
       const content = bytesOf(2 * MiB + 3, 9);
@@ -335,9 +342,9 @@ describe('@coffer/client resumable uploads in Node', () => {
       const file = await sameUser(grace, log.fetch()).upload('resume/default-store.bin', content, resumable);
       await assertHolds(grace, file, content);
       assert.deepEqual(log.uploadRequests, [], 'the new client found the state on disk');
+      assert.deepEqual(await readdir(folder), [], 'the state is dropped once verified');
     } finally {
-      process.env.HOME = realHome;
-      await rm(home, { recursive: true, force: true });
+      await rm(path.join(home, '.coffer'), { recursive: true, force: true });
     }
   });
 
