@@ -61,6 +61,8 @@ export type Config = Readonly<{
   webhookTestsPerHour: number;
   eventRetentionDays: number;
   eventDeliveryIntervalMs: number;
+  eventStreamsPerUser: number;
+  eventStreamsPerAddress: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   mailRetrySeconds: string;

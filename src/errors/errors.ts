@@ -136,6 +136,12 @@ export const uploadFinished = () =>
     'UPLOAD_FINISHED',
     'The upload is complete; it takes no more bytes and can no longer be terminated',
   );
+/** tus: a URL whose upload is no longer the file's content answers 410 (clients start afresh). */
+export const uploadReplaced = () =>
+  new AppError(
+    'UPLOAD_REPLACED',
+    "The upload finished, but the file's content has been replaced since: upload again to change it",
+  );
 /** Retry-After: the seconds until the lease can be taken (its holder's expiry, or its idle limit). */
 export const uploadLocked = (retryAfterSeconds: number) =>
   new AppError(

@@ -50,6 +50,12 @@ export function buildEventServices(
       leaseMs: (config.webhookTimeoutSeconds + 5) * 1000,
       onOutcome: (outcome) => shared.metrics.events.attempted(outcome),
     }),
-    eventStream: new EventStream({ log: repositories.events, files: repositories.files }),
+    eventStream: new EventStream({
+      log: repositories.events,
+      files: repositories.files,
+      clock,
+      maxStreamsPerUser: config.eventStreamsPerUser,
+      maxStreamsPerAddress: config.eventStreamsPerAddress,
+    }),
   };
 }

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   CofferClient,
   type FileRecord,
+  fileResumeStore,
   type ResumeState,
   type ResumeStore,
   type UploadProgress,
@@ -114,10 +118,19 @@ describe('@coffer/client resumable uploads in Node', () => {
     return store;
   };
 
+  // Clients without a store of their own keep states in ~/.coffer in Node: a home of this file's own.
+  const realHome = process.env.HOME;
+  let home: string;
   before(async () => {
+    home = await mkdtemp(path.join(tmpdir(), 'coffer-home-'));
+    process.env.HOME = home;
     server = await startTestServer();
   });
-  after(() => server?.stop());
+  after(async () => {
+    process.env.HOME = realHome;
+    await rm(home, { recursive: true, force: true });
+    await server?.stop();
+  });
 
   it('an upload aborted mid-way goes on from the offset the server kept, and verifies', async () => {
     const alice = await newClient();
@@ -263,6 +276,99 @@ describe('@coffer/client resumable uploads in Node', () => {
     await assertHolds(erin, file, content);
     await assert.rejects(erin.get(stale.fileId), { code: 'FILE_NOT_FOUND' }, 'the stale record is gone');
     assert.equal(store.states.size, 0);
+  });
+
+  it('after the app restarts: a new client on the same store folder goes on from the offset the server kept', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'coffer-resume-'));
+    try {
+      const options = {
+        baseUrl: server.baseUrl,
+        appId: server.credentials.appId,
+        appSecret: server.credentials.appSecret,
+        resumeStore: fileResumeStore(folder),
+      };
+      const before = new CofferClient(options);
+      await before.signup({ email: `restart-${users++}@client.example`, password: 'correct horse' });
+      const content = bytesOf(3 * MiB + 17, 5);
+      const stop = new AbortController();
+      const first = before.upload('resume/restart.bin', content, {
+        ...resumable,
+        signal: stop.signal,
+        onProgress: ({ loadedBytes }) => {
+          if (loadedBytes >= 1.5 * MiB) stop.abort();
+        },
+      });
+      await assert.rejects(first, { name: 'AbortError' });
+      const [stateFile] = await readdir(folder);
+      assert.ok(stateFile, 'the state is in a file of the folder');
+      assert.equal((await stat(path.join(folder, stateFile))).mode & 0o777, 0o600);
+
+      // The restarted app: a new client object, the same session and store folder, no state in memory.
+      const log = new RequestLog();
+      const after = new CofferClient({ ...options, session: before.session, fetch: log.fetch() });
+      const resumedAt: number[] = [];
+      const file = await after.upload('resume/restart.bin', content, {
+        ...resumable,
+        onResume: (offsetBytes) => resumedAt.push(offsetBytes),
+      });
+      await assertHolds(after, file, content);
+      assert.deepEqual(log.uploadRequests, [], 'no new upload request');
+      assert.equal(resumedAt.length, 1);
+      assert.ok(resumedAt[0]! >= MiB, `resumed at ${resumedAt[0]}`);
+      assert.ok(Math.min(...log.patchOffsets) >= resumedAt[0]!, 'no byte before the offset sent again');
+      assert.deepEqual(await readdir(folder), [], 'the state is dropped once verified');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("in Node, a client's default store is files under ~/.coffer/resumable-uploads", async () => {
+    // os.homedir() reads HOME: this file's own (before()).
+    try {
+      const grace = await newClient();
+      const content = bytesOf(2 * MiB + 3, 9);
+      const stop = new AbortController();
+      const first = grace.upload('resume/default-store.bin', content, {
+        ...resumable,
+        signal: stop.signal,
+        onProgress: ({ loadedBytes }) => {
+          if (loadedBytes >= MiB) stop.abort();
+        },
+      });
+      await assert.rejects(first, { name: 'AbortError' });
+      const folder = path.join(home, '.coffer', 'resumable-uploads');
+      assert.equal((await readdir(folder)).length, 1);
+      const log = new RequestLog();
+      const file = await sameUser(grace, log.fetch()).upload('resume/default-store.bin', content, resumable);
+      await assertHolds(grace, file, content);
+      assert.deepEqual(log.uploadRequests, [], 'the new client found the state on disk');
+      assert.deepEqual(await readdir(folder), [], 'the state is dropped once verified');
+    } finally {
+      await rm(path.join(home, '.coffer'), { recursive: true, force: true });
+    }
+  });
+
+  it('a client whose state was lost takes over the unfinished upload the server answers for the same request, if it holds no byte yet', async () => {
+    const henry = await newClient();
+    const content = bytesOf(MiB + 9, 4);
+    // The request went out and was answered, then the app died before it kept the state.
+    const requested = await server.client.call('POST', '/api/v1/file', {
+      token: henry.session!.token,
+      body: {
+        filePath: 'resume/lost-state.bin',
+        permissionScope: 'user',
+        contentType: 'application/octet-stream',
+        contentLength: content.length,
+        resumable: true,
+      },
+    });
+    assert.equal(requested.status, 200, requested.text);
+    const file = await henry.upload('resume/lost-state.bin', content, {
+      ...resumable,
+      resumeStore: new MapResumeStore(),
+    });
+    assert.equal(file._id, requested.body.fileId, 'the same record');
+    await assertHolds(henry, file, content);
   });
 
   it('other bytes of the same size under the same path never go into an upload they did not begin', async () => {

@@ -378,6 +378,102 @@ describe('GET /api/v1/events: a stream ends when its reader may no longer read',
   });
 });
 
+describe('GET /api/v1/events: a stream ends with its token and its session, not at a heartbeat', () => {
+  const clock = new ManualClock();
+  let server: TestServer;
+  let swapped: ReturnType<typeof useHub>;
+  before(async () => {
+    server = await startTestServer({}, {}, { clock });
+    // Heartbeats an hour apart: whatever ends a stream here, it is not one.
+    swapped = useHub(server, { heartbeatIntervalMs: 3_600_000, clock });
+  });
+  after(async () => {
+    swapped?.restore();
+    await server?.stop();
+  });
+
+  it("ends at its token's expiry", async () => {
+    const { token } = await server.client.signup();
+    const stream = await openStream(server.client, token);
+    // The token works up to its exp; at exp the stream ends (issue 35, item 8).
+    clock.advance(server.services.config.tokenTtlSeconds);
+    await waitFor(() => stream.hasEnded(), 'the stream to end at the expiry');
+    assert.ok(stream.comments.includes('stream ended (unauthorized)'), stream.comments.join('|'));
+  });
+
+  it('ends at the logout of its session', async () => {
+    const { token, refreshToken } = await server.client.signup();
+    const stream = await openStream(server.client, token);
+    const other = await server.client.signup();
+    const bystander = await openStream(server.client, other.token);
+    const logout = await server.client.call('POST', '/api/v1/auth/logout', { body: { refreshToken } });
+    assert.equal(logout.status, 204, logout.text);
+    await waitFor(() => stream.hasEnded(), 'the stream to end at logout');
+    assert.ok(stream.comments.includes('stream ended (unauthorized)'), stream.comments.join('|'));
+    assert.equal(bystander.hasEnded(), false, "another session's stream goes on");
+    bystander.close();
+  });
+});
+
+describe('GET /api/v1/events with a service key', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server?.stop());
+
+  it('streams every file event of its project, and ends when the key is revoked (issue 35)', async () => {
+    const key = await server.createServiceKey();
+    const stream = await openStream(server.client, key);
+    const { token } = await server.client.signup();
+    const file = await server.client.uploadFile(token, 'keys/seen.txt', 'seen by the backend');
+    await stream.next(
+      (event) => event.type === 'file.uploaded' && event.body.data.fileId === file._id,
+      'the upload',
+    );
+    const { projectId } = server.credentials;
+    const [newest] = (await server.services.repositories.serviceKeys.listByProject(projectId)).slice(-1);
+    assert.ok(await server.services.repositories.serviceKeys.delete(projectId, newest!.name));
+    await waitFor(() => stream.hasEnded(), 'the stream to end at the revoke');
+    assert.ok(stream.comments.includes('stream ended (unauthorized)'), stream.comments.join('|'));
+  });
+});
+
+describe('GET /api/v1/events: streams per user and per client address', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(
+      {},
+      { COFFER_EVENT_STREAMS_PER_USER: '2', COFFER_EVENT_STREAMS_PER_ADDRESS: '3' },
+    );
+  });
+  after(() => server?.stop());
+
+  const refused = async (token: string) => {
+    const answer = await server.client.call('GET', '/api/v1/events', { token });
+    assert.equal(answer.status, 429, answer.text);
+    assert.equal(answer.body.code, 'RATE_LIMITED');
+    assert.ok(Number(answer.headers.get('retry-after')) >= 1);
+  };
+
+  it('a user past COFFER_EVENT_STREAMS_PER_USER gets 429 until one of theirs ends; an address past its cap too', async () => {
+    const alice = await server.client.signup();
+    const first = await openStream(server.client, alice.token);
+    const second = await openStream(server.client, alice.token);
+    await refused(alice.token);
+    first.close();
+    const hub = server.services.eventStream;
+    const { projectId } = server.credentials;
+    await waitFor(() => hub.countSubscriptions(projectId) === 1, 'the closed stream to leave');
+    const third = await openStream(server.client, alice.token);
+    // Every user here comes from 127.0.0.1: the address's third stream is bob's first, the fourth is refused.
+    const bob = await server.client.signup();
+    const bobs = await openStream(server.client, bob.token);
+    await refused(bob.token);
+    for (const stream of [second, third, bobs]) stream.close();
+  });
+});
+
 describe('GET /api/v1/events: a closing server', () => {
   it('ends its streams instead of waiting for them, and refuses new ones', async () => {
     const server = await startTestServer();

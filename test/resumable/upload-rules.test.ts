@@ -83,6 +83,25 @@ describe('resumable upload rules', () => {
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /upload-metadata/);
   });
 
+  it("tus discovery with an app id names that project's size limit; without one, the server's", async () => {
+    const small = await server.createProject(`tus-limit-${count++}`);
+    const { projectId, appId } = small.credentials;
+    const current = await server.services.repositories.projects.findById(projectId);
+    const limit = 64 * 1024 * 1024;
+    await server.services.repositories.projects.updateSettings(projectId, {
+      ...current!.settings,
+      maxFileSizeBytes: limit,
+    });
+    const discover = (headers: Record<string, string>) =>
+      fetch(`${server.baseUrl}/api/v1/uploads`, { method: 'OPTIONS', headers });
+    const ofProject = await discover({ 'sb-app-id': appId });
+    assert.equal(ofProject.status, 204);
+    assert.equal(ofProject.headers.get('tus-max-size'), String(limit));
+    const serverWide = String(server.services.config.maxFileSizeBytes);
+    assert.equal((await discover({})).headers.get('tus-max-size'), serverWide);
+    assert.equal((await discover({ 'sb-app-id': 'no-such-app' })).headers.get('tus-max-size'), serverWide);
+  });
+
   it('needs Tus-Resumable (412), application/offset+octet-stream (415) and the current offset (409)', async () => {
     const { resumableUrl } = await requestResumable(10);
     const noVersion = await fetch(resumableUrl, { method: 'HEAD' });
@@ -300,6 +319,85 @@ describe('resumable upload rules', () => {
     assert.equal((await patch(resumableUrl, 0, Buffer.from('abc'))).status, 204);
     await expectCode(await fetch(resumableUrl, { method: 'DELETE', headers: tus }), 409, 'UPLOAD_FINISHED');
     await expectCode(await patch(resumableUrl, 0, Buffer.from('abc')), 409, 'UPLOAD_OFFSET_CONFLICT');
+  });
+
+  it("HEAD and an empty PATCH answer the file's current ETag, and 410 once a PUT replaced the upload's bytes", async () => {
+    const kept = await requestResumable(3);
+    const committed = await patch(kept.resumableUrl, 0, Buffer.from('abc'));
+    const etag = committed.headers.get('etag');
+    assert.ok(etag);
+    assert.equal((await head(kept.resumableUrl)).headers.get('etag'), etag);
+    const verified = await server.client.call('POST', `/api/v1/file/${kept.fileId}/verify`, {
+      token,
+      body: { etag },
+    });
+    assert.equal(verified.status, 200, verified.text);
+    const afterVerify = await head(kept.resumableUrl);
+    assert.equal(afterVerify.status, 200);
+    assert.equal(afterVerify.headers.get('etag'), verified.body.etag);
+
+    const replaced = await server.client.call('POST', '/api/v1/file', {
+      token,
+      body: { filePath: `rules/${count++}.bin`, contentLength: 3, resumable: true },
+    });
+    assert.equal(replaced.status, 200, replaced.text);
+    const { resumableUrl, putFileUrl, fileId } = replaced.body as Record<string, string>;
+    const done = await patch(resumableUrl!, 0, Buffer.from('abc'));
+    assert.equal(done.status, 204);
+    // The same length, other bytes: the contract holds, the content is another.
+    const put = await fetch(putFileUrl!, { method: 'PUT', body: 'xyz' });
+    assert.equal(put.status, 200, await put.clone().text());
+    const putEtag = put.headers.get('etag');
+    assert.notEqual(putEtag, done.headers.get('etag'));
+    await expectCode(await head(resumableUrl!), 410, 'UPLOAD_REPLACED');
+    await expectCode(await patch(resumableUrl!, 3, Buffer.alloc(0)), 410, 'UPLOAD_REPLACED');
+    // The file itself is the PUT's: verify takes its ETag.
+    const pinned = await server.client.call('POST', `/api/v1/file/${fileId}/verify`, {
+      token,
+      body: { etag: putEtag },
+    });
+    assert.equal(pinned.status, 200, pinned.text);
+    await expectCode(await head(resumableUrl!), 410, 'UPLOAD_REPLACED');
+  });
+
+  it('a repeated request for an unfinished upload, same contract, answers it again; another contract or a finished one is 409', async () => {
+    const filePath = `rules/${count++}.bin`;
+    const ask = (body: Record<string, unknown>) =>
+      server.client.call('POST', '/api/v1/file', { token, body: { filePath, resumable: true, ...body } });
+    const contract = { contentLength: 10, contentType: 'application/x-test' };
+    const first = await ask(contract);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.body.resumed, undefined);
+    assert.equal((await patch(first.body.resumableUrl, 0, Buffer.from('hello'))).status, 204);
+
+    const again = await ask(contract);
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.fileId, first.body.fileId);
+    assert.equal(again.body.resumed, true);
+    const uploadId = (url: string) => new URL(url).pathname.split('/').pop();
+    assert.equal(uploadId(again.body.resumableUrl), uploadId(first.body.resumableUrl), 'the same upload');
+    assert.equal(await offsetOf(again.body.resumableUrl), 5);
+    for (const other of [
+      { ...contract, contentLength: 11 },
+      { ...contract, contentType: 'text/plain' },
+      { ...contract, checksumSha256: digest('sha256', Buffer.from('hello world')) },
+    ]) {
+      const refused = await ask(other);
+      assert.equal(refused.status, 409, JSON.stringify(other));
+      assert.equal(refused.body.code, 'FILE_EXISTS');
+    }
+    // Without `resumable` the request stays a bare FILE_EXISTS, as tus creation does.
+    const plain = await server.client.call('POST', '/api/v1/file', {
+      token,
+      body: { filePath, ...contract },
+    });
+    assert.equal(plain.body.code, 'FILE_EXISTS');
+
+    const done = await patch(again.body.resumableUrl, 5, Buffer.from('world'));
+    assert.equal(done.status, 204);
+    const finished = await ask(contract);
+    assert.equal(finished.status, 409, finished.text);
+    assert.equal(finished.body.code, 'FILE_EXISTS');
   });
 
   it('expiry: an upload idle past Upload-Expires is swept, its bytes and reservation gone', async () => {

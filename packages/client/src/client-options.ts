@@ -1,3 +1,5 @@
+import type { ResumeStore } from './resume-store.ts';
+
 /** What a client keeps of a login; persist it (and pass it back) to survive a page reload. */
 export type Session = { token: string; refreshToken: string; userId: string; expiresAt: number };
 
@@ -23,6 +25,12 @@ export type CofferClientOptions = {
   session?: Session;
   /** Told of every new session (login, signup, refresh) and of its end (undefined). */
   onSession?: (session: Session | undefined) => void;
+  /**
+   * Where resumable uploads keep their state ({fileId, resumableUrl}) for every upload() that
+   * names none. Default: files in `~/.coffer/resumable-uploads/` in Node (`fileResumeStore()`),
+   * `localStorage` in browsers, else memory.
+   */
+  resumeStore?: ResumeStore;
   /** Another fetch (tests, proxies); the global one by default. */
   fetch?: typeof fetch;
 };

@@ -1,6 +1,7 @@
 import { AccountCalls } from './account-calls.ts';
 import type { FilePage, FileRecord, FileWithLink, LoginResult, UserProfile } from './api-shapes.ts';
 import type { CofferClientOptions, Session } from './client-options.ts';
+import { defaultResumeStore } from './default-resume-store.ts';
 import { CofferError, toCofferError } from './errors.ts';
 import { type CofferEvent, type EventsOptions, streamEvents } from './event-stream.ts';
 import {
@@ -19,7 +20,7 @@ import { putContent } from './put-content.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
 import { aclPath, type ShareWith } from './request-paths.ts';
 import { toResumeKey } from './resume-key.ts';
-import { defaultResumeStore, type ResumeStore } from './resume-store.ts';
+import type { ResumeStore } from './resume-store.ts';
 import { SessionTransport } from './session-transport.ts';
 import { type ByteSource, toByteSource, type UploadBody } from './upload-body.ts';
 import {
@@ -44,6 +45,7 @@ export type { CofferClientOptions, Session } from './client-options.ts';
 export { CofferError } from './errors.ts';
 export type { CofferEvent, EventsOptions } from './event-stream.ts';
 export type { DeleteOutcome } from './file-organizing.ts';
+export { defaultResumeDirectory, fileResumeStore } from './file-resume-store.ts';
 export type {
   GetOptions,
   RenditionFormat,
@@ -69,13 +71,14 @@ export type { TransferOptions, UploadOptions } from './upload-options.ts';
 export class CofferClient {
   /** The session and the JSON calls that carry it (session-transport.ts). */
   readonly #transport: SessionTransport;
-  /** Resumable uploads' state when upload() names no store: localStorage, or this client's memory. */
-  readonly #resumeStore: ResumeStore = defaultResumeStore();
+  /** Resumable uploads' state when upload() names no store: the client's option, else the default. */
+  readonly #resumeStore: ResumeStore;
   /** Password reset, email verification and sign-in by link (account-calls.ts). */
   readonly account: AccountCalls;
 
   constructor(options: CofferClientOptions) {
     this.#transport = new SessionTransport(options);
+    this.#resumeStore = options.resumeStore ?? defaultResumeStore();
     this.account = new AccountCalls(this.#transport.call, (result) => this.#transport.startSession(result));
   }
 

@@ -39,13 +39,8 @@ export function webStorageResumeStore(storage: Storage): ResumeStore {
   };
 }
 
-/** `globalThis.localStorage` where there is one (browsers), else a store in memory. */
-export function defaultResumeStore(): ResumeStore {
-  const storage = findLocalStorage();
-  return storage ? webStorageResumeStore(storage) : memoryResumeStore();
-}
-
-function findLocalStorage(): Storage | undefined {
+/** `globalThis.localStorage` where there is one (browsers): a Web Storage, if any. */
+export function findLocalStorage(): Storage | undefined {
   try {
     // Reading it may throw (a sandboxed frame, storage turned off); Node has none unless asked.
     const storage = (globalThis as { localStorage?: Storage }).localStorage;

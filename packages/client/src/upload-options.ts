@@ -33,8 +33,9 @@ export type UploadOptions = TransferOptions & {
   resumableThresholdBytes?: number;
   /**
    * Where a resumable upload keeps its state ({fileId, resumableUrl}), so that upload() of
-   * the same body goes on where it stopped, after a reload too. Default: localStorage where
-   * there is one, else this client's memory.
+   * the same body goes on where it stopped, after a reload or a restart too. Default: the
+   * client's `resumeStore`, else files in `~/.coffer/resumable-uploads/` in Node,
+   * `localStorage` in browsers, else memory.
    */
   resumeStore?: ResumeStore;
   /**

@@ -1,12 +1,18 @@
-import type { CofferError } from './errors.ts';
+import { CofferError } from './errors.ts';
 import { type ResumableSendOptions, sendResumable } from './resumable-upload.ts';
 import { isResumeState, type ResumeState, type ResumeStore } from './resume-store.ts';
+import { headUpload } from './tus-requests.ts';
 import type { ByteSource } from './upload-body.ts';
 
 /** The control-plane calls a resumable upload makes, as the logged-in user. */
 export type ResumableCalls<FileRecord> = {
-  /** POST /api/v1/file with `resumable: true` and the body's length: a record and its upload URL. */
-  requestResumable(contentLength: number): Promise<{ fileId: string; resumableUrl?: string }>;
+  /**
+   * POST /api/v1/file with `resumable: true` and the body's length: a record and its upload
+   * URL; `resumed` when the server answers an unfinished upload of the same path and contract.
+   */
+  requestResumable(
+    contentLength: number,
+  ): Promise<{ fileId: string; resumableUrl?: string; resumed?: boolean }>;
   verify(fileId: string, etag: string): Promise<FileRecord>;
   /** GET /api/v1/file/:id: FILE_NOT_VERIFIED while the record waits for its content. */
   get(fileId: string): Promise<unknown>;
@@ -60,6 +66,7 @@ async function start<FileRecord>(
 ): Promise<ResumeState> {
   const ticket = await calls.requestResumable(source.sizeBytes);
   if (!ticket.resumableUrl) throw new TypeError('The server answered no resumableUrl');
+  if (ticket.resumed) await assertNothingSent(ticket.resumableUrl, options);
   const state = {
     fileId: ticket.fileId,
     resumableUrl: ticket.resumableUrl,
@@ -81,9 +88,26 @@ async function discardUnverified(calls: ResumableCalls<unknown>, fileId: string)
   if (waiting) await calls.delete(fileId);
 }
 
+/**
+ * An unfinished upload the server remembers but this store does not (its state was lost, or
+ * it holds other bytes of the same length and type): taken over only while it holds no byte.
+ * Bytes it holds may be another body's; appending to them would verify a mix of two. Apps that
+ * know their content's SHA-256 declare it, and the server answers only uploads of that content.
+ */
+async function assertNothingSent(resumableUrl: string, options: StoredUploadOptions): Promise<void> {
+  const answer = await headUpload(resumableUrl, options);
+  if ('status' in answer && answer.status.offset === 0) return;
+  throw new CofferError(
+    409,
+    'FILE_EXISTS',
+    'An unfinished upload to this path holds bytes this client did not send (its resume state is elsewhere)',
+  );
+}
+
 function isUploadGone(error: unknown): boolean {
   const code = (error as CofferError | undefined)?.code;
-  return code === 'UPLOAD_NOT_FOUND' || code === 'UPLOAD_LENGTH_MISMATCH';
+  // UPLOAD_REPLACED (410): a later PUT replaced the finished upload's bytes before verify.
+  return code === 'UPLOAD_NOT_FOUND' || code === 'UPLOAD_LENGTH_MISMATCH' || code === 'UPLOAD_REPLACED';
 }
 
 // A store that fails costs only the resume after a reload, never the upload itself.

@@ -62,4 +62,20 @@ export const eventSettings = {
     max: maxTimerSeconds * 1000,
     doc: 'How often an idle deliverer looks for new events and due deliveries.',
   },
+  eventStreamsPerUser: {
+    env: 'COFFER_EVENT_STREAMS_PER_USER',
+    kind: 'integer',
+    defaultValue: 10,
+    min: 1,
+    max: 10_000,
+    doc: 'Event streams (GET /api/v1/events) one user may hold open at once in one server process; past it, 429 RATE_LIMITED.',
+  },
+  eventStreamsPerAddress: {
+    env: 'COFFER_EVENT_STREAMS_PER_ADDRESS',
+    kind: 'integer',
+    defaultValue: 100,
+    min: 1,
+    max: 100_000,
+    doc: 'Event streams one client address (an IPv6 address by its /64) may hold open at once in one server process, all users together; past it, 429 RATE_LIMITED.',
+  },
 } as const satisfies Record<string, Setting>;

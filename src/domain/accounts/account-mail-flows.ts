@@ -91,15 +91,21 @@ export class AccountMailFlows {
 
   /** Signup's verification mail where the project requires verified addresses (one per signup). */
   async sendEmailVerification(project: Project, user: User): Promise<void> {
-    await this.#send(project, user, 'verify-email');
+    await this.#sendUnasked(project, user, 'verify-email');
   }
 
   /**
-   * An operator's reset mail (the console): the same token and mail, sent now, within the
-   * recipient's limits but not a client address's.
+   * An operator's reset mail (the console): the same token and mail, sent now, counted against
+   * the recipient's limits but not a client address's.
    */
   async sendPasswordReset(project: Project, user: User): Promise<void> {
-    await this.#send(project, user, 'password-reset');
+    await this.#sendUnasked(project, user, 'password-reset');
+  }
+
+  /** A mail no client's request admitted: it still counts toward the recipient's limits. */
+  async #sendUnasked(project: Project, user: User, purpose: AccountTokenPurpose): Promise<void> {
+    await this.#send(project, user, purpose);
+    await this.#o.throttle.countRecipient({ projectId: project.id, email: user.email });
   }
 
   /**

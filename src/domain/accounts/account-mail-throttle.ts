@@ -68,6 +68,16 @@ export class AccountMailThrottle {
     }
   }
 
+  /**
+   * Counts a mail that goes out without a request of its own (signup's verification, an
+   * operator's reset) against the recipient's buckets: every mail to an address counts
+   * (issue 35, item 9), so the next request for one within the minute sends nothing. It never
+   * refuses the mail itself: that one is the answer to the signup or to an operator's click.
+   */
+  async countRecipient(request: Omit<MailRequest, 'clientAddress'>): Promise<void> {
+    await this.#buckets.spend(toRecipientCharges(request), this.#clock.now());
+  }
+
   /** Counts a mail that is going out against the project's daily budget. */
   async spendBudget(projectId: string, dailyBudget: number | null): Promise<void> {
     const budget = toBudgetCharge(projectId, dailyBudget);
@@ -75,7 +85,7 @@ export class AccountMailThrottle {
   }
 }
 
-function toRecipientCharges(request: MailRequest): Charge[] {
+function toRecipientCharges(request: Omit<MailRequest, 'clientAddress'>): Charge[] {
   const recipient = request.email.trim().toLowerCase();
   return perRecipient.map((rule) => ({
     key: toBucketKey(`account-mail-to-${rule.burst}`, request.projectId, recipient),

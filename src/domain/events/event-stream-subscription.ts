@@ -40,17 +40,22 @@ export class EventStreamSubscription {
   #pendingEvents = 0;
   #running = false;
   #blocked = false;
+  #checking = false;
   #ended = false;
+  #endReason: StreamEndReason | undefined;
+  /** The token's expiry: the stream ends then, whatever it is doing. */
+  readonly #expiresAt: Date | undefined;
 
   constructor(
     context: SubscriptionContext,
-    start: { afterSeq: number; historyLost: boolean },
+    start: { afterSeq: number; historyLost: boolean; expiresAt?: Date },
     authorize: Authorize,
   ) {
     this.#context = context;
     this.#position = start.afterSeq;
     this.historyLost = start.historyLost;
     this.#authorize = authorize;
+    this.#expiresAt = start.expiresAt;
   }
 
   get ended(): boolean {
@@ -60,6 +65,11 @@ export class EventStreamSubscription {
   /** Starts sending to `sink` (the response's headers are out). */
   start(sink: EventStreamSink): void {
     this.#sink = sink;
+    // Ended before it started (its token expired meanwhile): the response ends at once.
+    if (this.#endReason) {
+      sink.end(this.#endReason);
+      return;
+    }
     if (this.historyLost) sink.comment('history unavailable: the Last-Event-ID is unknown or expired');
     this.#kick();
   }
@@ -75,24 +85,43 @@ export class EventStreamSubscription {
     else this.#kick();
   }
 
-  /** Keeps proxies from closing an idle stream, and ends it once its reader may no longer read. */
+  /** Keeps proxies from closing an idle stream. */
   heartbeat(): void {
     if (this.#ended || !this.#sink) return;
     if (!this.#blocked) this.#sink.comment('heartbeat');
-    this.#authorize().then(
-      (principal) => {
-        if (!principal) this.end('unauthorized');
-      },
-      (error: unknown) => {
-        this.#context.onError(error);
-        this.end('failed');
-      },
-    );
+  }
+
+  /**
+   * Ends the stream once its reader may no longer read: at the token's expiry, or when the
+   * token is refused (a logout or password change ended its session, the account was disabled
+   * or deleted). The hub asks every few hundred milliseconds; one check at a time.
+   */
+  checkReader(now: Date): void {
+    if (this.#ended || this.#checking) return;
+    if (this.#expiresAt && now >= this.#expiresAt) {
+      this.end('unauthorized');
+      return;
+    }
+    this.#checking = true;
+    this.#authorize()
+      .then(
+        (principal) => {
+          if (!principal) this.end('unauthorized');
+        },
+        (error: unknown) => {
+          this.#context.onError(error);
+          this.end('failed');
+        },
+      )
+      .finally(() => {
+        this.#checking = false;
+      });
   }
 
   end(reason: StreamEndReason): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#endReason = reason;
     this.#pending.length = 0;
     this.#context.onEnd(this);
     this.#sink?.end(reason);

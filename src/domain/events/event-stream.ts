@@ -1,9 +1,11 @@
 import { storeNotReady } from '../../errors/errors.ts';
+import { type Clock, systemClock } from '../clock.ts';
 import type { FileRepository } from '../files/file-repository.ts';
 import { isEventId } from './event-id.ts';
 import type { EventLog } from './event-log.ts';
 import { EventStreamChannel } from './event-stream-channel.ts';
 import type { Authorize } from './event-stream-sink.ts';
+import { EventStreamSlots, type StreamReader } from './event-stream-slots.ts';
 import { EventStreamSubscription } from './event-stream-subscription.ts';
 
 export type EventStreamOptions = {
@@ -19,6 +21,15 @@ export type EventStreamOptions = {
   maxQueuedEvents?: number;
   /** How long a consumer's full buffer may stay full before its stream is ended; 30 s. */
   maxBlockedMs?: number;
+  /**
+   * How often every stream's reader is checked again (its token's expiry, a logout, a disabled
+   * account): 250 ms, so a stream ends within a second of either (issue 35, item 8).
+   */
+  livenessIntervalMs?: number;
+  /** Open streams per user and per client address in this process (COFFER_EVENT_STREAMS_PER_*). */
+  maxStreamsPerUser?: number;
+  maxStreamsPerAddress?: number;
+  clock?: Clock;
 };
 
 /**
@@ -29,7 +40,9 @@ export type EventStreamOptions = {
 export class EventStream {
   readonly #options: Required<EventStreamOptions>;
   readonly #channels = new Map<string, EventStreamChannel>();
+  readonly #slots: EventStreamSlots;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
+  #liveness: ReturnType<typeof setInterval> | undefined;
   #reportError: (error: unknown) => void = () => {};
   #closed = false;
 
@@ -40,8 +53,16 @@ export class EventStream {
       batchLimit: 100,
       maxQueuedEvents: 1000,
       maxBlockedMs: 30_000,
+      livenessIntervalMs: 250,
+      maxStreamsPerUser: 10,
+      maxStreamsPerAddress: 100,
+      clock: systemClock,
       ...options,
     };
+    this.#slots = new EventStreamSlots({
+      perUser: this.#options.maxStreamsPerUser,
+      perAddress: this.#options.maxStreamsPerAddress,
+    });
   }
 
   /** Where failures to read the log go (the server's log); nothing is thrown at a stream for them. */
@@ -52,15 +73,32 @@ export class EventStream {
   /**
    * A subscription to the project's file events, not started yet: after the Last-Event-ID's
    * event when the log still holds it (within the caller's project), else from now (news
-   * only, `historyLost` when an id was named). UNAVAILABLE once the hub is closed.
+   * only, `historyLost` when an id was named). UNAVAILABLE once the hub is closed; RATE_LIMITED
+   * when the reader holds as many streams as allowed. It ends by itself at `expiresAt` (the
+   * token's expiry).
    */
   async subscribe(request: {
     projectId: string;
     lastEventId?: string;
     authorize: Authorize;
+    reader?: StreamReader;
+    expiresAt?: Date;
   }): Promise<EventStreamSubscription> {
-    const { projectId, lastEventId } = request;
     this.#assertOpen();
+    const release = request.reader ? this.#slots.take(request.reader) : () => {};
+    try {
+      return await this.#subscribe(request, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  async #subscribe(
+    request: { projectId: string; lastEventId?: string; authorize: Authorize; expiresAt?: Date },
+    release: () => void,
+  ): Promise<EventStreamSubscription> {
+    const { projectId, lastEventId } = request;
     const replayed =
       lastEventId !== undefined && isEventId(lastEventId)
         ? await this.#options.log.findById(projectId, lastEventId)
@@ -71,12 +109,12 @@ export class EventStream {
     const channel = this.#channels.get(projectId) ?? this.#openChannel(projectId, latestSeq);
     const start = { afterSeq: replayed?.seq ?? latestSeq, historyLost: !replayed && !!lastEventId };
     const subscription = new EventStreamSubscription(
-      { ...this.#options, projectId, ...this.#subscriptionHooks(channel) },
-      start,
+      { ...this.#options, projectId, ...this.#subscriptionHooks(channel, release) },
+      { ...start, ...(request.expiresAt && { expiresAt: request.expiresAt }) },
       request.authorize,
     );
     channel.add(subscription);
-    this.#startHeartbeat();
+    this.#startTimers();
     return subscription;
   }
 
@@ -96,7 +134,7 @@ export class EventStream {
       for (const subscription of [...channel.subscriptions]) subscription.end('closed');
       channel.stop();
     }
-    this.#stopHeartbeat();
+    this.#stopTimers();
   }
 
   #openChannel(projectId: string, afterSeq: number): EventStreamChannel {
@@ -106,33 +144,48 @@ export class EventStream {
       onError: (error) => this.#reportError(error),
       onEmpty: (empty) => {
         if (this.#channels.get(projectId) === empty) this.#channels.delete(projectId);
-        if (this.#channels.size === 0) this.#stopHeartbeat();
+        if (this.#channels.size === 0) this.#stopTimers();
       },
     });
     this.#channels.set(projectId, channel);
     return channel;
   }
 
-  #subscriptionHooks(channel: EventStreamChannel) {
+  #subscriptionHooks(channel: EventStreamChannel, release: () => void) {
     return {
       livePosition: () => channel.position,
-      onEnd: (subscription: EventStreamSubscription) => channel.remove(subscription),
+      onEnd: (subscription: EventStreamSubscription) => {
+        release();
+        channel.remove(subscription);
+      },
       onError: (error: unknown) => this.#reportError(error),
     };
   }
 
-  #startHeartbeat(): void {
+  #startTimers(): void {
     if (this.#heartbeat) return;
-    this.#heartbeat = setInterval(() => {
-      for (const channel of this.#channels.values())
-        for (const subscription of channel.subscriptions) subscription.heartbeat();
-    }, this.#options.heartbeatIntervalMs);
+    this.#heartbeat = setInterval(
+      () => this.#eachSubscription((one) => one.heartbeat()),
+      this.#options.heartbeatIntervalMs,
+    );
     this.#heartbeat.unref();
+    this.#liveness = setInterval(() => {
+      const now = this.#options.clock.now();
+      this.#eachSubscription((one) => one.checkReader(now));
+    }, this.#options.livenessIntervalMs);
+    this.#liveness.unref();
   }
 
-  #stopHeartbeat(): void {
+  #eachSubscription(act: (subscription: EventStreamSubscription) => void): void {
+    for (const channel of this.#channels.values())
+      for (const subscription of [...channel.subscriptions]) act(subscription);
+  }
+
+  #stopTimers(): void {
     clearInterval(this.#heartbeat);
+    clearInterval(this.#liveness);
     this.#heartbeat = undefined;
+    this.#liveness = undefined;
   }
 
   #assertOpen(): void {

@@ -26,6 +26,11 @@ export interface FileRepository {
     quotas?: QuotaLimits,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload }>;
   findById(id: string): Promise<FileRecord | undefined>;
+  /** The record a creator holds at a path (the path is unique per creator), if any. */
+  findByPath(
+    owner: { projectId: string; creatorId: string },
+    filePath: string,
+  ): Promise<FileRecord | undefined>;
   /** Files the reader may list (creator, user entry, role entry; all of the project for admins), newest first. */
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }>;
   /** The console's browser: files in path order from a (path, id), an index range a page. */

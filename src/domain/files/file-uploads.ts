@@ -98,17 +98,30 @@ export class FileUploads {
         toStorageKey({ projectId: file.projectId, id: replaced.id }),
         replaced.pendingBlobVersion,
       );
-    const upload = await this.#o.links.issueUpload(
+    return { file, upload: await this.#issueUploadLink(file, uploadExpiresAt, now) };
+  }
+
+  /**
+   * A new putFileUrl for a record that still waits for its content (an upload request repeated
+   * for an unfinished resumable upload): as long-lived as a new one, never past the record's wait.
+   */
+  async reissueUploadLink(file: FileRecord): Promise<IssuedLink> {
+    const now = this.#o.clock.now();
+    const expiresAt = Math.min(toUnixSeconds(now) + this.#o.uploadLinkTtlSeconds, file.uploadExpiresAt);
+    return this.#issueUploadLink(file, expiresAt, now);
+  }
+
+  #issueUploadLink(file: FileRecord, expiresAt: number, now: Date): Promise<IssuedLink> {
+    return this.#o.links.issueUpload(
       {
         id: file.id,
         storageKey: toStorageKey(file),
-        contentType: toContentType(declared.contentType ?? undefined, filePath),
-        declared,
+        contentType: toContentType(file.declared.contentType ?? undefined, file.filePath),
+        declared: file.declared,
       },
-      uploadExpiresAt,
+      expiresAt,
       toUnixSeconds(now),
     );
-    return { file, upload };
   }
 
   /** The project's limits and quotas for what a request declares, before its record exists. */

@@ -48,7 +48,8 @@ export type ClientContext = { clientAddress: string; userAgent?: string | null }
 export type Session = IssuedToken & { user: User; refreshToken: string };
 
 /** The caller of a bearer call: who, and the session (refresh-token family) its token came with. */
-export type Authenticated = { principal: Principal; user: User; sessionId?: string };
+/** A bearer token's caller; `expiresAt`: the token's `exp` (Unix seconds). */
+export type Authenticated = { principal: Principal; user: User; sessionId?: string; expiresAt?: number };
 
 /** What an event records of the caller (the user agent bounded). */
 export function toClientInfo(client: ClientContext): ClientInfo {
@@ -258,7 +259,12 @@ export class IdentityService {
     if (!options.unverifiedAllowed) assertVerifiedWhereRequired(project, user);
     const live = this.#o.refreshTokens.isLive(claims.sessionId, now);
     if (live !== true && (live === false || !(await live))) throw invalidToken();
-    return { principal: toPrincipal(project, user), user, sessionId: claims.sessionId };
+    return {
+      principal: toPrincipal(project, user),
+      user,
+      sessionId: claims.sessionId,
+      expiresAt: claims.expiresAt,
+    };
   }
 }
 

@@ -13,6 +13,8 @@ const issuer = 'coffer';
  */
 export type TokenClaims = { userId: string; projectId: string; sessionId: string };
 export type IssuedToken = { token: string; expiresAt: number };
+/** A verified token's claims and its `exp` (Unix seconds): what may end with it (an event stream). */
+export type VerifiedClaims = TokenClaims & { expiresAt: number };
 
 /**
  * Issues and checks access tokens (JWT, HS256). `sub` is the user, `aud` the project, so a
@@ -63,11 +65,11 @@ export class TokenService {
    * Throws INVALID_TOKEN, or TOKEN_EXPIRED once `nowSeconds` is past the token's `exp`;
    * otherwise answers who the token speaks for, and in which session.
    */
-  verify(token: string, nowSeconds: number): TokenClaims {
+  verify(token: string, nowSeconds: number): VerifiedClaims {
     const known = this.#verified.get(token);
     if (known) {
       if (nowSeconds > known.expiresAt) throw tokenExpired();
-      return known.claims;
+      return { ...known.claims, expiresAt: known.expiresAt };
     }
     const verifier = this.#verifiers.get(readKeyId(token));
     if (!verifier || !hasCanonicalSignature(token)) throw invalidToken();
@@ -86,7 +88,7 @@ export class TokenService {
     if (typeof sid !== 'string') throw invalidToken();
     const claims = { userId: sub, projectId: aud, sessionId: sid };
     this.#verified.set(token, { claims, expiresAt: exp as number });
-    return claims;
+    return { ...claims, expiresAt: exp as number };
   }
 }
 

@@ -84,8 +84,11 @@ async function checkPublished(
   };
 }
 
-/** The ETag the record already took this upload's bytes with (a repeated commit), if it did. */
-function committedEtag(file: FileRecord, upload: ResumableUpload): string | undefined {
+/**
+ * The ETag the record holds this upload's bytes with (a repeated commit, or a HEAD after it),
+ * if they are still its content.
+ */
+export function committedEtag(file: FileRecord, upload: ResumableUpload): string | undefined {
   if (file.pendingUpload?.blobVersion === upload.blobVersion) return file.pendingUpload.etag;
   if (file.verified && file.blobVersion === upload.blobVersion && file.etag) return file.etag;
   return undefined;

@@ -13,6 +13,8 @@ export type OffsetMove = { from: number; to: number; expiresAt: Date; sha256Stat
 export interface ResumableUploadRepository {
   create(upload: NewResumableUpload): Promise<void>;
   findById(id: string): Promise<ResumableUpload | undefined>;
+  /** The file's upload still receiving bytes (a record has at most one), if any. */
+  findReceivingByFileId(fileId: string): Promise<ResumableUpload | undefined>;
   /**
    * Takes the upload's lease unless someone else holds a live one (across processes and
    * nodes: it is a row, not a lock held in a transaction, so no connection is pinned while

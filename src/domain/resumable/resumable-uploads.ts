@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { isAppError } from '../../errors/app-error.ts';
-import { uploadFinished, uploadNotFound, uploadOffsetConflict } from '../../errors/errors.ts';
+import { uploadFinished, uploadNotFound, uploadOffsetConflict, uploadReplaced } from '../../errors/errors.ts';
 import { toUnixSeconds } from '../clock.ts';
 import type { FileRecord } from '../files/file-record.ts';
 import type { GatewayLink } from '../files/get-linked-file.ts';
@@ -8,6 +8,7 @@ import { newId } from '../ids.ts';
 import type { IssuedLink } from '../links/link-issuer.ts';
 import { type AppendOptions, appendChunk, type Chunk } from './append-chunk.ts';
 import { beginPartialUpload } from './begin-partial-upload.ts';
+import { committedEtag } from './commit-resumable.ts';
 import { type ResumableUpload, toPartialBlob } from './resumable-upload.ts';
 import { RunningDigests } from './running-digests.ts';
 import { UploadLeases } from './upload-lease.ts';
@@ -78,6 +79,17 @@ export class ResumableUploads {
     );
   }
 
+  /**
+   * The file's upload still receiving bytes, with its URL signed again (the same upload, the
+   * same deadline), while it may go on; undefined otherwise (issue 35, item 6).
+   */
+  async findUnfinished(file: FileRecord): Promise<{ upload: ResumableUpload; url: IssuedLink } | undefined> {
+    const upload = await this.#o.uploads.findReceivingByFileId(file.id);
+    if (!upload || upload.expiresAt <= this.#o.clock.now()) return undefined;
+    const deadline = this.uploadDeadline(upload.createdAt);
+    return { upload, url: await this.#o.links.issueResumable(upload.id, deadline, file.linksGeneration) };
+  }
+
   /** Unix seconds: when an upload created now stops for good (its URL's expiry). */
   uploadDeadline(now: Date): number {
     return toUnixSeconds(now) + this.#o.maxAgeSeconds;
@@ -89,8 +101,9 @@ export class ResumableUploads {
    * sees the full offset calls the upload done without another PATCH, and needs the ETag.
    */
   async status(link: GatewayLink): Promise<UploadStatus> {
-    const { upload } = await this.#getLive(link);
-    if (upload.state === 'committed' || upload.offset < upload.length) return toStatus(upload);
+    const { upload, file } = await this.#getLive(link);
+    if (upload.state === 'committed') return toCommittedStatus(upload, file);
+    if (upload.offset < upload.length) return toStatus(upload);
     return this.append(link, { offset: upload.length, body: Readable.from([]) }).catch(() =>
       toStatus(upload),
     );
@@ -105,12 +118,15 @@ export class ResumableUploads {
     // The offset is checked before the lease (a stale chunk never disturbs a writer); the file
     // and the creator once, under it.
     const upload = await this.#findSigned(link);
-    if (upload.state === 'committed') return this.#repeatOfCommitted(upload, chunk.offset);
+    if (upload.state === 'committed') {
+      const { file } = await this.#getLive(link);
+      return repeatOfCommitted(upload, file, chunk.offset);
+    }
     if (chunk.offset !== upload.offset) throw uploadOffsetConflict(upload.offset);
     return this.#leases.withLease(upload.id, async (owner, signal, touch) => {
       // Read again under the lease: another writer may have moved it meanwhile.
       const { upload: current, file } = await this.#getLive(link);
-      if (current.state === 'committed') return this.#repeatOfCommitted(current, chunk.offset);
+      if (current.state === 'committed') return repeatOfCommitted(current, file, chunk.offset);
       if (chunk.offset !== current.offset) throw uploadOffsetConflict(current.offset);
       const moved = await appendChunk(this.#o, this.#digests, { upload: current, file, owner }, chunk, {
         signal,
@@ -165,12 +181,6 @@ export class ResumableUploads {
     this.#digests.close();
   }
 
-  /** A committed upload takes no more bytes; a repeat of its last PATCH answers as it did. */
-  #repeatOfCommitted(upload: ResumableUpload, offset: number): UploadStatus {
-    if (offset !== upload.length) throw uploadOffsetConflict(upload.length);
-    return toStatus(upload);
-  }
-
   /**
    * The upload a link names, while it may still be used; UPLOAD_NOT_FOUND for anything else
    * (security: the same answer for a bad signature, an expired link or upload, a deleted file,
@@ -209,4 +219,22 @@ export class ResumableUploads {
 function toStatus(upload: ResumableUpload): UploadStatus {
   const status = { offset: upload.offset, length: upload.length, expiresAt: upload.expiresAt };
   return upload.etag ? { ...status, etag: upload.etag } : status;
+}
+
+/** A committed upload takes no more bytes; a repeat of its last PATCH answers as HEAD does. */
+function repeatOfCommitted(upload: ResumableUpload, file: FileRecord, offset: number): UploadStatus {
+  const status = toCommittedStatus(upload, file);
+  if (offset !== upload.length) throw uploadOffsetConflict(upload.length);
+  return status;
+}
+
+/**
+ * A committed upload as the file now holds it (issue 35, item 7): the ETag of the file's
+ * current content while that is still this upload's version (verify may have pinned it), or
+ * UPLOAD_REPLACED once a later PUT committed other bytes: never the ETag the commit answered.
+ */
+function toCommittedStatus(upload: ResumableUpload, file: FileRecord): UploadStatus {
+  const etag = committedEtag(file, upload);
+  if (!etag) throw uploadReplaced();
+  return { ...toStatus(upload), etag };
 }

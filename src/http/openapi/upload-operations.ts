@@ -3,8 +3,10 @@ import { chunkBody, tusHeaders, uploadCreatedHeaders, uploadStatusHeaders } from
 import { fileRead, type Operation } from './operation.ts';
 
 const tusErrors: ErrorCode[] = ['UPLOAD_NOT_FOUND', 'TUS_VERSION_UNSUPPORTED'];
+/** HEAD and PATCH of a finished upload whose bytes a later PUT replaced (issue 35, item 7). */
+const statusErrors: ErrorCode[] = [...tusErrors, 'UPLOAD_REPLACED'];
 const chunkErrors: ErrorCode[] = [
-  ...tusErrors,
+  ...statusErrors,
   'VALIDATION_FAILED',
   'UPLOAD_OFFSET_CONFLICT',
   'UPLOAD_LOCKED',
@@ -26,7 +28,7 @@ const resumableOperations: Record<string, Operation> = {
     summary:
       'A resumable upload: Upload-Offset (bytes kept), Upload-Length, Upload-Expires, and ETag once committed',
     access: 'link',
-    errors: tusErrors,
+    errors: statusErrors,
     success: {
       status: 200,
       description: 'The upload status in headers, never cached',

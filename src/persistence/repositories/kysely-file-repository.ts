@@ -62,6 +62,21 @@ export class KyselyFileRepository implements FileRepository {
     return this.#views.find(id);
   }
 
+  async findByPath(
+    owner: { projectId: string; creatorId: string },
+    filePath: string,
+  ): Promise<FileRecord | undefined> {
+    // files_project_creator_path_unique: one index probe.
+    const row = await this.#db
+      .selectFrom('files')
+      .select('id')
+      .where('project_id', '=', owner.projectId)
+      .where('creator_id', '=', owner.creatorId)
+      .where('file_path', '=', filePath)
+      .executeTakeFirst();
+    return row && this.#views.find(row.id);
+  }
+
   browse(page: BrowsePage): Promise<FileRecord[]> {
     return browseFiles(this.#db, page);
   }

@@ -48,6 +48,18 @@ export class KyselyResumableUploadRepository implements ResumableUploadRepositor
     return row && toResumableUpload(row);
   }
 
+  async findReceivingByFileId(fileId: string): Promise<ResumableUpload | undefined> {
+    // resumable_uploads_file_idx (file_id, blob_version): its prefix.
+    const row = await this.#db
+      .selectFrom('resumable_uploads')
+      .selectAll()
+      .where('file_id', '=', fileId)
+      .where('state', '=', 'receiving')
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    return row && toResumableUpload(row);
+  }
+
   async takeLease(id: string, lease: Lease, now: Date): Promise<boolean> {
     // One conditional update: of two writers racing for a free (or lapsed) lease, the database
     // lets exactly one match the condition.

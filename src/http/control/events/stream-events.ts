@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../../../domain/access/decide-file-access.ts';
 import type { Services } from '../../../services.ts';
+import { toClientContext } from '../../client-context.ts';
 import { readBearerToken, single } from '../../plugins/header-values.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { SseSink } from './sse-sink.ts';
@@ -12,7 +13,9 @@ const reconnectMs = 1000;
 /**
  * Issue 22: GET /api/v1/events streams, as Server-Sent Events, the events of the files the
  * caller may read at the moment each is sent. `Last-Event-ID` replays what was missed within
- * the retention; a stream ends when its token expires (the client reconnects with a new one).
+ * the retention; a stream ends when its token expires (the client reconnects with a new one)
+ * or its session ends (logout), within a second; a user and a client address may hold only so
+ * many streams at once (429 RATE_LIMITED past them; issue 35, item 8).
  */
 export const streamEvents: RouteRegistrar = (app, services) => {
   services.eventStream.reportErrorsTo((error) =>
@@ -41,15 +44,27 @@ export const streamEvents: RouteRegistrar = (app, services) => {
             description: 'The stream',
             content: { 'text/event-stream': { schema: { type: 'string' } } },
           },
-          ...errorResponses(401, 403),
+          ...errorResponses(401, 403, 429),
         },
       },
     },
     async (request, reply) => {
+      const token = readBearerToken(request) ?? '';
+      // The barrier checked the token: this reads its expiry (a cached verification). A service
+      // key has none: its stream lasts until the key is revoked.
+      const { expiresAt } = request.serviceKeyPrincipal
+        ? { expiresAt: undefined }
+        : await services.identity.authenticate(request.project, token);
       const subscription = await services.eventStream.subscribe({
         projectId: request.project.id,
         lastEventId: single(request.headers['last-event-id']) ?? (request.query.lastEventId || undefined),
         authorize: toAuthorize(services, request),
+        reader: {
+          projectId: request.project.id,
+          userId: request.principal.userId,
+          clientAddress: toClientContext(request).clientAddress,
+        },
+        ...(expiresAt !== undefined && { expiresAt: new Date(expiresAt * 1000) }),
       });
       reply.hijack();
       const response = reply.raw;
@@ -75,13 +90,15 @@ export const streamEvents: RouteRegistrar = (app, services) => {
 
 /**
  * The caller as of now: the token checked again (expiry, a disabled or deleted account, a new
- * role), as the barrier did at connection. Any refusal ends the stream.
+ * role; a revoked service key), as the barriers did at connection. Any refusal ends the stream.
  */
 function toAuthorize(services: Services, request: FastifyRequest): () => Promise<Principal | undefined> {
   const { project } = request;
   const token = readBearerToken(request) ?? '';
+  const isServiceKey = request.serviceKeyPrincipal !== undefined;
   return async () => {
     try {
+      if (isServiceKey) return await services.serviceKeys.authenticate(project, token);
       return (await services.identity.authenticate(project, token)).principal;
     } catch {
       return undefined;

@@ -5,7 +5,10 @@ import { requestResumableUpload } from '../../../domain/resumable/request-resuma
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { CustomDataSchema, UploadContractFields } from '../../wire/schemas.ts';
 
-/** Spec 4.1: POST /api/v1/file → a file id and a signed upload link. */
+/**
+ * Spec 4.1: POST /api/v1/file → a file id and a signed upload link. With `resumable`, a repeat
+ * of a request whose upload is unfinished answers that upload (issue 35, item 6).
+ */
 export const requestUpload: RouteRegistrar = (app, services) => {
   const toAnswer = (fileId: string, upload: IssuedLink) => ({
     fileId,
@@ -47,6 +50,12 @@ export const requestUpload: RouteRegistrar = (app, services) => {
                   'with resumable: a tus 1.0 upload URL (HEAD for the offset, PATCH the bytes); signed, expires with the upload',
               }),
             ),
+            resumed: Type.Optional(
+              Type.Boolean({
+                description:
+                  'true when the request repeats one whose resumable upload is unfinished (same path and contract): the same fileId and upload; HEAD resumableUrl for its offset',
+              }),
+            ),
           }),
           ...errorResponses(400, 401, 403, 409, 413, 415),
         },
@@ -60,8 +69,15 @@ export const requestUpload: RouteRegistrar = (app, services) => {
         declared: toUploadContract(request.body),
       } as const;
       if (request.body.resumable) {
-        const { file, upload, resumable } = await requestResumableUpload(services, request.principal, asked);
-        return { ...toAnswer(file.id, upload), resumableUrl: resumable.url };
+        const answer = await requestResumableUpload(services, request.principal, {
+          ...asked,
+          resumeUnfinished: true,
+        });
+        return {
+          ...toAnswer(answer.file.id, answer.upload),
+          resumableUrl: answer.resumable.url,
+          ...(answer.resumed && { resumed: true }),
+        };
       }
       const { file, upload } = await services.fileUploads.requestUpload(request.principal, asked);
       return toAnswer(file.id, upload);

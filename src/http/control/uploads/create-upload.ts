@@ -4,7 +4,9 @@ import type { PermissionScope } from '../../../domain/files/file-record.ts';
 import { toUploadContract } from '../../../domain/files/upload-contract.ts';
 import { requestResumableUpload } from '../../../domain/resumable/request-resumable-upload.ts';
 import type { UploadStatus } from '../../../domain/resumable/resumable-uploads.ts';
+import { isAppError } from '../../../errors/app-error.ts';
 import { validationFailed } from '../../../errors/errors.ts';
+import type { Services } from '../../../services.ts';
 import { toGatewayLink } from '../../data/gateway-link.ts';
 import { abortOnIdle } from '../../data/resumable/abort-on-idle.ts';
 import {
@@ -20,6 +22,7 @@ import {
 } from '../../data/resumable/tus-protocol.ts';
 import { answerPreflight } from '../../plugins/app-credentials.ts';
 import { hasBody } from '../../plugins/body-deadline.ts';
+import { single } from '../../plugins/header-values.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 
 /**
@@ -35,7 +38,7 @@ export const createUpload: RouteRegistrar = (app, services) => {
     scope.addContentTypeParser(offsetContentType, (_request, _payload, done) => done(null));
     // tus discovery (an OPTIONS without Access-Control-Request-Method) or a browser's preflight.
     scope.options('/uploads', { schema: { hide: true } }, async (request, reply) => {
-      sendTusDiscovery(reply, services.config.maxFileSizeBytes);
+      sendTusDiscovery(reply, await discoveredMaxSizeBytes(services, request));
       if (request.headers['access-control-request-method'] !== undefined)
         return answerPreflight(request, reply, services.repositories.projects);
       return reply.code(204).send();
@@ -76,6 +79,23 @@ export const createUpload: RouteRegistrar = (app, services) => {
     );
   });
 };
+
+/**
+ * Tus-Max-Size: the project's limit when the OPTIONS names its app (issue 35, item 10), else
+ * the server's. OPTIONS passes no barrier, so the app id is only a name here: an unknown one
+ * gets the server's limit, like no app id at all (app ids are public, nothing is revealed).
+ */
+async function discoveredMaxSizeBytes(services: Services, request: FastifyRequest): Promise<number> {
+  const appId = single(request.headers['sb-app-id']);
+  const project = appId && (await services.identity.getProjectByApp(appId).catch(unlessUnknownApp));
+  const projectMax = project ? project.settings.maxFileSizeBytes : null;
+  return Math.min(services.config.maxFileSizeBytes, projectMax ?? Number.POSITIVE_INFINITY);
+}
+
+function unlessUnknownApp(error: unknown): undefined {
+  if (isAppError(error) && error.code === 'INVALID_APP_CREDENTIALS') return undefined;
+  throw error;
+}
 
 /** What the tus headers ask for, as POST /api/v1/file's fields. */
 function toResumableRequest(request: FastifyRequest) {
