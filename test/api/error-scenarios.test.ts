@@ -416,6 +416,7 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   UPLOAD_OFFSET_CONFLICT: 'test/resumable/upload-rules.test.ts',
   UPLOAD_FINISHED: 'test/resumable/upload-rules.test.ts',
   UPLOAD_LOCKED: 'test/resumable/upload-rules.test.ts',
+  UPLOAD_REPLACED: 'test/resumable/upload-rules.test.ts',
   TUS_VERSION_UNSUPPORTED: 'test/resumable/upload-rules.test.ts',
   CHECKSUM_MISMATCH: 'test/resumable/upload-rules.test.ts',
   UNSUPPORTED_MEDIA: 'test/renditions/renditions-api.test.ts',
