@@ -14,6 +14,7 @@ import { fileCustomData } from './file-custom-data.ts';
 import { fileLinksGeneration } from './file-links-generation.ts';
 import { fileRowStamp } from './file-row-stamp.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
+import { folders } from './folders.ts';
 import { initialSchema } from './initial-schema.ts';
 import { mailOutbox } from './mail-outbox.ts';
 import { operators } from './operators.ts';
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '0026_service_keys': serviceKeys,
   '0028_rendition_refusals': renditionRefusals,
   '0029_resumable_upload_checkpoints': resumableUploadCheckpoints,
+  '0030_folders': folders,
 };
 
 /** The names of every migration, in the order they run. */
