@@ -143,7 +143,7 @@ describe('browsing folders', () => {
       { pageSize: '0' },
       { pageSize: '1001' },
       { prefix: 'a' },
-    ]) {
+    ] as Record<string, string>[]) {
       const refused = await browse(owner.token, query);
       assert.equal(refused.status, 400, JSON.stringify(query));
     }
