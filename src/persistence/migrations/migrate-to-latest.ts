@@ -71,7 +71,8 @@ const migrations: Record<string, Migration> = {
 /** The names of every migration, in the order they run. */
 export const migrationNames = Object.keys(migrations).sort();
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+/** Every migration, for a Migrator (tests migrate to a named one with it). */
+export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
  * Brings the schema up to date; safe when several processes start at once.
@@ -83,7 +84,7 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  */
 export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
   const migrate = async (handle: Kysely<DatabaseSchema>) => {
-    const { error } = await new Migrator({ db: handle, provider }).migrateToLatest();
+    const { error } = await new Migrator({ db: handle, provider: migrationProvider }).migrateToLatest();
     if (error !== undefined) throw error;
   };
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
