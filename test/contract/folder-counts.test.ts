@@ -91,39 +91,54 @@ describe(`folder counts kept by triggers (${currentStackName()})`, () => {
       [...Array.from({ length: random.int(0, 3) }, segment), random.pick(['x.txt', 'y.txt'])].join('/');
     const project = (await server.services.repositories.projects.findById(client.credentials.projectId))!;
     const rounds = toRounds(3);
+    /** The kinds of writes that succeeded; a refusal must be a 4xx (a file or user gone, a path taken). */
+    const done = new Set<string>();
+    const answered = (response: { status: number; text: string }, kind: string) => {
+      assert.ok(response.status < 500, `${kind}: ${response.status} ${response.text}`);
+      if (response.status < 300) done.add(kind);
+      return response.status < 300;
+    };
     for (let round = 0; round < rounds; round++) {
       const users = [await client.signup(), await client.signup(), await client.signup()];
       const live: Array<{ id: string; token: string }> = [];
       for (let step = 0; step < 40; step++) {
         const user = random.pick(users);
-        const kind = live.length === 0 ? 0 : random.int(0, 5);
+        const kind = live.length === 0 ? 0 : random.int(0, 6);
         const existing = live.length === 0 ? undefined : random.pick(live);
         const path = randomPath();
-        if (kind === 0) {
+        if (kind === 0 || kind === 5) {
           const content = 'z'.repeat(random.int(0, 50));
-          const file = await client.uploadFile(user.token, path, content).catch(() => undefined);
+          // A taken path is the one refusal expected (409 FILE_EXISTS).
+          const file = await client.uploadFile(user.token, path, content).catch((error: Error) => {
+            assert.match(error.message, /upload request failed: 409 /);
+          });
           if (file) live.push({ id: file._id, token: user.token });
+          done.add(file ? 'upload' : 'refused');
         } else if (kind === 1) {
           // An unverified record: counted as a file, with no bytes yet.
           const requested = await client.call('POST', '/api/v1/file', {
             token: user.token,
             body: { filePath: path },
           });
-          if (requested.status === 200) live.push({ id: requested.body.fileId, token: user.token });
+          if (answered(requested, 'request')) live.push({ id: requested.body.fileId, token: user.token });
         } else if (kind === 2 && existing) {
-          await client.call('POST', `/api/v1/file/${existing.id}/move`, {
+          const moved = await client.call('POST', `/api/v1/file/${existing.id}/move`, {
             token: existing.token,
             body: { filePath: path },
           });
+          answered(moved, 'move');
         } else if (kind === 3 && existing) {
           const copied = await client.call('POST', `/api/v1/file/${existing.id}/copy`, {
             token: existing.token,
             body: { filePath: path },
           });
-          if (copied.status === 200) live.push({ id: copied.body._id, token: existing.token });
+          if (answered(copied, 'copy')) live.push({ id: copied.body._id, token: existing.token });
         } else if (kind === 4 && existing) {
-          await client.call('DELETE', `/api/v1/file/${existing.id}`, { token: existing.token });
-        } else if (kind === 5) {
+          answered(
+            await client.call('DELETE', `/api/v1/file/${existing.id}`, { token: existing.token }),
+            'delete',
+          );
+        } else if (kind === 6 && round % 2 === 0) {
           const gone = users.splice(random.int(0, users.length - 1), 1)[0]!;
           await deleteAccount(
             { ...accountDeletion(server.services), settle: async () => {} },
@@ -131,10 +146,16 @@ describe(`folder counts kept by triggers (${currentStackName()})`, () => {
             gone.userId,
           );
           users.push(await client.signup());
+          done.add('user deletion');
         }
       }
       const { kept, recounted } = await readState(server.services.database, project.id);
       assert.ok(kept.length > 0);
+      assert.deepEqual(
+        ['copy', 'delete', 'move', 'request', 'upload'].filter((kind) => !done.has(kind)),
+        [],
+        'every kind of write succeeded at least once',
+      );
       assert.deepEqual(kept, recounted, `round ${round}`);
     }
   });

@@ -5,7 +5,7 @@ import type {
   FolderRepository,
   FolderSummary,
 } from '../../domain/folders/folder-repository.ts';
-import type { DatabaseSchema, FoldersTable } from '../database-schema.ts';
+import type { DatabaseSchema, FilesTable, FoldersTable } from '../database-schema.ts';
 import { isSqlite } from '../is-sqlite.ts';
 import { findAclsByFileIds, toFileRecord } from './files/file-rows.ts';
 
@@ -63,20 +63,20 @@ export class KyselyFolderRepository implements FolderRepository {
       .execute();
   }
 
-  /** The direct files after the cursor, one more than the page to tell whether more follow. */
-  #selectFiles({ projectId, ownerId, path, fileLimit, afterFilePath }: FolderPageQuery) {
-    const filePath = isSqlite(this.#db) ? sql`file_path` : sql`file_path collate "C"`;
-    let files = this.#db
-      .selectFrom('files')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('creator_id', '=', ownerId)
-      .where('folder_path', '=', path);
-    if (afterFilePath !== undefined) files = files.where(sql<boolean>`${filePath} > ${afterFilePath}`);
-    return files
-      .orderBy(filePath)
-      .limit(fileLimit + 1)
-      .execute();
+  /**
+   * The direct files after the cursor, one more than the page to tell whether more follow.
+   * SQLite is told the index: with a cursor it would otherwise range over the owner's unique
+   * (project, creator, file_path) index, that is over the folder's whole subtree after it.
+   */
+  async #selectFiles({ projectId, ownerId, path, fileLimit, afterFilePath }: FolderPageQuery) {
+    const sqlite = isSqlite(this.#db);
+    const from = sqlite ? sql`files indexed by files_folder_index` : sql`files`;
+    const filePath = sqlite ? sql`file_path` : sql`file_path collate "C"`;
+    const after = afterFilePath === undefined ? sql`` : sql`and ${filePath} > ${afterFilePath}`;
+    const { rows } = await sql<Selectable<FilesTable>>`select * from ${from}
+      where project_id = ${projectId} and creator_id = ${ownerId} and folder_path = ${path} ${after}
+      order by ${filePath} limit ${fileLimit + 1}`.execute(this.#db);
+    return rows;
   }
 }
 
