@@ -48,6 +48,8 @@ export const linkRevoked = () =>
   new AppError('LINK_REVOKED', "The file's links were revoked since this one was issued; ask for a new link");
 export const fileNotFound = () => new AppError('FILE_NOT_FOUND', 'No such file');
 export const userNotFound = () => new AppError('USER_NOT_FOUND', 'No such user');
+/** Also what a folder the caller may not read answers: its existence is not told (issue 36). */
+export const folderNotFound = () => new AppError('FOLDER_NOT_FOUND', 'No such folder');
 export const notFound = (what = 'route') => new AppError('NOT_FOUND', `No such ${what}`);
 /** RFC 9110 §15.5.6: the answer names the methods the URL takes, in `Allow` as in the message. */
 export const methodNotAllowed = (allowedMethods?: readonly string[]) =>

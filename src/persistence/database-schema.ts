@@ -3,7 +3,7 @@
  * Unix milliseconds in bigint columns, except files.upload_expires_at (Unix seconds, as on
  * the wire); booleans are integer 0/1. Repositories map rows to the camelCase port types.
  */
-import type { Generated } from 'kysely';
+import type { Generated, GeneratedAlways } from 'kysely';
 import type {
   EventsTable,
   MailOutboxTable,
@@ -27,6 +27,7 @@ export type DatabaseSchema = {
   app_credentials: AppCredentialsTable;
   service_keys: ServiceKeysTable;
   storage_usage: StorageUsageTable;
+  folders: FoldersTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
   operator_sign_in_links: OperatorSignInLinksTable;
@@ -152,6 +153,21 @@ export type FilesTable = {
   image_summary_due: number;
   /** Moved by triggers on every change of the row or its ACL (migrations/file-row-stamp.ts). */
   row_stamp: Generated<number | string>;
+  /** The file's folder: its path up to the last `/`, '' at the root (generated; migrations/folders.ts). */
+  folder_path: GeneratedAlways<string>;
+};
+
+/** One owner's folder and its whole subtree's counts, kept by triggers (migrations/folders.ts). */
+export type FoldersTable = {
+  project_id: string;
+  owner_id: string;
+  /** `/`-ended; '' is the owner's root. */
+  path: string;
+  /** The folder holding this one; null for the root. */
+  parent: string | null;
+  file_count: number | string;
+  total_bytes: number | string;
+  updated_at: number | string;
 };
 
 export type FileAclTable = {

@@ -37,6 +37,12 @@ const keyColumns: Record<TableName, string[]> = {
   webhooks: ['id'],
 };
 
+/**
+ * Columns the database computes (generated): never exported, since an insert may not name
+ * them, and an export stays readable by a version without them.
+ */
+const generatedColumns: Partial<Record<TableName, string[]>> = { files: ['folder_path'] };
+
 const pageSize = 1000;
 
 /**
@@ -59,7 +65,10 @@ export async function* readAllRows(
       }
       for (const column of keys) query = query.orderBy(column as never);
       const rows = (await query.execute()) as Record<string, unknown>[];
-      for (const row of rows) yield { table, row };
+      for (const row of rows) {
+        for (const column of generatedColumns[table] ?? []) delete row[column];
+        yield { table, row };
+      }
       if (rows.length < pageSize) break;
       const last = rows.at(-1)!;
       after = keys.map((key) => last[key]);

@@ -87,6 +87,8 @@ export const endpoints = {
   findUser: { method: 'GET', path: '/api/v1/users?email=:email', group: 'admin', okStatus: 200 },
   requestUpload: { method: 'POST', path: '/api/v1/file', group: 'account', okStatus: 200 },
   listFiles: { method: 'GET', path: '/api/v1/file', group: 'account', okStatus: 200 },
+  // The caller's own root: a user's answers even with no file in it.
+  browseFolder: { method: 'GET', path: '/api/v1/folders', group: 'account', okStatus: 200 },
   getFile: { method: 'GET', path: '/api/v1/file/:fileId', group: 'read', okStatus: 200 },
   verifyUpload: { method: 'POST', path: '/api/v1/file/:fileId/verify', group: 'manage', okStatus: 200 },
   shareWithUser: {
@@ -246,6 +248,8 @@ export const matrix: Record<CallerId, Row> = {
     logout: 'ACCESS_DENIED',
     requestUpload: 'ACCESS_DENIED',
     copyFile: 'ACCESS_DENIED',
+    // It has no folders of its own: it names the owner (test/folders covers that form).
+    browseFolder: 'VALIDATION_FAILED',
     ...noLink,
   },
   // Refused before anything else, even from an allowed origin: the browser may preflight.

@@ -74,6 +74,9 @@ export async function toCellRequest(
       return request('/api/v1/file', json({ filePath: `requests/${++serial}.txt` }));
     case 'listFiles':
       return request('/api/v1/file?filePath=matrix/');
+    // The caller's own root (test/folders plays other owners and paths).
+    case 'browseFolder':
+      return request('/api/v1/folders');
     case 'getFile':
       return request(`/api/v1/file/${fileId}`);
     case 'verifyUpload':

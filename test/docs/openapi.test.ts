@@ -29,6 +29,7 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'GET /api/v1/file',
     'GET /api/v1/file/{fileId}',
     'GET /api/v1/file/{fileId}/multipart',
+    'GET /api/v1/folders',
     'GET /api/v1/user',
     'GET /api/v1/users',
     'GET /api/v1/webhooks',

@@ -208,6 +208,14 @@ export const operations: Record<string, Operation> = {
     errors: fileRead,
     success: { status: 204, description: 'Deleted: the record, its ACL and its bytes' },
   },
+  'GET /api/v1/folders': {
+    operationId: 'browseFolder',
+    description:
+      "A folder of one owner (`owner`, default the caller): its direct subfolders with the file count and bytes of each one's whole subtree (kept in each change's commit, never counted at read time), and a page of its direct files as the listing shows them (follow nextCursor). A folder exists while a file is under it; the caller's own root always answers. Another owner's folders: the project's admins only; anyone else gets 404 FOLDER_NOT_FOUND, as for a folder that does not exist.",
+    access: 'user',
+    errors: ['VALIDATION_FAILED', 'INVALID_FILE_PATH', 'FOLDER_NOT_FOUND'],
+    success: { status: 200, component: 'FolderPage' },
+  },
   ...dataPlaneOperations,
   ...uploadOperations,
   ...accountOperations,

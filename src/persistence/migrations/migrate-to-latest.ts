@@ -14,6 +14,7 @@ import { fileCustomData } from './file-custom-data.ts';
 import { fileLinksGeneration } from './file-links-generation.ts';
 import { fileRowStamp } from './file-row-stamp.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
+import { folders } from './folders.ts';
 import { initialSchema } from './initial-schema.ts';
 import { mailOutbox } from './mail-outbox.ts';
 import { operators } from './operators.ts';
@@ -64,12 +65,14 @@ const migrations: Record<string, Migration> = {
   '0026_service_keys': serviceKeys,
   '0028_rendition_refusals': renditionRefusals,
   '0029_resumable_upload_checkpoints': resumableUploadCheckpoints,
+  '0030_folders': folders,
 };
 
 /** The names of every migration, in the order they run. */
 export const migrationNames = Object.keys(migrations).sort();
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+/** Every migration, for a Migrator (tests migrate to a named one with it). */
+export const migrationProvider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
  * Brings the schema up to date; safe when several processes start at once.
@@ -81,7 +84,7 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  */
 export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
   const migrate = async (handle: Kysely<DatabaseSchema>) => {
-    const { error } = await new Migrator({ db: handle, provider }).migrateToLatest();
+    const { error } = await new Migrator({ db: handle, provider: migrationProvider }).migrateToLatest();
     if (error !== undefined) throw error;
   };
   if (db.getExecutor().adapter instanceof SqliteAdapter) {

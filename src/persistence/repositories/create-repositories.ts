@@ -5,6 +5,7 @@ import type { EventLog } from '../../domain/events/event-log.ts';
 import type { WebhookRepository } from '../../domain/events/webhook-repository.ts';
 import type { FileRepository } from '../../domain/files/file-repository.ts';
 import type { StorageUsageRepository } from '../../domain/files/storage-usage-repository.ts';
+import type { FolderRepository } from '../../domain/folders/folder-repository.ts';
 import type { AccessEpochRepository } from '../../domain/identity/access-epoch-repository.ts';
 import type { AppCredentialRepository } from '../../domain/identity/app-credential-repository.ts';
 import type { ProjectDeletionRepository } from '../../domain/identity/project-deletion-repository.ts';
@@ -26,6 +27,7 @@ import { KyselyAppCredentialRepository } from './kysely-app-credential-repositor
 import { KyselyDeliveryQueue } from './kysely-delivery-queue.ts';
 import { KyselyEventLog } from './kysely-event-log.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
+import { KyselyFolderRepository } from './kysely-folder-repository.ts';
 import { KyselyImageSummaryRepository } from './kysely-image-summary-repository.ts';
 import { KyselyMailQueue } from './kysely-mail-queue.ts';
 import { KyselyOperatorRepository } from './kysely-operator-repository.ts';
@@ -45,6 +47,8 @@ export type Repositories = {
   projects: ProjectRepository;
   users: UserRepository;
   files: FileRepository;
+  /** Folders and their subtrees' counts (issue 36). */
+  folders: FolderRepository;
   signingKeys: SigningKeyRepository;
   rateLimits: RateLimitRepository;
   accessEpoch: AccessEpochRepository;
@@ -72,6 +76,7 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     projects: new KyselyProjectRepository(db),
     users: new KyselyUserRepository(db),
     files: new KyselyFileRepository(db),
+    folders: new KyselyFolderRepository(db),
     signingKeys: new KyselySigningKeyRepository(db),
     rateLimits: new KyselyRateLimitRepository(db),
     accessEpoch: new KyselyAccessEpochRepository(db),

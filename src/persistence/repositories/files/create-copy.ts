@@ -39,8 +39,9 @@ export async function createCopy(
         .executeTakeFirst();
       if (source === undefined || source.project_id !== copy.projectId) return undefined;
       const replaced = await deleteAbandonedUpload(trx, copy, now);
-      // The copy's row stamp is its own: it starts at the column's default.
-      const { row_stamp: _sourceStamp, ...copied } = source;
+      // The copy's row stamp is its own: it starts at the column's default. Its folder is
+      // generated from its own path (an insert may not name it).
+      const { row_stamp: _sourceStamp, folder_path: _sourceFolder, ...copied } = source;
       const row = {
         ...copied,
         id: copy.id,

@@ -1,0 +1,65 @@
+import type { BrowsedFolder } from '../../../domain/folders/folder-browsing.ts';
+import { maxFolderPageSize } from '../../../domain/folders/folder-browsing.ts';
+import { toFolderCursor, toFolderName } from '../../../domain/folders/folder-path.ts';
+import type { FolderSummary } from '../../../domain/folders/folder-repository.ts';
+import { validationFailed } from '../../../errors/errors.ts';
+import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { toFileView } from '../../wire/to-wire.ts';
+import { BrowseFolderQuery, FolderPageSchema } from './folder-schemas.ts';
+
+/**
+ * GET /api/v1/folders?path&owner&pageSize&cursor (issue 36, item 1): a folder of one owner,
+ * its direct subfolders with their subtrees' counts, and a page of its direct files.
+ */
+export const browseFolder: RouteRegistrar = (app, services) => {
+  app.get(
+    '/folders',
+    {
+      schema: {
+        summary: 'Browse a folder',
+        tags: ['files'],
+        querystring: BrowseFolderQuery,
+        response: { 200: FolderPageSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { path, owner, cursor } = request.query;
+      const page = await services.folderBrowsing.browse(request.principal, {
+        ...{ path, owner, cursor },
+        pageSize: toPageSize(request.query.pageSize),
+      });
+      return toFolderPageView(page);
+    },
+  );
+};
+
+function toPageSize(text: string | undefined): number {
+  if (text === undefined) return 100;
+  if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > maxFolderPageSize) {
+    throw validationFailed(`pageSize must be a whole number from 1 to ${maxFolderPageSize}`);
+  }
+  return Number(text);
+}
+
+function toFolderPageView(page: BrowsedFolder) {
+  return {
+    owner: page.ownerId,
+    path: page.path,
+    fileCount: page.fileCount,
+    totalBytes: page.totalBytes,
+    folders: page.subfolders.map(toFolderEntry),
+    foldersTruncated: page.subfoldersTruncated,
+    files: page.files.map(toFileView),
+    nextCursor: page.nextCursorAfter === undefined ? null : toFolderCursor(page.nextCursorAfter),
+  };
+}
+
+function toFolderEntry(folder: FolderSummary) {
+  return {
+    name: toFolderName(folder.path),
+    path: folder.path,
+    fileCount: folder.fileCount,
+    totalBytes: folder.totalBytes,
+    updatedAt: folder.updatedAt.toISOString(),
+  };
+}

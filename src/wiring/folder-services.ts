@@ -1,0 +1,12 @@
+import { FolderBrowsing } from '../domain/folders/folder-browsing.ts';
+import type { WiringContext } from './wiring-context.ts';
+
+/** Folders (issue 36): one owner's files seen as a tree, with each subtree's counts. */
+export type FolderServices = {
+  /** Browsing a folder: its subfolders and a page of its files. */
+  folderBrowsing: FolderBrowsing;
+};
+
+export function buildFolderServices({ repositories }: WiringContext): FolderServices {
+  return { folderBrowsing: new FolderBrowsing({ folders: repositories.folders }) };
+}
