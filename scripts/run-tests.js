@@ -50,6 +50,7 @@ const stackFiles = narrow(
     ...globSync('test/events/*.test.ts'),
     ...globSync('test/mail/*.test.ts'),
     ...globSync('test/accounts/*.test.ts'),
+    ...globSync('test/folders/*.test.ts'),
     'test/fuzz/acl-model.property.test.ts',
     'test/fuzz/http-mutation.test.ts',
     'test/fuzz/raw-socket.test.ts',

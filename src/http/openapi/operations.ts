@@ -1,6 +1,7 @@
 import { accountOperations } from './account-operations.ts';
 import { auditOperations } from './audit-operations.ts';
 import { dataPlaneOperations } from './data-plane-operations.ts';
+import { folderChangeOperations } from './folder-change-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { probeOperations } from './probe-operations.ts';
 import { uploadOperations } from './upload-operations.ts';
@@ -208,6 +209,7 @@ export const operations: Record<string, Operation> = {
     errors: fileRead,
     success: { status: 204, description: 'Deleted: the record, its ACL and its bytes' },
   },
+  ...folderChangeOperations,
   ...dataPlaneOperations,
   ...uploadOperations,
   ...accountOperations,
