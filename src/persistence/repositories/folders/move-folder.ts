@@ -4,6 +4,7 @@ import type {
   FolderRefusal,
   MovedFile,
 } from '../../../domain/folders/folder-change-repository.ts';
+import { unavailable } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { writeTransaction } from '../write-transaction.ts';
@@ -31,7 +32,9 @@ export async function moveFolder(db: Kysely<DatabaseSchema>, move: FolderMove): 
     try {
       return await writeTransaction(db, (trx) => moveOnce(trx, move));
     } catch (error) {
-      if (!isUniqueViolation(error) || attempt === attempts) throw error;
+      if (!isUniqueViolation(error)) throw error;
+      // Paths taken again and again under the move: contention, worth a retry by the caller.
+      if (attempt === attempts) throw unavailable('database', error);
     }
   }
 }
