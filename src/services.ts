@@ -22,6 +22,7 @@ import { type AccountServices, buildAccountServices } from './wiring/account-ser
 import { type BackgroundJobs, buildBackgroundJobs } from './wiring/background-jobs.ts';
 import { buildEventServices, type EventServices } from './wiring/event-services.ts';
 import { buildFileServices, type FileServices } from './wiring/file-services.ts';
+import { buildFolderChangeServices, type FolderChangeServices } from './wiring/folder-change-services.ts';
 import { buildFolderServices, type FolderServices } from './wiring/folder-services.ts';
 import { buildIdentityServices, type IdentityServices } from './wiring/identity-services.ts';
 import { openLocalLeaseHolders } from './wiring/local-lease-holders.ts';
@@ -38,6 +39,7 @@ export type Services = Pick<
   IdentityServices &
   FileServices &
   FolderServices &
+  FolderChangeServices &
   EventServices &
   MailServices &
   AccountServices &
@@ -104,6 +106,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       ...accounts,
       ...files,
       ...buildFolderServices(context),
+      ...buildFolderChangeServices(context),
       ...events,
       ...buildMailServices(context, { metrics: observed.metrics }),
       ...buildBackgroundJobs(context),

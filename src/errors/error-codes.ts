@@ -56,6 +56,8 @@ export const errorCodes = {
   IMAGE_UNREADABLE: 422,
   RENDITIONS_DISABLED: 403,
   RENDER_BUSY: 503,
+  FOLDER_CONFLICT: 409,
+  FOLDER_TOO_LARGE: 413,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -175,3 +175,16 @@ export const imageUnreadable = (cause?: unknown) =>
 export const renditionsDisabled = (message: string) => new AppError('RENDITIONS_DISABLED', message);
 export const renderBusy = (reason = 'Too many images are being rendered') =>
   new AppError('RENDER_BUSY', `${reason}; retry shortly`, { headers: { 'retry-after': '2' } });
+
+// Folders (issue 36; folderNotFound is beside the other *_NOT_FOUND).
+/** A folder move whose target path is already taken: `filePath` is the first clash, in path order. */
+export const folderConflict = (filePath: string) =>
+  new AppError(
+    'FOLDER_CONFLICT',
+    `The move would put a file at ${JSON.stringify(filePath)}, which is taken; nothing was moved`,
+  );
+export const folderTooLarge = (fileCount: number, maxFiles: number) =>
+  new AppError(
+    'FOLDER_TOO_LARGE',
+    `The folder holds ${fileCount} files; one call moves or deletes at most ${maxFiles} (maxFolderOperationFiles)`,
+  );

@@ -98,7 +98,7 @@ export function buildFileServices(
 }
 
 /** Project settings by project id, cached until a project changes (the access epoch). */
-function projectSettingsReader({ repositories, accessEpoch }: WiringContext) {
+export function projectSettingsReader({ repositories, accessEpoch }: WiringContext) {
   const projects = new EpochCache<Project>(accessEpoch);
   return async (projectId: string): Promise<ProjectSettings> => {
     const project = await projects.get(projectId, () => repositories.projects.findById(projectId));

@@ -135,6 +135,9 @@ export const endpoints = {
   moveFile: { method: 'POST', path: '/api/v1/file/:fileId/move', group: 'manage', okStatus: 200 },
   // Per-id outcomes: the barriers answer for the request, the ACL for each id (API tests).
   deleteFiles: { method: 'POST', path: '/api/v1/file/delete', group: 'account', okStatus: 200 },
+  // The creator's folder, named by its owner: the creator, admins and service keys (issue 36).
+  moveFolder: { method: 'POST', path: '/api/v1/folders/move', group: 'account', okStatus: 200 },
+  deleteFolder: { method: 'POST', path: '/api/v1/folders/delete', group: 'account', okStatus: 200 },
   readAudit: { method: 'GET', path: '/api/v1/audit', group: 'projectAdmin', okStatus: 200 },
   listWebhooks: { method: 'GET', path: '/api/v1/webhooks', group: 'projectAdmin', okStatus: 200 },
   controlPreflight: { method: 'OPTIONS', path: '/api/v1/file', group: 'preflight', okStatus: 204 },
@@ -226,6 +229,8 @@ const noLink = { gateway: 'INVALID_SIGNATURE', preflight: 'ORIGIN_NOT_ALLOWED', 
 const noAccessToken = { login: 'ok', signup: 'ok', refresh: 'ok' } as const;
 /** Users without the project's admin role, at its admin calls. */
 const notAdmin = { admin: 'ACCESS_DENIED', projectAdmin: 'ACCESS_DENIED' } as const;
+/** Users who may not change the creator's folders: another owner's folder is none they can see. */
+const notFolderOwner = { moveFolder: 'FOLDER_NOT_FOUND', deleteFolder: 'FOLDER_NOT_FOUND' } as const;
 const onlyALink = { api: 'APP_CREDENTIALS_REQUIRED', preflight: 'ORIGIN_NOT_ALLOWED', ...everybody } as const;
 
 export const matrix: Record<CallerId, Row> = {
@@ -270,8 +275,8 @@ export const matrix: Record<CallerId, Row> = {
   otherProjectToken: { api: 'INVALID_TOKEN', ...noAccessToken, ...noLink },
 
   creator: { api: 'ok', ...notAdmin, ...noLink },
-  userEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...notAdmin, ...noLink },
-  roleEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...notAdmin, ...noLink },
+  userEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...notAdmin, ...notFolderOwner, ...noLink },
+  roleEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...notAdmin, ...notFolderOwner, ...noLink },
   admin: { api: 'ok', ...noLink },
   // Scope `*` lets every user of the project who holds the id read; only the ACL lets anyone manage.
   stranger: {
@@ -279,6 +284,7 @@ export const matrix: Record<CallerId, Row> = {
     read: { user: 'ACCESS_DENIED', '*': 'ok' },
     manage: 'ACCESS_DENIED',
     ...notAdmin,
+    ...notFolderOwner,
     ...noLink,
   },
   // Refused at once, before its token expires and whatever the ACL says (a refresh too);
@@ -293,6 +299,8 @@ export const matrix: Record<CallerId, Row> = {
     admin: 'USER_NOT_FOUND',
     // Its own project's log and webhooks (the audit cell checks that the page is that project's).
     projectAdmin: 'ok',
+    // An admin there: the creator has no folder in its project.
+    ...notFolderOwner,
     ...noLink,
   },
 

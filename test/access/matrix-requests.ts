@@ -120,6 +120,17 @@ export async function toCellRequest(
     // An id no file has: the barriers are what this cell plays (its outcome is per id).
     case 'deleteFiles':
       return request('/api/v1/file/delete', json({ fileIds: [absentUserId] }));
+    // Like a delete: a folder change that may succeed changes a folder of its own; a refused
+    // one aims at the decoys' folder, which must survive.
+    case 'moveFolder':
+    case 'deleteFolder': {
+      const changed = expectedOutcome(caller, endpoint, scope) === 'ok';
+      const folder = changed ? await world.freshFolder() : world.decoyFolder;
+      const owner = world.accounts.creator.userId;
+      return endpoint === 'moveFolder'
+        ? request('/api/v1/folders/move', json({ owner, from: folder, to: `moved-folders/${++serial}/` }))
+        : request('/api/v1/folders/delete', json({ owner, path: folder }));
+    }
     case 'readAudit':
       return request('/api/v1/audit');
     case 'listWebhooks':

@@ -43,6 +43,10 @@ export type MatrixWorld = {
   freshFile(scope: Scope): Promise<MatrixFile>;
   /** The files refused deletes aim at, shared like `files`. */
   decoys: Record<Scope, MatrixFile>;
+  /** A folder of the creator's with one fresh file, for each folder move or delete that may succeed. */
+  freshFolder(): Promise<string>;
+  /** The folder refused folder moves and deletes aim at: the decoys' (`decoy/`). */
+  decoyFolder: string;
   /** A refresh token of a new session of the account (each refresh spends one). */
   freshRefreshToken(account: Account): Promise<string>;
   /** An access token of a new session of the account (each bearer logout ends one). */
@@ -197,6 +201,12 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
     revokedDownloadUrl: revokedFile.downloadUrl,
     freshFile: (scope) => upload(`delete/${++count}.txt`, scope),
     decoys,
+    freshFolder: async () => {
+      const folder = `folders/${++count}/`;
+      await upload(`${folder}a.txt`);
+      return folder;
+    },
+    decoyFolder: 'decoy/',
     freshRefreshToken: async (account) => (await startSessionOf(account)).refreshToken,
     freshAccessToken: async (account) => (await startSessionOf(account)).token,
   };

@@ -424,6 +424,9 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   IMAGE_UNREADABLE: 'src/images/sharp-image-renderer.test.ts',
   RENDITIONS_DISABLED: 'test/renditions/renditions-api.test.ts',
   RENDER_BUSY: 'test/renditions/renditions-api.test.ts',
+  FOLDER_NOT_FOUND: 'test/folders/browse-folders.test.ts and test/folders/folder-changes.test.ts',
+  FOLDER_CONFLICT: 'test/folders/folder-changes.test.ts',
+  FOLDER_TOO_LARGE: 'test/folders/folder-changes.test.ts',
 };
 
 describe('error scenarios', () => {

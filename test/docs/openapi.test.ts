@@ -69,6 +69,8 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'POST /api/v1/file/{fileId}/multipart',
     'POST /api/v1/file/{fileId}/multipart/complete',
     'POST /api/v1/file/{fileId}/verify',
+    'POST /api/v1/folders/delete',
+    'POST /api/v1/folders/move',
     'POST /api/v1/uploads',
     'POST /api/v1/webhooks',
     'POST /api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry',

@@ -12,6 +12,8 @@ export const eventTypes = [
   'file.unshared',
   'file.links_revoked',
   'upload.expired',
+  'folder.moved',
+  'folder.deleted',
   'user.created',
   'user.updated',
   'user.deleted',

@@ -84,7 +84,15 @@ export type ProjectSettings = {
   downloads: 'gateway' | 'presigned';
   /** The longest lifetime of a presigned download link, in seconds. */
   presignedDownloadMaxSeconds: number;
+  /**
+   * The most files one folder move or delete changes (issue 36): each is one transaction, so
+   * this bounds how long it holds its locks and how many events it writes at once.
+   */
+  maxFolderOperationFiles: number;
 };
+
+/** The highest maxFolderOperationFiles: a million row changes is already a long transaction. */
+export const maxFolderOperationFilesLimit = 1_000_000;
 
 /** S3 refuses presigned URLs that live longer than 7 days. */
 export const maxPresignedDownloadSeconds = 604_800;
@@ -109,6 +117,7 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   mailDailyBudget: 2000,
   downloads: 'gateway',
   presignedDownloadMaxSeconds: 300,
+  maxFolderOperationFiles: 100_000,
 });
 
 export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDefinition> = {
@@ -184,6 +193,14 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
       Number.isSafeInteger(value) &&
       (value as number) >= 1 &&
       (value as number) <= maxPresignedDownloadSeconds,
+  },
+  maxFolderOperationFiles: {
+    description: `the most files one folder move or delete may change, 1 to ${maxFolderOperationFilesLimit}`,
+    parse: (text, name) => parseWholeNumber(text, name, 1, maxFolderOperationFilesLimit),
+    isValid: (value) =>
+      Number.isSafeInteger(value) &&
+      (value as number) >= 1 &&
+      (value as number) <= maxFolderOperationFilesLimit,
   },
 };
 

@@ -1,6 +1,7 @@
 import type { Project } from '../../domain/identity/project-repository.ts';
 import {
   defaultProjectSettings,
+  maxFolderOperationFilesLimit,
   maxPresignedDownloadSeconds,
   type ProjectSettings,
   projectSettingDefinitions,
@@ -63,6 +64,7 @@ const controls: Record<keyof ProjectSettings, SettingControl> = {
   mailDailyBudget: count,
   downloads: { kind: 'choice' },
   presignedDownloadMaxSeconds: { kind: 'number', unit: 'seconds', min: 1, max: maxPresignedDownloadSeconds },
+  maxFolderOperationFiles: { kind: 'number', unit: 'count', min: 1, max: maxFolderOperationFilesLimit },
 };
 
 /** The defaults of one project: the domain's, with its own admin role (projects.admin_role). */

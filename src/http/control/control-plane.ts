@@ -9,6 +9,7 @@ import { auditRoutes } from './audit/audit-routes.ts';
 import { authRoutes } from './auth/auth-routes.ts';
 import { eventRoutes } from './events/events-routes.ts';
 import { fileRoutes } from './files/file-routes.ts';
+import { folderChangeRoutes } from './folders/folder-change-routes.ts';
 import { folderRoutes } from './folders/folder-routes.ts';
 import { multipartRoutes } from './multipart/multipart-routes.ts';
 import { uploadRoutes } from './uploads/upload-routes.ts';
@@ -22,6 +23,7 @@ const routes = [
   ...userRoutes,
   ...fileRoutes,
   ...folderRoutes,
+  ...folderChangeRoutes,
   ...uploadRoutes,
   ...multipartRoutes,
   ...webhookRoutes,

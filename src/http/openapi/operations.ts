@@ -1,6 +1,7 @@
 import { accountOperations } from './account-operations.ts';
 import { auditOperations } from './audit-operations.ts';
 import { dataPlaneOperations } from './data-plane-operations.ts';
+import { folderChangeOperations } from './folder-change-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { probeOperations } from './probe-operations.ts';
 import { uploadOperations } from './upload-operations.ts';
@@ -216,6 +217,7 @@ export const operations: Record<string, Operation> = {
     errors: ['VALIDATION_FAILED', 'INVALID_FILE_PATH', 'FOLDER_NOT_FOUND'],
     success: { status: 200, component: 'FolderPage' },
   },
+  ...folderChangeOperations,
   ...dataPlaneOperations,
   ...uploadOperations,
   ...accountOperations,

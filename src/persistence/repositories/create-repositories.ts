@@ -5,6 +5,7 @@ import type { EventLog } from '../../domain/events/event-log.ts';
 import type { WebhookRepository } from '../../domain/events/webhook-repository.ts';
 import type { FileRepository } from '../../domain/files/file-repository.ts';
 import type { StorageUsageRepository } from '../../domain/files/storage-usage-repository.ts';
+import type { FolderChangeRepository } from '../../domain/folders/folder-change-repository.ts';
 import type { FolderRepository } from '../../domain/folders/folder-repository.ts';
 import type { AccessEpochRepository } from '../../domain/identity/access-epoch-repository.ts';
 import type { AppCredentialRepository } from '../../domain/identity/app-credential-repository.ts';
@@ -27,6 +28,7 @@ import { KyselyAppCredentialRepository } from './kysely-app-credential-repositor
 import { KyselyDeliveryQueue } from './kysely-delivery-queue.ts';
 import { KyselyEventLog } from './kysely-event-log.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
+import { KyselyFolderChangeRepository } from './kysely-folder-change-repository.ts';
 import { KyselyFolderRepository } from './kysely-folder-repository.ts';
 import { KyselyImageSummaryRepository } from './kysely-image-summary-repository.ts';
 import { KyselyMailQueue } from './kysely-mail-queue.ts';
@@ -68,6 +70,8 @@ export type Repositories = {
   mail: MailQueue;
   /** Single-use tokens of account mails (issue 23). */
   accountTokens: AccountTokenRepository;
+  /** Folder moves and deletes (issue 36). */
+  folderChanges: FolderChangeRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -94,5 +98,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     events: new KyselyEventLog(db),
     mail: new KyselyMailQueue(db),
     accountTokens: new KyselyAccountTokenRepository(db),
+    folderChanges: new KyselyFolderChangeRepository(db),
   };
 }

@@ -1,0 +1,53 @@
+import type { NewEvent } from '../events/event.ts';
+
+/** One owner's folder: the owner is the files' creator (`<project>/<owner>/<filePath>`). */
+export type FolderRef = { projectId: string; ownerId: string; path: string };
+
+/** A file a folder move moved: its id, where it is now and where it was. */
+export type MovedFile = { id: string; filePath: string; previousFilePath: string };
+
+/** A file a folder delete removed, with what its bytes' removal after the commit needs. */
+export type DeletedFile = {
+  id: string;
+  filePath: string;
+  /** What it counted in its owner's storage usage (storage-usage.ts): what the delete freed. */
+  sizeBytes: number;
+  verified: boolean;
+  blobVersion: string | null;
+  pendingBlobVersion: string | null;
+  /** A copy's source for its bytes; null: its own storage key. */
+  blobFileId: string | null;
+};
+
+/** Why a folder change changed nothing: no file under the folder, or more than it may change. */
+export type FolderRefusal = { refused: 'empty' } | { refused: 'tooLarge'; fileCount: number };
+
+export type FolderMove = FolderRef & {
+  to: string;
+  /** More files than this under the folder: refused whole. */
+  maxFiles: number;
+  now: Date;
+  /** The events of the move, written in its transaction (issue 22). */
+  eventsOf(moved: readonly MovedFile[]): NewEvent[];
+};
+
+export type FolderDeletion = FolderRef & {
+  maxFiles: number;
+  eventsOf(deleted: readonly DeletedFile[]): NewEvent[];
+};
+
+/**
+ * Folder moves and deletes (issue 36), each one transaction over every file under the folder:
+ * a file racing it (an upload, a copy, a single move or delete) ends wholly inside or wholly
+ * outside the set it changed.
+ */
+export interface FolderChangeRepository {
+  /**
+   * Moves every file under `path` to the same place under `to` (ids, ACLs, customData, links
+   * kept; version bumped), or nothing: `{conflict}` names the first target path, in path order,
+   * that a file outside the moved set holds.
+   */
+  moveFolder(move: FolderMove): Promise<{ moved: MovedFile[] } | { conflict: string } | FolderRefusal>;
+  /** Deletes every file under `path` (their ACLs go with them), or nothing. */
+  deleteFolder(deletion: FolderDeletion): Promise<{ deleted: DeletedFile[] } | FolderRefusal>;
+}

@@ -1,0 +1,111 @@
+import { type ControlledTransaction, type Kysely, sql } from 'kysely';
+import type {
+  FolderMove,
+  FolderRefusal,
+  MovedFile,
+} from '../../../domain/folders/folder-change-repository.ts';
+import { unavailable } from '../../../errors/errors.ts';
+import { isUniqueViolation } from '../../database-errors.ts';
+import type { DatabaseSchema } from '../../database-schema.ts';
+import { writeTransaction } from '../write-transaction.ts';
+import { codePointLength, countUnderFolder, underFolder } from './folder-range.ts';
+import { insertEventsInBatches } from './insert-events-in-batches.ts';
+
+type MoveResult = { moved: MovedFile[] } | { conflict: string } | FolderRefusal;
+
+/**
+ * A file that takes a target path after the clash check and before the update (an upload, a
+ * copy, a single move on another node) makes the update fail on the unique path: the move
+ * starts over, and its clash check then names that file.
+ */
+const attempts = 3;
+
+/**
+ * No filePath holds a control character (validate-file-path.ts): a path behind one is free
+ * whatever the owner holds, a place to park the moving files on the way.
+ */
+const parking = '\u0001';
+
+/** FolderChangeRepository.moveFolder: every file under the folder, in one transaction, or none. */
+export async function moveFolder(db: Kysely<DatabaseSchema>, move: FolderMove): Promise<MoveResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeTransaction(db, (trx) => moveOnce(trx, move));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Paths taken again and again under the move: contention, worth a retry by the caller.
+      if (attempt === attempts) throw unavailable('database', error);
+    }
+  }
+}
+
+async function moveOnce(trx: ControlledTransaction<DatabaseSchema>, move: FolderMove): Promise<MoveResult> {
+  const fileCount = await countUnderFolder(trx, move);
+  if (fileCount === 0) return { refused: 'empty' };
+  if (fileCount > move.maxFiles) return { refused: 'tooLarge', fileCount };
+  const conflict = await findFirstClash(trx, move);
+  if (conflict !== undefined) return { conflict };
+  const rows = await updatePaths(trx, move);
+  // Files that arrived between the count and the update (PostgreSQL reads committed rows anew).
+  if (rows.length > move.maxFiles) {
+    await trx.rollback().execute();
+    return { refused: 'tooLarge', fileCount: rows.length };
+  }
+  if (rows.length === 0) return { refused: 'empty' };
+  const moved = rows.map((row) => ({
+    id: row.id,
+    filePath: row.file_path,
+    previousFilePath: move.path + row.file_path.slice(move.to.length),
+  }));
+  await insertEventsInBatches(trx, move.eventsOf(moved));
+  return { moved };
+}
+
+/**
+ * The first file under the folder, in path order, whose target path a file outside the moved
+ * set holds: one probe of the unique (project, creator, path) index per file. A target inside
+ * the folder (a move to an ancestor) is held by a file that moves too, so it is no clash.
+ */
+async function findFirstClash(trx: Kysely<DatabaseSchema>, move: FolderMove): Promise<string | undefined> {
+  const rest = codePointLength(move.path) + 1;
+  const { rows } = await sql<{ file_path: string }>`
+    select t.file_path from files s join files t
+      on t.project_id = s.project_id and t.creator_id = s.creator_id
+      and t.file_path = cast(${move.to} as text) || substr(s.file_path, ${rest})
+    where ${underFolder(trx, move, 's')} and not (${underFolder(trx, move, 't')})
+    order by t.file_path limit 1`.execute(trx);
+  return rows[0]?.file_path;
+}
+
+/**
+ * Rewrites the paths in one statement, which locks the rows it changes (a single move or
+ * delete of one of them waits, or wins and the row is no longer under the folder). A
+ * non-deferrable unique index is checked row by row, so a move to an ancestor (`a/b/` → `a/`,
+ * where `a/b/b/x` takes `a/b/x`'s old path) parks the files first.
+ */
+async function updatePaths(trx: Kysely<DatabaseSchema>, move: FolderMove) {
+  let from = move.path;
+  if (isAncestor(move.to, move.path)) {
+    await trx
+      .updateTable('files')
+      .set({ file_path: sql`cast(${parking} as text) || file_path` })
+      .where(underFolder(trx, move))
+      .execute();
+    from = parking + move.path;
+  }
+  const now = move.now.getTime();
+  return trx
+    .updateTable('files')
+    .set((eb) => ({
+      file_path: sql`cast(${move.to} as text) || substr(file_path, ${codePointLength(from) + 1})`,
+      version: eb('version', '+', 1),
+      updated_at: now,
+    }))
+    .where(underFolder(trx, { ...move, path: from }))
+    .returning(['id', 'file_path'])
+    .execute();
+}
+
+function isAncestor(folder: string, path: string): boolean {
+  return path.startsWith(folder);
+}
