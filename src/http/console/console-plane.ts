@@ -2,12 +2,14 @@ import fastifyCookie from '@fastify/cookie';
 import type { Services } from '../../services.ts';
 import type { TypedApp } from '../route-context.ts';
 import { browseProjectFiles } from './browse-project-files.ts';
+import { browseProjectFolder } from './browse-project-folder.ts';
 import { installConsoleBarrier } from './console-barrier.ts';
 import { consoleEventRoutes } from './console-event-routes.ts';
 import { createProjectApp } from './create-project-app.ts';
 import { createProjectRoute } from './create-project-route.ts';
 import { createProjectUser } from './create-project-user.ts';
 import { deleteProjectFile } from './delete-project-file.ts';
+import { deleteProjectFolder } from './delete-project-folder.ts';
 import { deleteProjectUser } from './delete-project-user.ts';
 import { getProjectFile } from './get-project-file.ts';
 import { getProjectFileContent } from './get-project-file-content.ts';
@@ -19,6 +21,7 @@ import { getUsage } from './get-usage.ts';
 import { listProjectApps } from './list-project-apps.ts';
 import { listProjectUsers } from './list-project-users.ts';
 import { listProjects } from './list-projects.ts';
+import { moveProjectFolder } from './move-project-folder.ts';
 import { replaceOriginsRoute } from './replace-project-origins.ts';
 import { requestProjectUpload } from './request-project-upload.ts';
 import { resetUserPassword } from './reset-user-password.ts';
@@ -63,6 +66,9 @@ const routes = [
   shareProjectFile,
   revokeProjectFileLinks,
   deleteProjectFile,
+  browseProjectFolder,
+  moveProjectFolder,
+  deleteProjectFolder,
   getUsage,
   getProjectUsage,
   ...consoleEventRoutes,

@@ -41,7 +41,8 @@ function toPageSize(text: string | undefined): number {
   return Number(text);
 }
 
-function toFolderPageView(page: BrowsedFolder) {
+/** A browsed folder as the API answers it (the console's folder route answers it too). */
+export function toFolderPageView(page: BrowsedFolder) {
   return {
     owner: page.ownerId,
     path: page.path,
