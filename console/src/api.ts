@@ -176,3 +176,28 @@ export type AuditEvent = {
   fileId: string | null;
   data: Record<string, unknown>;
 };
+
+/** A direct subfolder: the files and bytes of its whole subtree, and its last change. */
+export type FolderEntry = {
+  name: string;
+  path: string;
+  fileCount: number;
+  totalBytes: number;
+  updatedAt: string;
+};
+
+/** One owner's folder: its subtree's counts, its subfolders (first page only) and a page of its own files. */
+export type FolderPage = {
+  /** The owner's user id. */
+  owner: string;
+  /** Their email; null for an account gone since. */
+  ownerEmail: string | null;
+  /** `/`-ended; '' for the owner's root. */
+  path: string;
+  fileCount: number;
+  totalBytes: number;
+  folders: FolderEntry[];
+  foldersTruncated: boolean;
+  files: FileView[];
+  nextCursor: string | null;
+};

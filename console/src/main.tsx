@@ -4,6 +4,7 @@ import { api, type Project } from './api.ts';
 import './console.css';
 import { AuditPage } from './pages/audit-page.tsx';
 import { FilesPage } from './pages/files-page.tsx';
+import { FoldersPage } from './pages/folders-page.tsx';
 import { ProjectPage } from './pages/project-page.tsx';
 import { ProjectsPage } from './pages/projects-page.tsx';
 import { SignIn } from './pages/sign-in.tsx';
@@ -55,10 +56,10 @@ function App() {
 }
 
 function Page() {
-  const [section, projectId, tab, itemId] = useRoute();
+  const [section, projectId, tab, itemId, subItem] = useRoute();
   if (section === 'usage') return <UsagePage />;
   if (section === 'projects' && projectId)
-    return <ProjectPages projectId={projectId} tab={tab ?? 'settings'} itemId={itemId} />;
+    return <ProjectPages projectId={projectId} tab={tab ?? 'settings'} itemId={itemId} subItem={subItem} />;
   return <ProjectsPage />;
 }
 
@@ -66,15 +67,19 @@ const tabs = [
   ['settings', 'Settings'],
   ['users', 'Users'],
   ['files', 'Files'],
+  ['folders', 'Folders'],
   ['webhooks', 'Webhooks'],
   ['audit', 'Audit log'],
 ] as const;
 
+type ProjectPagesProps = { projectId: string; tab: string; itemId?: string; subItem?: string };
+
 /**
- * `#/projects/<id>/<tab>[/<item>]`: the item is a file of the Files tab or a user of the Users
- * tab, so every file and every user has an address to share, which a reload keeps.
+ * `#/projects/<id>/<tab>[/<item>[/<sub-item>]]`: the item is a file of the Files tab, a user of
+ * the Users tab or an owner of the Folders tab (the sub-item their folder), so every file, user
+ * and folder has an address to share, which a reload keeps.
  */
-function ProjectPages({ projectId, tab, itemId }: { projectId: string; tab: string; itemId?: string }) {
+function ProjectPages({ projectId, tab, itemId, subItem }: ProjectPagesProps) {
   const [project, setProject] = useState<Project | null>(null);
   const [error, setError] = useState<unknown>(null);
   useEffect(() => {
@@ -104,6 +109,7 @@ function ProjectPages({ projectId, tab, itemId }: { projectId: string; tab: stri
       </nav>
       {tab === 'users' && <UsersPage project={project} userId={itemId} />}
       {tab === 'files' && <FilesPage project={project} fileId={itemId} />}
+      {tab === 'folders' && <FoldersPage project={project} owner={itemId} path={subItem ?? ''} />}
       {tab === 'webhooks' && <WebhooksPage project={project} />}
       {tab === 'audit' && <AuditPage project={project} />}
       {tab === 'settings' && <ProjectPage project={project} onChange={setProject} />}

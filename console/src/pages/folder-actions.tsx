@@ -1,0 +1,60 @@
+import { api, type FolderPage, formatBytes, type Project } from '../api.ts';
+import { ActionForm, ErrorNote, formValues, useAction } from '../ui.tsx';
+
+type Props = {
+  project: Project;
+  folder: FolderPage;
+  onMoved: (to: string, moved: number) => Promise<void>;
+  onDeleted: (deleted: number, bytes: number) => Promise<void>;
+};
+
+/** A folder as people name it: the closing `/` the service asks for is added when missing. */
+const toFolderPath = (text: string) => (text.endsWith('/') ? text : `${text}/`);
+
+/**
+ * Moving (renaming) and deleting the folder shown, each one call that changes every file under
+ * it or none. Deleting asks first, naming what goes; a refused move says why beside its field.
+ */
+export function FolderActions({ project, folder, onMoved, onDeleted }: Props) {
+  const moving = useAction();
+  const deleting = useAction();
+  const base = `/projects/${project.id}/folders`;
+  const move = (event: Event) => {
+    const to = toFolderPath(formValues(event).to ?? '');
+    return moving.run(async () => {
+      const body = { owner: folder.owner, from: folder.path, to };
+      const { moved } = await api<{ moved: number }>('POST', `${base}/move`, body);
+      await onMoved(to, moved);
+    });
+  };
+  const remove = () => {
+    const what = `${folder.fileCount} file${folder.fileCount === 1 ? '' : 's'}, ${formatBytes(folder.totalBytes)}`;
+    if (!confirm(`Delete the folder ${folder.path} and everything in it (${what})? Their bytes go too.`))
+      return;
+    return deleting.run(async () => {
+      const body = { owner: folder.owner, path: folder.path };
+      const { deleted, bytes } = await api<{ deleted: number; bytes: number }>(
+        'POST',
+        `${base}/delete`,
+        body,
+      );
+      await onDeleted(deleted, bytes);
+    });
+  };
+  return (
+    <div class="folder-actions">
+      <ActionForm action={moving} onSubmit={move} class="row">
+        <label>
+          Move or rename to <input name="to" defaultValue={folder.path} required />
+        </label>
+        <button type="submit" disabled={moving.busy}>
+          Move folder
+        </button>
+      </ActionForm>
+      <button type="button" class="danger" disabled={deleting.busy} onClick={remove}>
+        Delete folder
+      </button>
+      <ErrorNote error={deleting.error} />
+    </div>
+  );
+}
