@@ -99,6 +99,17 @@ describe('console: folders', () => {
     assert.deepEqual([unnamed.status, unnamed.body.code], [400, 'VALIDATION_FAILED']);
     const elsewhere = await call('GET', `/projects/no-such-project/folders?owner=${owner.userId}`);
     assert.equal(elsewhere.status, 404);
+    // The session barrier holds: a user's token opens nothing here.
+    const withToken = await fetch(`${coffer.baseUrl}/console/api${folders}/delete`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${owner.token}`,
+        'x-coffer-console': '1',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ owner: owner.userId, path: 'kept/' }),
+    });
+    assert.equal(withToken.status, 401);
   });
 
   it('moves a folder whole, ids kept; a clash moves nothing and is named', async () => {
