@@ -83,6 +83,8 @@ describe('the console folder view, in headless Chromium', { skip: skipWithoutChr
       await page.reload();
       await page.getByRole('button', { name: 'trip/beach.png' }).click();
       await page.getByRole('heading', { name: 'File trip/beach.png' }).waitFor();
+      // A file's record links to its folder (here and on the Files tab).
+      await page.locator('dl.record').getByRole('link', { name: 'trip/' }).waitFor();
 
       // A move onto a taken path moves nothing and says why beside its field.
       const target = page.getByLabel('Move or rename to');

@@ -144,6 +144,12 @@ describe('the console in headless Chromium', { skip: skipWithoutChromium }, () =
       const bobShown = page.getByRole('list', { name: 'Access list' }).getByText('bob@example.com');
       assert.equal(await bobShown.getAttribute('title'), `user id ${bob.userId}`);
       await page.locator('dl.record').getByText('alice@example.com').waitFor();
+      // Its folder is a link away: the Folders tab opens Alice's holiday/ with the file in it.
+      await page.locator('dl.record').getByRole('link', { name: 'holiday/' }).click();
+      await page.getByRole('navigation', { name: 'Folder path' }).getByText('holiday').waitFor();
+      await page.getByRole('button', { name: 'holiday/beach.png' }).waitFor();
+      await page.goBack();
+      await bobEntry.waitFor();
       // The file filter takes an owner's email too.
       const owner = page.getByLabel('Owner (email or user id)');
       await owner.fill('nobody@example.com');

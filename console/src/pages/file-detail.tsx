@@ -13,6 +13,10 @@ import {
 import { href } from '../router.ts';
 import { ActionForm, ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
 import { PlaceholderThumbnail, useImageSummary } from './file-thumbnail.tsx';
+import { folderHref } from './folder-listing.tsx';
+
+/** The folder a file is directly in: its path up to the last `/` ('' at the owner's root). */
+const folderOf = (filePath: string) => filePath.slice(0, filePath.lastIndexOf('/') + 1);
 
 type Props = {
   project: Project;
@@ -76,6 +80,12 @@ export function FileDetail({ project, file, onChange }: Props) {
         <dt>Owner</dt>
         <dd>
           <Person project={project} file={file} id={file.creator} />
+        </dd>
+        <dt>Folder</dt>
+        <dd>
+          <a href={folderHref(project, file.creator, folderOf(file.filePath))}>
+            {folderOf(file.filePath) || 'the owner’s root'}
+          </a>
         </dd>
         <dt>Type</dt>
         <dd>{file.meta.ContentType ?? '—'}</dd>
