@@ -1,6 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type FileView, type FolderPage, formatBytes, type Project } from '../api.ts';
-import { ActionForm, ErrorNote, formValues, Loading, Section, StatusNote, useAction } from '../ui.tsx';
+import {
+  type Action,
+  ActionForm,
+  ErrorNote,
+  formValues,
+  Loading,
+  Section,
+  StatusNote,
+  useAction,
+} from '../ui.tsx';
 import { FileDetail } from './file-detail.tsx';
 import { FolderActions } from './folder-actions.tsx';
 import {
@@ -70,7 +79,12 @@ export function FoldersPage({ project, owner, path }: { project: Project; owner?
       }
     }
   };
-  if (!owner) return <Section title="Folders">{ownerForm(choosing, choose, owner)}</Section>;
+  if (!owner)
+    return (
+      <Section title="Folders">
+        <OwnerForm action={choosing} onSubmit={choose} owner={owner} />
+      </Section>
+    );
   const moreFiles = (page: Shown) =>
     acting.run(async () => {
       const next = await fetchPage(owner, path, page.nextCursor!);
@@ -90,7 +104,7 @@ export function FoldersPage({ project, owner, path }: { project: Project; owner?
   return (
     <>
       <Section title="Folders">
-        {ownerForm(choosing, choose, owner)}
+        <OwnerForm action={choosing} onSubmit={choose} owner={owner} />
         <ErrorNote error={shown && loadError} />
         {shown ? (
           <>
@@ -132,11 +146,10 @@ export function FoldersPage({ project, owner, path }: { project: Project; owner?
   );
 }
 
-function ownerForm(
-  action: ReturnType<typeof useAction>,
-  onSubmit: (event: Event) => unknown,
-  owner?: string,
-) {
+type OwnerFormProps = { action: Action; onSubmit: (event: Event) => unknown; owner?: string };
+
+/** Whose folders: a folder is one owner's, so the view starts from an owner. */
+function OwnerForm({ action, onSubmit, owner }: OwnerFormProps) {
   return (
     <ActionForm action={action} onSubmit={onSubmit} class="row">
       <label>
