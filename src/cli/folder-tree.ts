@@ -16,7 +16,10 @@ type TreeItem = { folder: TreeFolder } | { file: FileRecord } | { foldersTruncat
 /** One line of `coffer files ls <folder>/`, with the drawing (`│   ├── `) before its name. */
 export type TreeLine = { drawing: string } & TreeItem;
 
-/** Direct files asked for a page: the API's most, so a folder costs as few calls as it can. */
+/** Whose folder, and how many direct files a call asks for. */
+type WalkOptions = { owner?: string; pageSize: number };
+
+/** Direct files a page by default: the API's most, so a folder costs as few calls as it can. */
 const filesPerPage = 1000;
 
 /**
@@ -27,18 +30,19 @@ const filesPerPage = 1000;
 export async function* walkFolderTree(
   client: CofferClient,
   path: string,
-  options: { owner?: string },
+  options: { owner?: string; pageSize?: number },
 ): AsyncGenerator<TreeLine> {
-  const page = await client.folders.list(path, { ...options, pageSize: filesPerPage });
+  const walk = { owner: options.owner, pageSize: options.pageSize ?? filesPerPage };
+  const page = await client.folders.list(path, walk);
   yield { drawing: '', folder: { path: page.path, fileCount: page.fileCount, totalBytes: page.totalBytes } };
-  yield* walkChildren(client, page, '', options);
+  yield* walkChildren(client, page, '', walk);
 }
 
 async function* walkChildren(
   client: CofferClient,
   page: FolderPage,
   indent: string,
-  options: { owner?: string },
+  options: WalkOptions,
 ): AsyncGenerator<TreeLine> {
   for await (const [child, isLast] of withLast(childrenOf(client, page, options))) {
     yield { ...child, drawing: indent + (isLast ? '└── ' : '├── ') };
@@ -53,24 +57,20 @@ async function* walkChildren(
 async function* childrenOf(
   client: CofferClient,
   page: FolderPage,
-  options: { owner?: string },
+  options: WalkOptions,
 ): AsyncGenerator<TreeItem> {
   for (const folder of page.folders) yield { folder };
   if (page.foldersTruncated) yield { foldersTruncated: page.path };
   for (let current = page; ; ) {
     for (const file of current.files) yield { file };
     if (!current.nextCursor) return;
-    current = await client.folders.list(page.path, {
-      ...options,
-      pageSize: filesPerPage,
-      cursor: current.nextCursor,
-    });
+    current = await client.folders.list(page.path, { ...options, cursor: current.nextCursor });
   }
 }
 
-async function listIfPresent(client: CofferClient, path: string, options: { owner?: string }) {
+async function listIfPresent(client: CofferClient, path: string, options: WalkOptions) {
   try {
-    return await client.folders.list(path, { ...options, pageSize: filesPerPage });
+    return await client.folders.list(path, options);
   } catch (error) {
     if (error instanceof CofferError && error.code === 'FOLDER_NOT_FOUND') return undefined;
     throw error;
