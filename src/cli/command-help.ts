@@ -34,6 +34,8 @@ export const flagHelp: Record<Flag, string> = {
   url: 'the server, e.g. https://files.example.com (COFFER_URL); the app secret comes from COFFER_APP_SECRET or a prompt',
   'app-id': "the project's app id (COFFER_APP_ID)",
   prefix: 'only files whose filePath starts with this',
+  recursive: '-r: a whole folder (`/`-ended; one is added): every file under it, in one transaction',
+  owner: "whose folder (a user id; another user's needs the project's admin role)",
   path: 'the filePath to store the file under (the local base name by default)',
   user: 'a user id',
   events:

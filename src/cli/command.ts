@@ -34,6 +34,8 @@ const options = {
   url: { type: 'string' },
   'app-id': { type: 'string' },
   prefix: { type: 'string' },
+  recursive: { type: 'boolean', short: 'r' },
+  owner: { type: 'string' },
   path: { type: 'string' },
   user: { type: 'string' },
   events: { type: 'string' },
@@ -55,7 +57,10 @@ export type Values = ReturnType<
 /** What a command prints: `json` with --json, `text` otherwise; nothing when it printed as it went. */
 export type CommandOutput = { json: Record<string, unknown>; text: string } | undefined;
 
-/** One command: the flags it takes besides the common ones, its positional arguments, what it does. */
+/**
+ * One command: the flags it takes besides the common ones, its positional arguments (`<name>`
+ * required, `[name]` optional, a last `<name>...` one or more), what it does.
+ */
 export type Command = {
   /** One line for `coffer help`. */
   summary: string;

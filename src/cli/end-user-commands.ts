@@ -3,6 +3,7 @@ import { formatBytes } from '../domain/format-bytes.ts';
 import type { Command } from './command.ts';
 import { credentialsFilePath } from './credentials-file.ts';
 import { downloadFile, listFiles, login, logout, toShareTarget, withSession } from './files-commands.ts';
+import { assertNotFolder, deleteFolders, moveFolder, printFolderTree } from './folder-commands.ts';
 import { createProgress } from './progress.ts';
 import { toResumeLine, uploadFile } from './upload-file.ts';
 import { uploadResumeFilePath } from './upload-resume-file.ts';
@@ -35,19 +36,27 @@ export const endUserCommands: Record<string, Command> = {
     },
   },
   'files ls': {
-    summary: 'List the files you may read, newest first (--prefix narrows to a filePath prefix).',
-    flags: ['prefix', 'json'],
-    run: async (_config, values) => {
+    summary:
+      'List the files you may read, newest first (--prefix narrows to a filePath prefix); with a folder (photos/, / for your root), its tree with sizes.',
+    flags: ['prefix', 'owner', 'json'],
+    args: ['[folder/]'],
+    run: async (_config, values, [folder]) => {
+      const json = values.json === true;
+      if (folder !== undefined && values.prefix !== undefined)
+        throw new ConfigError('a folder and --prefix exclude each other');
+      if (folder === undefined && values.owner !== undefined)
+        throw new ConfigError(
+          '--owner names the owner of a folder: coffer files ls <folder/> --owner <userId>',
+        );
       await withSession(process.env, async (client) => {
+        if (folder !== undefined) return printFolderTree(client, folder, { owner: values.owner, json });
         for await (const file of listFiles(client, values.prefix)) {
           const length = file.meta.ContentLength;
           const size = length === undefined ? 'unverified' : formatBytes(Number(length));
-          console.log(
-            values.json ? JSON.stringify(file) : `${file._id}  ${size.padStart(10)}  ${file.filePath}`,
-          );
+          console.log(json ? JSON.stringify(file) : `${file._id}  ${size.padStart(10)}  ${file.filePath}`);
         }
       });
-      return undefined; // printed file by file
+      return undefined; // printed line by line
     },
   },
   'files upload': {
@@ -101,18 +110,46 @@ export const endUserCommands: Record<string, Command> = {
       return { json: { fileId, unshared: target }, text: `${fileId} is no longer shared with ${entry}` };
     },
   },
+  'files mv': {
+    summary:
+      'Move a file to a new filePath; with -r, every file under a folder to another folder, in one transaction (all or nothing).',
+    flags: ['recursive', 'owner', 'json'],
+    args: ['<fileId|from/>', '<filePath|to/>'],
+    run: async (_config, values, [from, to]) => {
+      if (values.recursive)
+        return withSession(process.env, (client) =>
+          moveFolder(client, { from: from!, to: to!, owner: values.owner }),
+        );
+      assertFileForm(from!, 'mv', values.owner);
+      const file = await withSession(process.env, (client) => client.move(from!, { filePath: to! }));
+      return { json: file, text: `Moved ${file._id} to ${file.filePath}` };
+    },
+  },
   'files rm': {
-    summary: 'Delete files (their records and bytes).',
-    flags: ['json'],
-    args: ['<fileId>...'],
-    run: async (_config, _values, fileIds) => {
+    summary:
+      'Delete files (their records and bytes); with -r, every file under each folder, a folder a transaction.',
+    flags: ['recursive', 'owner', 'json'],
+    args: ['<fileId|folder/>...'],
+    run: async (_config, values, args) => {
+      if (values.recursive)
+        return withSession(process.env, (client) =>
+          deleteFolders(client, { paths: args, owner: values.owner }),
+        );
+      for (const fileId of args) assertFileForm(fileId, 'rm', values.owner);
       await withSession(process.env, async (client) => {
-        for (const fileId of fileIds) await client.delete(fileId);
+        for (const fileId of args) await client.delete(fileId);
       });
-      return { json: { deleted: fileIds }, text: `Deleted ${fileIds.join(' ')}` };
+      return { json: { deleted: args }, text: `Deleted ${args.join(' ')}` };
     },
   },
 };
+
+/** Without -r, mv and rm take file ids: a folder, or --owner (a folder's), is a mistake to point out. */
+function assertFileForm(argument: string, command: string, owner: string | undefined): void {
+  assertNotFolder(argument, command);
+  if (owner !== undefined)
+    throw new ConfigError(`--owner names a folder's owner: coffer files ${command} -r`);
+}
 
 function toAclText(acl: readonly { scope: string; identifier: string }[]): string {
   return acl.map((entry) => `${entry.scope}:${entry.identifier}`).join(' ') || 'nobody else';

@@ -51,10 +51,14 @@ As a user of a running server (the session is kept in ~/.config/coffer/credentia
   coffer login --url URL --app-id ID --email E [--password-stdin]   (the app secret: COFFER_APP_SECRET or a prompt)
   coffer logout
   coffer files ls [--prefix P] [--json]          (--json: one JSON object per line)
+  coffer files ls <folder/> [--owner ID] [--json]   (the folder's tree with sizes; / is your root)
   coffer files upload <localPath> [--path filePath] [--json]
   coffer files download <fileId> [--out F] [--force] [--json]
   coffer files share|unshare <fileId> --user <userId> | --role <role> [--json]
+  coffer files mv <fileId> <filePath> [--json]
+  coffer files mv -r <from/> <to/> [--owner ID] [--json]   (every file under the folder, in one transaction)
   coffer files rm <fileId>... [--json]
+  coffer files rm -r <folder/>... [--owner ID] [--json]   (every file under each folder, in one transaction each)
 Export, import, upload and download show progress on stderr: a bar at a terminal, JSON lines with --json.
 Project settings:
 ${settingsHelp()}
@@ -158,11 +162,12 @@ function assertInvocation(name: string, command: Command, values: Values, args: 
       throw new ConfigError(`--${flag} does not apply to coffer ${name}`);
   }
   const expected = command.args ?? [];
-  // A last argument written `<name>...` takes one or more.
+  // A last argument written `<name>...` takes one or more; one written `[name]` may be left out.
   const variadic = expected.at(-1)?.endsWith('...') ?? false;
+  const needed = expected.filter((arg) => !arg.startsWith('[')).length;
   if (args.length > expected.length && !variadic)
     throw new ConfigError(`unexpected argument "${args[expected.length]}" for coffer ${name}`);
-  if (args.length < expected.length)
+  if (args.length < needed)
     throw new ConfigError(`${expected[args.length]} is required: coffer ${name} ${expected.join(' ')}`);
 }
 

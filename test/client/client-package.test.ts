@@ -22,7 +22,10 @@ const client = new CofferClient({ baseUrl, appId, appSecret });
 await client.signup({ email: 'packed@client.example', password: 'correct horse' });
 const file = await client.upload('packed/hello.txt', new TextEncoder().encode('hello from a packed client'));
 const text = await (await client.download(file._id)).text();
-console.log(JSON.stringify({ verified: file.verified, text }));
+const folder = await client.folders.list('packed/');
+const moved = await client.folders.move('packed/', 'moved/');
+const deleted = await client.folders.delete('moved/');
+console.log(JSON.stringify({ verified: file.verified, text, files: folder.fileCount, moved, deleted }));
 `;
 
 let server: TestServer;
@@ -49,5 +52,11 @@ it('@coffer/client packs (npm pack builds it) and works installed in a folder ou
   await writeFile(path.join(appDir, 'app.js'), appScript);
   const { appId, appSecret } = server.credentials;
   const answer = await run(process.execPath, ['app.js', server.baseUrl, appId, appSecret], { cwd: appDir });
-  assert.deepEqual(JSON.parse(answer.stdout), { verified: true, text: 'hello from a packed client' });
+  assert.deepEqual(JSON.parse(answer.stdout), {
+    verified: true,
+    text: 'hello from a packed client',
+    files: 1,
+    moved: { moved: 1 },
+    deleted: { deleted: 1, bytes: 26 },
+  });
 });

@@ -11,6 +11,10 @@ export type LoginResult = Schemas['LoginResult'];
 export type UserProfile = Schemas['UserProfile'];
 export type UploadTicket = Schemas['UploadTicket'];
 export type FilePage = Schemas['FilePage'];
+export type FolderPage = Schemas['FolderPage'];
+export type FolderEntry = Schemas['FolderEntry'];
+export type FolderMove = operations['moveFolder']['responses'][200]['content']['application/json'];
+export type FolderDeletion = operations['deleteFolder']['responses'][200]['content']['application/json'];
 export type UploadRequest = operations['requestUpload']['requestBody']['content']['application/json'];
 
 export type Call = {

@@ -16,6 +16,7 @@ import {
   updateFile,
   verifyUpload,
 } from './file-organizing.ts';
+import { FolderCalls } from './folder-calls.ts';
 import { putContent } from './put-content.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
 import { aclPath, type ShareWith } from './request-paths.ts';
@@ -37,6 +38,10 @@ export type {
   FilePage,
   FileRecord,
   FileWithLink,
+  FolderDeletion,
+  FolderEntry,
+  FolderMove,
+  FolderPage,
   LoginResult,
   UploadTicket,
   UserProfile,
@@ -46,6 +51,7 @@ export { CofferError } from './errors.ts';
 export type { CofferEvent, EventsOptions } from './event-stream.ts';
 export type { DeleteOutcome } from './file-organizing.ts';
 export { defaultResumeDirectory, fileResumeStore } from './file-resume-store.ts';
+export type { FolderCalls, FolderListOptions, FolderOwnerOption } from './folder-calls.ts';
 export type {
   GetOptions,
   RenditionFormat,
@@ -65,7 +71,7 @@ export type { TransferOptions, UploadOptions } from './upload-options.ts';
 
 /**
  * A typed client for Coffer's API: sessions (login, signup, automatic refresh), the whole
- * upload in one call, downloads, sharing and listing. Depends on nothing but `fetch` (and
+ * upload in one call, downloads, sharing, listing and folders. Depends on nothing but `fetch` (and
  * XMLHttpRequest in browsers, for upload progress).
  */
 export class CofferClient {
@@ -75,11 +81,14 @@ export class CofferClient {
   readonly #resumeStore: ResumeStore;
   /** Password reset, email verification and sign-in by link (account-calls.ts). */
   readonly account: AccountCalls;
+  /** One owner's folders: browse with counts and sizes, move and delete a whole folder (folder-calls.ts). */
+  readonly folders: FolderCalls;
 
   constructor(options: CofferClientOptions) {
     this.#transport = new SessionTransport(options);
     this.#resumeStore = options.resumeStore ?? defaultResumeStore();
     this.account = new AccountCalls(this.#transport.call, (result) => this.#transport.startSession(result));
+    this.folders = new FolderCalls(this.#transport.call);
   }
 
   get session(): Session | undefined {
