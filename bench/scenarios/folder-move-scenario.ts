@@ -5,6 +5,7 @@
  * forth between `a/` and `b/`, so every round moves the same rows. In this row a "request" is a
  * moved file: rates are files a second and CPU is per file on both sides.
  */
+import { setTimeout } from 'node:timers/promises';
 import type { BenchContext } from '../bench-context.ts';
 import { measureCpu } from '../probes/process-cpu.ts';
 import { runLoad } from '../run-load.ts';
@@ -26,6 +27,8 @@ async function seedMover(context: BenchContext, files: number) {
       sampleSize: 0,
       pathOf: (i) => `${side}/a/${treePathOf(i)}`,
     });
+  // Seeding blocks this process past the server's idle-connection timeout: let the client see the closes.
+  await setTimeout(100);
   const leaves = Array.from({ length: Math.ceil(files / filesPerFolder) }, (_, leaf) =>
     treePathOf(leaf * filesPerFolder).replace(/[^/]*$/, ''),
   );
