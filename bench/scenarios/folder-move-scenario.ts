@@ -17,7 +17,9 @@ import { browseFolder, filesPerFolder, listFolderFiles, treePathOf } from './fol
 type MovedFile = { _id: string; filePath: string };
 
 async function seedMover(context: BenchContext, files: number) {
-  const server = await context.startCoffer('folder-move');
+  // On PostgreSQL one move of 10,000 files outlasts the default idle timeout (60 s), which
+  // closes the socket of a request still being answered: this row measures the move, not that.
+  const server = await context.startCoffer('folder-move', { env: { COFFER_IDLE_TIMEOUT_SECONDS: '1800' } });
   const mover = await seedWorkload(server, 'folder-mover');
   for (const side of ['folder-side', 'single-side'])
     await seedServerRecords(server, {

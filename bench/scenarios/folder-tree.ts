@@ -31,8 +31,12 @@ export async function browseFolder(
   const params = new URLSearchParams({ path: folder });
   if (query.pageSize) params.set('pageSize', String(query.pageSize));
   if (query.cursor) params.set('cursor', query.cursor);
-  const response = await fetch(`${workload.server.url}/api/v1/folders?${params}`, {
-    headers: workload.headers,
+  const url = `${workload.server.url}/api/v1/folders?${params}`;
+  // A GET may be sent again: on a loaded machine a kept-alive socket can be closed by the
+  // server (its 5 s idle timeout) just as the next request goes out on it ("other side closed").
+  const response = await fetch(url, { headers: workload.headers }).catch((error: Error) => {
+    if ((error.cause as { code?: string } | undefined)?.code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, { headers: workload.headers });
   });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`GET /api/v1/folders?${params}: ${response.status} ${text}`);
