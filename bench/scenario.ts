@@ -44,7 +44,7 @@ export type RatioMetric = 'rate' | 'p50';
 export type Scenario = {
   id: string;
   title: string;
-  unit: 'req/s' | 'MiB/s';
+  unit: 'req/s' | 'MiB/s' | 'files/s';
   metric: RatioMetric;
   /** The issue's target, as a ratio to the first baseline; absent where the issue sets none. */
   target?: number;

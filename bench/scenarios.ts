@@ -20,6 +20,8 @@ import {
   uploadLargeRaw,
 } from './scenarios/data-plane-scenarios.ts';
 import { verifyWithWebhooks } from './scenarios/event-scenarios.ts';
+import { folderMove } from './scenarios/folder-move-scenario.ts';
+import { folderPageScale, folderPageScale20 } from './scenarios/folder-scenarios.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
 import { renditionCached, renditionRender } from './scenarios/rendition-scenarios.ts';
 import { s3DownloadGateway } from './scenarios/s3-download-scenarios.ts';
@@ -61,4 +63,7 @@ export const scenarios: readonly Scenario[] = [
   scaleListFew,
   scaleListNone,
   scaleReadsWhileListing,
+  folderPageScale,
+  folderPageScale20,
+  folderMove,
 ];

@@ -8,6 +8,8 @@ import { DatabaseSync } from 'node:sqlite';
  * fsync-bound requests. Columns follow src/persistence/migrations/ (a pinned blob version that no store holds: the
  * records serve metadata and links, not downloads).
  * Safe while the server runs: WAL lets its reads go on, BEGIN IMMEDIATE queues its writes.
+ * SQLite's triggers fire for every row (SQLite cannot turn them off), so the counts they keep
+ * (storage_usage, folders) are exact as after uploads.
  */
 export function seedFileRecords(options: {
   databasePath: string;
@@ -18,6 +20,8 @@ export function seedFileRecords(options: {
   spanMs?: number;
   /** How many of the new ids to answer, drawn at random, for reads spread over the table. */
   sampleSize: number;
+  /** The i-th record's filePath, unique among the creator's (default: `seed-<batch>/<i>.bin`, one folder). */
+  pathOf?: (i: number) => string;
 }): { seconds: number; sampleIds: string[] } {
   const started = performance.now();
   let ids: string[] = [];
@@ -52,6 +56,7 @@ export function seedFileRecords(options: {
     // paths zero-padded) every index grows at its end, which takes a third less time (1M rows: ~15 s, not ~22 s).
     ids = Array.from({ length: options.count }, () => randomBytes(16).toString('base64url')).sort();
     const width = String(options.count).length;
+    const pathOf = options.pathOf ?? ((i: number) => `seed-${batch}/${String(i).padStart(width, '0')}.bin`);
     db.exec('begin immediate');
     try {
       for (let i = 0; i < options.count; i++) {
@@ -61,7 +66,7 @@ export function seedFileRecords(options: {
           id,
           options.projectId,
           options.creatorId,
-          `seed-${batch}/${String(i).padStart(width, '0')}.bin`,
+          pathOf(i),
           etag,
           createdAt,
           Math.floor(createdAt / 1000) + 3600,

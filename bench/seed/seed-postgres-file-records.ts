@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { CofferServer } from '../processes/coffer-server.ts';
+import { recountPostgresTallies } from './recount-postgres-tallies.ts';
 import { seedFileRecords } from './seed-file-records.ts';
 
 type SeedOptions = {
@@ -15,6 +16,8 @@ type SeedOptions = {
   spanMs?: number;
   /** How many of the new ids to answer, drawn at random, for reads spread over the table. */
   sampleSize: number;
+  /** The i-th record's filePath, unique among the creator's (default: `seed-<batch>/<i>.bin`, one folder). */
+  pathOf?: (i: number) => string;
 };
 
 /** Seeds file records into whichever database the server runs on (its SQLite file, or PostgreSQL). */
@@ -33,7 +36,8 @@ const rowsPerChunk = 5000;
  * The PostgreSQL twin of seed-file-records.ts: `count` verified file records, each with its
  * creator's ACL entry, written with COPY FROM STDIN (two streams in one transaction, then
  * ANALYZE so the planner knows the table's size), as the API would write them: the fastest
- * way in (no per-row statement or round trip). Same columns, same values.
+ * way in (no per-row statement or round trip). Same columns, same values. The session skips
+ * triggers (replica role), so the counts they keep are recounted for the creator before the commit.
  */
 export async function seedPostgresFileRecords(
   options: SeedOptions & { databaseUrl: string },
@@ -48,9 +52,10 @@ export async function seedPostgresFileRecords(
   const spacingMs = options.spanMs === undefined ? 1000 : options.spanMs / count;
   const createdAtOf = (i: number) => now - Math.round((count - i) * spacingMs);
   const etag = '"0f343b0931126a20f133d67c2b018a3b"';
+  const pathOf = options.pathOf ?? ((i: number) => `seed-${batch}/${String(i).padStart(width, '0')}.bin`);
   const fileRow = (i: number) => {
     const createdAt = createdAtOf(i);
-    const filePath = `seed-${batch}/${String(i).padStart(width, '0')}.bin`;
+    const filePath = pathOf(i);
     // COPY's text format: tab-separated columns; none of these values holds a tab, newline or backslash.
     return `${ids[i]}\t${projectId}\t${creatorId}\t${filePath}\tuser\t1\t${etag}\t1024\tapplication/octet-stream\t${createdAt}\t000000000000000000000000\t${Math.floor(createdAt / 1000) + 3600}\t${createdAt}\t${createdAt}\t1\n`;
   };
@@ -78,8 +83,11 @@ export async function seedPostgresFileRecords(
       count,
       aclRow,
     );
+    await recountPostgresTallies(client, { projectId, creatorId });
     await client.query('commit');
     await client.query('analyze files, file_acl');
+    // The recount's rows too: the folder reads plan on them (a no-op before migration 0030).
+    await client.query('analyze folders').catch(() => {});
   } catch (error) {
     await client.query('rollback').catch(() => {});
     throw error;
