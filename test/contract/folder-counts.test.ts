@@ -149,6 +149,31 @@ describe(`folder counts kept by triggers (${currentStackName()})`, () => {
           done.add('user deletion');
         }
       }
+      // One write of each kind that cannot be refused (paths no random step makes), so every
+      // kind is exercised in every round, whatever the random steps happened to be refused.
+      const owner = users[0]!;
+      const sure = `sure ${round}`;
+      const uploaded = await client.uploadFile(owner.token, `${sure}/a/x.txt`, 'sure');
+      done.add('upload');
+      const requested = await client.call('POST', '/api/v1/file', {
+        token: owner.token,
+        body: { filePath: `${sure}/b/y.txt` },
+      });
+      answered(requested, 'request');
+      const steps = [
+        ['move', `/api/v1/file/${uploaded._id}/move`, `${sure}/c/x.txt`],
+        ['copy', `/api/v1/file/${uploaded._id}/copy`, `${sure}/d/x.txt`],
+      ] as const;
+      for (const [kind, url, filePath] of steps) {
+        const answer = await client.call('POST', url, { token: owner.token, body: { filePath } });
+        assert.equal(answer.status, 200, `${kind}: ${answer.text}`);
+        answered(answer, kind);
+      }
+      const deleted = await client.call('DELETE', `/api/v1/file/${requested.body.fileId}`, {
+        token: owner.token,
+      });
+      assert.equal(deleted.status, 204, deleted.text);
+      answered(deleted, 'delete');
       const { kept, recounted } = await readState(server.services.database, project.id);
       assert.ok(kept.length > 0);
       assert.deepEqual(
