@@ -110,7 +110,14 @@ export async function writeAllRows(
       if (!tablesInOrder.includes(table)) throw new Error(`unknown table ${JSON.stringify(table)}`);
       if (table !== batchTable || batch.length >= 200) await flush();
       batchTable = table;
-      batch.push(row);
+      // A row that names a generated column (read with selectAll, not through readAllRows)
+      // imports all the same: the database computes it.
+      const generated = generatedColumns[table];
+      batch.push(
+        generated
+          ? Object.fromEntries(Object.entries(row).filter(([column]) => !generated.includes(column)))
+          : row,
+      );
       counts[table] += 1;
     }
     await flush();
