@@ -14,7 +14,8 @@ import type {
 } from '../domain/resumable/partial-blob-store.ts';
 import { syncDirectory } from './atomic-files.ts';
 import { assertValidBlobVersion } from './blob-key.ts';
-import { toFileWriter, toVersionPath } from './fs-blob-store.ts';
+import { toFileWriter } from './file-writer.ts';
+import { toVersionPath } from './fs-blob-store.ts';
 import { toFsStoreError } from './fs-errors.ts';
 import { FlushBehind } from './fs-flush-behind.ts';
 import { MeteredStream } from './metered-stream.ts';
