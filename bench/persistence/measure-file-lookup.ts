@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
 import { openDatabase } from '../../src/persistence/open-database.ts';
 import { createRepositories } from '../../src/persistence/repositories/create-repositories.ts';
-import { selectFileWithAcl, toFileWithAcl } from '../../src/persistence/repositories/files/file-rows.ts';
+import { selectFileWithAcl, withFolderAcl } from '../../src/persistence/repositories/files/file-rows.ts';
 import { prepareQuery } from '../../src/persistence/repositories/prepared-query.ts';
 import { newFile, newProjectId, T0 } from '../../test/contract/repository-fixtures.ts';
 import { startPostgres } from '../../test/support/postgres-server.ts';
@@ -42,7 +42,7 @@ try {
   // The full read as the repository ran it before the cache: the query compiled once.
   const selectFull = prepareQuery(database.db, (id: string) => selectFileWithAcl(database.db, id), ['']);
   const ways = {
-    'full read': async (id: string) => toFileWithAcl(await selectFull(id)),
+    'full read': async (id: string) => withFolderAcl(database.db, await selectFull(id)),
     'view cache': (id: string) => repos.files.findById(id),
   };
   for (const [pattern, pick] of [

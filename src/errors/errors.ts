@@ -183,6 +183,12 @@ export const folderConflict = (filePath: string) =>
     'FOLDER_CONFLICT',
     `The move would put a file at ${JSON.stringify(filePath)}, which is taken; nothing was moved`,
   );
+/** A folder move that would carry a folder share onto a folder already holding other files. */
+export const folderShareConflict = (path: string) =>
+  new AppError(
+    'FOLDER_CONFLICT',
+    `The move would carry a folder share onto ${JSON.stringify(path)}, which holds other files it would then reach; unshare first or move elsewhere. Nothing was moved`,
+  );
 export const folderTooLarge = (fileCount: number, maxFiles: number) =>
   new AppError(
     'FOLDER_TOO_LARGE',

@@ -58,6 +58,7 @@ export type DatabaseSchema = {
   service_keys: ServiceKeysTable;
   storage_usage: StorageUsageTable;
   folders: FoldersTable;
+  folder_shares: FolderSharesTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
   operator_sign_in_links: OperatorSignInLinksTable;
@@ -175,6 +176,19 @@ export type FileAclTable = {
   /** The file's project and creation time (listing order; see migrations/acl-listing-keys.ts). */
   project_id: string;
   file_created_at: number;
+  /** When the entry was added (ms; migrations/folder-shares.ts): "shared with me" order. */
+  shared_at: Generated<number | string>;
+};
+
+/** One grantee of one owner's folder and everything under it (migrations/folder-shares.ts). */
+export type FolderSharesTable = {
+  project_id: string;
+  owner_id: string;
+  /** `/`-ended; '' is the owner's root. */
+  path: string;
+  scope: string;
+  identifier: string;
+  shared_at: number | string;
 };
 
 /** Files and bytes held, per user and per project (user_id ''), kept by triggers on files. */

@@ -19,6 +19,7 @@ export const tablesInOrder = [
   'signing_keys',
   'files',
   'file_acl',
+  'folder_shares',
   'operators',
   'webhooks',
 ] as const;
@@ -33,6 +34,7 @@ const keyColumns: Record<TableName, string[]> = {
   signing_keys: ['id'],
   files: ['id'],
   file_acl: ['file_id', 'scope', 'identifier'],
+  folder_shares: ['project_id', 'owner_id', 'path', 'scope', 'identifier'],
   operators: ['id'],
   webhooks: ['id'],
 };

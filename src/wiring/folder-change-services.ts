@@ -1,12 +1,16 @@
 import { FolderDeletion } from '../domain/folders/folder-deletion.ts';
 import { FolderMoves } from '../domain/folders/folder-moves.ts';
+import { FolderSharing } from '../domain/folders/folder-sharing.ts';
+import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
 import { projectSettingsReader } from './file-services.ts';
 import type { WiringContext } from './wiring-context.ts';
 
-/** Moving and deleting whole folders (issue 36). */
+/** Moving, deleting and sharing whole folders (issue 36). */
 export type FolderChangeServices = {
   folderMoves: FolderMoves;
   folderDeletion: FolderDeletion;
+  /** Sharing whole folders: their files, present and future. */
+  folderSharing: FolderSharing;
 };
 
 export function buildFolderChangeServices(context: WiringContext): FolderChangeServices {
@@ -18,5 +22,20 @@ export function buildFolderChangeServices(context: WiringContext): FolderChangeS
     clock,
     settingsOf: projectSettingsReader(context),
   };
-  return { folderMoves: new FolderMoves(options), folderDeletion: new FolderDeletion(options) };
+  const folderSharing = new FolderSharing({
+    shares: repositories.folderShares,
+    users: repositories.users,
+    // The same hourly bucket as file shares by email (file-services.ts): one budget per user.
+    emailShares: {
+      buckets: new TokenBuckets(repositories.rateLimits),
+      perUser: toBucketRule(context.config.emailSharesPerUserPerHour),
+    },
+    clock,
+    settingsOf: options.settingsOf,
+  });
+  return {
+    folderMoves: new FolderMoves(options),
+    folderDeletion: new FolderDeletion(options),
+    folderSharing,
+  };
 }

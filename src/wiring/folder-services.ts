@@ -8,5 +8,7 @@ export type FolderServices = {
 };
 
 export function buildFolderServices({ repositories }: WiringContext): FolderServices {
-  return { folderBrowsing: new FolderBrowsing({ folders: repositories.folders }) };
+  return {
+    folderBrowsing: new FolderBrowsing({ folders: repositories.folders, shares: repositories.folderShares }),
+  };
 }

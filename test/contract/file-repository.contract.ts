@@ -30,6 +30,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         blobVersion: null,
         pendingUpload: null,
         acl: [user(input.creatorId)],
+        folderAcl: [],
         createdAt: T0,
         updatedAt: T0,
         version: 0,

@@ -640,6 +640,66 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/folders/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a folder
+         * @description Shares the owner's folder (the caller's unless `owner` names another, which needs the admin role) with exactly one of `user` (id), `role` or `email`: the grantee may read every file under it, present and future (a file moved in gains the share, one moved out leaves it); each record lists it in `folderAcl`. Sharing twice changes nothing. A share by email is counted against the caller's hourly email shares, as for files. Answers the shares reaching the folder. Event: folder.shared.
+         */
+        post: operations["shareFolder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/folders/unshare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unshare a folder
+         * @description Removes a folder share (one that is not there changes nothing) and, in the same commit, ends every download link issued for the files under the folder, on every node (as unsharing a file ends its links). Never refused for the size of the folder. Answers the shares still reaching the folder. Event: folder.unshared.
+         */
+        post: operations["unshareFolder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/folders/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shares reaching a folder
+         * @description The shares reaching one of the owner's folders: its own and its ancestors', the root first (the owner or the project's admins; anyone else gets 404 FOLDER_NOT_FOUND).
+         */
+        get: operations["listFolderShares"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/file/{fileId}/multipart": {
         parameters: {
             query?: never;
@@ -1012,6 +1072,13 @@ export type components = {
                 scope: "user" | "role";
                 identifier: string;
             }[];
+            /** @description shares of the folders holding the file (issue 36), ancestors first: each lets its user or role read every file under `path`; `acl` stays the file's own entries */
+            folderAcl: {
+                scope: "user" | "role";
+                identifier: string;
+                /** @description the shared folder, `/`-ended ('' is the owner's root) */
+                path: string;
+            }[];
             verified: boolean;
             permissionScope: "user" | "*";
             /** @description quoted entity tag; present once verified */
@@ -1181,6 +1248,13 @@ export type components = {
             acl: {
                 scope: "user" | "role";
                 identifier: string;
+            }[];
+            /** @description shares of the folders holding the file (issue 36), ancestors first: each lets its user or role read every file under `path`; `acl` stays the file's own entries */
+            folderAcl: {
+                scope: "user" | "role";
+                identifier: string;
+                /** @description the shared folder, `/`-ended ('' is the owner's root) */
+                path: string;
             }[];
             verified: boolean;
             permissionScope: "user" | "*";
@@ -4993,6 +5067,398 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    shareFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the folder's owner (the files' creator); another user's needs the admin role */
+                    owner?: string;
+                    /** @description the folder, `/`-ended ('' is the owner's root) */
+                    path: string;
+                    /** @description a user of the project, by id */
+                    user?: string;
+                    /** @description a role */
+                    role?: string;
+                    /** @description a user of the project, by email */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The shares reaching the folder */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        owner: string;
+                        path: string;
+                        /** @description the folder's own shares and its ancestors', the root first */
+                        shares: {
+                            scope: "user" | "role";
+                            identifier: string;
+                            /** @description the shared folder: this one or an ancestor */
+                            path: string;
+                            /** Format: date-time */
+                            sharedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: INVALID_FILE_PATH, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FOLDER_NOT_FOUND, USER_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE, FOLDER_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unshareFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the folder's owner (the files' creator); another user's needs the admin role */
+                    owner?: string;
+                    /** @description the folder, `/`-ended ('' is the owner's root) */
+                    path: string;
+                    /** @description a user of the project, by id */
+                    user?: string;
+                    /** @description a role */
+                    role?: string;
+                    /** @description a user of the project, by email */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The shares still reaching the folder */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        owner: string;
+                        path: string;
+                        /** @description the folder's own shares and its ancestors', the root first */
+                        shares: {
+                            scope: "user" | "role";
+                            identifier: string;
+                            /** @description the shared folder: this one or an ancestor */
+                            path: string;
+                            /** Format: date-time */
+                            sharedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: INVALID_FILE_PATH, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FOLDER_NOT_FOUND, USER_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFolderShares: {
+        parameters: {
+            query?: {
+                /** @description the folder's owner (the files' creator); another user's needs the admin role */
+                owner?: string;
+                /** @description the folder ('' or absent: the root) */
+                path?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shares */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        owner: string;
+                        path: string;
+                        /** @description the folder's own shares and its ancestors', the root first */
+                        shares: {
+                            scope: "user" | "role";
+                            identifier: string;
+                            /** @description the shared folder: this one or an ancestor */
+                            path: string;
+                            /** Format: date-time */
+                            sharedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error: INVALID_FILE_PATH, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FOLDER_NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

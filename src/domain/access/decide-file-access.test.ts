@@ -12,6 +12,7 @@ const file = (permissionScope: 'user' | '*') => ({
     { scope: 'user' as const, identifier: 'userEntry' },
     { scope: 'role' as const, identifier: sharedRole },
   ],
+  folderAcl: [],
 });
 
 const principals: Record<Caller, Principal> = {
@@ -35,4 +36,38 @@ describe('canAccessFile, driven by the access matrix', () => {
       assert.equal(allowed, row.expect === 'allow');
     });
   }
+});
+
+describe('canAccessFile with folder shares (issue 36)', () => {
+  const inSharedFolder = {
+    ...file('user'),
+    acl: [{ scope: 'user' as const, identifier: 'creator' }],
+    folderAcl: [
+      { scope: 'user' as const, identifier: 'stranger', path: 'trip/' },
+      { scope: 'role' as const, identifier: sharedRole, path: 'trip/day1/' },
+    ],
+  };
+
+  it('lets a user or role a folder share names read, and nothing more', () => {
+    assert.equal(
+      canAccessFile({ principal: principals.stranger, file: inSharedFolder, action: 'read' }),
+      true,
+    );
+    assert.equal(
+      canAccessFile({ principal: principals.roleEntry, file: inSharedFolder, action: 'read' }),
+      true,
+    );
+    assert.equal(
+      canAccessFile({ principal: principals.stranger, file: inSharedFolder, action: 'manage' }),
+      false,
+    );
+    assert.equal(
+      canAccessFile({ principal: principals.userEntry, file: inSharedFolder, action: 'read' }),
+      false,
+    );
+    assert.equal(
+      canAccessFile({ principal: principals.otherProjectUser, file: inSharedFolder, action: 'read' }),
+      false,
+    );
+  });
 });

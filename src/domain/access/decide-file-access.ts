@@ -1,4 +1,4 @@
-import type { FileRecord } from '../files/file-record.ts';
+import type { AclEntry, FileRecord } from '../files/file-record.ts';
 import type { Project } from '../identity/project-repository.ts';
 import type { User } from '../identity/user-repository.ts';
 
@@ -31,14 +31,15 @@ export type FileAction = 'read' | 'manage';
 
 export type FileAccessInput = {
   principal: Principal;
-  file: Pick<FileRecord, 'projectId' | 'creatorId' | 'permissionScope' | 'acl'>;
+  file: Pick<FileRecord, 'projectId' | 'creatorId' | 'permissionScope' | 'acl' | 'folderAcl'>;
   action: FileAction;
 };
 
 /**
  * DESIGN §4: the creator and admins may do anything with a file; users named in a `user` entry
  * and users whose role is named in a `role` entry may read; with permissionScope `*` every
- * authenticated user of the project may read. Fails closed: anything not listed is denied,
+ * authenticated user of the project may read; so may those a share of one of the file's folders
+ * names (issue 36: the record carries them, so this stays one decision). Fails closed: anything not listed is denied,
  * and nothing crosses projects.
  */
 export function canAccessFile({ principal, file, action }: FileAccessInput): boolean {
@@ -46,9 +47,16 @@ export function canAccessFile({ principal, file, action }: FileAccessInput): boo
   if (principal.userId === file.creatorId || principal.isAdmin) return true;
   if (action !== 'read') return false;
   if (file.permissionScope === '*') return true;
-  return file.acl.some(
-    (entry) =>
-      (entry.scope === 'user' && entry.identifier === principal.userId) ||
-      (entry.scope === 'role' && entry.identifier === principal.role),
+  return (
+    file.acl.some((entry) => names(entry, principal)) ||
+    file.folderAcl.some((entry) => names(entry, principal))
+  );
+}
+
+/** Whether an ACL entry (a file's or a folder's) names the principal or its role. */
+export function names(entry: AclEntry, principal: Principal): boolean {
+  return (
+    (entry.scope === 'user' && entry.identifier === principal.userId) ||
+    (entry.scope === 'role' && entry.identifier === principal.role)
   );
 }

@@ -14,6 +14,8 @@ export const eventTypes = [
   'upload.expired',
   'folder.moved',
   'folder.deleted',
+  'folder.shared',
+  'folder.unshared',
   'user.created',
   'user.updated',
   'user.deleted',

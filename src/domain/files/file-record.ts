@@ -3,6 +3,8 @@ import type { CustomData } from './custom-data.ts';
 
 export type AclScope = 'user' | 'role';
 export type AclEntry = { scope: AclScope; identifier: string };
+/** A share of one of the file's folders (issue 36): it reaches every file under `path`. */
+export type FolderAclEntry = AclEntry & { path: string };
 export type PermissionScope = 'user' | '*';
 
 /** Storage metadata recorded at verification (spec 2.1 `meta`). */
@@ -60,6 +62,11 @@ export type FileRecord = {
   uploadExpiresAt: number;
   /** In insertion order, the creator first. */
   acl: AclEntry[];
+  /**
+   * The shares of the folders holding the file (its owner's, ancestors first): read as `acl`
+   * is, in the same decision. A file moved out of a shared folder leaves them; one moved in gains them.
+   */
+  folderAcl: FolderAclEntry[];
   createdAt: Date;
   updatedAt: Date;
   version: number;

@@ -1,25 +1,14 @@
-import { fileNotFound, userNotFound, validationFailed } from '../../errors/errors.ts';
+import { fileNotFound, validationFailed } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { toFileEvent } from '../events/file-events.ts';
-import type { UserRepository } from '../identity/user-repository.ts';
-import type { BucketRule } from '../rate-limits/rate-limit-repository.ts';
-import { type Charge, type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
 import type { AclEntry, FileRecord } from './file-record.ts';
 import type { FileStores } from './file-stores.ts';
 import { getAccessibleFile } from './get-accessible-file.ts';
+import { type ShareTarget, type ShareTargetOptions, toShareEntry } from './share-target.ts';
 
-/** Whom a share names: a role (free-form), or a user of the file's project by id or by email. */
-export type ShareTarget = AclEntry | { scope: 'email'; email: string };
+export type { ShareTarget } from './share-target.ts';
 
-export type FileSharingOptions = Pick<FileStores, 'files' | 'clock'> & {
-  /** Sharing with a user checks that the user exists in the project. */
-  users: UserRepository;
-  /**
-   * Shares by email, per user (admins, who may look users up anyway, are not counted): each
-   * answer tells whether the address has an account (docs/security.md, "Finding users").
-   */
-  emailShares: { buckets: TokenBuckets; perUser: BucketRule };
-};
+export type FileSharingOptions = Pick<FileStores, 'files' | 'clock'> & ShareTargetOptions;
 
 /** Who may reach a file (spec 4.3, 4.4): its ACL, and the download links issued so far. */
 export class FileSharing {
@@ -35,34 +24,13 @@ export class FileSharing {
    */
   async share(principal: Principal, fileId: string, target: ShareTarget): Promise<FileRecord> {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
-    if (target.scope === 'email' && !principal.isAdmin) await this.#takeEmailShare(principal);
-    const entry = await this.#toAclEntry(file.projectId, target);
+    // The file's project is the principal's: getAccessibleFile crosses no project.
+    const entry = await toShareEntry(this.#o, principal, target);
     const now = this.#o.clock.now();
     const event = toFileEvent('file.shared', principal, file, now, { entry });
     const updated = await this.#o.files.addAclEntry(file.id, entry, now, event);
     if (!updated) throw fileNotFound();
     return updated;
-  }
-
-  /** RATE_LIMITED once the user has asked for its hour's shares by email. */
-  async #takeEmailShare(principal: Principal): Promise<void> {
-    const { buckets, perUser } = this.#o.emailShares;
-    const charge: Charge = {
-      key: toBucketKey('email-share', principal.projectId, principal.userId),
-      rule: perUser,
-    };
-    await buckets.takeAll([charge], this.#o.clock.now());
-  }
-
-  async #toAclEntry(projectId: string, target: ShareTarget): Promise<AclEntry> {
-    const { users } = this.#o;
-    if (target.scope === 'role') return target;
-    const user =
-      target.scope === 'email'
-        ? await users.findByEmail(projectId, target.email)
-        : await users.findById(projectId, target.identifier);
-    if (!user) throw userNotFound();
-    return { scope: 'user', identifier: user.id };
   }
 
   /** DELETE …/acl/user/:id and …/acl/role/:role; removing an absent entry changes nothing. */

@@ -3,6 +3,7 @@ import type { Principal } from '../access/decide-file-access.ts';
 import { isServiceKeyPrincipal } from '../identity/service-keys.ts';
 import { fromFolderCursor, toFolderPath } from './folder-path.ts';
 import type { FolderPage, FolderRepository } from './folder-repository.ts';
+import type { FolderShareRepository } from './folder-share-repository.ts';
 
 /** Direct files a page answers at most. */
 export const maxFolderPageSize = 1000;
@@ -32,15 +33,18 @@ export type BrowsedFolder = Pick<FolderPage, 'subfolders' | 'subfoldersTruncated
 /** Browsing one owner's folders (issue 36, item 1), one page at a time. */
 export class FolderBrowsing {
   readonly #folders: FolderRepository;
+  readonly #shares: Pick<FolderShareRepository, 'isSharedWith'>;
 
-  constructor(options: { folders: FolderRepository }) {
+  constructor(options: { folders: FolderRepository; shares: Pick<FolderShareRepository, 'isSharedWith'> }) {
     this.#folders = options.folders;
+    this.#shares = options.shares;
   }
 
   /**
    * The folder, its direct subfolders (on the first page only: later pages continue its
    * files) and a page of its direct files. FOLDER_NOT_FOUND when the owner has no file under
-   * it, and alike for another owner's folder unless the caller is the project's admin, so the
+   * it, and alike for another owner's folder unless the caller is the project's admin or a
+   * share of it (or of an ancestor) names the caller or their role, so the
    * answer tells nothing of folders the caller may not read. The caller's own empty root is a
    * page with nothing in it: a new user's first screen is no error.
    */
@@ -48,8 +52,12 @@ export class FolderBrowsing {
     const ownerId = toOwner(principal, request.owner);
     const path = toFolderPath(request.path);
     const afterFilePath = request.cursor === undefined ? undefined : fromFolderCursor(request.cursor);
-    // security: fail closed. Folder shares (a later step) will widen this one decision.
-    if (ownerId !== principal.userId && !principal.isAdmin) throw folderNotFound();
+    // security: fail closed. Another owner's folder opens to admins, and to a grantee of a
+    // share of it or of one of its ancestors (issue 36), whose files the grantee may all read.
+    if (ownerId !== principal.userId && !principal.isAdmin) {
+      const folder = { projectId: principal.projectId, ownerId, path };
+      if (!(await this.#shares.isSharedWith(folder, principal))) throw folderNotFound();
+    }
     const page = await this.#folders.findPage({
       projectId: principal.projectId,
       ownerId,

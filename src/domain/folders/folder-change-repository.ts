@@ -22,6 +22,16 @@ export type DeletedFile = {
 /** Why a folder change changed nothing: no file under the folder, or more than it may change. */
 export type FolderRefusal = { refused: 'empty' } | { refused: 'tooLarge'; fileCount: number };
 
+/**
+ * What a folder move did: moved, or nothing because a target path is taken (`conflict`) or a
+ * moved folder share would land on a folder holding files outside the move (`shareConflict`).
+ */
+export type FolderMoveResult =
+  | { moved: MovedFile[] }
+  | { conflict: string }
+  | { shareConflict: string }
+  | FolderRefusal;
+
 export type FolderMove = FolderRef & {
   to: string;
   /** More files than this under the folder: refused whole. */
@@ -45,9 +55,9 @@ export interface FolderChangeRepository {
   /**
    * Moves every file under `path` to the same place under `to` (ids, ACLs, customData, links
    * kept; version bumped), or nothing: `{conflict}` names the first target path, in path order,
-   * that a file outside the moved set holds.
+   * that a file outside the moved set holds. The subtree's folder shares move along.
    */
-  moveFolder(move: FolderMove): Promise<{ moved: MovedFile[] } | { conflict: string } | FolderRefusal>;
+  moveFolder(move: FolderMove): Promise<FolderMoveResult>;
   /** Deletes every file under `path` (their ACLs go with them), or nothing. */
   deleteFolder(deletion: FolderDeletion): Promise<{ deleted: DeletedFile[] } | FolderRefusal>;
 }

@@ -1,4 +1,4 @@
-import { folderConflict } from '../../errors/errors.ts';
+import { folderConflict, folderShareConflict } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { toFileEvent } from '../events/file-events.ts';
 import { type FolderChangeOptions, toRefusalError } from './folder-change-options.ts';
@@ -48,6 +48,7 @@ export class FolderMoves {
       ...{ maxFiles, now, eventsOf },
     });
     if ('conflict' in result) throw folderConflict(result.conflict);
+    if ('shareConflict' in result) throw folderShareConflict(result.shareConflict);
     if ('refused' in result) throw toRefusalError(result, maxFiles);
     return { moved: result.moved.length };
   }

@@ -25,4 +25,35 @@ export const folderChangeOperations: Record<string, Operation> = {
     errors: ['VALIDATION_FAILED', 'INVALID_FILE_PATH', 'FOLDER_NOT_FOUND', 'FOLDER_TOO_LARGE'],
     success: { status: 200, description: 'How many files and bytes went' },
   },
+  'POST /api/v1/folders/share': {
+    operationId: 'shareFolder',
+    description:
+      "Shares the owner's folder (the caller's unless `owner` names another, which needs the admin role) with exactly one of `user` (id), `role` or `email`: the grantee may read every file under it, present and future (a file moved in gains the share, one moved out leaves it); each record lists it in `folderAcl`. Sharing twice changes nothing. A share by email is counted against the caller's hourly email shares, as for files. Answers the shares reaching the folder. Event: folder.shared.",
+    access: 'user',
+    errors: [
+      'VALIDATION_FAILED',
+      'INVALID_FILE_PATH',
+      'FOLDER_NOT_FOUND',
+      'FOLDER_TOO_LARGE',
+      'USER_NOT_FOUND',
+      'RATE_LIMITED',
+    ],
+    success: { status: 200, description: 'The shares reaching the folder' },
+  },
+  'POST /api/v1/folders/unshare': {
+    operationId: 'unshareFolder',
+    description:
+      'Removes a folder share (one that is not there changes nothing) and, in the same commit, ends every download link issued for the files under the folder, on every node (as unsharing a file ends its links). Never refused for the size of the folder. Answers the shares still reaching the folder. Event: folder.unshared.',
+    access: 'user',
+    errors: ['VALIDATION_FAILED', 'INVALID_FILE_PATH', 'FOLDER_NOT_FOUND', 'USER_NOT_FOUND', 'RATE_LIMITED'],
+    success: { status: 200, description: 'The shares still reaching the folder' },
+  },
+  'GET /api/v1/folders/shares': {
+    operationId: 'listFolderShares',
+    description:
+      "The shares reaching one of the owner's folders: its own and its ancestors', the root first (the owner or the project's admins; anyone else gets 404 FOLDER_NOT_FOUND).",
+    access: 'user',
+    errors: ['VALIDATION_FAILED', 'INVALID_FILE_PATH', 'FOLDER_NOT_FOUND'],
+    success: { status: 200, description: 'The shares' },
+  },
 };

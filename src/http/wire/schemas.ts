@@ -8,6 +8,13 @@ export const AclEntrySchema = Type.Object({
   identifier: Type.String(),
 });
 
+/** A share of a folder holding the file (issue 36): `path` is that folder, `/`-ended ('' the owner's root). */
+export const FolderAclEntrySchema = Type.Object({
+  scope: Type.Union([Type.Literal('user'), Type.Literal('role')]),
+  identifier: Type.String(),
+  path: Type.String({ description: "the shared folder, `/`-ended ('' is the owner's root)" }),
+});
+
 export const FileMetaSchema = Type.Object(
   {
     LastModified: Type.Optional(Type.String({ description: 'HTTP date' })),
@@ -57,6 +64,10 @@ const fileRecordFields = {
   project: Type.String(),
   meta: FileMetaSchema,
   acl: Type.Array(AclEntrySchema),
+  folderAcl: Type.Array(FolderAclEntrySchema, {
+    description:
+      "shares of the folders holding the file (issue 36), ancestors first: each lets its user or role read every file under `path`; `acl` stays the file's own entries",
+  }),
   verified: Type.Boolean(),
   permissionScope: Type.Union([Type.Literal('user'), Type.Literal('*')]),
   etag: Type.Optional(Type.String({ description: 'quoted entity tag; present once verified' })),

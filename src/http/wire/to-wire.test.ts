@@ -17,6 +17,7 @@ function record(): FileRecord {
     pendingUpload: null,
     uploadExpiresAt: 0,
     acl: [{ scope: 'user', identifier: 'u1' }],
+    folderAcl: [],
     createdAt: new Date(1000),
     updatedAt: new Date(2000),
     version: 1,

@@ -43,6 +43,7 @@ function buildFileView(file: FileRecord): FileRecordView {
         }
       : {},
     acl: file.acl,
+    folderAcl: file.folderAcl,
     verified: file.verified,
     permissionScope: file.permissionScope,
   };

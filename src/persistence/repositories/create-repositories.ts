@@ -7,6 +7,7 @@ import type { FileRepository } from '../../domain/files/file-repository.ts';
 import type { StorageUsageRepository } from '../../domain/files/storage-usage-repository.ts';
 import type { FolderChangeRepository } from '../../domain/folders/folder-change-repository.ts';
 import type { FolderRepository } from '../../domain/folders/folder-repository.ts';
+import type { FolderShareRepository } from '../../domain/folders/folder-share-repository.ts';
 import type { AccessEpochRepository } from '../../domain/identity/access-epoch-repository.ts';
 import type { AppCredentialRepository } from '../../domain/identity/app-credential-repository.ts';
 import type { ProjectDeletionRepository } from '../../domain/identity/project-deletion-repository.ts';
@@ -30,6 +31,7 @@ import { KyselyEventLog } from './kysely-event-log.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
 import { KyselyFolderChangeRepository } from './kysely-folder-change-repository.ts';
 import { KyselyFolderRepository } from './kysely-folder-repository.ts';
+import { KyselyFolderShareRepository } from './kysely-folder-share-repository.ts';
 import { KyselyImageSummaryRepository } from './kysely-image-summary-repository.ts';
 import { KyselyMailQueue } from './kysely-mail-queue.ts';
 import { KyselyOperatorRepository } from './kysely-operator-repository.ts';
@@ -72,6 +74,7 @@ export type Repositories = {
   accountTokens: AccountTokenRepository;
   /** Folder moves and deletes (issue 36). */
   folderChanges: FolderChangeRepository;
+  folderShares: FolderShareRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -99,5 +102,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     mail: new KyselyMailQueue(db),
     accountTokens: new KyselyAccountTokenRepository(db),
     folderChanges: new KyselyFolderChangeRepository(db),
+    folderShares: new KyselyFolderShareRepository(db),
   };
 }

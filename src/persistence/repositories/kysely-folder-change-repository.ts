@@ -4,8 +4,8 @@ import type {
   FolderChangeRepository,
   FolderDeletion,
   FolderMove,
+  FolderMoveResult,
   FolderRefusal,
-  MovedFile,
 } from '../../domain/folders/folder-change-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { deleteFolder } from './folders/delete-folder.ts';
@@ -19,7 +19,7 @@ export class KyselyFolderChangeRepository implements FolderChangeRepository {
     this.#db = db;
   }
 
-  moveFolder(move: FolderMove): Promise<{ moved: MovedFile[] } | { conflict: string } | FolderRefusal> {
+  moveFolder(move: FolderMove): Promise<FolderMoveResult> {
     return moveFolder(this.#db, move);
   }
 

@@ -7,7 +7,7 @@ import type {
 } from '../../domain/folders/folder-repository.ts';
 import type { DatabaseSchema, FilesTable, FoldersTable } from '../database-schema.ts';
 import { isSqlite } from '../is-sqlite.ts';
-import { findAclsByFileIds, toFileRecord } from './files/file-rows.ts';
+import { toFileRecords } from './files/file-rows.ts';
 
 /**
  * Reads the folders the triggers of migration 0030_folders keep. A page is three index
@@ -36,15 +36,12 @@ export class KyselyFolderRepository implements FolderRepository {
     if (folderRow === undefined) return undefined;
     const subfolderRows = query.subfolderLimit === 0 ? [] : await this.#selectSubfolders(query);
     const fileRows = await this.#selectFiles(query);
-    const acls = await findAclsByFileIds(
-      db,
-      fileRows.slice(0, query.fileLimit).map((row) => row.id),
-    );
+    const files = await toFileRecords(db, fileRows.slice(0, query.fileLimit));
     return {
       folder: toFolderSummary(folderRow),
       subfolders: subfolderRows.slice(0, query.subfolderLimit).map(toFolderSummary),
       subfoldersTruncated: subfolderRows.length > query.subfolderLimit,
-      files: fileRows.slice(0, query.fileLimit).map((row) => toFileRecord(row, acls.get(row.id) ?? [])),
+      files,
       hasMoreFiles: fileRows.length > query.fileLimit,
     };
   }

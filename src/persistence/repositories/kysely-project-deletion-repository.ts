@@ -86,6 +86,8 @@ export class KyselyProjectDeletionRepository implements ProjectDeletionRepositor
   }
 
   async deleteProject(projectId: string): Promise<boolean> {
+    // Folder shares outlive their files (a share reaches files to come): they go with the project.
+    await this.#db.deleteFrom('folder_shares').where('project_id', '=', projectId).execute();
     const result = await this.#db.deleteFrom('projects').where('id', '=', projectId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }

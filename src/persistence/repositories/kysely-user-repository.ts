@@ -107,6 +107,15 @@ export class KyselyUserRepository implements UserRepository {
         .where('id', '=', id)
         .executeTakeFirst();
       if (result.numDeletedRows === 0n) return false;
+      // The user's folder shares, given and received, go with them (issue 36); a file's ACL
+      // entries naming them stay inert, as before (ids are never reused).
+      await trx
+        .deleteFrom('folder_shares')
+        .where('project_id', '=', projectId)
+        .where((eb) =>
+          eb.or([eb('owner_id', '=', id), eb.and([eb('scope', '=', 'user'), eb('identifier', '=', id)])]),
+        )
+        .execute();
       await insertEvents(trx, [event]);
       return true;
     });

@@ -3,7 +3,7 @@ import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { BrowsePage } from '../../../domain/files/file-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { isSqlite } from '../../is-sqlite.ts';
-import { findAclsByFileIds, toFileRecord } from './file-rows.ts';
+import { toFileRecords } from './file-rows.ts';
 import { nextPrefix } from './path-prefix.ts';
 
 /**
@@ -29,9 +29,5 @@ export async function browseFiles(db: Kysely<DatabaseSchema>, page: BrowsePage):
     );
   }
   const rows = await query.orderBy(path).orderBy('id').limit(page.limit).execute();
-  const acls = await findAclsByFileIds(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => toFileRecord(row, acls.get(row.id) ?? []));
+  return toFileRecords(db, rows);
 }

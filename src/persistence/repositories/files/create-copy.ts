@@ -12,6 +12,7 @@ import { writeTransaction } from '../write-transaction.ts';
 import { deleteAbandonedUpload } from './delete-abandoned-upload.ts';
 import type { FileInserts } from './file-inserts.ts';
 import { toFileRecord } from './file-rows.ts';
+import { findFolderAcls } from './folder-acl-rows.ts';
 
 /** What FileRepository.createCopy is given: the new record's identity and the file it copies. */
 export type NewCopy = Parameters<FileRepository['createCopy']>[0];
@@ -64,7 +65,8 @@ export async function createCopy(
         await assertUsageWithin(trx, { projectId: copy.projectId, userId: copy.creatorId }, quotas, grew);
       }
       await insertEvents(trx, [event]);
-      const file = toFileRecord(row, [{ scope: 'user', identifier: copy.creatorId }]);
+      const folderAcl = (await findFolderAcls(trx, [row])).get(row.id) ?? [];
+      const file = toFileRecord(row, [{ scope: 'user', identifier: copy.creatorId }], folderAcl);
       return replaced === undefined ? { file } : { file, replaced };
     });
   } catch (error) {

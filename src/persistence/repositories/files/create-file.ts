@@ -1,4 +1,4 @@
-import type { FileRecord, NewFile } from '../../../domain/files/file-record.ts';
+import type { FileRecord, FolderAclEntry, NewFile } from '../../../domain/files/file-record.ts';
 import type { ReplacedUpload } from '../../../domain/files/file-repository.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
 import { fileExists } from '../../../errors/errors.ts';
@@ -8,6 +8,7 @@ import { assertUsageWithin } from '../storage-usage-check.ts';
 import { deleteAbandonedUpload } from './delete-abandoned-upload.ts';
 import type { FileInserts } from './file-inserts.ts';
 import { toFileRecord } from './file-rows.ts';
+import { findFolderAcls } from './folder-acl-rows.ts';
 
 /**
  * FileRepository.create: the record of an upload request, with its creator's ACL entry, in a
@@ -25,6 +26,7 @@ export async function createFile(
     // The common case is a free path: the insert claims it (ON CONFLICT DO NOTHING) and the
     // abandoned-upload check runs only when something is already there. Both statements are
     // compiled once: building them was ~14% of an upload request's CPU.
+    let folderAcl: FolderAclEntry[] = [];
     const replaced = await transact(async (trx) => {
       let replaced: ReplacedUpload | undefined;
       if ((await inserts.claimPath(trx, row)).length === 0) {
@@ -36,9 +38,11 @@ export async function createFile(
         const grew = { files: replaced === undefined, bytes: (row.expected_size_bytes ?? 0) > 0 };
         await assertUsageWithin(trx, { projectId: file.projectId, userId: file.creatorId }, quotas, grew);
       }
+      // A share of a folder holding the new path reaches it from the start (issue 36).
+      folderAcl = (await findFolderAcls(trx, [row])).get(row.id) ?? [];
       return replaced;
     });
-    const created = toFileRecord(row, [{ scope: 'user', identifier: file.creatorId }]);
+    const created = toFileRecord(row, [{ scope: 'user', identifier: file.creatorId }], folderAcl);
     return replaced === undefined ? { file: created } : { file: created, replaced };
   } catch (error) {
     // A live record at this path, or a concurrent create that committed first.
@@ -48,7 +52,7 @@ export async function createFile(
 }
 
 /** The row of a new, unverified record: every column, in the same order on every call (it is prepared). */
-function toNewFileRow(file: NewFile, now: Date) {
+export function toNewFileRow(file: NewFile, now: Date) {
   return {
     id: file.id,
     project_id: file.projectId,

@@ -18,7 +18,7 @@ export function addAclEntry(
     // The entry copies its file's listing keys (project, creation time) in the same statement.
     const inserted = await trx
       .insertInto('file_acl')
-      .columns(['file_id', 'scope', 'identifier', 'position', 'project_id', 'file_created_at'])
+      .columns(['file_id', 'scope', 'identifier', 'position', 'project_id', 'file_created_at', 'shared_at'])
       .expression((eb) =>
         eb
           .selectFrom('files')
@@ -29,6 +29,8 @@ export function addAclEntry(
             files.val(version).as('position'),
             'files.project_id',
             'files.created_at',
+            // When it was shared: "shared with me" lists newest first (issue 36).
+            files.val(now.getTime()).as('shared_at'),
           ])
           .where('files.id', '=', id),
       )

@@ -4,10 +4,12 @@ import type {
   AclEntry,
   AclScope,
   FileRecord,
+  FolderAclEntry,
   PendingUpload,
   PermissionScope,
 } from '../../../domain/files/file-record.ts';
 import type { DatabaseSchema, FilesTable } from '../../database-schema.ts';
+import { findFolderAcls } from './folder-acl-rows.ts';
 
 /** A file's row as records are made from it (the row stamp is the view cache's, not the record's). */
 type FileRow = Omit<Selectable<FilesTable>, 'row_stamp' | 'folder_path'>;
@@ -18,7 +20,21 @@ type FileRow = Omit<Selectable<FilesTable>, 'row_stamp' | 'folder_path'>;
  * version and the ACL always belong together.
  */
 export async function findFileById(db: Kysely<DatabaseSchema>, id: string): Promise<FileRecord | undefined> {
-  return toFileWithAcl(await selectFileWithAcl(db, id).execute());
+  return withFolderAcl(db, await selectFileWithAcl(db, id).execute());
+}
+
+/**
+ * The record of findFileById's rows, with its folder shares (issue 36): a second read of a few
+ * primary-key points (the file's folders), made only when the row is read whole.
+ */
+export async function withFolderAcl(
+  db: Kysely<DatabaseSchema>,
+  rows: Array<FileRow & { scope: string | null; identifier: string | null }>,
+): Promise<FileRecord | undefined> {
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  const folderAcls = await findFolderAcls(db, [first]);
+  return toFileWithAcl(rows, folderAcls.get(first.id) ?? []);
 }
 
 /** The query of findFileById: one row per ACL entry (or one with null entry fields). */
@@ -34,13 +50,29 @@ export function selectFileWithAcl(db: Kysely<DatabaseSchema>, id: string) {
 
 export function toFileWithAcl(
   rows: Array<FileRow & { scope: string | null; identifier: string | null }>,
+  folderAcl: FolderAclEntry[],
 ): FileRecord | undefined {
   const first = rows[0];
   if (first === undefined) return undefined;
   const acl = rows.flatMap((row) =>
     row.scope === null || row.identifier === null ? [] : [toAclEntry(row.scope, row.identifier)],
   );
-  return toFileRecord(first, acl);
+  return toFileRecord(first, acl, folderAcl);
+}
+
+/** A page of file rows as records: their ACLs and folder shares in two queries. */
+export async function toFileRecords(
+  db: Kysely<DatabaseSchema>,
+  rows: readonly FileRow[],
+): Promise<FileRecord[]> {
+  const [acls, folderAcls] = await Promise.all([
+    findAclsByFileIds(
+      db,
+      rows.map((row) => row.id),
+    ),
+    findFolderAcls(db, rows),
+  ]);
+  return rows.map((row) => toFileRecord(row, acls.get(row.id) ?? [], folderAcls.get(row.id) ?? []));
 }
 
 /** The ACLs of many files in one query, each in insertion order. */
@@ -61,7 +93,7 @@ export async function findAclsByFileIds(
   return acls;
 }
 
-export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
+export function toFileRecord(row: FileRow, acl: AclEntry[], folderAcl: FolderAclEntry[]): FileRecord {
   const hasContent =
     row.content_size_bytes !== null && row.content_type !== null && row.content_last_modified !== null;
   return {
@@ -84,6 +116,7 @@ export function toFileRecord(row: FileRow, acl: AclEntry[]): FileRecord {
     pendingUpload: toPendingUpload(row),
     uploadExpiresAt: row.upload_expires_at,
     acl,
+    folderAcl,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     version: row.version,

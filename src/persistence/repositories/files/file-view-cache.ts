@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { prepareQuery } from '../prepared-query.ts';
-import { selectFileWithAcl, toFileWithAcl } from './file-rows.ts';
+import { selectFileWithAcl, type toFileWithAcl, withFolderAcl } from './file-rows.ts';
 
 type FileWithAclRow = Parameters<typeof toFileWithAcl>[0][number];
 
@@ -23,7 +23,10 @@ export class FileViewCache {
   readonly #selectFull: (id: string) => Promise<Array<FileWithAclRow & { row_stamp: unknown }>>;
   readonly #selectStamp: (id: string) => Promise<Array<{ row_stamp: unknown }>>;
 
+  readonly #db: Kysely<DatabaseSchema>;
+
   constructor(db: Kysely<DatabaseSchema>) {
+    this.#db = db;
     this.#selectFull = prepareQuery(db, (id: string) => selectFileWithAcl(db, id), ['']);
     this.#selectStamp = prepareQuery(
       db,
@@ -44,7 +47,9 @@ export class FileViewCache {
       if (String(current.row_stamp) === kept.stamp) return kept.record;
     }
     const rows = await this.#selectFull(id);
-    const record = toFileWithAcl(rows);
+    // Its folder shares come with it (issue 36): sharing or unsharing a folder moves the stamp
+    // of every file under it, so a kept record never holds an old set of them.
+    const record = await withFolderAcl(this.#db, rows);
     if (!record) {
       this.#views.delete(id);
       return undefined;

@@ -3,7 +3,7 @@ import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { FileListQuery } from '../../../domain/files/file-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { isSqlite } from '../../is-sqlite.ts';
-import { findAclsByFileIds, toFileRecord } from './file-rows.ts';
+import { toFileRecords } from './file-rows.ts';
 import { countPathRange, countVisible, selectPage } from './listing-statements.ts';
 import { nextPrefix } from './path-prefix.ts';
 import { type ListingShape, type ListingValues, runShaped } from './run-shaped.ts';
@@ -53,12 +53,11 @@ export async function listFiles(
       ? (await runShaped(db, 'count', shape, values, countVisible))[0]?.seen
       : rows[0].seen;
   const total = Math.min(Number(seen ?? 0), horizon + 1);
-  const acls = await findAclsByFileIds(
-    db,
-    rows.map((row) => row.id),
-  );
   return {
-    files: rows.map(({ seen: _, ...row }) => toFileRecord(row, acls.get(row.id) ?? [])),
+    files: await toFileRecords(
+      db,
+      rows.map(({ seen: _, ...row }) => row),
+    ),
     total,
   };
 }

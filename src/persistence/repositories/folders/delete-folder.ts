@@ -9,6 +9,7 @@ import { countedBytes } from '../../migrations/storage-usage.ts';
 import { writeTransaction } from '../write-transaction.ts';
 import { countUnderFolder, underFolder } from './folder-range.ts';
 import { insertEventsInBatches } from './insert-events-in-batches.ts';
+import { deleteShares } from './move-folder-shares.ts';
 
 /** FolderChangeRepository.deleteFolder: every file under the folder, in one transaction, or none. */
 export async function deleteFolder(
@@ -56,6 +57,7 @@ async function deleteOnce(
     pendingBlobVersion: row.upload_blob_version,
     blobFileId: row.blob_file_id,
   }));
+  await deleteShares(trx, deletion);
   await insertEventsInBatches(trx, deletion.eventsOf(deleted));
   return { deleted };
 }

@@ -1,17 +1,14 @@
 import { type ControlledTransaction, type Kysely, sql } from 'kysely';
-import type {
-  FolderMove,
-  FolderRefusal,
-  MovedFile,
-} from '../../../domain/folders/folder-change-repository.ts';
+import type { FolderMove, FolderMoveResult } from '../../../domain/folders/folder-change-repository.ts';
 import { unavailable } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { writeTransaction } from '../write-transaction.ts';
 import { codePointLength, countUnderFolder, underFolder } from './folder-range.ts';
 import { insertEventsInBatches } from './insert-events-in-batches.ts';
+import { findShareClash, moveShares } from './move-folder-shares.ts';
 
-type MoveResult = { moved: MovedFile[] } | { conflict: string } | FolderRefusal;
+type MoveResult = FolderMoveResult;
 
 /**
  * A file that takes a target path after the clash check and before the update (an upload, a
@@ -45,6 +42,8 @@ async function moveOnce(trx: ControlledTransaction<DatabaseSchema>, move: Folder
   if (fileCount > move.maxFiles) return { refused: 'tooLarge', fileCount };
   const conflict = await findFirstClash(trx, move);
   if (conflict !== undefined) return { conflict };
+  const shareClash = await findShareClash(trx, move);
+  if (shareClash !== undefined) return { shareConflict: shareClash };
   const rows = await updatePaths(trx, move);
   // Files that arrived between the count and the update (PostgreSQL reads committed rows anew).
   if (rows.length > move.maxFiles) {
@@ -57,6 +56,7 @@ async function moveOnce(trx: ControlledTransaction<DatabaseSchema>, move: Folder
     filePath: row.file_path,
     previousFilePath: move.path + row.file_path.slice(move.to.length),
   }));
+  await moveShares(trx, move);
   await insertEventsInBatches(trx, move.eventsOf(moved));
   return { moved };
 }
