@@ -21,7 +21,7 @@ import {
 } from './scenarios/data-plane-scenarios.ts';
 import { verifyWithWebhooks } from './scenarios/event-scenarios.ts';
 import { folderMove } from './scenarios/folder-move-scenario.ts';
-import { folderPageScale, folderPageScale20 } from './scenarios/folder-scenarios.ts';
+import { folderPageScale, folderPageScale20, folderPageScaleCold } from './scenarios/folder-scenarios.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
 import { renditionCached, renditionRender } from './scenarios/rendition-scenarios.ts';
 import { s3DownloadGateway } from './scenarios/s3-download-scenarios.ts';
@@ -65,5 +65,6 @@ export const scenarios: readonly Scenario[] = [
   scaleReadsWhileListing,
   folderPageScale,
   folderPageScale20,
+  folderPageScaleCold,
   folderMove,
 ];

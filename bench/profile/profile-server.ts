@@ -5,8 +5,9 @@
  * profile), and the top frames of the busiest worker during the load are printed (not the
  * primary's, which only hands connections over, nor the start-up's). The .cpuprofile files
  * stay in bench/results/profiles/ (gitignored) for Chrome DevTools or speedscope.
- *   node bench/profile/profile-server.ts [scenario ids…] [--duration S] [--stack pg-s3]
- *   (default: get-file request-upload, 15 s, the embedded stack)
+ *   node bench/profile/profile-server.ts [scenario ids…] [--duration S] [--stack pg-s3] [--smoke]
+ *   (default: get-file request-upload, 15 s, the embedded stack; --smoke: the smoke run's world,
+ *   e.g. 10,000 records rather than 1,000,000, for a cost that does not grow with the project)
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,13 +19,14 @@ import { formatSummary, type ProfileWindow, summarizeProfile } from './top-frame
 
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
-  options: { duration: { type: 'string' }, stack: { type: 'string' } },
+  options: { duration: { type: 'string' }, stack: { type: 'string' }, smoke: { type: 'boolean' } },
   allowPositionals: true,
 });
 const ids = positionals.length > 0 ? positionals : ['get-file', 'request-upload'];
 const options = parseBenchOptions([
   ...['--duration', values.duration ?? '15', '--no-docs'],
   ...(values.stack ? ['--stack', values.stack] : []),
+  ...(values.smoke ? ['--smoke'] : []),
 ]);
 
 for (const id of ids) {

@@ -24,6 +24,7 @@ import type { RenditionRepository } from '../../domain/renditions/rendition-repo
 import type { ResumableUploadRepository } from '../../domain/resumable/resumable-upload-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccountTokenRepository } from './accounts/kysely-account-token-repository.ts';
+import { FileViewCache } from './files/file-view-cache.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
 import { KyselyDeliveryQueue } from './kysely-delivery-queue.ts';
@@ -79,11 +80,13 @@ export type Repositories = {
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
 export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
+  // One kept record a file, whether a point read or a folder page read it.
+  const fileViews = new FileViewCache(db);
   return {
     projects: new KyselyProjectRepository(db),
     users: new KyselyUserRepository(db),
-    files: new KyselyFileRepository(db),
-    folders: new KyselyFolderRepository(db),
+    files: new KyselyFileRepository(db, fileViews),
+    folders: new KyselyFolderRepository(db, fileViews),
     signingKeys: new KyselySigningKeyRepository(db),
     rateLimits: new KyselyRateLimitRepository(db),
     accessEpoch: new KyselyAccessEpochRepository(db),

@@ -43,9 +43,10 @@ export class KyselyFileRepository implements FileRepository {
   /** Upload requests' transactions: grouped into one commit on SQLite (group-commit.ts). */
   readonly #createTransactions: TransactionRunner;
 
-  constructor(db: Kysely<DatabaseSchema>) {
+  /** `views`: shared with the folder repository's pages (one kept record a file). */
+  constructor(db: Kysely<DatabaseSchema>, views = new FileViewCache(db)) {
     this.#db = db;
-    this.#views = new FileViewCache(db);
+    this.#views = views;
     this.#inserts = prepareFileInserts(db);
     this.#createTransactions = groupCommitFor(db);
   }

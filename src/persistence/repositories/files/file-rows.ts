@@ -156,6 +156,6 @@ function toPendingUpload(row: FileRow): PendingUpload | null {
   };
 }
 
-function toAclEntry(scope: string, identifier: string): AclEntry {
+export function toAclEntry(scope: string, identifier: string): AclEntry {
   return { scope: scope as AclScope, identifier };
 }

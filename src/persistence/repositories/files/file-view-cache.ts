@@ -54,9 +54,24 @@ export class FileViewCache {
       this.#views.delete(id);
       return undefined;
     }
+    return this.keep(record, rows[0]!.row_stamp);
+  }
+
+  /**
+   * The kept record of a file whose stamp a reader has just read (a folder page reads its
+   * files' stamps, not their rows), or undefined when it changed since it was kept.
+   */
+  findKept(id: string, stamp: unknown): FileRecord | undefined {
+    const kept = this.#views.get(id);
+    return kept !== undefined && kept.stamp === String(stamp) ? kept.record : undefined;
+  }
+
+  /** Keeps a record read whole with its stamp, and answers it frozen. */
+  keep(record: FileRecord, stamp: unknown): FileRecord {
     // Shared by every request that reads this file from now on: nobody may change it.
-    this.#views.set(id, { stamp: String(rows[0]!.row_stamp), record: deepFreeze(record) });
-    return record;
+    const frozen = deepFreeze(record);
+    this.#views.set(record.id, { stamp: String(stamp), record: frozen });
+    return frozen;
   }
 }
 
