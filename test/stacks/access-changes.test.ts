@@ -76,6 +76,42 @@ function describeAccessChanges(
     );
   });
 
+  it('a removed folder share and the links it gave are refused by every process at once (issue 36)', async () => {
+    const [first] = servers();
+    const inFolder = (await first!.client.uploadFile(owner.token, 'shared-album/photo.jpg', 'album bytes'))
+      ._id;
+    const body = { path: 'shared-album/', user: reader.userId };
+    const shared = await first!.client.call('POST', '/api/v1/folders/share', { token: owner.token, body });
+    assert.equal(shared.status, 200, shared.text);
+    await waitUntilEverywhere(() => readEverywhere(servers(), inFolder, reader.token), 200);
+    const link = (await first!.client.call('GET', `/api/v1/file/${inFolder}`, { token: reader.token })).body
+      .url as string;
+    const pathAndQuery = link.slice(first!.client.baseUrl.length);
+    const downloadEverywhere = async () => {
+      const answers = new Set<string | number>();
+      for (const server of servers())
+        for (let i = 0; i < requestsPerRound; i++) {
+          const response = await fetch(`${server.client.baseUrl}${pathAndQuery}`, {
+            headers: { connection: 'close' },
+          });
+          const text = await response.text();
+          answers.add(response.status === 200 ? 200 : `${response.status} ${JSON.parse(text).code}`);
+        }
+      return answers;
+    };
+    assert.deepEqual(await downloadEverywhere(), new Set([200]));
+    const unshared = await servers()
+      .at(-1)!
+      .client.call('POST', '/api/v1/folders/unshare', { token: owner.token, body });
+    assert.equal(unshared.status, 200, unshared.text);
+    // No wait: the row stamp and the links generation are read on every request.
+    assert.deepEqual(
+      new Set(await readEverywhere(servers(), inFolder, reader.token)),
+      new Set(['ACCESS_DENIED']),
+    );
+    assert.deepEqual(await downloadEverywhere(), new Set(['403 LINK_REVOKED']));
+  });
+
   it('revoked links and the links of a removed share are refused by every process at once', async () => {
     const [first] = servers();
     const linkOf = async (token: string) =>
