@@ -30,7 +30,8 @@ export const folderTalliesPerStatement: Migration = {
                generate_series(1, cardinality(parts) - 1) as i
       $$`.execute(db);
     // One upsert per folder a statement touched, with its net change (a move within a subtree
-    // nets to nothing for the folders both paths share); a folder left with no file goes.
+    // nets to nothing for the folders both paths share); a folder left with no file goes. In
+    // path order, the root '' first, as the row triggers went: one lock order for every writer.
     await sql`create function apply_folder_changes(changes jsonb) returns void language plpgsql as $$
       declare
         change record;
@@ -50,7 +51,9 @@ export const folderTalliesPerStatement: Migration = {
           end if;
         end loop;
       end $$`.execute(db);
-    const sumPerFolder = (deltas: string) => `(select coalesce(jsonb_agg(per_folder), '[]'::jsonb) from (
+    const sumPerFolder = (
+      deltas: string,
+    ) => `(select coalesce(jsonb_agg(per_folder order by per_folder.project_id, per_folder.owner_id, per_folder.path), '[]'::jsonb) from (
         select d.project_id, d.owner_id, p.path, p.parent, sum(d.files) as files, sum(d.bytes) as bytes
           from (${deltas}) as d cross join lateral folder_prefixes(d.file_path) as p
           group by d.project_id, d.owner_id, p.path, p.parent

@@ -8,7 +8,7 @@ import { unavailable } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { writeTransaction } from '../write-transaction.ts';
-import { codePointLength, countUnderFolder, underFolder } from './folder-range.ts';
+import { codePointLength, countUnderFolder, lockFolderAgainstWriters, underFolder } from './folder-range.ts';
 import { insertEventsInBatches } from './insert-events-in-batches.ts';
 
 type MoveResult = { moved: MovedFile[] } | { conflict: string } | FolderRefusal;
@@ -40,6 +40,7 @@ export async function moveFolder(db: Kysely<DatabaseSchema>, move: FolderMove): 
 }
 
 async function moveOnce(trx: ControlledTransaction<DatabaseSchema>, move: FolderMove): Promise<MoveResult> {
+  await lockFolderAgainstWriters(trx, move);
   const fileCount = await countUnderFolder(trx, move);
   if (fileCount === 0) return { refused: 'empty' };
   if (fileCount > move.maxFiles) return { refused: 'tooLarge', fileCount };
