@@ -54,7 +54,11 @@ export function codePointLength(text: string): number {
  *    first, and one that writes later waits for this transaction. The usage rows the writers'
  *    triggers take before it are taken first, in their order. A writer that needs one of the
  *    files locked in step 1 waits there, holding nothing this one needs: no deadlock.
- * The statements after it see every write that came first. SQLite serializes writers already.
+ * The statements after it see every write that came first. One deadlock is left: a writer that
+ * inserted a file at a path the move's files go to (an upload, a copy, a single move) waits for
+ * the usage rows while the move's update waits for that path. PostgreSQL rolls one of them back,
+ * and write-transaction.ts runs it again: it then meets the other's outcome, a serial one (the
+ * path taken, or the move's clash). SQLite serializes writers already.
  */
 export async function lockFolderAgainstWriters(
   trx: Kysely<DatabaseSchema>,
