@@ -50,10 +50,7 @@ const stackFiles = narrow(
     ...globSync('test/events/*.test.ts'),
     ...globSync('test/mail/*.test.ts'),
     ...globSync('test/accounts/*.test.ts'),
-    // The folder race property test stays on the embedded pass for now: on PostgreSQL a copy
-    // racing a folder delete can survive it (READ COMMITTED: the delete's snapshot predates the
-    // copy's insert), which that test rightly calls unserializable; see docs/decisions.md.
-    ...globSync('test/folders/*.test.ts').filter((file) => !file.endsWith('folder-races.property.test.ts')),
+    ...globSync('test/folders/*.test.ts'),
     'test/contract/folder-counts.test.ts',
     'test/fuzz/acl-model.property.test.ts',
     'test/fuzz/http-mutation.test.ts',

@@ -72,6 +72,20 @@ export function isPostgresDiskFull(error: unknown): boolean {
   return asDriverError(error).code === '53100';
 }
 
+const postgresTransactionConflictCodes = new Set(['40P01', '40001']); // deadlock, serialization
+
+/**
+ * PostgreSQL chose this transaction as the victim of a deadlock or a serialization failure, and
+ * rolled it back: run again from the start, it meets the other transaction's outcome. Also seen
+ * through the UNAVAILABLE the pool turned it into (unavailable-translating-pool.ts).
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const { code } = asDriverError(error);
+  if (typeof code === 'string' && postgresTransactionConflictCodes.has(code)) return true;
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause !== undefined && cause !== error && isTransactionConflict(cause);
+}
+
 /** Contention or a lost connection on PostgreSQL: the request may succeed if retried. */
 export function isPostgresUnavailable(error: unknown): boolean {
   const { code, message } = asDriverError(error);

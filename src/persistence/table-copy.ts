@@ -97,36 +97,41 @@ export async function writeAllRows(
   rows: AsyncIterable<{ table: TableName; row: Record<string, unknown> }>,
 ): Promise<Record<TableName, number>> {
   const counts = Object.fromEntries(tablesInOrder.map((table) => [table, 0])) as Record<TableName, number>;
-  await writeTransaction(db, async (trx) => {
-    let batch: Record<string, unknown>[] = [];
-    let batchTable: TableName | undefined;
-    const flush = async () => {
-      if (batchTable && batch.length > 0)
-        await trx
-          .insertInto(batchTable)
-          .values(batch as never)
-          .execute();
-      batch = [];
-    };
-    for await (const { table, row } of rows) {
-      if (!tablesInOrder.includes(table)) throw new Error(`unknown table ${JSON.stringify(table)}`);
-      if (table !== batchTable || batch.length >= 200) await flush();
-      batchTable = table;
-      // A row that names a generated column (read with selectAll, not through readAllRows)
-      // imports all the same: the database computes it.
-      const generated = generatedColumns[table];
-      batch.push(
-        generated
-          ? Object.fromEntries(Object.entries(row).filter(([column]) => !generated.includes(column)))
-          : row,
-      );
-      counts[table] += 1;
-    }
-    await flush();
-    // An export written before file_acl carried its listing keys leaves them at their defaults.
-    await backfillAclListingKeys(trx);
-    // An export written before app_credentials existed holds each project's first pair only.
-    await copyLegacyAppCredentials(trx);
-  });
+  await writeTransaction(
+    db,
+    async (trx) => {
+      let batch: Record<string, unknown>[] = [];
+      let batchTable: TableName | undefined;
+      const flush = async () => {
+        if (batchTable && batch.length > 0)
+          await trx
+            .insertInto(batchTable)
+            .values(batch as never)
+            .execute();
+        batch = [];
+      };
+      for await (const { table, row } of rows) {
+        if (!tablesInOrder.includes(table)) throw new Error(`unknown table ${JSON.stringify(table)}`);
+        if (table !== batchTable || batch.length >= 200) await flush();
+        batchTable = table;
+        // A row that names a generated column (read with selectAll, not through readAllRows)
+        // imports all the same: the database computes it.
+        const generated = generatedColumns[table];
+        batch.push(
+          generated
+            ? Object.fromEntries(Object.entries(row).filter(([column]) => !generated.includes(column)))
+            : row,
+        );
+        counts[table] += 1;
+      }
+      await flush();
+      // An export written before file_acl carried its listing keys leaves them at their defaults.
+      await backfillAclListingKeys(trx);
+      // An export written before app_credentials existed holds each project's first pair only.
+      await copyLegacyAppCredentials(trx);
+    },
+    // Once only: the rows come from a stream, consumed as they are written.
+    { replayable: false },
+  );
   return counts;
 }

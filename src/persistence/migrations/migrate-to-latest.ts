@@ -15,6 +15,7 @@ import { fileLinksGeneration } from './file-links-generation.ts';
 import { fileRowStamp } from './file-row-stamp.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { folderShares } from './folder-shares.ts';
+import { folderTalliesPerStatement } from './folder-tallies-per-statement.ts';
 import { folders } from './folders.ts';
 import { initialSchema } from './initial-schema.ts';
 import { mailOutbox } from './mail-outbox.ts';
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0028_rendition_refusals': renditionRefusals,
   '0029_resumable_upload_checkpoints': resumableUploadCheckpoints,
   '0030_folders': folders,
+  '0031_folder_tallies_per_statement': folderTalliesPerStatement,
   '0032_folder_shares': folderShares,
 };
 

@@ -7,7 +7,7 @@ import type {
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { countedBytes } from '../../migrations/storage-usage.ts';
 import { writeTransaction } from '../write-transaction.ts';
-import { countUnderFolder, underFolder } from './folder-range.ts';
+import { countUnderFolder, lockFolderAgainstWriters, underFolder } from './folder-range.ts';
 import { insertEventsInBatches } from './insert-events-in-batches.ts';
 import { deleteShares } from './move-folder-shares.ts';
 
@@ -23,6 +23,7 @@ async function deleteOnce(
   trx: ControlledTransaction<DatabaseSchema>,
   deletion: FolderDeletion,
 ): Promise<{ deleted: DeletedFile[] } | FolderRefusal> {
+  await lockFolderAgainstWriters(trx, deletion);
   const fileCount = await countUnderFolder(trx, deletion);
   if (fileCount === 0) return { refused: 'empty' };
   if (fileCount > deletion.maxFiles) return { refused: 'tooLarge', fileCount };

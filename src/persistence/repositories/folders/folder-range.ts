@@ -41,3 +41,38 @@ export async function countUnderFolder(db: Kysely<DatabaseSchema>, folder: Folde
 export function codePointLength(text: string): number {
   return [...text].length;
 }
+
+/**
+ * PostgreSQL: makes a folder move or delete serializable with the writes racing it. Under READ
+ * COMMITTED a single DELETE or UPDATE sees the rows committed when it began, so a copy into the
+ * folder that committed while the statement waited on the copy's lock of its source survived a
+ * folder delete (test/folders/folder-races.property.test.ts found it). So, before its statements:
+ * 1. lock the folder's files: this waits for a writer holding one of them (a copy's source,
+ *    a single move), which then commits;
+ * 2. lock the owner's root row of `folders`: every insert, move or delete of the owner's files
+ *    updates it (the folder-count triggers), so a writer that already wrote waits to commit
+ *    first, and one that writes later waits for this transaction. The usage rows the writers'
+ *    triggers take before it are taken first, in their order. A writer that needs one of the
+ *    files locked in step 1 waits there, holding nothing this one needs: no deadlock.
+ * The statements after it see every write that came first. One deadlock is left: a writer that
+ * inserted a file at a path the move's files go to (an upload, a copy, a single move) waits for
+ * the usage rows while the move's update waits for that path. PostgreSQL rolls one of them back,
+ * and write-transaction.ts runs it again: it then meets the other's outcome, a serial one (the
+ * path taken, or the move's clash). SQLite serializes writers already.
+ */
+export async function lockFolderAgainstWriters(
+  trx: Kysely<DatabaseSchema>,
+  folder: FolderRef,
+): Promise<void> {
+  if (isSqlite(trx)) return;
+  await trx.selectFrom('files').select('id').where(underFolder(trx, folder)).forUpdate().execute();
+  // In the order every writer's triggers take them: the usage rows (the project's, then the
+  // owner's: migrations/storage-usage.ts), then the folders (the root first).
+  await sql`select 1 from storage_usage where project_id = ${folder.projectId} and user_id = '' for update`.execute(
+    trx,
+  );
+  await sql`select 1 from storage_usage where project_id = ${folder.projectId} and user_id = ${folder.ownerId}
+    for update`.execute(trx);
+  await sql`select 1 from folders where project_id = ${folder.projectId} and owner_id = ${folder.ownerId}
+    and path = '' for update`.execute(trx);
+}

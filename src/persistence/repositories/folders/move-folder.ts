@@ -4,7 +4,7 @@ import { unavailable } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { writeTransaction } from '../write-transaction.ts';
-import { codePointLength, countUnderFolder, underFolder } from './folder-range.ts';
+import { codePointLength, countUnderFolder, lockFolderAgainstWriters, underFolder } from './folder-range.ts';
 import { insertEventsInBatches } from './insert-events-in-batches.ts';
 import { findShareClash, moveShares } from './move-folder-shares.ts';
 
@@ -37,6 +37,7 @@ export async function moveFolder(db: Kysely<DatabaseSchema>, move: FolderMove): 
 }
 
 async function moveOnce(trx: ControlledTransaction<DatabaseSchema>, move: FolderMove): Promise<MoveResult> {
+  await lockFolderAgainstWriters(trx, move);
   const fileCount = await countUnderFolder(trx, move);
   if (fileCount === 0) return { refused: 'empty' };
   if (fileCount > move.maxFiles) return { refused: 'tooLarge', fileCount };
@@ -68,12 +69,19 @@ async function moveOnce(trx: ControlledTransaction<DatabaseSchema>, move: Folder
  */
 async function findFirstClash(trx: Kysely<DatabaseSchema>, move: FolderMove): Promise<string | undefined> {
   const rest = codePointLength(move.path) + 1;
+  const target = sql`cast(${move.to} as text) || substr(s.file_path, ${rest})`;
+  // One index probe per moved file, as a scalar subquery the planner cannot turn into a join:
+  // as a join (or an EXISTS) it underestimated the moved files (a substr() filter is a guess)
+  // and walked every file of the owner against every moved one: 42–55 s for 10,000 on PostgreSQL.
   const { rows } = await sql<{ file_path: string }>`
-    select t.file_path from files s join files t
-      on t.project_id = s.project_id and t.creator_id = s.creator_id
-      and t.file_path = cast(${move.to} as text) || substr(s.file_path, ${rest})
-    where ${underFolder(trx, move, 's')} and not (${underFolder(trx, move, 't')})
-    order by t.file_path limit 1`.execute(trx);
+    select clash as file_path from (
+      select (select t.file_path from files t
+        where t.project_id = s.project_id and t.creator_id = s.creator_id and t.file_path = ${target}
+          and not (${underFolder(trx, move, 't')})
+        limit 1) as clash
+      from files s where ${underFolder(trx, move, 's')}) as probed
+    where clash is not null
+    order by clash limit 1`.execute(trx);
   return rows[0]?.file_path;
 }
 
