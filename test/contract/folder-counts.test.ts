@@ -9,9 +9,9 @@ import {
   migrationNames,
   migrationProvider,
 } from '../../src/persistence/migrations/migrate-to-latest.ts';
-import { toNewFileRow } from '../../src/persistence/repositories/files/create-file.ts';
 import { openDatabase } from '../../src/persistence/open-database.ts';
 import { createRepositories } from '../../src/persistence/repositories/create-repositories.ts';
+import { toNewFileRow } from '../../src/persistence/repositories/files/create-file.ts';
 import { accountDeletion } from '../../src/wiring/account-deletion.ts';
 import { chooseSeed, toRounds } from '../support/fuzz-settings.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
