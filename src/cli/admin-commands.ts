@@ -3,6 +3,7 @@ import { createAccount, setAccountEnabled, setAccountRole } from '../domain/iden
 import { createProject } from '../domain/identity/create-project.ts';
 import type { Project } from '../domain/identity/project-repository.ts';
 import { assignProjectSettings } from '../domain/identity/project-settings.ts';
+import { toSettingsView } from '../domain/identity/settings-view.ts';
 import { notFound } from '../errors/errors.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';
 import { openStores } from '../wiring/open-stores.ts';
@@ -32,7 +33,7 @@ export function describeProject(project: Project) {
     appId: project.appId,
     allowedOrigins: project.allowedOrigins,
     adminRole: project.adminRole,
-    settings: project.settings,
+    settings: toSettingsView(project.settings),
     createdAt: project.createdAt.toISOString(),
   };
 }

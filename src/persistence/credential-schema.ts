@@ -98,3 +98,28 @@ export type ServiceKeysTable = {
   key_hash: string;
   created_at: number;
 };
+
+/** Who a provider says a user is (issue 37; migrations/user-identities.ts). */
+export type UserIdentitiesTable = {
+  project_id: string;
+  provider: string;
+  subject: string;
+  user_id: string;
+  display_name: string;
+  email: string | null;
+  created_at: number | string;
+};
+
+/** One provider sign-in in progress (migrations/user-identities.ts). */
+export type OAuthFlowsTable = {
+  id: string;
+  project_id: string;
+  provider: string;
+  client_state: string;
+  code_verifier: string;
+  nonce: string;
+  redirect_to: string | null;
+  created_at: number | string;
+  expires_at: number | string;
+  identity: string | null;
+};

@@ -8,6 +8,7 @@ import type {
   AccessEpochTable,
   AccountTokensTable,
   AppCredentialsTable,
+  OAuthFlowsTable,
   OperatorSessionsTable,
   OperatorSignInLinksTable,
   OperatorsTable,
@@ -16,6 +17,7 @@ import type {
   RefreshTokensTable,
   ServiceKeysTable,
   SigningKeysTable,
+  UserIdentitiesTable,
 } from './credential-schema.ts';
 import type {
   EventsTable,
@@ -56,6 +58,8 @@ export type DatabaseSchema = {
   refresh_tokens: RefreshTokensTable;
   app_credentials: AppCredentialsTable;
   service_keys: ServiceKeysTable;
+  user_identities: UserIdentitiesTable;
+  oauth_flows: OAuthFlowsTable;
   storage_usage: StorageUsageTable;
   folders: FoldersTable;
   folder_shares: FolderSharesTable;

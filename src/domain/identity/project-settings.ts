@@ -1,17 +1,8 @@
 import { validationFailed } from '../../errors/errors.ts';
-import {
-  assignMailTemplate,
-  isMailTemplateName,
-  isMailTemplateTable,
-  type MailTemplateTable,
-} from '../mail/mail-template-settings.ts';
-import {
-  assignPreset,
-  isPresetName,
-  isPresetTable,
-  type PresetTable,
-} from '../renditions/rendition-presets.ts';
+import { isMailTemplateTable, type MailTemplateTable } from '../mail/mail-template-settings.ts';
+import { isPresetTable, type PresetTable } from '../renditions/rendition-presets.ts';
 import { accountLinkOrigin, isAccountLinkUrl, parseAccountLinkUrl } from './account-link-url.ts';
+import { isOAuthProviderTable, type OAuthProviderTable } from './oauth-provider-settings.ts';
 import {
   booleanSetting,
   countSetting,
@@ -26,6 +17,7 @@ import {
   type SettingDefinition,
   sizeSetting,
 } from './setting-parsers.ts';
+import { tableSettings } from './table-settings.ts';
 
 /**
  * What an operator may tune per project (`coffer project set <project> name=value…`). Stored as
@@ -89,6 +81,13 @@ export type ProjectSettings = {
    * this bounds how long it holds its locks and how many events it writes at once.
    */
   maxFolderOperationFiles: number;
+  /** Sign-in providers (issue 37), set as `oauth.<name>.<field>=…`; secrets never shown back. */
+  oauth: OAuthProviderTable;
+  /**
+   * Whether a provider sign-in whose verified email matches an existing, verified account links
+   * to it; false: 409 ACCOUNT_EXISTS, and the user links from a signed-in session.
+   */
+  oauthLinkByEmail: boolean;
 };
 
 /** The highest maxFolderOperationFiles: a million row changes is already a long transaction. */
@@ -118,6 +117,8 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   downloads: 'gateway',
   presignedDownloadMaxSeconds: 300,
   maxFolderOperationFiles: 100_000,
+  oauth: {},
+  oauthLinkByEmail: false,
 });
 
 export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDefinition> = {
@@ -202,6 +203,17 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
       (value as number) >= 1 &&
       (value as number) <= maxFolderOperationFilesLimit,
   },
+  oauth: {
+    description:
+      'sign-in providers, set one field at a time as oauth.<name>.<clientId|clientSecret|issuer|authorizationUrl|tokenUrl|userinfoUrl>=…; presets: google, apple, microsoft, gitlab, github; oauth.<name>= removes one',
+    parse: (_text, name) => {
+      throw validationFailed(`${name} is set one field at a time: oauth.google.clientId=…`);
+    },
+    isValid: isOAuthProviderTable,
+  },
+  oauthLinkByEmail: booleanSetting(
+    'whether a provider sign-in with a verified email links to the verified account of that email (else 409 ACCOUNT_EXISTS)',
+  ),
 };
 
 export const projectSettingNames = Object.keys(projectSettingDefinitions) as (keyof ProjectSettings)[];
@@ -261,20 +273,9 @@ export function assignSettings(
   for (const assignment of assignments) {
     const equals = assignment.indexOf('=');
     const name = (equals < 0 ? assignment : assignment.slice(0, equals)) as keyof ProjectSettings;
-    if (isMailTemplateName(name) && equals >= 0) {
-      next.mailTemplates = assignMailTemplate(
-        next.mailTemplates as MailTemplateTable,
-        name,
-        assignment.slice(equals + 1),
-      );
-      continue;
-    }
-    if (isPresetName(name) && equals >= 0) {
-      next.renditionPresets = assignPreset(
-        next.renditionPresets as PresetTable,
-        name,
-        assignment.slice(equals + 1).trim(),
-      );
+    const table = equals >= 0 ? tableSettings.find((setting) => setting.matches(name)) : undefined;
+    if (table) {
+      next[table.key] = table.assign(next[table.key] as never, name, assignment.slice(equals + 1));
       continue;
     }
     if (!Object.hasOwn(projectSettingDefinitions, name)) {

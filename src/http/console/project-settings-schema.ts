@@ -65,6 +65,8 @@ const controls: Record<keyof ProjectSettings, SettingControl> = {
   downloads: { kind: 'choice' },
   presignedDownloadMaxSeconds: { kind: 'number', unit: 'seconds', min: 1, max: maxPresignedDownloadSeconds },
   maxFolderOperationFiles: { kind: 'number', unit: 'count', min: 1, max: maxFolderOperationFilesLimit },
+  oauth: { kind: 'table' },
+  oauthLinkByEmail: { kind: 'flag' },
 };
 
 /** The defaults of one project: the domain's, with its own admin role (projects.admin_role). */

@@ -1,5 +1,6 @@
 import type { FileRecord } from '../../domain/files/file-record.ts';
 import type { Project } from '../../domain/identity/project-repository.ts';
+import { toSettingsView } from '../../domain/identity/settings-view.ts';
 import { fileNotFound, notFound } from '../../errors/errors.ts';
 import type { Services } from '../../services.ts';
 import { toSettingsSchema } from './project-settings-schema.ts';
@@ -16,7 +17,7 @@ export function toProjectView(project: Project) {
     appId: project.appId,
     createdAt: project.createdAt.toISOString(),
     allowedOrigins: project.allowedOrigins,
-    settings: project.settings,
+    settings: toSettingsView(project.settings),
     settingsSchema: toSettingsSchema(project),
   };
 }

@@ -32,6 +32,7 @@ import { sessionRevocation } from './session-revocation.ts';
 import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
 import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
+import { userIdentities } from './user-identities.ts';
 import { uploadContracts } from './upload-contracts.ts';
 
 /**
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0030_folders': folders,
   '0031_folder_tallies_per_statement': folderTalliesPerStatement,
   '0032_folder_shares': folderShares,
+  '0033_user_identities': userIdentities,
 };
 
 /** The names of every migration, in the order they run. */
