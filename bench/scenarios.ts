@@ -32,6 +32,7 @@ import {
   scaleListNone,
   scaleReadsWhileListing,
 } from './scenarios/scale-scenarios.ts';
+import { sharedWithMe } from './scenarios/shared-with-me-scenario.ts';
 import { getFileOnPostgres, getFileOnPostgresS3 } from './scenarios/stack-scenarios.ts';
 import { webhookBesideTarpit } from './scenarios/webhook-tarpit-scenario.ts';
 import { bareFastifyWorkers, getFileWorkers } from './scenarios/worker-scenarios.ts';
@@ -66,5 +67,6 @@ export const scenarios: readonly Scenario[] = [
   folderPageScale,
   folderPageScale20,
   folderPageScaleCold,
+  sharedWithMe,
   folderMove,
 ];

@@ -113,4 +113,55 @@ describe('@coffer/client: folders', () => {
     const root = await bob.folders.list();
     assert.deepEqual([root.fileCount, root.folders.map((folder) => folder.path)], [1, ['archive/']]);
   });
+
+  it('shares a folder by id, email or role, lists its shares, unshares; shared() pages what others shared', async () => {
+    const cleo = newClient();
+    const dan = newClient();
+    await cleo.signup({ email: 'cleo@folders.example', password: 'correct horse' });
+    const { userId: danId } = await dan.signup({ email: 'dan@folders.example', password: 'correct horse' });
+    const report = await cleo.upload('work/q1/report.txt', 'numbers');
+    const memo = await cleo.upload('memo.txt', 'memo');
+    assert.equal(await failureOf(dan.get(report._id)), '403 ACCESS_DENIED');
+
+    const shared = await cleo.folders.share('work/', { userId: danId });
+    assert.deepEqual(
+      [
+        shared.owner,
+        shared.path,
+        shared.shares.map(({ scope, identifier, path }) => [scope, identifier, path]),
+      ],
+      [cleo.session?.userId, 'work/', [['user', danId, 'work/']]],
+    );
+    assert.equal((await dan.get(report._id)).filePath, 'work/q1/report.txt', 'a share reaches the subtree');
+    await cleo.folders.share('work/q1', { role: 'auditors' });
+    await cleo.folders.share('work/q1/', { email: 'DAN@folders.example' });
+    const reaching = await cleo.folders.shares('work/q1/');
+    assert.deepEqual(
+      reaching.shares.map(({ scope, identifier, path }) => `${path} ${scope} ${identifier}`),
+      [`work/ user ${danId}`, 'work/q1/ role auditors', `work/q1/ user ${danId}`],
+    );
+    assert.equal(
+      await failureOf(dan.folders.shares('work/', { owner: cleo.session?.userId })),
+      '404 FOLDER_NOT_FOUND',
+    );
+    await cleo.share(memo._id, { userId: danId });
+
+    const first = await dan.shared({ pageSize: 2 });
+    const second = await dan.shared({ pageSize: 2, cursor: first.nextCursor ?? undefined });
+    assert.equal(second.nextCursor, null);
+    const items = [...first.items, ...second.items].map((item) =>
+      item.kind === 'file' ? `file ${item.file.filePath}` : `folder ${item.path}`,
+    );
+    assert.deepEqual(items.sort(), ['file memo.txt', 'folder work/', 'folder work/q1/']);
+    assert.deepEqual((await cleo.shared()).items, [], "a caller's own files are never shared with them");
+
+    const after = await cleo.folders.unshare('work/', { userId: danId });
+    assert.equal(after.shares.length, 0);
+    await cleo.folders.unshare('work/q1/', { email: 'dan@folders.example' });
+    assert.equal(await failureOf(dan.get(report._id)), '403 ACCESS_DENIED');
+    assert.deepEqual(
+      (await dan.shared()).items.map((item) => item.kind),
+      ['file'],
+    );
+  });
 });

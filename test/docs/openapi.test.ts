@@ -31,6 +31,7 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'GET /api/v1/file/{fileId}/multipart',
     'GET /api/v1/folders',
     'GET /api/v1/folders/shares',
+    'GET /api/v1/shared',
     'GET /api/v1/user',
     'GET /api/v1/users',
     'GET /api/v1/webhooks',

@@ -15,6 +15,10 @@ export type FolderPage = Schemas['FolderPage'];
 export type FolderEntry = Schemas['FolderEntry'];
 export type FolderMove = operations['moveFolder']['responses'][200]['content']['application/json'];
 export type FolderDeletion = operations['deleteFolder']['responses'][200]['content']['application/json'];
+export type FolderShares = operations['listFolderShares']['responses'][200]['content']['application/json'];
+export type FolderShare = FolderShares['shares'][number];
+export type SharedPage = operations['listSharedWithMe']['responses'][200]['content']['application/json'];
+export type SharedItem = SharedPage['items'][number];
 export type UploadRequest = operations['requestUpload']['requestBody']['content']['application/json'];
 
 export type Call = {

@@ -600,6 +600,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shared with me
+         * @description The files and folders other users shared with the caller, by user id or by the caller's role, newest share first: one item per share (`kind` `file` with the record as the listing shows it, or `folder` with its owner, path and subtree counts, 0 while the owner has no file under it). The caller's own files and folders never appear. `pageSize` 1…100 (default 20); `nextCursor` continues the list. A service key is no user: 400.
+         */
+        get: operations["listSharedWithMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/folders/move": {
         parameters: {
             query?: never;
@@ -4801,6 +4821,119 @@ export interface operations {
             };
             /** @description Error: FOLDER_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSharedWithMe: {
+        parameters: {
+            query?: {
+                /** @description shares a page, 1…100, default 20 */
+                pageSize?: number;
+                /** @description nextCursor of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of shares */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the shares, newest first: one item per share (a file shared by id and by role is two) */
+                        items: ({
+                            /** @enum {string} */
+                            kind: "folder";
+                            /** @description whom the share names: the caller's id (`user`) or their role */
+                            scope: "user" | "role";
+                            /**
+                             * Format: date-time
+                             * @description when it was shared
+                             */
+                            sharedAt: string;
+                            /** @description the folder's owner (a user id) */
+                            owner: string;
+                            /** @description the shared folder, `/`-ended ('' is the owner's root) */
+                            path: string;
+                            /** @description files in its whole subtree now (0 while it has none) */
+                            fileCount: number;
+                            /** @description the verified files' bytes in its whole subtree */
+                            totalBytes: number;
+                        } | {
+                            /** @enum {string} */
+                            kind: "file";
+                            /** @description whom the share names: the caller's id (`user`) or their role */
+                            scope: "user" | "role";
+                            /**
+                             * Format: date-time
+                             * @description when it was shared
+                             */
+                            sharedAt: string;
+                            file: components["schemas"]["FileRecord"];
+                        })[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
-import type { Call, FolderDeletion, FolderMove, FolderPage } from './api-shapes.ts';
+import type { Call, FolderDeletion, FolderMove, FolderPage, FolderShares } from './api-shapes.ts';
+import type { ShareWith } from './request-paths.ts';
 
 /** How the client sends a call (its transport: headers, token refresh, errors). */
 type Send = <T>(call: Call) => Promise<T>;
@@ -12,7 +13,8 @@ export type FolderListOptions = FolderOwnerOption & { pageSize?: number; cursor?
 /**
  * One owner's folders (`client.folders`), each call the API operation of the same name: a
  * folder is a `/`-ended prefix of the owner's filePaths and exists while a file is under it.
- * Move and delete change every file under the folder in one transaction, or none.
+ * Move and delete change every file under the folder in one transaction, or none. A share
+ * lets its user or role read every file under the folder, present and future.
  */
 export class FolderCalls {
   readonly #send: Send;
@@ -51,6 +53,49 @@ export class FolderCalls {
       method: 'POST',
       path: '/api/v1/folders/delete',
       body: { owner: options.owner, path },
+      auth: true,
+    });
+  }
+
+  /**
+   * Shares the folder ('' the owner's root) with a user (by id or email) or a role: its
+   * files, present and future. Answers the shares reaching it (its own and its ancestors').
+   */
+  share(path: string, with_: ShareWith, options: FolderOwnerOption = {}): Promise<FolderShares> {
+    return this.#changeShare('share', path, with_, options);
+  }
+
+  /** Removes the share (an absent one is no error) and ends the links it let its grantee obtain. */
+  unshare(path: string, with_: ShareWith, options: FolderOwnerOption = {}): Promise<FolderShares> {
+    return this.#changeShare('unshare', path, with_, options);
+  }
+
+  /** The shares reaching the folder: its own and its ancestors', the root first. */
+  shares(path = '', options: FolderOwnerOption = {}): Promise<FolderShares> {
+    return this.#send({
+      method: 'GET',
+      path: '/api/v1/folders/shares',
+      query: { path, owner: options.owner },
+      auth: true,
+    });
+  }
+
+  #changeShare(
+    action: 'share' | 'unshare',
+    path: string,
+    with_: ShareWith,
+    options: FolderOwnerOption,
+  ): Promise<FolderShares> {
+    const grantee =
+      'userId' in with_
+        ? { user: with_.userId }
+        : 'role' in with_
+          ? { role: with_.role }
+          : { email: with_.email };
+    return this.#send({
+      method: 'POST',
+      path: `/api/v1/folders/${action}`,
+      body: { owner: options.owner, path, ...grantee },
       auth: true,
     });
   }

@@ -1,5 +1,12 @@
 import { AccountCalls } from './account-calls.ts';
-import type { FilePage, FileRecord, FileWithLink, LoginResult, UserProfile } from './api-shapes.ts';
+import type {
+  FilePage,
+  FileRecord,
+  FileWithLink,
+  LoginResult,
+  SharedPage,
+  UserProfile,
+} from './api-shapes.ts';
 import type { CofferClientOptions, Session } from './client-options.ts';
 import { defaultResumeStore } from './default-resume-store.ts';
 import { CofferError, toCofferError } from './errors.ts';
@@ -42,7 +49,11 @@ export type {
   FolderEntry,
   FolderMove,
   FolderPage,
+  FolderShare,
+  FolderShares,
   LoginResult,
+  SharedItem,
+  SharedPage,
   UploadTicket,
   UserProfile,
 } from './api-shapes.ts';
@@ -261,6 +272,15 @@ export class CofferClient {
       yield* page.docs;
       if (page.docs.length === 0 || pageNumber >= page.pages) return;
     }
+  }
+
+  /**
+   * One page of what other users shared with the caller (by id or by role), newest share
+   * first: files (their records) and folders (owner, path, counts). Pass `nextCursor` as
+   * `cursor` for the next page (null on the last).
+   */
+  shared(options: { pageSize?: number; cursor?: string } = {}): Promise<SharedPage> {
+    return this.#transport.call({ method: 'GET', path: '/api/v1/shared', query: options, auth: true });
   }
 
   // Events

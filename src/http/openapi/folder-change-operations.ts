@@ -1,6 +1,6 @@
 import type { Operation } from './operation.ts';
 
-/** Moving and deleting whole folders (issue 36): the owner, or the project's admins for any owner. */
+/** Moving, deleting and sharing whole folders, and what is shared with the caller (issue 36): the owner, or the project's admins for any owner. */
 export const folderChangeOperations: Record<string, Operation> = {
   'POST /api/v1/folders/move': {
     operationId: 'moveFolder',
@@ -55,5 +55,13 @@ export const folderChangeOperations: Record<string, Operation> = {
     access: 'user',
     errors: ['VALIDATION_FAILED', 'INVALID_FILE_PATH', 'FOLDER_NOT_FOUND'],
     success: { status: 200, description: 'The shares' },
+  },
+  'GET /api/v1/shared': {
+    operationId: 'listSharedWithMe',
+    description:
+      "The files and folders other users shared with the caller, by user id or by the caller's role, newest share first: one item per share (`kind` `file` with the record as the listing shows it, or `folder` with its owner, path and subtree counts, 0 while the owner has no file under it). The caller's own files and folders never appear. `pageSize` 1…100 (default 20); `nextCursor` continues the list. A service key is no user: 400.",
+    access: 'user',
+    errors: ['VALIDATION_FAILED'],
+    success: { status: 200, description: 'A page of shares' },
   },
 };

@@ -32,8 +32,8 @@ import { sessionRevocation } from './session-revocation.ts';
 import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
 import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
-import { userIdentities } from './user-identities.ts';
 import { uploadContracts } from './upload-contracts.ts';
+import { userIdentities } from './user-identities.ts';
 
 /**
  * Every migration, in code rather than a scanned folder (nothing to resolve at run time, and

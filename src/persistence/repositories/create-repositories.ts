@@ -8,6 +8,7 @@ import type { StorageUsageRepository } from '../../domain/files/storage-usage-re
 import type { FolderChangeRepository } from '../../domain/folders/folder-change-repository.ts';
 import type { FolderRepository } from '../../domain/folders/folder-repository.ts';
 import type { FolderShareRepository } from '../../domain/folders/folder-share-repository.ts';
+import type { SharedWithMeRepository } from '../../domain/folders/shared-with-me-repository.ts';
 import type { AccessEpochRepository } from '../../domain/identity/access-epoch-repository.ts';
 import type { AppCredentialRepository } from '../../domain/identity/app-credential-repository.ts';
 import type { ProjectDeletionRepository } from '../../domain/identity/project-deletion-repository.ts';
@@ -43,6 +44,7 @@ import { KyselyRefreshTokenRepository } from './kysely-refresh-token-repository.
 import { KyselyRenditionRepository } from './kysely-rendition-repository.ts';
 import { KyselyResumableUploadRepository } from './kysely-resumable-upload-repository.ts';
 import { KyselyServiceKeyRepository } from './kysely-service-key-repository.ts';
+import { KyselySharedWithMeRepository } from './kysely-shared-with-me-repository.ts';
 import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
 import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.ts';
 import { KyselyUserRepository } from './kysely-user-repository.ts';
@@ -76,6 +78,8 @@ export type Repositories = {
   /** Folder moves and deletes (issue 36). */
   folderChanges: FolderChangeRepository;
   folderShares: FolderShareRepository;
+  /** The files and folders shared with a user, newest first (issue 36). */
+  sharedWithMe: SharedWithMeRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -106,5 +110,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     accountTokens: new KyselyAccountTokenRepository(db),
     folderChanges: new KyselyFolderChangeRepository(db),
     folderShares: new KyselyFolderShareRepository(db),
+    sharedWithMe: new KyselySharedWithMeRepository(db),
   };
 }
