@@ -194,3 +194,33 @@ export const folderTooLarge = (fileCount: number, maxFiles: number) =>
     'FOLDER_TOO_LARGE',
     `The folder holds ${fileCount} files; one call moves or deletes at most ${maxFiles} (maxFolderOperationFiles)`,
   );
+
+// Sign-in with identity providers (issue 37).
+export const oauthProviderNotFound = (name: string) =>
+  new AppError('OAUTH_PROVIDER_NOT_FOUND', `The project has no sign-in provider ${JSON.stringify(name)}`);
+export const oauthStateNotFound = () =>
+  new AppError(
+    'OAUTH_STATE_NOT_FOUND',
+    'No finished sign-in has this state: it was never started, not finished yet, already taken, or older than 5 minutes',
+  );
+export const oauthFailed = (reason: string) => new AppError('OAUTH_FAILED', `The sign-in failed: ${reason}`);
+export const oauthProviderUnavailable = (cause?: unknown) =>
+  new AppError(
+    'OAUTH_PROVIDER_UNAVAILABLE',
+    'The identity provider could not be reached; try again shortly',
+    {
+      cause,
+    },
+  );
+export const identityInUse = () =>
+  new AppError('IDENTITY_IN_USE', 'This identity is already linked to another user of the project');
+export const accountExists = () =>
+  new AppError(
+    'ACCOUNT_EXISTS',
+    'An account with this email exists: sign in to it and link the provider from there',
+  );
+export const lastSignInMethod = () =>
+  new AppError(
+    'LAST_SIGN_IN_METHOD',
+    'This is the last way the user can sign in: set a password or link another provider first',
+  );

@@ -33,6 +33,7 @@ export type {
   AppCredentialsTable,
   EventsTable,
   MailOutboxTable,
+  OAuthFlowsTable,
   OperatorSessionsTable,
   OperatorSignInLinksTable,
   OperatorsTable,
@@ -42,6 +43,7 @@ export type {
   RefreshTokensTable,
   ServiceKeysTable,
   SigningKeysTable,
+  UserIdentitiesTable,
   WebhookDeliveriesTable,
   WebhooksTable,
 };

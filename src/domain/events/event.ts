@@ -23,6 +23,9 @@ export const eventTypes = [
   'user.login_failed',
   'user.logout',
   'user.password_changed',
+  'user.identity_linked',
+  'user.identity_unlinked',
+  'user.converted',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

@@ -25,8 +25,9 @@ export async function createAccount(
   const email = input.email.trim();
   if (!isEmailAddress(email)) throw validationFailed('email is not a valid address');
   // The domain of anonymous accounts' keys: nobody may pass for one.
-  if (email.toLowerCase().endsWith(`@${anonymousEmailDomain}`))
-    throw validationFailed(`email may not be at ${anonymousEmailDomain}`);
+  for (const reserved of [anonymousEmailDomain, providerAccountDomain])
+    if (email.toLowerCase().endsWith(`@${reserved}`))
+      throw validationFailed(`email may not be at ${reserved}`);
   assertPasswordPolicy(input.password);
   const role = assertRole(input.role ?? 'user');
   const id = newId();
@@ -58,7 +59,15 @@ export const anonymousEmailDomain = 'anonymous.invalid';
  * security: not a PHC string, so verifyPassword never matches it: an anonymous account has no
  * password and can never log in, nor change its password (it keeps its tokens only).
  */
-const noPasswordHash = '!no-password';
+export const noPasswordHash = '!no-password';
+
+/** The email of a provider sign-in that named no address: unique, and no mail goes there. */
+export const providerAccountDomain = 'oauth.invalid';
+
+/** Whether the account has a password (argon2id, a PHC string); anonymous and provider-made ones have none. */
+export function hasPassword(user: { passwordHash: string }): boolean {
+  return user.passwordHash.startsWith('$');
+}
 
 /**
  * An anonymous account: role `anonymous`, no password, and a generated unique key in the email

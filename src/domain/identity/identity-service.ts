@@ -147,9 +147,16 @@ export class IdentityService {
    * A new session (refresh-token family) and its first access and refresh tokens; the token's
    * lifetime is the project's (read when the caller does not pass it).
    */
-  async startSession(user: User, project?: Project, client?: ClientContext): Promise<Session> {
+  async startSession(
+    user: User,
+    project?: Project,
+    client?: ClientContext,
+    /** How the user signed in, for the event (issue 37: `oauth` and its provider). */
+    method?: { method: string; provider: string },
+  ): Promise<Session> {
     const at = this.#o.clock.now();
-    const login = toUserEvent('user.login', userActor(user.id, client && toClientInfo(client)), user, at);
+    const actor = userActor(user.id, client && toClientInfo(client));
+    const login = toUserEvent('user.login', actor, user, at, method);
     const { familyId, refreshToken } = await this.#o.refreshTokens.start(user, login);
     const owner = project ?? (await this.#o.projects.findById(user.projectId));
     return { ...(await this.#issueAccessToken(user, familyId, owner)), refreshToken, user };

@@ -1,0 +1,61 @@
+import type { NewEvent } from '../events/event.ts';
+import type { NewUser, User } from '../identity/user-repository.ts';
+import type { ProviderIdentity } from './provider-client.ts';
+
+/** A sign-in between its start and the app fetching its token (issue 37). */
+export type OAuthFlow = {
+  /** Coffer's own state, sent to the provider. */
+  id: string;
+  projectId: string;
+  provider: string;
+  /** The state the app's SDK chose: it fetches the token with it. */
+  clientState: string;
+  codeVerifier: string;
+  nonce: string;
+  redirectTo: string | null;
+  expiresAt: Date;
+  /** Set once by the callback. */
+  identity: ProviderIdentity | null;
+};
+
+export interface OAuthFlowRepository {
+  /** False when the app already started a flow with this client state (refused: states are single-use). */
+  create(flow: OAuthFlow, now: Date): Promise<boolean>;
+  /** The flow the provider's callback names, if it has not expired and has no identity yet. */
+  findOpen(id: string, now: Date): Promise<OAuthFlow | undefined>;
+  /** Records the identity once (a replayed callback finds it set: false); the flow then lives until `expiresAt`. */
+  complete(id: string, identity: ProviderIdentity, expiresAt: Date): Promise<boolean>;
+  /** Takes the completed flow of this client state, once: a second call finds nothing. */
+  take(projectId: string, provider: string, clientState: string, now: Date): Promise<OAuthFlow | undefined>;
+  /** Flows past their expiry go (the periodic sweep). */
+  deleteExpired(now: Date): Promise<number>;
+}
+
+/** A user's identity at a provider, as the profile's `providers` shows it. */
+export type LinkedIdentity = {
+  provider: string;
+  subject: string;
+  userId: string;
+  displayName: string;
+  email: string | null;
+};
+
+export interface UserIdentityRepository {
+  findUserId(projectId: string, provider: string, subject: string): Promise<string | undefined>;
+  listByUser(projectId: string, userId: string): Promise<LinkedIdentity[]>;
+  /** Links the identity to the user; false when another user holds it (one identity, one user). */
+  link(projectId: string, identity: LinkedIdentity, now: Date, event?: NewEvent): Promise<boolean>;
+  /**
+   * A new user and its identity in one transaction (a first provider sign-in), with its events;
+   * EMAIL_TAKEN or IDENTITY_IN_USE when a concurrent sign-in won.
+   */
+  createUser(
+    user: NewUser,
+    emailVerifiedAt: Date | null,
+    identity: LinkedIdentity,
+    now: Date,
+    events: NewEvent[],
+  ): Promise<User>;
+  /** Removes the user's identity at the provider; false when there was none. */
+  unlink(projectId: string, userId: string, provider: string, event?: NewEvent): Promise<boolean>;
+}

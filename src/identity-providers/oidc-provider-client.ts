@@ -1,0 +1,146 @@
+import { LRUCache } from 'lru-cache';
+import * as oidc from 'openid-client';
+import type { OAuthProvider } from '../domain/identity/oauth-provider-settings.ts';
+import {
+  type AuthorizationSecrets,
+  type ProviderClient,
+  ProviderError,
+  type ProviderIdentity,
+} from '../domain/sign-in/provider-client.ts';
+import { finishGitHubStyle, gitHubStyleAuthorizationUrl } from './oauth2-user-api.ts';
+import type { ProviderFetch } from './provider-fetch.ts';
+
+/** ID token algorithms Coffer accepts (issue 37): asymmetric only, never `none` or HMAC. */
+const acceptedAlgorithms = ['RS256', 'ES256', 'EdDSA'] as const;
+
+/** A provider's discovered metadata is kept this long (its keys are fetched by kid as needed). */
+const discoveryTtlMs = 60 * 60 * 1000;
+
+/**
+ * The identity providers' side of a sign-in, with openid-client: OpenID Connect discovery, the
+ * authorization URL (PKCE S256, nonce, state), and the code exchange, whose checks (state,
+ * `iss` of the response, the ID token's signature by the provider's JWKS, issuer, audience,
+ * nonce, `exp`, `iat`) are openid-client's. OAuth 2.0 providers without OpenID Connect (GitHub)
+ * go through oauth2-user-api.ts. Every call uses the guarded fetch.
+ */
+export class OidcProviderClient implements ProviderClient {
+  readonly #fetch: ProviderFetch;
+  readonly #allowInsecure: boolean;
+  readonly #timeoutSeconds: number;
+  readonly #configs = new LRUCache<string, Promise<oidc.Configuration>>({ max: 256, ttl: discoveryTtlMs });
+
+  constructor(options: { fetch: ProviderFetch; allowInsecure: boolean; timeoutSeconds: number }) {
+    this.#fetch = options.fetch;
+    this.#allowInsecure = options.allowInsecure;
+    this.#timeoutSeconds = options.timeoutSeconds;
+  }
+
+  async authorizationUrl(provider: OAuthProvider, secrets: AuthorizationSecrets): Promise<URL> {
+    const challenge = await oidc.calculatePKCECodeChallenge(secrets.codeVerifier);
+    if (provider.kind === 'oauth2') return gitHubStyleAuthorizationUrl(provider, secrets, challenge);
+    const config = await this.#configFor(provider);
+    return oidc.buildAuthorizationUrl(config, {
+      redirect_uri: secrets.redirectUri,
+      scope: 'openid email profile',
+      response_type: 'code',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: secrets.state,
+      nonce: secrets.nonce,
+    });
+  }
+
+  async finish(
+    provider: OAuthProvider,
+    callbackUrl: URL,
+    secrets: AuthorizationSecrets,
+  ): Promise<ProviderIdentity> {
+    if (provider.kind === 'oauth2') return finishGitHubStyle(provider, callbackUrl, secrets, this.#fetch);
+    const config = await this.#configFor(provider);
+    try {
+      const tokens = await oidc.authorizationCodeGrant(
+        config,
+        callbackUrl,
+        {
+          pkceCodeVerifier: secrets.codeVerifier,
+          expectedNonce: secrets.nonce,
+          expectedState: secrets.state,
+          idTokenExpected: true,
+        },
+        { redirect_uri: secrets.redirectUri },
+      );
+      const claims = tokens.claims();
+      if (!claims) throw new ProviderError('the provider answered no ID token');
+      return toIdentity(claims);
+    } catch (error) {
+      throw toProviderError(error);
+    }
+  }
+
+  /** The provider's configuration, discovered once an hour; a failed discovery is not kept. */
+  #configFor(provider: OAuthProvider & { kind: 'oidc' }): Promise<oidc.Configuration> {
+    const key = JSON.stringify([provider.issuer, provider.clientId, provider.clientSecret]);
+    let config = this.#configs.get(key);
+    if (!config) {
+      config = this.#discover(provider);
+      this.#configs.set(key, config);
+      config.catch(() => this.#configs.delete(key));
+    }
+    return config;
+  }
+
+  async #discover(provider: OAuthProvider & { kind: 'oidc' }): Promise<oidc.Configuration> {
+    try {
+      const discovered = await oidc.discovery(
+        new URL(provider.issuer),
+        provider.clientId,
+        undefined,
+        oidc.ClientSecretPost(provider.clientSecret),
+        {
+          [oidc.customFetch]: this.#fetch as oidc.CustomFetch,
+          timeout: this.#timeoutSeconds,
+          execute: this.#allowInsecure ? [oidc.allowInsecureRequests] : [],
+        },
+      );
+      const supported = discovered.serverMetadata().id_token_signing_alg_values_supported ?? ['RS256'];
+      const algorithm = acceptedAlgorithms.find((one) => supported.includes(one));
+      if (!algorithm)
+        throw new ProviderError('the provider signs ID tokens with no algorithm Coffer accepts');
+      // openid-client then refuses an ID token signed with any other algorithm (none and HMAC included).
+      const config = new oidc.Configuration(
+        discovered.serverMetadata(),
+        provider.clientId,
+        { id_token_signed_response_alg: algorithm },
+        oidc.ClientSecretPost(provider.clientSecret),
+      );
+      config[oidc.customFetch] = this.#fetch as oidc.CustomFetch;
+      config.timeout = this.#timeoutSeconds;
+      if (this.#allowInsecure) oidc.allowInsecureRequests(config);
+      return config;
+    } catch (error) {
+      throw toProviderError(error, true);
+    }
+  }
+}
+
+function toIdentity(claims: oidc.IDToken): ProviderIdentity {
+  const email = typeof claims.email === 'string' ? claims.email : null;
+  const name = typeof claims.name === 'string' ? claims.name : undefined;
+  return {
+    subject: claims.sub,
+    email,
+    emailVerified: email !== null && claims.email_verified === true,
+    displayName: (name ?? email?.split('@')[0] ?? claims.sub).slice(0, 200),
+  };
+}
+
+/** What went wrong, as the sign-in page says it: refused by checks, or the provider unreachable. */
+function toProviderError(error: unknown, discovery = false): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const unreachable =
+    discovery ||
+    (error instanceof Error &&
+      (error.name === 'TypeError' || error.name === 'AbortError' || error.name === 'TimeoutError'));
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError(message, { unreachable, cause: error });
+}

@@ -1,0 +1,100 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { ProviderIdentity } from '../../../domain/sign-in/provider-client.ts';
+import type { OAuthFlow, OAuthFlowRepository } from '../../../domain/sign-in/sign-in-repositories.ts';
+import { isUniqueViolation } from '../../database-errors.ts';
+import type { DatabaseSchema, OAuthFlowsTable } from '../../database-schema.ts';
+
+/** OAuthFlowRepository over Kysely: each step one statement, so two racing callbacks or token fetches cannot both win. */
+export class KyselyOAuthFlowRepository implements OAuthFlowRepository {
+  readonly #db: Kysely<DatabaseSchema>;
+
+  constructor(db: Kysely<DatabaseSchema>) {
+    this.#db = db;
+  }
+
+  async create(flow: OAuthFlow, now: Date): Promise<boolean> {
+    try {
+      await this.#db
+        .insertInto('oauth_flows')
+        .values({
+          id: flow.id,
+          project_id: flow.projectId,
+          provider: flow.provider,
+          client_state: flow.clientState,
+          code_verifier: flow.codeVerifier,
+          nonce: flow.nonce,
+          redirect_to: flow.redirectTo,
+          created_at: now.getTime(),
+          expires_at: flow.expiresAt.getTime(),
+          identity: null,
+        })
+        .execute();
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async findOpen(id: string, now: Date): Promise<OAuthFlow | undefined> {
+    const row = await this.#db
+      .selectFrom('oauth_flows')
+      .selectAll()
+      .where('id', '=', id)
+      .where('identity', 'is', null)
+      .where('expires_at', '>', now.getTime())
+      .executeTakeFirst();
+    return row && toFlow(row);
+  }
+
+  async complete(id: string, identity: ProviderIdentity, expiresAt: Date): Promise<boolean> {
+    const result = await this.#db
+      .updateTable('oauth_flows')
+      .set({ identity: JSON.stringify(identity), expires_at: expiresAt.getTime() })
+      .where('id', '=', id)
+      .where('identity', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async take(
+    projectId: string,
+    provider: string,
+    clientState: string,
+    now: Date,
+  ): Promise<OAuthFlow | undefined> {
+    // One DELETE … RETURNING: of two racing fetches, one takes the flow and the other finds none.
+    const row = await this.#db
+      .deleteFrom('oauth_flows')
+      .where('project_id', '=', projectId)
+      .where('provider', '=', provider)
+      .where('client_state', '=', clientState)
+      .where('identity', 'is not', null)
+      .where('expires_at', '>', now.getTime())
+      .returningAll()
+      .executeTakeFirst();
+    return row && toFlow(row);
+  }
+
+  async deleteExpired(now: Date): Promise<number> {
+    const result = await this.#db
+      .deleteFrom('oauth_flows')
+      .where('expires_at', '<=', now.getTime())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+function toFlow(row: Selectable<OAuthFlowsTable>): OAuthFlow {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    provider: row.provider,
+    clientState: row.client_state,
+    codeVerifier: row.code_verifier,
+    nonce: row.nonce,
+    redirectTo: row.redirect_to,
+    expiresAt: new Date(Number(row.expires_at)),
+    identity: row.identity === null ? null : (JSON.parse(row.identity) as ProviderIdentity),
+  };
+}
