@@ -202,6 +202,16 @@ describe('the console folder view, in headless Chromium', { skip: skipWithoutChr
       await page.getByRole('link', { name: 'kept/' }).waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
       assert.ok(overflow <= 0, `the folder view is wider than the screen by ${overflow}px`);
+      // The root may be shared too; its dialog fits the screen.
+      await page.getByRole('button', { name: 'Share folder' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Share the owner’s root' });
+      await dialog.getByRole('button', { name: 'Add share' }).waitFor();
+      await dialog.getByText('Loading…').waitFor({ state: 'detached' });
+      const box = (await dialog.boundingBox())!;
+      assert.ok(
+        box.x >= 0 && box.x + box.width <= 390,
+        `the share dialog spans ${box.x}…${box.x + box.width}px`,
+      );
       assert.deepEqual(problems, []);
     } finally {
       await page.close();
