@@ -201,3 +201,14 @@ export type FolderPage = {
   files: FileView[];
   nextCursor: string | null;
 };
+
+/** A share reaching a folder: its user or role reads every file under `path` (the folder or an ancestor). */
+export type FolderShare = AclEntry & { path: string; sharedAt: string };
+
+/** The shares reaching a folder, the root's first, and the email of each account they name, by id. */
+export type FolderShares = {
+  owner: string;
+  path: string;
+  shares: FolderShare[];
+  people: Record<string, string>;
+};

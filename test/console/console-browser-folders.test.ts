@@ -21,6 +21,7 @@ describe('the console folder view, in headless Chromium', { skip: skipWithoutChr
   let coffer: CofferProcess;
   let browser: Browser;
   let alice: Awaited<ReturnType<CofferProcess['client']['signup']>>;
+  let bob: Awaited<ReturnType<CofferProcess['client']['signup']>>;
   const ids: Record<string, string> = {};
   const recordOf = (path: string) =>
     coffer.client.call('GET', `/api/v1/file/${ids[path]}`, { token: alice.token });
@@ -29,6 +30,7 @@ describe('the console folder view, in headless Chromium', { skip: skipWithoutChr
     coffer = await startCofferProcess();
     await signInToConsole(coffer);
     alice = await coffer.client.signup('alice@example.com');
+    bob = await coffer.client.signup('bob@example.com');
     const png = await pngImage({ width: 320, height: 200 });
     for (const [path, content] of [
       ['trip/beach.png', png],
@@ -136,6 +138,60 @@ describe('the console folder view, in headless Chromium', { skip: skipWithoutChr
     }
   });
 
+  it('shares a folder from its dialog: listed with its folder, read by the grantee, removed after a confirm', async () => {
+    const { page, problems, dialogs } = await openPage(browser);
+    const bobReads = async () =>
+      (await coffer.client.call('GET', `/api/v1/file/${ids['kept/beach.png']}`, { token: bob.token })).status;
+    // A share of the root reaches kept/ too: listed there, on its own folder, removable only there.
+    const rootShare = await coffer.client.call('POST', '/api/v1/folders/share', {
+      token: alice.token,
+      body: { path: '', role: 'auditor' },
+    });
+    assert.equal(rootShare.status, 200, JSON.stringify(rootShare.body));
+    try {
+      await signIn(page, coffer.baseUrl);
+      await page.goto(
+        `${coffer.baseUrl}/console#/projects/${coffer.credentials.projectId}/folders/${alice.userId}/kept%2F`,
+      );
+      await page.getByRole('button', { name: 'Share folder' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Share kept/' });
+      const shares = dialog.getByRole('list', { name: 'Shares' });
+      const inherited = shares.getByRole('listitem').filter({ hasText: 'role auditor' });
+      await inherited.getByRole('link', { name: 'the owner’s root' }).waitFor();
+      assert.equal(await inherited.getByRole('button').count(), 0, "an ancestor's share is removed there");
+
+      // A refusal is told beside the form, in the service's words.
+      await dialog.getByLabel('Email or role').fill('nobody@example.com');
+      await dialog.getByRole('button', { name: 'Add share' }).click();
+      await dialog.locator('form').getByRole('alert').filter({ hasText: 'No such user' }).waitFor();
+
+      assert.equal(await bobReads(), 403);
+      await dialog.getByLabel('Email or role').fill('bob@example.com');
+      await dialog.getByRole('button', { name: 'Add share' }).click();
+      const bobsShare = shares.getByRole('listitem').filter({ hasText: 'bob@example.com' });
+      await bobsShare.filter({ hasText: 'on this folder' }).waitFor();
+      assert.equal(await bobReads(), 200, 'the grantee reads a file under the folder');
+      await assertNamedControls(page);
+      await picture(page, 'folder-share');
+
+      // Removing asks first (it ends the links of every file under the folder), then it is gone.
+      const asked = dialogs.length;
+      await bobsShare.getByRole('button', { name: 'Remove the share with bob@example.com' }).click();
+      await dialog
+        .getByRole('status')
+        .filter({ hasText: 'Stopped sharing kept/ with bob@example.com' })
+        .waitFor();
+      assert.match(dialogs[asked] ?? '', /Stop sharing kept\/ with bob@example.com\? Every link/);
+      assert.equal(await bobsShare.count(), 0);
+      assert.equal(await bobReads(), 403, 'unshared: the grantee reads it no more');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      assert.deepEqual(problems, [], 'no policy violation nor script error');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('fits a phone-sized screen', async () => {
     const { page, problems } = await openPage(browser, { width: 390, height: 844 });
     try {
@@ -146,6 +202,16 @@ describe('the console folder view, in headless Chromium', { skip: skipWithoutChr
       await page.getByRole('link', { name: 'kept/' }).waitFor();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
       assert.ok(overflow <= 0, `the folder view is wider than the screen by ${overflow}px`);
+      // The root may be shared too; its dialog fits the screen.
+      await page.getByRole('button', { name: 'Share folder' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Share the owner’s root' });
+      await dialog.getByRole('button', { name: 'Add share' }).waitFor();
+      await dialog.getByText('Loading…').waitFor({ state: 'detached' });
+      const box = (await dialog.boundingBox())!;
+      assert.ok(
+        box.x >= 0 && box.x + box.width <= 390,
+        `the share dialog spans ${box.x}…${box.x + box.width}px`,
+      );
       assert.deepEqual(problems, []);
     } finally {
       await page.close();

@@ -152,4 +152,65 @@ describe('console: folders', () => {
     const left = await browse({ owner: owner.email });
     assert.deepEqual([left.body.fileCount, left.body.totalBytes], [2, 6]);
   });
+
+  it("shares a folder: the grantee reads its files; the dialog's list names each share's folder and person", async () => {
+    const grantee = await coffer.client.signup();
+    const readKept = () =>
+      coffer.client.call('GET', `/api/v1/file/${ids['kept/a.jpg']}`, { token: grantee.token });
+    assert.equal((await readKept()).status, 403);
+    const shared = await call('POST', `${folders}/share`, {
+      owner: owner.email,
+      path: 'kept/',
+      email: grantee.email.toUpperCase(),
+    });
+    assert.equal(shared.status, 200, JSON.stringify(shared.body));
+    assert.equal((await readKept()).status, 200, 'the grantee reads a file under the folder');
+    const root = await call('POST', `${folders}/share`, { owner: owner.userId, path: '', role: 'auditor' });
+    assert.equal(root.status, 200, JSON.stringify(root.body));
+
+    const listed = await call(
+      'GET',
+      `${folders}/shares?${new URLSearchParams({ owner: owner.email, path: 'kept/' })}`,
+    );
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.deepEqual([listed.body.owner, listed.body.path], [owner.userId, 'kept/']);
+    assert.deepEqual(
+      listed.body.shares.map(({ scope, identifier, path }: Record<string, string>) => [
+        scope,
+        identifier,
+        path,
+      ]),
+      [
+        ['role', 'auditor', ''],
+        ['user', grantee.userId, 'kept/'],
+      ],
+    );
+    assert.deepEqual(listed.body.people, { [owner.userId]: owner.email, [grantee.userId]: grantee.email });
+
+    // Refusals come in the API's words.
+    const refusals = [
+      [{ path: 'kept/', email: 'nobody@example.com' }, 404, 'USER_NOT_FOUND'],
+      [{ path: 'no-such-folder/', role: 'auditor' }, 404, 'FOLDER_NOT_FOUND'],
+      [{ path: 'kept/', role: 'auditor', email: grantee.email }, 400, 'VALIDATION_FAILED'],
+      [{ path: 'kept/', email: owner.email }, 400, 'VALIDATION_FAILED'],
+    ] as const;
+    for (const [body, status, code] of refusals) {
+      const refused = await call('POST', `${folders}/share`, { owner: owner.email, ...body });
+      assert.deepEqual([refused.status, refused.body.code], [status, code], JSON.stringify(body));
+    }
+    const unknownOwner = await call('GET', `${folders}/shares?owner=nobody%40example.com`);
+    assert.deepEqual([unknownOwner.status, unknownOwner.body.code], [404, 'USER_NOT_FOUND']);
+
+    const unshared = await call('POST', `${folders}/unshare`, {
+      owner: owner.email,
+      path: 'kept/',
+      user: grantee.userId,
+    });
+    assert.equal(unshared.status, 200, JSON.stringify(unshared.body));
+    assert.deepEqual(
+      unshared.body.shares.map((share: { path: string }) => share.path),
+      [''],
+    );
+    assert.equal((await readKept()).status, 403, 'unshared: the grantee reads it no more');
+  });
 });

@@ -6,6 +6,8 @@ type Props = {
   folder: FolderPage;
   onMoved: (to: string, moved: number) => Promise<void>;
   onDeleted: (deleted: number, bytes: number) => Promise<void>;
+  /** Opens the folder's share dialog. */
+  onShare: () => void;
 };
 
 /** A folder as people name it: the closing `/` the service asks for is added when missing. */
@@ -13,9 +15,10 @@ const toFolderPath = (text: string) => (text.endsWith('/') ? text : `${text}/`);
 
 /**
  * Moving (renaming) and deleting the folder shown, each one call that changes every file under
- * it or none. Deleting asks first, naming what goes; a refused move says why beside its field.
+ * it or none, and sharing it. Deleting asks first, naming what goes; a refused move says why
+ * beside its field. The root has no move or delete (the API has none) but may be shared.
  */
-export function FolderActions({ project, folder, onMoved, onDeleted }: Props) {
+export function FolderActions({ project, folder, onMoved, onDeleted, onShare }: Props) {
   const moving = useAction();
   const deleting = useAction();
   const base = `/projects/${project.id}/folders`;
@@ -43,18 +46,25 @@ export function FolderActions({ project, folder, onMoved, onDeleted }: Props) {
   };
   return (
     <div class="folder-actions">
-      <ActionForm action={moving} onSubmit={move} class="row">
-        <label>
-          Move or rename to <input name="to" defaultValue={folder.path} required />
-        </label>
-        <button type="submit" disabled={moving.busy}>
-          Move folder
-        </button>
-      </ActionForm>
-      <button type="button" class="danger" disabled={deleting.busy} onClick={remove}>
-        Delete folder
+      <button type="button" class="secondary" onClick={onShare}>
+        Share folder
       </button>
-      <ErrorNote error={deleting.error} />
+      {folder.path !== '' && (
+        <>
+          <ActionForm action={moving} onSubmit={move} class="row">
+            <label>
+              Move or rename to <input name="to" defaultValue={folder.path} required />
+            </label>
+            <button type="submit" disabled={moving.busy}>
+              Move folder
+            </button>
+          </ActionForm>
+          <button type="button" class="danger" disabled={deleting.busy} onClick={remove}>
+            Delete folder
+          </button>
+          <ErrorNote error={deleting.error} />
+        </>
+      )}
     </div>
   );
 }

@@ -20,6 +20,7 @@ import {
   parentOf,
   Subfolders,
 } from './folder-listing.tsx';
+import { FolderShareDialog } from './folder-share-dialog.tsx';
 
 /** A folder page and the address it answers (owner as written there, path). */
 type Shown = FolderPage & { asked: string };
@@ -29,7 +30,7 @@ const keyOf = (owner: string, path: string) => `${owner}\n${path}`;
 /**
  * One owner's folders (issue 36): breadcrumbs from their root, the subfolders with the files
  * and bytes of their whole subtrees, the files directly inside a page at a time, and the
- * folder's move and delete. The folder is in the address (`#/projects/<p>/folders/<owner>/<path>`),
+ * folder's move, delete and share dialog. The folder is in the address (`#/projects/<p>/folders/<owner>/<path>`),
  * so a reload or a link opens it; a folder stays on screen until the next one is in whole.
  */
 export function FoldersPage({ project, owner, path }: { project: Project; owner?: string; path: string }) {
@@ -37,6 +38,7 @@ export function FoldersPage({ project, owner, path }: { project: Project; owner?
   const [open, setOpen] = useState<FileView | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [note, setNote] = useState('');
+  const [sharing, setSharing] = useState(false);
   const choosing = useAction();
   const acting = useAction();
   const fetchPage = (who: string, where: string, cursor?: string) => {
@@ -46,6 +48,7 @@ export function FoldersPage({ project, owner, path }: { project: Project; owner?
   const show = (who: string, where: string, page: FolderPage) => {
     setShown({ ...page, asked: keyOf(who, where) });
     setOpen(null);
+    setSharing(false);
     setLoadError(null);
     location.hash = folderHref(project, who, where);
   };
@@ -111,21 +114,28 @@ export function FoldersPage({ project, owner, path }: { project: Project; owner?
             <Breadcrumbs project={project} folder={shown} owner={owner} />
             <FolderTotals folder={shown} />
             {note && <StatusNote text={note} />}
-            {shown.path !== '' && (
-              <FolderActions
+            <FolderActions
+              key={shown.asked}
+              project={project}
+              folder={shown}
+              onShare={() => setSharing(true)}
+              onMoved={async (to, moved) => {
+                show(owner, to, await fetchPage(owner, to));
+                setNote(`Moved ${moved} file${moved === 1 ? '' : 's'} from ${shown.path} to ${to}.`);
+              }}
+              onDeleted={async (deleted, bytes) => {
+                await openNearest(owner, parentOf(shown.path));
+                setNote(
+                  `Deleted ${shown.path}: ${deleted} file${deleted === 1 ? '' : 's'}, ${formatBytes(bytes)}.`,
+                );
+              }}
+            />
+            {sharing && (
+              <FolderShareDialog
                 key={shown.asked}
                 project={project}
                 folder={shown}
-                onMoved={async (to, moved) => {
-                  show(owner, to, await fetchPage(owner, to));
-                  setNote(`Moved ${moved} file${moved === 1 ? '' : 's'} from ${shown.path} to ${to}.`);
-                }}
-                onDeleted={async (deleted, bytes) => {
-                  await openNearest(owner, parentOf(shown.path));
-                  setNote(
-                    `Deleted ${shown.path}: ${deleted} file${deleted === 1 ? '' : 's'}, ${formatBytes(bytes)}.`,
-                  );
-                }}
+                onClose={() => setSharing(false)}
               />
             )}
             <Subfolders project={project} folder={shown} owner={owner} />

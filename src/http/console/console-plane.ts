@@ -30,6 +30,7 @@ import { revokeProjectFileLinks } from './revoke-project-file-links.ts';
 import { rotateKeys } from './rotate-keys.ts';
 import { sendUserResetMail } from './send-user-reset-mail.ts';
 import { shareProjectFile } from './share-project-file.ts';
+import { shareProjectFolder } from './share-project-folder.ts';
 import { signIn } from './sign-in.ts';
 import { signInWithLink } from './sign-in-with-link.ts';
 import { signOut } from './sign-out.ts';
@@ -69,6 +70,7 @@ const routes = [
   browseProjectFolder,
   moveProjectFolder,
   deleteProjectFolder,
+  shareProjectFolder,
   getUsage,
   getProjectUsage,
   ...consoleEventRoutes,
