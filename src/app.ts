@@ -13,6 +13,7 @@ import { health } from './http/control/ops/health.ts';
 import { homePage } from './http/control/ops/home-page.ts';
 import { metrics } from './http/control/ops/metrics.ts';
 import { dataPlane } from './http/data/data-plane.ts';
+import { oauthPopupRoutes } from './http/oauth/oauth-popup-routes.ts';
 import { assertDocumented, documentOptions } from './http/openapi/document.ts';
 import { referencePageOptions } from './http/openapi/reference-page.ts';
 import { installBodyDeadline } from './http/plugins/body-deadline.ts';
@@ -117,6 +118,8 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   await app.register(swaggerUi, referencePageOptions);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(async (scope) => controlPlane(scope, services), { prefix: '/api/v1' });
+  // Outside the control plane's barriers: a popup's navigation sends no headers (issue 37).
+  await app.register(async (scope) => oauthPopupRoutes(scope, services), { prefix: '/api/v1' });
   await app.register(async (scope) => dataPlane(scope, services), { prefix: '/blob/v1' });
   await app.register(async (scope) => consolePlane(scope, services), { prefix: '/console/api' });
   await app.register(async (scope) => serveConsoleApp(scope, services));

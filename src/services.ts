@@ -29,6 +29,7 @@ import { openLocalLeaseHolders } from './wiring/local-lease-holders.ts';
 import { buildMailServices, type MailServices } from './wiring/mail-services.ts';
 import { buildMetricsServices, type MetricsServices } from './wiring/metrics-services.ts';
 import { openStores } from './wiring/open-stores.ts';
+import { buildSignInServices, type SignInServices } from './wiring/sign-in-services.ts';
 import { loadSigningKeys } from './wiring/signing-keys.ts';
 import type { WiringContext } from './wiring/wiring-context.ts';
 
@@ -40,6 +41,7 @@ export type Services = Pick<
   FileServices &
   FolderServices &
   FolderChangeServices &
+  SignInServices &
   EventServices &
   MailServices &
   AccountServices &
@@ -107,6 +109,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       ...files,
       ...buildFolderServices(context),
       ...buildFolderChangeServices(context),
+      ...buildSignInServices(context, { identity }),
       ...events,
       ...buildMailServices(context, { metrics: observed.metrics }),
       ...buildBackgroundJobs(context),

@@ -72,6 +72,9 @@ export type Config = Readonly<{
   emailVerificationTtlSeconds: number;
   magicLinkTtlSeconds: number;
   accountMailsPerClientPerHour: number;
+  oauthAllowPrivate: boolean;
+  oauthTimeoutSeconds: number;
+  oauthFlowsPerAddressPerHour: number;
   databasePoolMax: number;
   databasePreparedStatements: boolean;
   logLevel: string;

@@ -12,6 +12,7 @@ import { rateLimitSettings } from './settings/rate-limit-settings.ts';
 import { renditionSettings } from './settings/rendition-settings.ts';
 import { requestLimitSettings } from './settings/request-limit-settings.ts';
 import { resumableSettings } from './settings/resumable-settings.ts';
+import { signInSettings } from './settings/sign-in-settings.ts';
 import { storeSettings } from './settings/store-settings.ts';
 import { tokenSettings } from './settings/token-settings.ts';
 
@@ -36,6 +37,7 @@ export const settings = {
   ...eventSettings,
   ...mailSettings,
   ...accountSettings,
+  ...signInSettings,
   ...postgresSettings,
   ...observabilitySettings,
 } as const satisfies Record<string, Setting>;

@@ -71,6 +71,18 @@ export class OidcProviderClient implements ProviderClient {
       );
       const claims = tokens.claims();
       if (!claims) throw new ProviderError('the provider answered no ID token');
+      // Many providers keep the address out of the ID token when an access token comes along
+      // (OpenID Connect Core 5.4): the user info endpoint, checked to be about the same `sub`, has it.
+      if (claims.email === undefined && config.serverMetadata().userinfo_endpoint) {
+        const info = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+        return toIdentity({
+          ...info,
+          ...claims,
+          email: info.email,
+          email_verified: info.email_verified,
+          name: claims.name ?? info.name,
+        });
+      }
       return toIdentity(claims);
     } catch (error) {
       throw toProviderError(error);
@@ -123,7 +135,7 @@ export class OidcProviderClient implements ProviderClient {
   }
 }
 
-function toIdentity(claims: oidc.IDToken): ProviderIdentity {
+function toIdentity(claims: { sub: string; [claim: string]: unknown }): ProviderIdentity {
   const email = typeof claims.email === 'string' ? claims.email : null;
   const name = typeof claims.name === 'string' ? claims.name : undefined;
   return {
@@ -141,6 +153,12 @@ function toProviderError(error: unknown, discovery = false): ProviderError {
     discovery ||
     (error instanceof Error &&
       (error.name === 'TypeError' || error.name === 'AbortError' || error.name === 'TimeoutError'));
-  const message = error instanceof Error ? error.message : String(error);
+  // An OAuth error answer (invalid_grant…) says more than openid-client's generic message.
+  const body = error as { error?: unknown; error_description?: unknown };
+  const detail =
+    typeof body?.error === 'string'
+      ? `${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description}` : ''}`
+      : undefined;
+  const message = detail ?? (error instanceof Error ? error.message : String(error));
   return new ProviderError(message, { unreachable, cause: error });
 }

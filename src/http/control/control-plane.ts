@@ -12,6 +12,7 @@ import { fileRoutes } from './files/file-routes.ts';
 import { folderChangeRoutes } from './folders/folder-change-routes.ts';
 import { folderRoutes } from './folders/folder-routes.ts';
 import { multipartRoutes } from './multipart/multipart-routes.ts';
+import { signInRoutes } from './sign-in/sign-in-routes.ts';
 import { uploadRoutes } from './uploads/upload-routes.ts';
 import { userRoutes } from './users/user-routes.ts';
 import { webhookRoutes } from './webhooks/webhook-routes.ts';
@@ -19,6 +20,7 @@ import { webhookRoutes } from './webhooks/webhook-routes.ts';
 // Each area lists its own routes, so a new capability adds its list here and touches no neighbour.
 const routes = [
   ...authRoutes,
+  ...signInRoutes,
   ...accountRoutes,
   ...userRoutes,
   ...fileRoutes,

@@ -4,6 +4,7 @@ import { dataPlaneOperations } from './data-plane-operations.ts';
 import { folderChangeOperations } from './folder-change-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { probeOperations } from './probe-operations.ts';
+import { signInOperations } from './sign-in-operations.ts';
 import { uploadOperations } from './upload-operations.ts';
 import { webhookOperations } from './webhook-operations.ts';
 
@@ -218,6 +219,7 @@ export const operations: Record<string, Operation> = {
     success: { status: 200, component: 'FolderPage' },
   },
   ...folderChangeOperations,
+  ...signInOperations,
   ...dataPlaneOperations,
   ...uploadOperations,
   ...accountOperations,

@@ -102,7 +102,14 @@ export const UserProfileSchema = Type.Object({
   _id: Type.String(),
   role: Type.String(),
   ownerId: Type.Union([Type.String(), Type.Null()]),
-  providers: Type.Array(Type.Unknown()),
+  providers: Type.Array(
+    Type.Object({
+      id: Type.String({ description: "the provider's id of the user (`sub`)" }),
+      displayName: Type.String(),
+      providerName: Type.String({ description: 'the provider, as the project names it (google, github, …)' }),
+    }),
+    { description: 'the identity providers the user signs in with (issue 37)' },
+  ),
   devices: Type.Array(
     Type.Object({
       uuid: Type.String(),

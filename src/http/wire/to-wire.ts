@@ -52,13 +52,16 @@ function buildFileView(file: FileRecord): FileRecordView {
   return view;
 }
 
-/** Spec 2.4: the profile of a user. Devices and providers are not managed by Coffer (yet). */
-export function toProfileView(user: User) {
+/** A user's identity at a provider, in the seed's shape (issue 37). */
+export type ProviderView = { id: string; displayName: string; providerName: string };
+
+/** Spec 2.4: the profile of a user, its providers (issue 37) included. Devices are not managed by Coffer. */
+export function toProfileView(user: User, providers: ProviderView[] = []) {
   return {
     _id: user.id,
     role: user.role,
     ownerId: null,
-    providers: [],
+    providers,
     devices: [],
     picture: null,
     displayName: user.displayName,

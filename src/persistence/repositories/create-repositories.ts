@@ -23,6 +23,10 @@ import type { RateLimitRepository } from '../../domain/rate-limits/rate-limit-re
 import type { ImageSummaryRepository } from '../../domain/renditions/image-summary-repository.ts';
 import type { RenditionRepository } from '../../domain/renditions/rendition-repository.ts';
 import type { ResumableUploadRepository } from '../../domain/resumable/resumable-upload-repository.ts';
+import type {
+  OAuthFlowRepository,
+  UserIdentityRepository,
+} from '../../domain/sign-in/sign-in-repositories.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccountTokenRepository } from './accounts/kysely-account-token-repository.ts';
 import { FileViewCache } from './files/file-view-cache.ts';
@@ -49,6 +53,8 @@ import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
 import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.ts';
 import { KyselyUserRepository } from './kysely-user-repository.ts';
 import { KyselyWebhookRepository } from './kysely-webhook-repository.ts';
+import { KyselyOAuthFlowRepository } from './sign-in/kysely-oauth-flow-repository.ts';
+import { KyselyUserIdentityRepository } from './sign-in/kysely-user-identity-repository.ts';
 
 export type Repositories = {
   projects: ProjectRepository;
@@ -78,6 +84,8 @@ export type Repositories = {
   /** Folder moves and deletes (issue 36). */
   folderChanges: FolderChangeRepository;
   folderShares: FolderShareRepository;
+  oauthFlows: OAuthFlowRepository;
+  userIdentities: UserIdentityRepository;
   /** The files and folders shared with a user, newest first (issue 36). */
   sharedWithMe: SharedWithMeRepository;
 };
@@ -110,6 +118,8 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     accountTokens: new KyselyAccountTokenRepository(db),
     folderChanges: new KyselyFolderChangeRepository(db),
     folderShares: new KyselyFolderShareRepository(db),
+    oauthFlows: new KyselyOAuthFlowRepository(db),
+    userIdentities: new KyselyUserIdentityRepository(db),
     sharedWithMe: new KyselySharedWithMeRepository(db),
   };
 }

@@ -22,7 +22,7 @@ export const findUser: RouteRegistrar = (app, services) => {
     },
     async (request) => {
       const user = await getUserByEmail(services.repositories.users, request.principal, request.query.email);
-      return toProfileView(user);
+      return toProfileView(user, await services.oauthSignIn.providersOf(user));
     },
   );
 };

@@ -4,7 +4,7 @@ import { UserProfileSchema } from '../../wire/schemas.ts';
 import { toProfileView } from '../../wire/to-wire.ts';
 
 /** Spec 4.7: GET /api/v1/user → the profile of the caller. */
-export const getProfile: RouteRegistrar = (app) => {
+export const getProfile: RouteRegistrar = (app, services) => {
   app.get(
     '/user',
     {
@@ -14,6 +14,9 @@ export const getProfile: RouteRegistrar = (app) => {
         response: { 200: UserProfileSchema, ...errorResponses(401, 403) },
       },
     },
-    async (request) => toProfileView(toUserCaller(request).user),
+    async (request) => {
+      const { user } = toUserCaller(request);
+      return toProfileView(user, await services.oauthSignIn.providersOf(user));
+    },
   );
 };
