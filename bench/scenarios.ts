@@ -22,6 +22,7 @@ import {
 import { verifyWithWebhooks } from './scenarios/event-scenarios.ts';
 import { folderMove } from './scenarios/folder-move-scenario.ts';
 import { folderPageScale, folderPageScale20, folderPageScaleCold } from './scenarios/folder-scenarios.ts';
+import { folderSharesHotPath } from './scenarios/folder-share-scenario.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
 import { renditionCached, renditionRender } from './scenarios/rendition-scenarios.ts';
 import { s3DownloadGateway } from './scenarios/s3-download-scenarios.ts';
@@ -69,4 +70,5 @@ export const scenarios: readonly Scenario[] = [
   folderPageScaleCold,
   sharedWithMe,
   folderMove,
+  folderSharesHotPath,
 ];

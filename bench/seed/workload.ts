@@ -135,3 +135,20 @@ export async function createServiceKey(server: CofferServer, name: string): Prom
   if (created.code !== 0) throw new Error(`coffer project key create: ${created.stderr}`);
   return JSON.parse(created.stdout).key as string;
 }
+
+/**
+ * Another project on the server's stores, made as an operator does (`coffer project create`):
+ * the server answers it at once. Returns the server as seen with that project's credentials.
+ */
+export async function createProject(server: CofferServer, name: string): Promise<CofferServer> {
+  const args = ['project', 'create', name, '--json'];
+  const stores = [
+    '--data-dir',
+    server.dataDir,
+    ...(server.databaseUrl ? ['--database-url', server.databaseUrl] : []),
+  ];
+  const created = await runCli([...args, ...stores]);
+  if (created.code !== 0) throw new Error(`coffer project create: ${created.stderr}`);
+  const { projectId, appId, appSecret } = JSON.parse(created.stdout);
+  return { ...server, credentials: { projectId, appId, appSecret } };
+}

@@ -12,6 +12,7 @@ import {
   type EndpointId,
   endpoints,
   expectedOutcome,
+  folderShareCallers,
   isScoped,
   type Scope,
 } from './access-matrix.ts';
@@ -95,7 +96,9 @@ describe('authorization matrix over HTTP: every endpoint × every caller', { con
   }
 
   // Listing agrees with single reads, but for scope `*`: that scope lets whoever holds the id
-  // read, it does not hand the id out, so only ACL readers see such a file in their list.
+  // read, it does not hand the id out, so only ACL readers see such a file in their list. Nor
+  // does the listing walk shared folders (decisions.md, folder shares): a folder share's
+  // grantee finds the file by browsing the folder, which agrees with single reads instead.
   it('listing agrees with single reads (scope user); scope * lists for ACL readers only', async () => {
     for (const row of accessMatrix.filter((r) => r.action === 'read')) {
       const client = row.caller === 'otherProjectUser' ? world.other : world.api;
@@ -105,11 +108,24 @@ describe('authorization matrix over HTTP: every endpoint × every caller', { con
       assert.equal(listed.status, 200, listed.text);
       const file = world.files[row.scope as Scope].id;
       const seen = listed.body.docs.some((doc: { _id: string }) => doc._id === file);
+      const byFolder = (folderShareCallers as readonly string[]).includes(row.caller);
       const expected =
-        row.scope === 'user'
+        row.scope === 'user' && !byFolder
           ? row.expect === 'allow'
           : ['creator', 'userEntry', 'roleEntry', 'admin'].includes(row.caller);
       assert.equal(seen, expected, `${row.caller} lists the ${row.scope} file`);
+    }
+  });
+
+  it("browsing the files' folder agrees with single reads for a folder share's grantees", async () => {
+    const owner = world.accounts.creator.userId;
+    for (const caller of folderShareCallers) {
+      const browsed = await world.api.call('GET', `/api/v1/folders?owner=${owner}&path=matrix/`, {
+        token: world.accounts[caller].token,
+      });
+      assert.equal(browsed.status, 200, browsed.text);
+      const seen = browsed.body.files.map((doc: { _id: string }) => doc._id).sort();
+      assert.deepEqual(seen, [world.files.user.id, world.files['*'].id].sort(), caller);
     }
   });
 });

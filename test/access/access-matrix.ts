@@ -187,6 +187,9 @@ export const callers = {
   creator: 'the user who requested the upload',
   userEntry: 'a user named in a `user` ACL entry',
   roleEntry: 'a user whose role is named in a `role` ACL entry',
+  // Folder shares (issue 36): the world shares the files' folder, never the files themselves.
+  folderUserShare: 'a user named in a `user` share of a folder holding the file',
+  folderRoleShare: 'a user whose role is named in a `role` share of a folder holding the file',
   admin: "a holder of the project's admin role",
   stranger: 'a user of the project the file is not shared with',
   disabledUser: 'a user named in the ACL whose account was then disabled',
@@ -277,6 +280,10 @@ export const matrix: Record<CallerId, Row> = {
   creator: { api: 'ok', ...notAdmin, ...noLink },
   userEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...notAdmin, ...notFolderOwner, ...noLink },
   roleEntry: { api: 'ok', manage: 'ACCESS_DENIED', ...notAdmin, ...notFolderOwner, ...noLink },
+  // A folder share lets its grantee do what a file's own `user` or `role` entry does: read, not
+  // manage (canAccessFile reads `folderAcl` beside `acl`); it makes no one the folder's owner.
+  folderUserShare: { api: 'ok', manage: 'ACCESS_DENIED', ...notAdmin, ...notFolderOwner, ...noLink },
+  folderRoleShare: { api: 'ok', manage: 'ACCESS_DENIED', ...notAdmin, ...notFolderOwner, ...noLink },
   admin: { api: 'ok', ...noLink },
   // Scope `*` lets every user of the project who holds the id read; only the ACL lets anyone manage.
   stranger: {
@@ -342,16 +349,24 @@ export function isScoped(endpoint: EndpointId): boolean {
 
 /** The role the matrix's files are shared with, and the role the `roleEntry` caller holds. */
 export const sharedRole = 'editors';
+/** The role the matrix's folders are shared with (no file's own ACL names it): `folderRoleShare`'s. */
+export const folderSharedRole = 'viewers';
+/** The folders the world shares with `folderUserShare` and `folderSharedRole`: its files' and decoys'. */
+export const sharedFolders = ['matrix/', 'decoy/'] as const;
 
 /** Callers who pass both barriers and meet the ACL (a disabled account never gets that far). */
 export const aclCallers = [
   'creator',
   'userEntry',
   'roleEntry',
+  'folderUserShare',
+  'folderRoleShare',
   'admin',
   'stranger',
   'otherProjectUser',
 ] as const satisfies CallerId[];
+/** The ACL callers a folder share reaches the file for, not the file's own ACL. */
+export const folderShareCallers = ['folderUserShare', 'folderRoleShare'] as const satisfies Caller[];
 export type Caller = (typeof aclCallers)[number];
 export type Action = 'read' | 'manage';
 export type AccessRow = { caller: Caller; scope: Scope; action: Action; expect: 'allow' | 'ACCESS_DENIED' };

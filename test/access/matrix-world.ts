@@ -3,7 +3,7 @@ import type { Clock } from '../../src/domain/clock.ts';
 import { createServiceKey } from '../../src/domain/identity/service-keys.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
-import { type CallerId, type Scope, sharedRole } from './access-matrix.ts';
+import { type CallerId, folderSharedRole, type Scope, sharedFolders, sharedRole } from './access-matrix.ts';
 
 /** The Origin the matrix's project allows; browsers send it instead of the app secret. */
 export const allowedOrigin = 'https://app.example.com';
@@ -22,14 +22,25 @@ export type MatrixWorld = {
   /** Another project on the same server. */
   other: ApiClient;
   accounts: Record<
-    'creator' | 'userEntry' | 'roleEntry' | 'admin' | 'stranger' | 'disabledUser' | 'otherProjectUser',
+    | 'creator'
+    | 'userEntry'
+    | 'roleEntry'
+    | 'folderUserShare'
+    | 'folderRoleShare'
+    | 'admin'
+    | 'stranger'
+    | 'disabledUser'
+    | 'otherProjectUser',
     Account
   >;
   /** Service keys: a live one of the project, one revoked since, and one of the other project. */
   serviceKeys: { live: string; revoked: string; otherProject: string };
   /** The tokens of the callers refused by the token barrier (none for `noToken`). */
   badTokens: Partial<Record<CallerId, string>>;
-  /** Verified files, shared with userEntry, disabledUser, otherProjectUser and the role `editors`. */
+  /**
+   * Verified files, shared with userEntry, disabledUser, otherProjectUser and the role `editors`;
+   * their folder (`matrix/`) is shared with folderUserShare and the role `viewers`.
+   */
   files: Record<Scope, Verified>;
   /** Data plane: uploads go to `upload` (unverified), downloads come from `files.user`. */
   upload: MatrixFile;
@@ -41,7 +52,7 @@ export type MatrixWorld = {
   revokedDownloadUrl: string;
   /** A fresh verified file of the creator, for each delete that may succeed. */
   freshFile(scope: Scope): Promise<MatrixFile>;
-  /** The files refused deletes aim at, shared like `files`. */
+  /** The files refused deletes aim at, shared like `files` (their folder `decoy/` too). */
   decoys: Record<Scope, MatrixFile>;
   /** A folder of the creator's with one fresh file, for each folder move or delete that may succeed. */
   freshFolder(): Promise<string>;
@@ -77,12 +88,16 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
   }
   const signup = async (client: ApiClient, name: string): Promise<Account> =>
     client.signup(`${name}@example.com`, password);
-  const [creator, userEntry, roleEntry, admin, stranger, disabledUser] = await Promise.all(
-    ['creator', 'userentry', 'roleentry', 'admin', 'stranger', 'disabled'].map((name) => signup(api, name)),
-  );
+  const [creator, userEntry, roleEntry, folderUserShare, folderRoleShare, admin, stranger, disabledUser] =
+    await Promise.all(
+      ['creator', 'userentry', 'roleentry', 'folderuser', 'folderrole', 'admin', 'stranger', 'disabled'].map(
+        (name) => signup(api, name),
+      ),
+    );
   const otherProjectUser = await signup(other, 'other');
   const users = server.services.repositories.users;
   await users.setRole(api.credentials.projectId, roleEntry!.userId, sharedRole);
+  await users.setRole(api.credentials.projectId, folderRoleShare!.userId, folderSharedRole);
   await users.setRole(api.credentials.projectId, admin!.userId, 'admin');
   await users.setRole(other.credentials.projectId, otherProjectUser.userId, 'admin');
 
@@ -131,6 +146,16 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
         token: creator!.token,
       });
       if (shared.status !== 200) throw new Error(`share: ${shared.text}`);
+    }
+  }
+  // The folder-share callers reach the files through their folders only (no file ACL names them).
+  for (const path of sharedFolders) {
+    for (const grantee of [{ user: folderUserShare!.userId }, { role: folderSharedRole }]) {
+      const shared = await api.call('POST', '/api/v1/folders/share', {
+        token: creator!.token,
+        body: { path, ...grantee },
+      });
+      if (shared.status !== 200) throw new Error(`folder share: ${shared.text}`);
     }
   }
   await users.setEnabled(api.credentials.projectId, disabledUser!.userId, false);
@@ -182,6 +207,8 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
       creator: creator!,
       userEntry: userEntry!,
       roleEntry: roleEntry!,
+      folderUserShare: folderUserShare!,
+      folderRoleShare: folderRoleShare!,
       admin: admin!,
       stranger: stranger!,
       disabledUser: disabledUser!,

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { accessMatrix, type Caller, sharedRole } from '../../../test/access/access-matrix.ts';
+import {
+  accessMatrix,
+  type Caller,
+  folderSharedRole,
+  sharedFolders,
+  sharedRole,
+} from '../../../test/access/access-matrix.ts';
 import { canAccessFile, type Principal } from './decide-file-access.ts';
 
 const file = (permissionScope: 'user' | '*') => ({
@@ -12,13 +18,19 @@ const file = (permissionScope: 'user' | '*') => ({
     { scope: 'user' as const, identifier: 'userEntry' },
     { scope: 'role' as const, identifier: sharedRole },
   ],
-  folderAcl: [],
+  // The shares of the file's folder (the world's `matrix/`), as the record carries them.
+  folderAcl: [
+    { scope: 'user' as const, identifier: 'folderUserShare', path: sharedFolders[0] },
+    { scope: 'role' as const, identifier: folderSharedRole, path: sharedFolders[0] },
+  ],
 });
 
 const principals: Record<Caller, Principal> = {
   creator: { userId: 'creator', projectId: 'p1', role: 'user', isAdmin: false },
   userEntry: { userId: 'userEntry', projectId: 'p1', role: 'user', isAdmin: false },
   roleEntry: { userId: 'roleEntry', projectId: 'p1', role: sharedRole, isAdmin: false },
+  folderUserShare: { userId: 'folderUserShare', projectId: 'p1', role: 'user', isAdmin: false },
+  folderRoleShare: { userId: 'folderRoleShare', projectId: 'p1', role: folderSharedRole, isAdmin: false },
   admin: { userId: 'admin', projectId: 'p1', role: 'admin', isAdmin: true },
   stranger: { userId: 'stranger', projectId: 'p1', role: 'user', isAdmin: false },
   // Even named in the ACL by id, another project's user gets nothing.
