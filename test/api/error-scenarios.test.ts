@@ -427,6 +427,13 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   FOLDER_NOT_FOUND: 'test/folders/browse-folders.test.ts and test/folders/folder-changes.test.ts',
   FOLDER_CONFLICT: 'test/folders/folder-changes.test.ts',
   FOLDER_TOO_LARGE: 'test/folders/folder-changes.test.ts',
+  OAUTH_PROVIDER_NOT_FOUND: 'test/sign-in/oauth-sign-in.test.ts',
+  OAUTH_STATE_NOT_FOUND: 'test/sign-in/oauth-sign-in.test.ts',
+  OAUTH_FAILED: 'test/sign-in/oauth-sign-in.test.ts',
+  OAUTH_PROVIDER_UNAVAILABLE: 'test/sign-in/oauth-sign-in.test.ts',
+  IDENTITY_IN_USE: 'test/sign-in/oauth-sign-in.test.ts',
+  ACCOUNT_EXISTS: 'test/sign-in/oauth-sign-in.test.ts',
+  LAST_SIGN_IN_METHOD: 'test/sign-in/oauth-sign-in.test.ts',
 };
 
 describe('error scenarios', () => {

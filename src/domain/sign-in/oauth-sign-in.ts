@@ -75,6 +75,7 @@ export class OAuthSignIn {
     const url = await this.#call(() => this.#o.providers.authorizationUrl(provider, this.#secrets(flow)));
     if (!(await this.#o.flows.create(flow, now)))
       throw validationFailed('this state was used already: start with a new one');
+    await this.#o.flows.deleteExpired(now);
     return url;
   }
 

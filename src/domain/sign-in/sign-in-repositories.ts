@@ -27,7 +27,7 @@ export interface OAuthFlowRepository {
   complete(id: string, identity: ProviderIdentity, expiresAt: Date): Promise<boolean>;
   /** Takes the completed flow of this client state, once: a second call finds nothing. */
   take(projectId: string, provider: string, clientState: string, now: Date): Promise<OAuthFlow | undefined>;
-  /** Flows past their expiry go (the periodic sweep). */
+  /** Some flows past their expiry go (each start clears a few: abandoned sign-ins do not pile up). */
   deleteExpired(now: Date): Promise<number>;
 }
 

@@ -10,7 +10,11 @@ import type { DatabaseSchema } from '../database-schema.ts';
  */
 export async function deleteExpiredRows(
   db: Kysely<DatabaseSchema>,
-  where: { table: 'rate_limit_buckets' | 'refresh_token_families'; key: string; deadline: string },
+  where: {
+    table: 'rate_limit_buckets' | 'refresh_token_families' | 'oauth_flows';
+    key: string;
+    deadline: string;
+  },
   now: Date,
   limit: number,
 ): Promise<number> {

@@ -3,6 +3,7 @@ import type { ProviderIdentity } from '../../../domain/sign-in/provider-client.t
 import type { OAuthFlow, OAuthFlowRepository } from '../../../domain/sign-in/sign-in-repositories.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema, OAuthFlowsTable } from '../../database-schema.ts';
+import { deleteExpiredRows } from '../delete-expired-rows.ts';
 
 /** OAuthFlowRepository over Kysely: each step one statement, so two racing callbacks or token fetches cannot both win. */
 export class KyselyOAuthFlowRepository implements OAuthFlowRepository {
@@ -76,12 +77,9 @@ export class KyselyOAuthFlowRepository implements OAuthFlowRepository {
     return row && toFlow(row);
   }
 
-  async deleteExpired(now: Date): Promise<number> {
-    const result = await this.#db
-      .deleteFrom('oauth_flows')
-      .where('expires_at', '<=', now.getTime())
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+  deleteExpired(now: Date): Promise<number> {
+    // A few at a time, oldest first: each new flow clears what is left of abandoned ones.
+    return deleteExpiredRows(this.#db, { table: 'oauth_flows', key: 'id', deadline: 'expires_at' }, now, 20);
   }
 }
 
