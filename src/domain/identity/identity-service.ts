@@ -276,6 +276,6 @@ export class IdentityService {
 }
 
 /** EMAIL_NOT_VERIFIED where the project signs in verified addresses only (requireVerifiedEmail). */
-function assertVerifiedWhereRequired(project: Project, user: User): void {
+export function assertVerifiedWhereRequired(project: Project, user: User): void {
   if (project.settings.requireVerifiedEmail && user.emailVerifiedAt === null) throw emailNotVerified();
 }

@@ -9,7 +9,11 @@ import {
 } from '../../errors/errors.ts';
 import type { Clock } from '../clock.ts';
 import { toUserEvent, userActor } from '../events/user-events.ts';
-import type { ClientContext, Session } from '../identity/identity-service.ts';
+import {
+  assertVerifiedWhereRequired,
+  type ClientContext,
+  type Session,
+} from '../identity/identity-service.ts';
 import { type OAuthProvider, resolveOAuthProvider } from '../identity/oauth-provider-settings.ts';
 import type { Project } from '../identity/project-repository.ts';
 import type { User } from '../identity/user-repository.ts';
@@ -129,6 +133,8 @@ export class OAuthSignIn {
       caller: request.caller,
       client,
     });
+    // As a password login: a project that requires verified addresses refuses others.
+    assertVerifiedWhereRequired(project, user);
     return this.#o.sessions.startSession(user, project, client, { method: 'oauth', provider });
   }
 
