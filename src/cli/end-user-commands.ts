@@ -2,9 +2,17 @@ import { ConfigError } from '../config/config-error.ts';
 import { formatBytes } from '../domain/format-bytes.ts';
 import type { Command } from './command.ts';
 import { credentialsFilePath } from './credentials-file.ts';
-import { downloadFile, listFiles, login, logout, toShareTarget, withSession } from './files-commands.ts';
+import { downloadFile, listFiles, login, logout, withSession } from './files-commands.ts';
 import { assertNotFolder, deleteFolders, moveFolder, printFolderTree } from './folder-commands.ts';
 import { createProgress } from './progress.ts';
+import {
+  changeFolderShare,
+  isFolderArgument,
+  listFolderShares,
+  printSharedWithMe,
+  toGranteeText,
+  toShareWith,
+} from './share-commands.ts';
 import { toResumeLine, uploadFile } from './upload-file.ts';
 import { uploadResumeFilePath } from './upload-resume-file.ts';
 
@@ -90,24 +98,58 @@ export const endUserCommands: Record<string, Command> = {
     },
   },
   'files share': {
-    summary: 'Let a user (--user) or a role (--role) read a file.',
-    flags: ['user', 'role', 'json'],
-    args: ['<fileId>'],
-    run: async (_config, values, [fileId]) => {
-      const target = toShareTarget(values);
-      const file = await withSession(process.env, (client) => client.share(fileId!, target));
+    summary:
+      'Let a user (--user, --email) or a role (--role) read a file; or, with a folder (photos/, / for your root), every file under it, present and future.',
+    flags: ['user', 'role', 'email', 'owner', 'json'],
+    args: ['<fileId|folder/>'],
+    run: async (_config, values, [target]) => {
+      const with_ = toShareWith(values);
+      if (isFolderArgument(target!))
+        return withSession(process.env, (client) =>
+          changeFolderShare(client, { action: 'share', path: target!, with: with_, owner: values.owner }),
+        );
+      assertNoOwner(values.owner, 'share');
+      const file = await withSession(process.env, (client) => client.share(target!, with_));
       return { json: file, text: `${file._id} is shared with: ${toAclText(file.acl)}` };
     },
   },
   'files unshare': {
-    summary: "Remove a user's (--user) or a role's (--role) access to a file.",
-    flags: ['user', 'role', 'json'],
-    args: ['<fileId>'],
-    run: async (_config, values, [fileId]) => {
-      const target = toShareTarget(values);
-      await withSession(process.env, (client) => client.unshare(fileId!, target));
-      const entry = 'userId' in target ? `user:${target.userId}` : `role:${target.role}`;
-      return { json: { fileId, unshared: target }, text: `${fileId} is no longer shared with ${entry}` };
+    summary:
+      "Remove a user's (--user) or a role's (--role) access to a file; with a folder, the folder's share (--email too), ending its links.",
+    flags: ['user', 'role', 'email', 'owner', 'json'],
+    args: ['<fileId|folder/>'],
+    run: async (_config, values, [target]) => {
+      const with_ = toShareWith(values);
+      if (isFolderArgument(target!))
+        return withSession(process.env, (client) =>
+          changeFolderShare(client, { action: 'unshare', path: target!, with: with_, owner: values.owner }),
+        );
+      assertNoOwner(values.owner, 'unshare');
+      // The API removes a file's entry by id or role only: the ACL keeps ids, never emails.
+      if ('email' in with_)
+        throw new ConfigError("--email unshares a folder; a file's entry names the user by id (--user)");
+      await withSession(process.env, (client) => client.unshare(target!, with_));
+      return {
+        json: { fileId: target, unshared: with_ },
+        text: `${target} is no longer shared with ${toGranteeText(with_)}`,
+      };
+    },
+  },
+  'files shares': {
+    summary:
+      "The shares reaching a folder (/ for your root): its own and its ancestors', each with the folder it is on.",
+    flags: ['owner', 'json'],
+    args: ['<folder/>'],
+    run: async (_config, values, [folder]) =>
+      withSession(process.env, (client) => listFolderShares(client, { path: folder!, owner: values.owner })),
+  },
+  shared: {
+    summary:
+      'What other users shared with you (files and folders, by id or by your role), newest first, every page.',
+    flags: ['json'],
+    run: async (_config, values) => {
+      await withSession(process.env, (client) => printSharedWithMe(client, { json: values.json === true }));
+      return undefined; // printed line by line
     },
   },
   'files mv': {
@@ -149,6 +191,12 @@ function assertFileForm(argument: string, command: string, owner: string | undef
   assertNotFolder(argument, command);
   if (owner !== undefined)
     throw new ConfigError(`--owner names a folder's owner: coffer files ${command} -r`);
+}
+
+/** A file id has no owner to name: --owner goes with a folder only. */
+function assertNoOwner(owner: string | undefined, command: string): void {
+  if (owner !== undefined)
+    throw new ConfigError(`--owner names a folder's owner: coffer files ${command} <folder/>`);
 }
 
 function toAclText(acl: readonly { scope: string; identifier: string }[]): string {

@@ -123,18 +123,6 @@ export async function downloadFile(
   }
 }
 
-/** The ACL entry of `share` / `unshare`: exactly one of --user and --role. */
-export function toShareTarget(values: {
-  user?: string;
-  role?: string;
-}): { userId: string } | { role: string } {
-  if (values.user !== undefined && values.role !== undefined)
-    throw new ConfigError('--user and --role exclude each other');
-  if (values.user !== undefined) return { userId: values.user };
-  if (values.role !== undefined) return { role: values.role };
-  throw new ConfigError('--user <userId> or --role <role> is required');
-}
-
 async function askAppSecret(stdinTaken: boolean): Promise<string> {
   if (stdinTaken || !process.stdin.isTTY)
     throw new ConfigError('COFFER_APP_SECRET is required when the secret cannot be asked for at a terminal');

@@ -54,7 +54,11 @@ As a user of a running server (the session is kept in ~/.config/coffer/credentia
   coffer files ls <folder/> [--owner ID] [--json]   (the folder's tree with sizes; / is your root)
   coffer files upload <localPath> [--path filePath] [--json]
   coffer files download <fileId> [--out F] [--force] [--json]
-  coffer files share|unshare <fileId> --user <userId> | --role <role> [--json]
+  coffer files share|unshare <fileId> --user <userId> | --role <role> | --email E [--json]   (unshare: not --email)
+  coffer files share|unshare <folder/> --user <userId> | --role <role> | --email E [--owner ID] [--json]
+    (every file under the folder, present and future; unsharing ends the links it let the grantee take)
+  coffer files shares <folder/> [--owner ID] [--json]   (the shares reaching it: its own and its ancestors')
+  coffer shared [--json]           (what others shared with you, newest first; --json: one item per line)
   coffer files mv <fileId> <filePath> [--json]
   coffer files mv -r <from/> <to/> [--owner ID] [--json]   (every file under the folder, in one transaction)
   coffer files rm <fileId>... [--json]
