@@ -1,8 +1,11 @@
 import { createRemoteJWKSet, customFetch, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { TrustedIssuer } from '../domain/identity/trusted-issuer-settings.ts';
-import type { TrustedClaims, TrustedTokenVerifier } from '../domain/sign-in/trusted-token-verifier.ts';
-import { invalidToken, tokenExpired, trustedIssuerUnavailable } from '../errors/errors.ts';
+import type {
+  TrustedClaims,
+  TrustedTokenCheck,
+  TrustedTokenVerifier,
+} from '../domain/sign-in/trusted-token-verifier.ts';
 import type { ProviderFetch } from './provider-fetch.ts';
 
 /** Asymmetric only (issue 37): never `none`, never HMAC, whose key a JWKS would hand to anyone. */
@@ -31,7 +34,7 @@ export class JoseTrustedTokenVerifier implements TrustedTokenVerifier {
     this.#timeoutMs = options.timeoutSeconds * 1000;
   }
 
-  async verify(issuer: TrustedIssuer, token: string, now: Date): Promise<TrustedClaims> {
+  async verify(issuer: TrustedIssuer, token: string, now: Date): Promise<TrustedTokenCheck> {
     try {
       const { payload } = await jwtVerify(token, this.#keySetOf(issuer.jwksUrl), {
         issuer: issuer.issuer,
@@ -42,11 +45,11 @@ export class JoseTrustedTokenVerifier implements TrustedTokenVerifier {
         // A token without `exp` would never end; without `sub` it names nobody.
         requiredClaims: ['sub', 'exp'],
       });
-      return payload as TrustedClaims;
+      return { claims: payload as TrustedClaims };
     } catch (error) {
-      if (error instanceof KeysUnavailable) throw trustedIssuerUnavailable(error.cause);
-      if (error instanceof errors.JWTExpired) throw tokenExpired();
-      throw invalidToken();
+      if (error instanceof KeysUnavailable) return { refusal: 'keysUnavailable', cause: error.cause };
+      if (error instanceof errors.JWTExpired) return { refusal: 'expired' };
+      return { refusal: 'invalid', cause: error };
     }
   }
 

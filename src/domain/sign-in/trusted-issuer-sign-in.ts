@@ -1,6 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../../errors/app-error.ts';
-import { accountDisabled, accountExists } from '../../errors/errors.ts';
+import {
+  accountDisabled,
+  accountExists,
+  invalidToken,
+  tokenExpired,
+  trustedIssuerUnavailable,
+} from '../../errors/errors.ts';
 import type { Clock } from '../clock.ts';
 import { toUserEvent, userActor } from '../events/user-events.ts';
 import {
@@ -61,7 +67,12 @@ export class TrustedIssuerSignIn {
 
   /** The user the token speaks for, once it is verified; ACCOUNT_DISABLED for a disabled one. */
   async authenticate(project: Project, issuer: TrustedIssuer, token: string): Promise<User> {
-    const claims = await this.#o.verifier.verify(issuer, token, this.#o.clock.now());
+    const checked = await this.#o.verifier.verify(issuer, token, this.#o.clock.now());
+    if ('refusal' in checked) {
+      if (checked.refusal === 'keysUnavailable') throw trustedIssuerUnavailable(checked.cause);
+      throw checked.refusal === 'expired' ? tokenExpired() : invalidToken();
+    }
+    const { claims } = checked;
     const user =
       (await this.#findUser(project, issuer, claims.sub)) ?? (await this.#create(project, issuer, claims));
     if (!user.enabled) throw accountDisabled();
