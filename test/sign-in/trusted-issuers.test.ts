@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { exportSPKI, SignJWT, UnsecuredJWT } from 'jose';
+import { deleteProject } from '../../src/domain/identity/delete-project.ts';
 import { assignProjectSettings } from '../../src/domain/identity/project-settings.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
@@ -149,6 +150,30 @@ describe('bring your own tokens: trusted issuers', () => {
     const refused = await profileOf(client, await acme.sign({ sub: 'to-disable', aud: audience }));
     assert.equal(refused.status, 403);
     assert.equal(refused.body.code, 'ACCOUNT_DISABLED');
+  });
+
+  it('a deleted user takes its identity along: the same sub comes back as a new user', async () => {
+    const first = await profileOf(client, await acme.sign({ sub: 'returning', aud: audience }));
+    assert.equal(first.status, 200, first.text);
+    await server.services.repositories.users.delete(client.credentials.projectId, first.body._id);
+    const again = await profileOf(client, await acme.sign({ sub: 'returning', aud: audience }));
+    assert.equal(again.status, 200, again.text);
+    assert.notEqual(again.body._id, first.body._id);
+  });
+
+  it('a project whose users came from a trusted issuer can be deleted', async () => {
+    const doomed = await server.createProject('trusted-doomed');
+    await configure(doomed, [
+      `trustedIssuers.acme.issuer=${acme.issuer}`,
+      `trustedIssuers.acme.jwksUrl=${acme.jwksUrl}`,
+      `trustedIssuers.acme.audience=${audience}`,
+    ]);
+    assert.equal((await profileOf(doomed, await acme.sign({ sub: 'x', aud: audience }))).status, 200);
+    const { repositories, blobs } = server.services;
+    const project = (await repositories.projects.findById(doomed.credentials.projectId))!;
+    const report = await deleteProject({ deletion: repositories.projectDeletion, blobs, project });
+    assert.equal(report.users, 1);
+    assert.equal(await repositories.projects.findById(project.id), undefined);
   });
 
   describe('refusals', () => {
