@@ -59,8 +59,11 @@ export class TrustedIssuerSignIn {
   issuerOf(project: Project, token: string): TrustedIssuer | undefined {
     const table = project.settings.trustedIssuers;
     for (const _ in table) {
+      // Coffer's own tokens (HS256) stop at their remembered header; so do `none` and HMAC
+      // tokens whatever `iss` they claim: Coffer's check refuses them (INVALID_TOKEN).
+      if (!hasAsymmetricHeader(token)) return undefined;
       const iss = peekIssuer(token);
-      return iss === undefined || iss === 'coffer' ? undefined : findTrustedIssuer(table, iss);
+      return iss === undefined ? undefined : findTrustedIssuer(table, iss);
     }
     return undefined;
   }
@@ -165,6 +168,31 @@ function toDisplayName(claims: TrustedClaims): string {
   return typeof name === 'string' && name.trim() !== ''
     ? name.trim().slice(0, 200)
     : claims.sub.slice(0, 200);
+}
+
+const asymmetricAlgorithms: ReadonlySet<unknown> = new Set(['RS256', 'ES256', 'EdDSA']);
+// Every token of one key shares its header, so its reading is remembered (bounded: headers
+// come from clients), as token-service.ts remembers the kid of Coffer's own.
+const asymmetricByHeader = new Map<string, boolean>();
+
+/** Whether the token's header names an algorithm a trusted issuer may sign with. */
+function hasAsymmetricHeader(token: string): boolean {
+  const dot = token.indexOf('.');
+  if (dot <= 0 || dot > 1024) return false;
+  const header = token.slice(0, dot);
+  let asymmetric = asymmetricByHeader.get(header);
+  if (asymmetric === undefined) {
+    try {
+      asymmetric = asymmetricAlgorithms.has(
+        JSON.parse(Buffer.from(header, 'base64url').toString('utf8'))?.alg,
+      );
+    } catch {
+      asymmetric = false;
+    }
+    if (asymmetricByHeader.size >= 1000) asymmetricByHeader.clear();
+    asymmetricByHeader.set(header, asymmetric);
+  }
+  return asymmetric;
 }
 
 /** The `iss` of a compact JWT's payload, undefined when it has none or is not a JWT. */
