@@ -214,11 +214,15 @@ export const oauthProviderUnavailable = (cause?: unknown) =>
   );
 export const identityInUse = () =>
   new AppError('IDENTITY_IN_USE', 'This identity is already linked to another user of the project');
-export const accountExists = () =>
-  new AppError(
-    'ACCOUNT_EXISTS',
-    'An account with this email exists: sign in to it and link the provider from there',
-  );
+export const accountExists = (
+  message = 'An account with this email exists: sign in to it and link the provider from there',
+) => new AppError('ACCOUNT_EXISTS', message);
+/**
+ * A trusted issuer's token whose keys (JWKS) cannot be fetched: the token may be good, so it is
+ * neither accepted nor called invalid; the call may be retried (issue 37, item 4).
+ */
+export const trustedIssuerUnavailable = (cause?: unknown) =>
+  new AppError('UNAVAILABLE', "The token issuer's keys could not be fetched; retry shortly", { cause });
 export const lastSignInMethod = () =>
   new AppError(
     'LAST_SIGN_IN_METHOD',

@@ -6,6 +6,9 @@ import { SignupThrottle } from '../domain/identity/signup-throttle.ts';
 import { TokenService } from '../domain/identity/token-service.ts';
 import { OperatorService } from '../domain/operators/operator-service.ts';
 import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
+import { TrustedIssuerSignIn } from '../domain/sign-in/trusted-issuer-sign-in.ts';
+import { JoseTrustedTokenVerifier } from '../identity-providers/jose-trusted-token-verifier.ts';
+import { createProviderFetch } from '../identity-providers/provider-fetch.ts';
 import { buildKeyRing, type InitialKeys } from './signing-keys.ts';
 import type { WiringContext } from './wiring-context.ts';
 
@@ -51,9 +54,22 @@ export function buildIdentityServices(context: WiringContext, keys: InitialKeys)
       clock,
       accessEpoch: context.accessEpoch,
       events: repositories.events,
+      trustedIssuers: buildTrustedIssuers(context),
       ...throttles,
     }),
   };
+}
+
+/** Bearer tokens of issuers a project trusts (issue 37, item 4); their keys come through the guarded fetch. */
+function buildTrustedIssuers({ config, repositories, clock }: WiringContext): TrustedIssuerSignIn {
+  const timeoutSeconds = config.oauthTimeoutSeconds;
+  const fetch = createProviderFetch({ allowPrivate: config.oauthAllowPrivate, timeoutSeconds });
+  return new TrustedIssuerSignIn({
+    verifier: new JoseTrustedTokenVerifier({ fetch, timeoutSeconds }),
+    users: repositories.users,
+    identities: repositories.userIdentities,
+    clock,
+  });
 }
 
 /** Login and signup limits, counted in the metadata store so that every process shares them. */

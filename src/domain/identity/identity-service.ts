@@ -12,6 +12,7 @@ import { type Principal, toPrincipal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { toUserEvent, userActor } from '../events/user-events.ts';
+import type { TrustedIssuerSignIn } from '../sign-in/trusted-issuer-sign-in.ts';
 import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { anonymousRole, createAccount, createAnonymousAccount, type NewAccount } from './accounts.ts';
 import type { AppCredential, AppCredentialRepository } from './app-credential-repository.ts';
@@ -40,6 +41,8 @@ export type IdentityServiceOptions = {
   accessEpoch: AccessEpochWatch;
   /** Where a failed login, which changes nothing, records its event. */
   events: EventLog;
+  /** Bearer tokens of the issuers a project trusts (issue 37, item 4); none: Coffer's own only. */
+  trustedIssuers?: TrustedIssuerSignIn;
 };
 
 /** Where a request came from: limits count by the address, events record both. */
@@ -248,13 +251,21 @@ export class IdentityService {
    * account is read on every call (from a cache that a change anywhere invalidates within the
    * access epoch's interval, cached-user-repository.ts), so a disabled account is refused; and
    * so is a token whose session ended (logout, password change or reset, reuse revocation,
-   * expiry of its refresh tokens), as an invalid token (session-liveness.ts).
+   * expiry of its refresh tokens), as an invalid token (session-liveness.ts). A token whose `iss`
+   * is an issuer the project trusts is that issuer's to vouch for (trusted-issuer-sign-in.ts); it
+   * has no session.
    */
   async authenticate(
     project: Project,
     token: string,
     options: { unverifiedAllowed?: boolean } = {},
   ): Promise<Authenticated> {
+    const issuer = this.#o.trustedIssuers?.issuerOf(project, token);
+    if (issuer) {
+      const user = await this.#o.trustedIssuers!.authenticate(project, issuer, token);
+      if (!options.unverifiedAllowed) assertVerifiedWhereRequired(project, user);
+      return { principal: toPrincipal(project, user), user };
+    }
     const tokens = await this.#o.tokens.current();
     const now = this.#o.clock.now();
     const claims = tokens.verify(token, toUnixSeconds(now));

@@ -18,6 +18,7 @@ import {
   sizeSetting,
 } from './setting-parsers.ts';
 import { tableSettings } from './table-settings.ts';
+import { isTrustedIssuerTable, type TrustedIssuerTable } from './trusted-issuer-settings.ts';
 
 /**
  * What an operator may tune per project (`coffer project set <project> name=value…`). Stored as
@@ -88,6 +89,11 @@ export type ProjectSettings = {
    * to it; false: 409 ACCOUNT_EXISTS, and the user links from a signed-in session.
    */
   oauthLinkByEmail: boolean;
+  /**
+   * Issuers whose JWTs are bearer tokens (issue 37, item 4), set as
+   * `trustedIssuers.<name>.<issuer|jwksUrl|audience|roleClaim|roles>=…`.
+   */
+  trustedIssuers: TrustedIssuerTable;
 };
 
 /** The highest maxFolderOperationFiles: a million row changes is already a long transaction. */
@@ -119,6 +125,7 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   maxFolderOperationFiles: 100_000,
   oauth: {},
   oauthLinkByEmail: false,
+  trustedIssuers: {},
 });
 
 export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDefinition> = {
@@ -214,6 +221,14 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
   oauthLinkByEmail: booleanSetting(
     'whether a provider sign-in with a verified email links to the verified account of that email (else 409 ACCOUNT_EXISTS)',
   ),
+  trustedIssuers: {
+    description:
+      'issuers whose JWTs are bearer tokens, set one field at a time as trustedIssuers.<name>.<issuer|jwksUrl|audience|roleClaim|roles>=… (roles: comma-separated roles roleClaim may grant); trustedIssuers.<name>= removes one',
+    parse: (_text, name) => {
+      throw validationFailed(`${name} is set one field at a time: trustedIssuers.acme.issuer=…`);
+    },
+    isValid: isTrustedIssuerTable,
+  },
 };
 
 export const projectSettingNames = Object.keys(projectSettingDefinitions) as (keyof ProjectSettings)[];

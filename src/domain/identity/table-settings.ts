@@ -9,14 +9,19 @@ import {
   isOAuthSettingName,
   type OAuthProviderTable,
 } from './oauth-provider-settings.ts';
+import {
+  assignTrustedIssuerSetting,
+  isTrustedIssuerSettingName,
+  type TrustedIssuerTable,
+} from './trusted-issuer-settings.ts';
 
 /**
  * Settings that are tables, set one entry at a time under a dotted name
- * (`renditions.<name>=…`, `mailTemplates.<purpose>.<part>=…`, `oauth.<name>.<field>=…`).
+ * (`renditions.<name>=…`, `mailTemplates.<purpose>.<part>=…`, `oauth.<name>.<field>=…`, `trustedIssuers.<name>.<field>=…`).
  */
 type TableSetting = {
   /** The project setting holding the table. */
-  key: 'mailTemplates' | 'renditionPresets' | 'oauth';
+  key: 'mailTemplates' | 'renditionPresets' | 'oauth' | 'trustedIssuers';
   matches(settingName: string): boolean;
   assign(table: never, settingName: string, text: string): unknown;
 };
@@ -36,5 +41,11 @@ export const tableSettings: readonly TableSetting[] = [
     key: 'oauth',
     matches: isOAuthSettingName,
     assign: (table: OAuthProviderTable, name: string, text: string) => assignOAuthSetting(table, name, text),
+  },
+  {
+    key: 'trustedIssuers',
+    matches: isTrustedIssuerSettingName,
+    assign: (table: TrustedIssuerTable, name: string, text: string) =>
+      assignTrustedIssuerSetting(table, name, text),
   },
 ];

@@ -66,6 +66,7 @@ const controls: Record<keyof ProjectSettings, SettingControl> = {
   presignedDownloadMaxSeconds: { kind: 'number', unit: 'seconds', min: 1, max: maxPresignedDownloadSeconds },
   maxFolderOperationFiles: { kind: 'number', unit: 'count', min: 1, max: maxFolderOperationFilesLimit },
   oauth: { kind: 'table' },
+  trustedIssuers: { kind: 'table' },
   oauthLinkByEmail: { kind: 'flag' },
 };
 

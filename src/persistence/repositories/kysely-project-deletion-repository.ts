@@ -88,6 +88,9 @@ export class KyselyProjectDeletionRepository implements ProjectDeletionRepositor
   async deleteProject(projectId: string): Promise<boolean> {
     // Folder shares outlive their files (a share reaches files to come): they go with the project.
     await this.#db.deleteFrom('folder_shares').where('project_id', '=', projectId).execute();
+    // Sign-in rows name the project (a foreign key): identities and flows go first (issue 37).
+    await this.#db.deleteFrom('user_identities').where('project_id', '=', projectId).execute();
+    await this.#db.deleteFrom('oauth_flows').where('project_id', '=', projectId).execute();
     const result = await this.#db.deleteFrom('projects').where('id', '=', projectId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }

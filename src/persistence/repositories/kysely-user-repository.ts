@@ -116,6 +116,13 @@ export class KyselyUserRepository implements UserRepository {
           eb.or([eb('owner_id', '=', id), eb.and([eb('scope', '=', 'user'), eb('identifier', '=', id)])]),
         )
         .execute();
+      // So do its identities (issue 37): a provider or trusted issuer's `sub` that comes back
+      // makes a new user, instead of naming one that is gone.
+      await trx
+        .deleteFrom('user_identities')
+        .where('project_id', '=', projectId)
+        .where('user_id', '=', id)
+        .execute();
       await insertEvents(trx, [event]);
       return true;
     });
