@@ -244,7 +244,7 @@ async function populate(server: TestServer, clock: MovableClock): Promise<Matrix
       (await users.findById(api.credentials.projectId, account.userId)) ??
       (await users.findById(other.credentials.projectId, account.userId));
     if (!user) throw new Error('no such account');
-    return server.services.identity.startSession(user);
+    return server.services.identity.startSession(user, undefined, undefined, { method: 'password' });
   }
 }
 

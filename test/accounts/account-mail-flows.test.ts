@@ -284,6 +284,16 @@ describe(`accounts by email (${currentStackName()} stack)`, () => {
     assert.ok(signedIn.body.token && signedIn.body.refreshToken);
     const profile = await client.call('GET', '/api/v1/user', { token: signedIn.body.token });
     assert.equal(profile.body.emails[0].verified, true);
+    // Its user.login says how the session began (issue 37, item 6).
+    const logins = await server.services.repositories.events.search({
+      projectId: client.credentials.projectId,
+      limit: 1000,
+    });
+    const methods = logins
+      .filter((event) => event.type === 'user.login' && event.data.userId === user.userId)
+      .map((event) => event.data.method)
+      .reverse();
+    assert.deepEqual(methods, ['password', 'magic-link']);
     const again = await client.call('POST', '/api/v1/auth/magic-link/confirm', {
       body: { token: link.token },
     });

@@ -17,6 +17,8 @@ const coverage: Record<string, string | { exempt: string }> = {
   login: 'login',
   signup: 'signup',
   signupAnonymous: 'signupAnonymous',
+  // auth.convertAnonymous comes with the client's sign-in calls (issue 37, branch client37).
+  convertAnonymous: { exempt: 'not in the client yet: auth.convertAnonymous (issue 37) will call it' },
   refreshSession: 'refresh',
   logout: 'logout',
   changePassword: 'changePassword',

@@ -62,6 +62,7 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'POST /api/v1/auth/refresh',
     'POST /api/v1/auth/signup',
     'POST /api/v1/auth/signup/anonymous',
+    'POST /api/v1/auth/signup/anonymous/convert',
     'POST /api/v1/auth/verify-email',
     'POST /api/v1/auth/verify-email/confirm',
     'POST /api/v1/file',

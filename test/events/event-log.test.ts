@@ -76,6 +76,11 @@ describe('the event log', () => {
         assert.ok(!text.includes(secret), `${event.type} holds a secret`);
     }
     assert.equal(events[2]!.data.reason, 'INVALID_LOGIN');
+    // How each session began (issue 37, item 6): the signup's and the login's, both by password.
+    assert.deepEqual(
+      events.filter((event) => event.type === 'user.login').map((event) => event.data.method),
+      ['password', 'password'],
+    );
   });
 
   it('a change that did not happen records nothing: a repeated share, a refused verify', async () => {

@@ -4,7 +4,12 @@ import type { EventData } from '../events/event.ts';
 import { toUserEvent, userActor } from '../events/user-events.ts';
 import type { AccessEpochWatch } from '../identity/access-epoch-watch.ts';
 import type { AccountLinkPurpose } from '../identity/account-link-url.ts';
-import { type ClientContext, type Session, toClientInfo } from '../identity/identity-service.ts';
+import {
+  type ClientContext,
+  type Session,
+  type SignInMethod,
+  toClientInfo,
+} from '../identity/identity-service.ts';
 import { assertPasswordPolicy } from '../identity/password-policy.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import type { Project, ProjectRepository } from '../identity/project-repository.ts';
@@ -46,7 +51,7 @@ export type AccountMailFlowsOptions = {
    */
   sessionsEnded(user: User): Promise<void>;
   /** A magic link's session: identity-service.ts startSession. */
-  startSession(user: User, project: Project, client: ClientContext): Promise<Session>;
+  startSession(user: User, project: Project, client: ClientContext, how: SignInMethod): Promise<Session>;
   background: BackgroundTasks;
   onRequestSettled?(purpose: AccountTokenPurpose, outcome: AccountMailOutcome): void;
 };
@@ -154,7 +159,7 @@ export class AccountMailFlows {
     });
     const owner = project ?? (await this.#o.projects.findById(user.projectId));
     if (!owner?.settings.magicLink) throw accessDenied('Sign-in by email link is off for this project');
-    return this.#o.startSession(user, owner, client);
+    return this.#o.startSession(user, owner, client, { method: 'magic-link' });
   }
 
   async #request(

@@ -22,12 +22,7 @@ export async function createAccount(
   /** Who creates it; a user without an id is the new account itself (a signup). */
   by: Actor = operatorActor(null),
 ): Promise<User> {
-  const email = input.email.trim();
-  if (!isEmailAddress(email)) throw validationFailed('email is not a valid address');
-  // The domain of anonymous accounts' keys: nobody may pass for one.
-  for (const reserved of [anonymousEmailDomain, providerAccountDomain])
-    if (email.toLowerCase().endsWith(`@${reserved}`))
-      throw validationFailed(`email may not be at ${reserved}`);
+  const email = toAccountEmail(input.email);
   assertPasswordPolicy(input.password);
   const role = assertRole(input.role ?? 'user');
   const id = newId();
@@ -43,6 +38,17 @@ export async function createAccount(
     },
     createdEvent({ id, projectId: project.id, role }, by),
   );
+}
+
+/** The address a person may give an account (signup, conversion): VALIDATION_FAILED otherwise. */
+export function toAccountEmail(text: string): string {
+  const email = text.trim();
+  if (!isEmailAddress(email)) throw validationFailed('email is not a valid address');
+  // The domains of generated keys: nobody may pass for an anonymous or provider-made account.
+  for (const reserved of [anonymousEmailDomain, providerAccountDomain])
+    if (email.toLowerCase().endsWith(`@${reserved}`))
+      throw validationFailed(`email may not be at ${reserved}`);
+  return email;
 }
 
 /** user.created; a signup's actor is the account it creates. */

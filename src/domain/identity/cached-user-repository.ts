@@ -1,7 +1,7 @@
 import type { NewEvent } from '../events/event.ts';
 import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { EpochCache } from './epoch-cache.ts';
-import type { NewUser, User, UserRepository } from './user-repository.ts';
+import type { AnonymousConversion, NewUser, User, UserRepository } from './user-repository.ts';
 
 /**
  * Users by id, for barrier 3 (every authenticated request reads its user). An entry is
@@ -48,6 +48,15 @@ export class CachedUserRepository implements UserRepository {
     event?: NewEvent,
   ): Promise<User | undefined> {
     return this.#changed(this.#users.setPasswordHash(projectId, id, passwordHash, event));
+  }
+
+  convertAnonymous(
+    projectId: string,
+    id: string,
+    change: AnonymousConversion,
+    event: NewEvent,
+  ): Promise<User | undefined> {
+    return this.#changed(this.#users.convertAnonymous(projectId, id, change, event));
   }
 
   list(

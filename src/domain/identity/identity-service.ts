@@ -7,8 +7,7 @@ import {
   invalidRefreshToken,
   invalidToken,
 } from '../../errors/errors.ts';
-import type { ClientInfo } from '../access/decide-file-access.ts';
-import { type Principal, toPrincipal } from '../access/decide-file-access.ts';
+import { type ClientInfo, toPrincipal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { toUserEvent, userActor } from '../events/user-events.ts';
@@ -17,12 +16,20 @@ import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { anonymousRole, createAccount, createAnonymousAccount, type NewAccount } from './accounts.ts';
 import type { AppCredential, AppCredentialRepository } from './app-credential-repository.ts';
 import { AppSecretCheck } from './app-secrets.ts';
+import { assertConvertible, convertAnonymousAccount } from './convert-anonymous-account.ts';
 import { EpochCache } from './epoch-cache.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { assertPasswordPolicy } from './password-policy.ts';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords.ts';
 import type { Project, ProjectRepository } from './project-repository.ts';
 import type { RefreshTokenService } from './refresh-token-service.ts';
+import {
+  type Authenticated,
+  type ClientContext,
+  type Session,
+  type SignInMethod,
+  toClientInfo,
+} from './session-types.ts';
 import type { SignupThrottle } from './signup-throttle.ts';
 import type { IssuedToken, TokenService } from './token-service.ts';
 import type { User, UserRepository } from './user-repository.ts';
@@ -45,19 +52,8 @@ export type IdentityServiceOptions = {
   trustedIssuers?: TrustedIssuerSignIn;
 };
 
-/** Where a request came from: limits count by the address, events record both. */
-export type ClientContext = { clientAddress: string; userAgent?: string | null };
-
-export type Session = IssuedToken & { user: User; refreshToken: string };
-
-/** The caller of a bearer call: who, and the session (refresh-token family) its token came with. */
-/** A bearer token's caller; `expiresAt`: the token's `exp` (Unix seconds). */
-export type Authenticated = { principal: Principal; user: User; sessionId?: string; expiresAt?: number };
-
-/** What an event records of the caller (the user agent bounded). */
-export function toClientInfo(client: ClientContext): ClientInfo {
-  return { ip: client.clientAddress, userAgent: client.userAgent?.slice(0, 256) ?? null };
-}
+export type { Authenticated, ClientContext, Session, SignInMethod } from './session-types.ts';
+export { toClientInfo } from './session-types.ts';
 
 /** App credentials, accounts, logins and tokens: barriers 2–3 of spec §5. */
 export class IdentityService {
@@ -115,6 +111,42 @@ export class IdentityService {
   }
 
   /**
+   * POST /auth/signup/anonymous/convert (issue 37, item 5): the guest becomes a member with this
+   * address and password (convert-anonymous-account.ts), drawing on signup's allowances (an
+   * argon2 hash each). The guest's sessions end with the change and a new one starts: a token
+   * handed to a guest (often kept loosely) never opens the member's account.
+   */
+  async convertAnonymous(
+    project: Project,
+    caller: Authenticated,
+    input: { email: string; password: string; displayName?: string },
+    client: ClientContext,
+  ): Promise<Session> {
+    // Refusals first: a member or a closed project draws on no allowance.
+    assertConvertible(project, caller.user);
+    const attempt = { projectId: project.id, clientAddress: client.clientAddress };
+    const guest = {
+      user: caller.user,
+      by: userActor(caller.user.id, toClientInfo(client)),
+      at: this.#o.clock.now(),
+    };
+    const member = await this.#o.signupThrottle.guard(attempt, () =>
+      convertAnonymousAccount(this.#o.users, project, guest, input),
+    );
+    await this.accountConverted(member);
+    return this.startSession(member, project, client, { method: 'password' });
+  }
+
+  /**
+   * After a guest became a member: its sessions were deleted with the change (the other nodes
+   * learn it from the session epoch); this process forgets them and its cached account now.
+   */
+  async accountConverted(user: User): Promise<void> {
+    this.#o.accessEpoch.invalidate();
+    await this.#o.refreshTokens.revokeAllFamilies(user);
+  }
+
+  /**
    * Spec 4.6. An unknown email costs one argon2 check too, and answers the same error; failed
    * logins are limited (RATE_LIMITED, login-throttle.ts).
    */
@@ -143,7 +175,7 @@ export class IdentityService {
     });
     // Only once the password is right: a stranger learns nothing of the account's address.
     assertVerifiedWhereRequired(project, user);
-    return this.startSession(user, project, client);
+    return this.startSession(user, project, client, { method: 'password' });
   }
 
   /**
@@ -152,14 +184,14 @@ export class IdentityService {
    */
   async startSession(
     user: User,
-    project?: Project,
-    client?: ClientContext,
-    /** How the user signed in, for the event (issue 37: `oauth` and its provider). */
-    method?: { method: string; provider: string },
+    project: Project | undefined,
+    client: ClientContext | undefined,
+    /** How the user signed in, for the event (issue 37, item 6). */
+    how: SignInMethod,
   ): Promise<Session> {
     const at = this.#o.clock.now();
     const actor = userActor(user.id, client && toClientInfo(client));
-    const login = toUserEvent('user.login', actor, user, at, method);
+    const login = toUserEvent('user.login', actor, user, at, how);
     const { familyId, refreshToken } = await this.#o.refreshTokens.start(user, login);
     const owner = project ?? (await this.#o.projects.findById(user.projectId));
     return { ...(await this.#issueAccessToken(user, familyId, owner)), refreshToken, user };

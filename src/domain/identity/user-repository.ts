@@ -16,6 +16,16 @@ export type User = {
 
 export type NewUser = Omit<User, 'createdAt' | 'updatedAt' | 'version' | 'emailVerifiedAt'>;
 
+/** What an anonymous account becomes (accounts.ts, convert-anonymous-account.ts). */
+export type AnonymousConversion = {
+  email: string;
+  /** argon2id; `noPasswordHash` for a conversion by a provider's sign-in. */
+  passwordHash: string;
+  role: string;
+  displayName: string;
+  emailVerifiedAt: Date | null;
+};
+
 export interface UserRepository {
   /** Throws EMAIL_TAKEN when the project already has this email (case-insensitive). */
   create(user: NewUser, event?: NewEvent): Promise<User>;
@@ -29,6 +39,18 @@ export interface UserRepository {
     id: string,
     passwordHash: string,
     event?: NewEvent,
+  ): Promise<User | undefined>;
+  /**
+   * In one transaction: the account, while it still has role `anonymous`, takes the new email,
+   * password, role and name; every session of it ends (its refresh-token families go); the
+   * event is written. Undefined when there is no such anonymous account; EMAIL_TAKEN when
+   * another account has the address.
+   */
+  convertAnonymous(
+    projectId: string,
+    id: string,
+    change: AnonymousConversion,
+    event: NewEvent,
   ): Promise<User | undefined>;
   /**
    * One page of the project's users in email order (case-insensitive), `limit` at most, after

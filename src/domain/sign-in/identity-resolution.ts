@@ -7,8 +7,9 @@ import {
 } from '../../errors/errors.ts';
 import type { Clock } from '../clock.ts';
 import { toUserEvent, userActor } from '../events/user-events.ts';
-import { noPasswordHash, providerAccountDomain } from '../identity/accounts.ts';
-import type { ClientContext, Session } from '../identity/identity-service.ts';
+import { anonymousRole, noPasswordHash, providerAccountDomain } from '../identity/accounts.ts';
+import { assertConvertible, memberRole, toConvertedEvent } from '../identity/convert-anonymous-account.ts';
+import type { ClientContext, Session, SignInMethod } from '../identity/identity-service.ts';
 import { toClientInfo } from '../identity/identity-service.ts';
 import type { Project } from '../identity/project-repository.ts';
 import type { User, UserRepository } from '../identity/user-repository.ts';
@@ -27,12 +28,9 @@ export type IdentityResolution = {
   users: UserRepository;
   identities: UserIdentityRepository;
   sessions: {
-    startSession(
-      user: User,
-      project: Project,
-      client: ClientContext,
-      login: { method: string; provider: string },
-    ): Promise<Session>;
+    startSession(user: User, project: Project, client: ClientContext, how: SignInMethod): Promise<Session>;
+    /** After a guest's conversion: its sessions (deleted with it) and cached account are forgotten. */
+    accountConverted(user: User): Promise<void>;
   };
   /** Whether the user can sign in with a password (an unlink must leave one way in). */
   hasPassword(user: User): boolean;
@@ -45,7 +43,7 @@ export type IdentityResolution = {
  * email an account already has, that account only when the project allows linking by email and
  * both the provider and the account have the address verified (else ACCOUNT_EXISTS: an account
  * is never taken over by whoever controls a provider account of that address); else a new user,
- * where signup is open.
+ * where signup is open. A guest (role `anonymous`) who links becomes a member (issue 37, item 5).
  */
 export async function resolveIdentity(r: IdentityResolution): Promise<User> {
   const { project, provider, identity, users, identities } = r;
@@ -53,6 +51,7 @@ export async function resolveIdentity(r: IdentityResolution): Promise<User> {
   const linked = toLinked(r, linkedUserId ?? '');
   if (r.caller) {
     if (linkedUserId !== undefined && linkedUserId !== r.caller.id) throw identityInUse();
+    if (linkedUserId === undefined && r.caller.role === anonymousRole) return convertGuest(r, r.caller);
     if (linkedUserId === undefined) await link(r, r.caller);
     return r.caller;
   }
@@ -95,6 +94,44 @@ export async function resolveIdentity(r: IdentityResolution): Promise<User> {
     now,
     events,
   );
+}
+
+/**
+ * Linking from a guest's session converts the guest: same id (its files and shares stay), role
+ * `user`, the provider's address (verified when the provider says so, else a generated one when
+ * it names none), with `user.identity_linked` and `user.converted` in one transaction. An address
+ * another account has is ACCOUNT_EXISTS and nothing is linked: that account is never merged into.
+ */
+async function convertGuest(r: IdentityResolution, guest: User): Promise<User> {
+  const { project, identity, provider } = r;
+  assertConvertible(project, guest);
+  if (identity.email !== null && (await r.users.findByEmail(project.id, identity.email)))
+    throw accountExists();
+  const now = r.clock.now();
+  const change = {
+    email: identity.email ?? `${guest.id.toLowerCase()}@${providerAccountDomain}`,
+    passwordHash: noPasswordHash,
+    role: memberRole,
+    displayName: identity.displayName,
+    emailVerifiedAt: identity.email !== null && identity.emailVerified ? now : null,
+  };
+  const by = userActor(guest.id, toClientInfo(r.client));
+  const events = [
+    toUserEvent('user.identity_linked', by, guest, now, { provider }),
+    toConvertedEvent(guest, by, now, { method: 'oauth', provider }),
+  ];
+  const member = await r.identities.convertUser({
+    projectId: project.id,
+    userId: guest.id,
+    change,
+    identity: toLinked(r, guest.id),
+    now,
+    events,
+  });
+  // A concurrent conversion won: this session is no guest's any more.
+  if (!member) throw accessDenied('Only an anonymous account can be converted');
+  await r.sessions.accountConverted(member);
+  return member;
 }
 
 async function link(r: IdentityResolution, user: User): Promise<void> {

@@ -1,5 +1,5 @@
 import type { NewEvent } from '../events/event.ts';
-import type { NewUser, User } from '../identity/user-repository.ts';
+import type { AnonymousConversion, NewUser, User } from '../identity/user-repository.ts';
 import type { ProviderIdentity } from './provider-client.ts';
 
 /** A sign-in between its start and the app fetching its token (issue 37). */
@@ -56,6 +56,21 @@ export interface UserIdentityRepository {
     now: Date,
     events: NewEvent[],
   ): Promise<User>;
+  /**
+   * A guest's conversion by a provider (identity-resolution.ts), in one transaction: the account,
+   * while still anonymous, changes as UserRepository.convertAnonymous does (its sessions end),
+   * the identity is linked, the events written. Undefined when the account is no guest;
+   * ACCOUNT_EXISTS when another account has the address, IDENTITY_IN_USE when another user
+   * took the identity meanwhile.
+   */
+  convertUser(conversion: {
+    projectId: string;
+    userId: string;
+    change: AnonymousConversion;
+    identity: LinkedIdentity;
+    now: Date;
+    events: NewEvent[];
+  }): Promise<User | undefined>;
   /** Removes the user's identity at the provider; false when there was none. */
   unlink(projectId: string, userId: string, provider: string, event?: NewEvent): Promise<boolean>;
 }

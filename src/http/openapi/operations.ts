@@ -38,6 +38,14 @@ export const operations: Record<string, Operation> = {
     errors: ['ACCESS_DENIED', 'RATE_LIMITED', 'STORAGE_FULL'],
     success: { status: 200, component: 'LoginResult' },
   },
+  'POST /api/v1/auth/signup/anonymous/convert': {
+    operationId: 'convertAnonymous',
+    description:
+      "Turns the caller's anonymous account into a member: the same userId (its files and shares stay), role `user`, this email and password. Signup's rules apply: the password policy, 409 EMAIL_TAKEN, 403 ACCESS_DENIED where signup is closed; 403 ACCESS_DENIED when the caller is not anonymous. The anonymous sessions end; answers as login does, with a new session.",
+    access: 'user',
+    errors: ['VALIDATION_FAILED', 'ACCESS_DENIED', 'EMAIL_TAKEN', 'RATE_LIMITED'],
+    success: { status: 200, component: 'LoginResult' },
+  },
   'POST /api/v1/auth/refresh': {
     operationId: 'refreshSession',
     access: 'app',

@@ -1,6 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { NewEvent } from '../../domain/events/event.ts';
-import type { NewUser, User, UserRepository } from '../../domain/identity/user-repository.ts';
+import { anonymousRole } from '../../domain/identity/accounts.ts';
+import type {
+  AnonymousConversion,
+  NewUser,
+  User,
+  UserRepository,
+} from '../../domain/identity/user-repository.ts';
 import { emailTaken } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema, UsersTable } from '../database-schema.ts';
@@ -86,6 +92,24 @@ export class KyselyUserRepository implements UserRepository {
     return this.#update(projectId, id, { password_hash: passwordHash }, event);
   }
 
+  async convertAnonymous(
+    projectId: string,
+    id: string,
+    change: AnonymousConversion,
+    event: NewEvent,
+  ): Promise<User | undefined> {
+    try {
+      return await writeTransaction(this.#db, async (trx) => {
+        const row = await convertAnonymousUser(trx, { projectId, id }, change, new Date());
+        if (row) await insertEvents(trx, [event]);
+        return row && toUser(row);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    }
+  }
+
   async list(
     projectId: string,
     page: { after?: string; limit: number },
@@ -153,6 +177,44 @@ export class KyselyUserRepository implements UserRepository {
       return row && toUser(row);
     });
   }
+}
+
+/**
+ * Turns an anonymous account into a member in the caller's transaction: undefined when it is
+ * no longer anonymous (a concurrent conversion won: the role guard makes the update its lock).
+ * Its sessions go in the same transaction (the session epoch's trigger tells every node), so no
+ * guest token outlives the change. A unique violation (the address is taken) is the caller's.
+ */
+export async function convertAnonymousUser(
+  trx: Kysely<DatabaseSchema>,
+  user: { projectId: string; id: string },
+  change: AnonymousConversion,
+  now: Date,
+): Promise<Selectable<UsersTable> | undefined> {
+  const row = await trx
+    .updateTable('users')
+    .set((eb) => ({
+      email: change.email,
+      email_normalized: normalizeEmail(change.email),
+      password_hash: change.passwordHash,
+      role: change.role,
+      display_name: change.displayName,
+      email_verified_at: change.emailVerifiedAt?.getTime() ?? null,
+      version: eb('version', '+', 1),
+      updated_at: now.getTime(),
+    }))
+    .where('project_id', '=', user.projectId)
+    .where('id', '=', user.id)
+    .where('role', '=', anonymousRole)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return undefined;
+  await trx
+    .deleteFrom('refresh_token_families')
+    .where('project_id', '=', user.projectId)
+    .where('user_id', '=', user.id)
+    .execute();
+  return row;
 }
 
 /** The form uniqueness and lookups use: `Ann@Example.com ` and `ann@example.com` are one account. */

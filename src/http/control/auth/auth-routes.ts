@@ -1,4 +1,5 @@
 import { changePassword } from './change-password.ts';
+import { convertAnonymous } from './convert-anonymous.ts';
 import { login } from './login.ts';
 import { logout } from './logout.ts';
 import { refreshSession } from './refresh-session.ts';
@@ -6,4 +7,12 @@ import { signup } from './signup.ts';
 import { signupAnonymous } from './signup-anonymous.ts';
 
 /** The /api/v1 routes of login, signup, sessions and passwords, in the order they are registered (and documented). */
-export const authRoutes = [login, signup, signupAnonymous, refreshSession, logout, changePassword];
+export const authRoutes = [
+  login,
+  signup,
+  signupAnonymous,
+  convertAnonymous,
+  refreshSession,
+  logout,
+  changePassword,
+];

@@ -26,9 +26,10 @@ export const signupAnonymous: RouteRegistrar = (app, services) => {
       },
     },
     async (request) => {
-      const user = await services.identity.signupAnonymous(request.project, toClientContext(request));
+      const client = toClientContext(request);
+      const user = await services.identity.signupAnonymous(request.project, client);
       return toLoginResult(
-        await services.identity.startSession(user, request.project, toClientContext(request)),
+        await services.identity.startSession(user, request.project, client, { method: 'anonymous' }),
       );
     },
   );

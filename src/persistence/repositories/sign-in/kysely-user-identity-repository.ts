@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { NewEvent } from '../../../domain/events/event.ts';
-import type { NewUser, User } from '../../../domain/identity/user-repository.ts';
+import type { AnonymousConversion, NewUser, User } from '../../../domain/identity/user-repository.ts';
 import type { LinkedIdentity, UserIdentityRepository } from '../../../domain/sign-in/sign-in-repositories.ts';
-import { emailTaken, identityInUse } from '../../../errors/errors.ts';
+import { accountExists, emailTaken, identityInUse } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { insertEvents } from '../events/insert-events.ts';
-import { normalizeEmail, toUser } from '../kysely-user-repository.ts';
+import { convertAnonymousUser, normalizeEmail, toUser } from '../kysely-user-repository.ts';
 import { writeTransaction } from '../write-transaction.ts';
 
 /** UserIdentityRepository over Kysely: the primary key (project, provider, subject) keeps one identity to one user. */
@@ -98,6 +98,33 @@ export class KyselyUserIdentityRepository implements UserIdentityRepository {
       throw holder === undefined ? emailTaken() : identityInUse();
     }
     return toUser(row);
+  }
+
+  async convertUser(conversion: {
+    projectId: string;
+    userId: string;
+    change: AnonymousConversion;
+    identity: LinkedIdentity;
+    now: Date;
+    events: NewEvent[];
+  }): Promise<User | undefined> {
+    const { projectId, userId, change, identity, now, events } = conversion;
+    try {
+      return await writeTransaction(this.#db, async (trx) => {
+        const row = await convertAnonymousUser(trx, { projectId, id: userId }, change, now);
+        if (!row) return undefined;
+        await trx
+          .insertInto('user_identities')
+          .values(toRow(projectId, identity, now))
+          .execute();
+        await insertEvents(trx, events);
+        return toUser(row);
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const holder = await this.findUserId(projectId, identity.provider, identity.subject);
+      throw holder === undefined ? accountExists() : identityInUse();
+    }
   }
 
   async unlink(projectId: string, userId: string, provider: string, event?: NewEvent): Promise<boolean> {

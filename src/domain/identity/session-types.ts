@@ -1,0 +1,25 @@
+import type { ClientInfo, Principal } from '../access/decide-file-access.ts';
+import type { IssuedToken } from './token-service.ts';
+import type { User } from './user-repository.ts';
+
+/** Where a request came from: limits count by the address, events record both. */
+export type ClientContext = { clientAddress: string; userAgent?: string | null };
+
+/**
+ * How a session began, as `user.login` records it (issue 37, item 6): `password` (a login, a
+ * signup, a guest's conversion), `anonymous` (a guest's signup), `magic-link`, `oauth` with its
+ * `provider`, `token` (a trusted issuer's).
+ */
+export type SignInMethod =
+  | { method: 'password' | 'anonymous' | 'magic-link' }
+  | { method: 'oauth' | 'token'; provider: string };
+
+export type Session = IssuedToken & { user: User; refreshToken: string };
+
+/** A bearer token's caller: who, the session (refresh-token family) its token came with; `expiresAt`: the token's `exp` (Unix seconds). */
+export type Authenticated = { principal: Principal; user: User; sessionId?: string; expiresAt?: number };
+
+/** What an event records of the caller (the user agent bounded). */
+export function toClientInfo(client: ClientContext): ClientInfo {
+  return { ip: client.clientAddress, userAgent: client.userAgent?.slice(0, 256) ?? null };
+}
