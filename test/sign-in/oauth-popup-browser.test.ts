@@ -148,7 +148,7 @@ describe('provider sign-in in a popup, in headless Chromium', { skip: skipWithou
     try {
       await popup.getByRole('link', { name: '[ Cancel ]' }).click();
       await popup.getByRole('heading', { name: 'Sign-in failed' }).waitFor();
-      assert.match(await popup.locator('body').innerText(), /access_denied/);
+      assert.match((await popup.locator('body').textContent()) ?? '', /access_denied/);
       assert.equal(popup.isClosed(), false, 'an error page stays open for the user to read');
       await popup.close(); // the user closes it; the app then asks for its token
       const { status, token, profile } = await outcome();
@@ -165,7 +165,7 @@ describe('provider sign-in in a popup, in headless Chromium', { skip: skipWithou
     const { context, popup, problems, outcome } = await openPopup('nope');
     try {
       await popup.getByRole('heading', { name: 'Sign-in failed' }).waitFor();
-      assert.match(await popup.locator('body').innerText(), /no sign-in provider "nope"/);
+      assert.match((await popup.locator('body').textContent()) ?? '', /no sign-in provider "nope"/);
       await popup.close();
       const { status, token } = await outcome();
       assert.equal(status, 404);
