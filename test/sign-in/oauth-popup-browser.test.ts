@@ -111,15 +111,17 @@ describe('provider sign-in in a popup, in headless Chromium', { skip: skipWithou
     await page.goto(`${origin}/#${encodeURIComponent(JSON.stringify(settings))}`);
     const [popup] = await Promise.all([context.waitForEvent('page'), page.click('#sign-in')]);
     watch(popup);
+    // Listened for at once: the callback page may close its window while a click still waits.
+    const closed = new Promise<void>((resolve) => popup.once('close', () => resolve()));
     const outcome = async (): Promise<Outcome> => {
       await page.locator('#outcome').filter({ hasText: /\S/ }).waitFor();
       return JSON.parse((await page.locator('#outcome').textContent()) ?? '');
     };
-    return { context, page, popup, problems, outcome };
+    return { context, page, popup, problems, outcome, closed };
   }
 
   it("signs in through the provider's login and consent forms; the popup closes itself and the app gets its token", async () => {
-    const { context, popup, problems, outcome } = await openPopup('corp');
+    const { context, popup, problems, outcome, closed } = await openPopup('corp');
     try {
       const callbackPolicies: string[] = [];
       popup.on('response', (response) => {
@@ -130,7 +132,12 @@ describe('provider sign-in in a popup, in headless Chromium', { skip: skipWithou
       await popup.locator('input[name="password"]').fill('any password');
       await popup.getByRole('button', { name: 'Sign-in' }).click();
       await popup.getByRole('button', { name: 'Continue' }).click();
-      await popup.waitForEvent('close');
+      // The popup closes itself; Coffer's error page instead would leave it open, saying why.
+      const failed = popup.getByRole('heading', { name: 'Sign-in failed' });
+      await Promise.race([
+        closed,
+        failed.waitFor().then(async () => assert.fail((await popup.locator('body').textContent()) ?? '')),
+      ]);
       const { status, token, profile } = await outcome();
       assert.equal(status, 200, JSON.stringify(token));
       assert.ok(token.token && token.userId);
