@@ -87,7 +87,12 @@ export type User = {
   createdAt: string;
   updatedAt?: string;
   usage?: { files: number; bytes: number };
+  /** Who signs the user in at providers (the user page's read only). */
+  identities?: Identity[];
 };
+
+/** A user's identity at a sign-in provider (issue 37). */
+export type Identity = { provider: string; id: string; displayName: string; email: string | null };
 
 export type AclEntry = { scope: 'user' | 'role'; identifier: string };
 

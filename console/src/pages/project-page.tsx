@@ -3,6 +3,7 @@ import { api, type Project } from '../api.ts';
 import { ActionForm, ErrorNote, formValues, Loading, OnceSecret, Section, useAction } from '../ui.tsx';
 import { ProjectSettings } from './project-settings.tsx';
 import { RenditionPresets } from './rendition-presets.tsx';
+import { SignInProviders } from './sign-in-providers.tsx';
 
 type App = { appId: string; createdAt: string };
 
@@ -29,6 +30,7 @@ export function ProjectPage({
       <Apps project={project} apps={apps} reload={loadApps} />
       <ProjectSettings project={project} onChange={onChange} />
       <RenditionPresets project={project} onChange={onChange} />
+      <SignInProviders project={project} onChange={onChange} />
     </>
   );
 }

@@ -1,11 +1,23 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, formatBytes, type Project, type User } from '../api.ts';
+import { api, formatBytes, type Identity, type Project, type User } from '../api.ts';
 import { href } from '../router.ts';
-import { ActionForm, ErrorNote, formValues, Loading, Section, StatusNote, useAction } from '../ui.tsx';
+import {
+  ActionForm,
+  DataTable,
+  ErrorNote,
+  formValues,
+  Loading,
+  Section,
+  StatusNote,
+  useAction,
+} from '../ui.tsx';
 
 type Props = { project: Project; userId: string };
 
-/** One user (`#/projects/<p>/users/<userId>`): the record, role, enable or disable, password, delete. */
+/**
+ * One user (`#/projects/<p>/users/<userId>`): the record, role, enable or disable, password,
+ * delete, and the identities that sign them in at providers.
+ */
 export function UserPage({ project, userId }: Props) {
   const [user, setUser] = useState<User | null>(null);
   const [note, setNote] = useState('');
@@ -127,6 +139,33 @@ export function UserPage({ project, userId }: Props) {
           Ends every session of the user; or send them a reset mail to choose one themselves.
         </p>
       </Section>
+      <Identities identities={user.identities ?? []} />
     </>
+  );
+}
+
+/** The provider identities of a user: they unlink them themselves (DELETE /api/v1/oauth/:provider/unlink). */
+function Identities({ identities }: { identities: Identity[] }) {
+  return (
+    <Section title="Sign-in identities">
+      {identities.length === 0 ? (
+        <p>None.</p>
+      ) : (
+        <DataTable headers={['Provider', 'Id at the provider', 'Display name', 'Email']}>
+          {identities.map((identity) => (
+            <tr key={`${identity.provider}:${identity.id}`}>
+              <td>
+                <code>{identity.provider}</code>
+              </td>
+              <td>
+                <code>{identity.id}</code>
+              </td>
+              <td>{identity.displayName}</td>
+              <td>{identity.email ?? '—'}</td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </Section>
   );
 }

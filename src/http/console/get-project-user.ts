@@ -4,7 +4,10 @@ import type { RouteRegistrar } from '../route-context.ts';
 import { findProject } from './project-view.ts';
 import { userParams } from './user-params.ts';
 
-/** GET /console/api/projects/:projectId/users/:userId: one user with their usage (the console's user page). */
+/**
+ * GET /console/api/projects/:projectId/users/:userId: one user with their usage and the
+ * identities that sign them in at providers (issue 37; the console's user page).
+ */
 export const getProjectUser: RouteRegistrar = (app, services) => {
   app.get(
     '/projects/:projectId/users/:userId',
@@ -13,8 +16,22 @@ export const getProjectUser: RouteRegistrar = (app, services) => {
       const project = await findProject(services, request.params.projectId);
       const user = await services.repositories.users.findById(project.id, request.params.userId);
       if (!user) throw userNotFound();
-      const usage = await services.repositories.storageUsage.forUsers(project.id, [user.id]);
-      return { user: { ...toUserView(user), usage: usage.get(user.id) ?? { files: 0, bytes: 0 } } };
+      const [usage, identities] = await Promise.all([
+        services.repositories.storageUsage.forUsers(project.id, [user.id]),
+        services.repositories.userIdentities.listByUser(project.id, user.id),
+      ]);
+      return {
+        user: {
+          ...toUserView(user),
+          usage: usage.get(user.id) ?? { files: 0, bytes: 0 },
+          identities: identities.map((one) => ({
+            provider: one.provider,
+            id: one.subject,
+            displayName: one.displayName,
+            email: one.email,
+          })),
+        },
+      };
     },
   );
 };
