@@ -65,6 +65,13 @@ const coverage: Record<string, string | { exempt: string }> = {
   downloadRendition: 'get',
   headRendition: { exempt: "get() with rendition options gives the link; a HEAD of it is the browser's" },
   streamEvents: 'events',
+  startProviderSignIn: 'auth.signInWith',
+  providerSignInCallback: {
+    exempt:
+      "the provider sends the popup (or the page) there; auth.signInWith waits for it, it is no app's call",
+  },
+  takeProviderSignInToken: 'auth.finishSignIn',
+  unlinkProvider: 'auth.unlinkProvider',
   listAuditEvents: { exempt: adminOnly },
   createWebhook: { exempt: adminOnly },
   listWebhooks: { exempt: adminOnly },
