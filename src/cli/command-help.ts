@@ -47,6 +47,14 @@ export const flagHelp: Record<Flag, string> = {
   file: 'audit: events of this file id',
   from: 'audit: events at or after this ISO 8601 instant (2026-01-31 or 2026-01-31T12:00:00Z)',
   to: 'audit: events before this ISO 8601 instant',
+  'client-id': "project oauth set: the app's client id at the provider",
+  'client-secret':
+    'project oauth set: the client secret at the provider; - reads it from standard input (one line), out of the process list',
+  issuer: 'project oauth set: the OpenID Connect issuer URL (discovery); overrides a preset',
+  'authorization-url':
+    "project oauth set: an OAuth 2.0 provider's authorization endpoint (with --token-url and --userinfo-url)",
+  'token-url': "project oauth set: an OAuth 2.0 provider's token endpoint",
+  'userinfo-url': "project oauth set: an OAuth 2.0 provider's user API (who signed in)",
   help: 'this help',
   version: "Coffer's version",
 };

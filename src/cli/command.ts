@@ -46,6 +46,12 @@ const options = {
   file: { type: 'string' },
   from: { type: 'string' },
   to: { type: 'string' },
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+  issuer: { type: 'string' },
+  'authorization-url': { type: 'string' },
+  'token-url': { type: 'string' },
+  'userinfo-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;

@@ -5,6 +5,7 @@ import { endUserCommands } from './end-user-commands.ts';
 import { instanceCommands } from './instance-commands.ts';
 import { keysCommands } from './keys-commands.ts';
 import { mailCommands } from './mail-commands.ts';
+import { oauthCommands } from './oauth-commands.ts';
 import { operatorCommands } from './operator-commands.ts';
 import { projectCommands } from './project-commands.ts';
 import { serviceKeyCommands } from './service-key-commands.ts';
@@ -16,6 +17,7 @@ export const commands: Record<string, Command> = {
   ...instanceCommands,
   ...projectCommands,
   ...serviceKeyCommands,
+  ...oauthCommands,
   ...userCommands,
   ...appCommands,
   ...keysCommands,

@@ -17,6 +17,10 @@ const usage = `Usage (coffer help <group> for its commands, coffer help <command
   coffer project origin add|remove <projectId|name> <origin>... [--json]   (CORS and origin-only calls; at once on running servers)
   coffer project key create|revoke <projectId|name> --name N [--json]   (a service key: a server-only admin credential, shown once)
   coffer project key list <projectId|name> [--json]
+  coffer project oauth list <projectId|name> [--json]   (sign-in providers; secrets shown as (set))
+  coffer project oauth set <projectId|name> <provider> --client-id ID --client-secret S|- [--issuer URL | --authorization-url U --token-url U --userinfo-url U] [--json]
+    (replaces the provider; --client-secret - reads the secret from stdin; google, apple, microsoft, gitlab, github are presets)
+  coffer project oauth rm <projectId|name> <provider> [--json]
   coffer project delete <projectId|name> --yes [--json]   (irreversible: users, sessions, files and their bytes; safe to run again)
   coffer user create --project <projectId|name> --email E [--password P | --password-stdin] [--role R] [--json]
   coffer user set-role --project <projectId|name> <userId> <role>

@@ -1,7 +1,7 @@
 import { read } from 'read';
 import { ConfigError } from '../config/config-error.ts';
 
-/** More than any password the policy takes (1024 characters): what stdin may hold. */
+/** More than any password the policy takes (1024 characters) or a provider's secret: what stdin may hold. */
 const maxStdinBytes = 64 * 1024;
 
 /**
@@ -19,7 +19,7 @@ export async function readPassword(options: {
   if (options.flag !== undefined && options.fromStdin)
     throw new ConfigError('--password and --password-stdin exclude each other');
   if (options.flag !== undefined) return options.flag;
-  if (options.fromStdin) return readStdin();
+  if (options.fromStdin) return readStdinLine('--password-stdin');
   if (!process.stdin.isTTY)
     throw new ConfigError('--password-stdin is required when stdin is not a terminal (pipe the password in)');
   const password = await askSilently(options.existing ? 'Password: ' : 'New password: ');
@@ -34,19 +34,19 @@ export function askSilently(prompt: string): Promise<string> {
   return read({ prompt, silent: true, replace: '', output: process.stderr });
 }
 
-async function readStdin(): Promise<string> {
+/** One secret on stdin (the password, a client secret): its line break dropped, never empty. */
+export async function readStdinLine(flag: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxStdinBytes)
-      throw new ConfigError(`--password-stdin: more than ${maxStdinBytes} bytes on stdin`);
+    if (size > maxStdinBytes) throw new ConfigError(`${flag}: more than ${maxStdinBytes} bytes on stdin`);
     chunks.push(chunk);
   }
   // Like `docker login --password-stdin`: the line's end is no part of the password.
-  const password = Buffer.concat(chunks)
+  const secret = Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
-  if (password === '') throw new ConfigError('--password-stdin: stdin held no password');
-  return password;
+  if (secret === '') throw new ConfigError(`${flag}: stdin held nothing`);
+  return secret;
 }

@@ -17,8 +17,7 @@ const coverage: Record<string, string | { exempt: string }> = {
   login: 'login',
   signup: 'signup',
   signupAnonymous: 'signupAnonymous',
-  // auth.convertAnonymous comes with the client's sign-in calls (issue 37, branch client37).
-  convertAnonymous: { exempt: 'not in the client yet: auth.convertAnonymous (issue 37) will call it' },
+  convertAnonymous: 'auth.convertAnonymous',
   refreshSession: 'refresh',
   logout: 'logout',
   changePassword: 'changePassword',
@@ -71,6 +70,13 @@ const coverage: Record<string, string | { exempt: string }> = {
   downloadRendition: 'get',
   headRendition: { exempt: "get() with rendition options gives the link; a HEAD of it is the browser's" },
   streamEvents: 'events',
+  startProviderSignIn: 'auth.signInWith',
+  providerSignInCallback: {
+    exempt:
+      "the provider sends the popup (or the page) there; auth.signInWith waits for it, it is no app's call",
+  },
+  takeProviderSignInToken: 'auth.finishSignIn',
+  unlinkProvider: 'auth.unlinkProvider',
   listAuditEvents: { exempt: adminOnly },
   createWebhook: { exempt: adminOnly },
   listWebhooks: { exempt: adminOnly },

@@ -1,4 +1,8 @@
-/** An answer in Coffer's error shape, or a failure to get one (code NETWORK_ERROR, status 0). */
+/**
+ * An answer in Coffer's error shape, or, with status 0, what the client found itself: no answer
+ * (NETWORK_ERROR), or a provider sign-in that could not go on (POPUP_BLOCKED, POPUP_UNAVAILABLE,
+ * SIGN_IN_CANCELLED, SIGN_IN_STATE_MISMATCH, IDENTITY_NOT_LINKED: auth-calls.ts).
+ */
 export class CofferError extends Error {
   readonly status: number;
   /** Stable: VALIDATION_FAILED, ACCESS_DENIED, FILE_NOT_FOUND, TOKEN_EXPIRED, … (see the API reference). */

@@ -7,6 +7,7 @@ import type {
   SharedPage,
   UserProfile,
 } from './api-shapes.ts';
+import { AuthCalls } from './auth-calls.ts';
 import type { CofferClientOptions, Session } from './client-options.ts';
 import { defaultResumeStore } from './default-resume-store.ts';
 import { CofferError, toCofferError } from './errors.ts';
@@ -57,6 +58,7 @@ export type {
   UploadTicket,
   UserProfile,
 } from './api-shapes.ts';
+export type { AuthCalls, SignInOptions } from './auth-calls.ts';
 export type { CofferClientOptions, Session } from './client-options.ts';
 export { CofferError } from './errors.ts';
 export type { CofferEvent, EventsOptions } from './event-stream.ts';
@@ -77,6 +79,7 @@ export {
   type ResumeStore,
   webStorageResumeStore,
 } from './resume-store.ts';
+export type { OpenSignInWindow, SignInWindow } from './sign-in-window.ts';
 export type { UploadBody, UploadPhase, UploadProgress } from './upload-body.ts';
 export type { TransferOptions, UploadOptions } from './upload-options.ts';
 
@@ -92,6 +95,8 @@ export class CofferClient {
   readonly #resumeStore: ResumeStore;
   /** Password reset, email verification and sign-in by link (account-calls.ts). */
   readonly account: AccountCalls;
+  /** Sign-in with identity providers (popup or redirect), linking, unlinking, guests to members (auth-calls.ts). */
+  readonly auth: AuthCalls;
   /** One owner's folders: browse with counts and sizes, move and delete a whole folder (folder-calls.ts). */
   readonly folders: FolderCalls;
 
@@ -100,6 +105,7 @@ export class CofferClient {
     this.#resumeStore = options.resumeStore ?? defaultResumeStore();
     this.account = new AccountCalls(this.#transport.call, (result) => this.#transport.startSession(result));
     this.folders = new FolderCalls(this.#transport.call);
+    this.auth = new AuthCalls(this.#transport);
   }
 
   get session(): Session | undefined {
