@@ -13,6 +13,9 @@ import type { ProviderFetch } from './provider-fetch.ts';
 /** ID token algorithms Coffer accepts (issue 37): asymmetric only, never `none` or HMAC. */
 const acceptedAlgorithms = ['RS256', 'ES256', 'EdDSA'] as const;
 
+/** How far ahead of Coffer's clock an ID token's `iat` may be (as trusted issuers' tokens: 60 s). */
+const clockSkewSeconds = 60;
+
 /** A provider's discovered metadata is kept this long (its keys are fetched by kid as needed). */
 const discoveryTtlMs = 60 * 60 * 1000;
 
@@ -20,8 +23,9 @@ const discoveryTtlMs = 60 * 60 * 1000;
  * The identity providers' side of a sign-in, with openid-client: OpenID Connect discovery, the
  * authorization URL (PKCE S256, nonce, state), and the code exchange, whose checks (state,
  * `iss` of the response, the ID token's signature by the provider's JWKS, issuer, audience,
- * nonce, `exp`, `iat`) are openid-client's. OAuth 2.0 providers without OpenID Connect (GitHub)
- * go through oauth2-user-api.ts. Every call uses the guarded fetch.
+ * nonce, `exp`, `nbf`) are openid-client's; an `iat` in the future is refused here. OAuth 2.0
+ * providers without OpenID Connect (GitHub) go through oauth2-user-api.ts. Every call uses the
+ * guarded fetch.
  */
 export class OidcProviderClient implements ProviderClient {
   readonly #fetch: ProviderFetch;
@@ -71,6 +75,10 @@ export class OidcProviderClient implements ProviderClient {
       );
       const claims = tokens.claims();
       if (!claims) throw new ProviderError('the provider answered no ID token');
+      // openid-client checks `exp` and `nbf` but only the presence of `iat`: a token issued in the
+      // future is refused here (issue 37), with the skew Coffer allows trusted issuers.
+      if (claims.iat > Math.floor(Date.now() / 1000) + clockSkewSeconds)
+        throw new ProviderError('the ID token\'s "iat" (issued at) is in the future');
       // Many providers keep the address out of the ID token when an access token comes along
       // (OpenID Connect Core 5.4): the user info endpoint, checked to be about the same `sub`, has it.
       if (claims.email === undefined && config.serverMetadata().userinfo_endpoint) {
@@ -128,6 +136,10 @@ export class OidcProviderClient implements ProviderClient {
       config[oidc.customFetch] = this.#fetch as oidc.CustomFetch;
       config.timeout = this.#timeoutSeconds;
       if (this.#allowInsecure) oidc.allowInsecureRequests(config);
+      // openid-client trusts an ID token from the token endpoint by TLS alone (OpenID Connect
+      // Core 3.1.3.7 allows it) and checks its signature only when told: Coffer checks it against
+      // the provider's JWKS (issue 37), so a token endpoint's answer is believed only if signed.
+      oidc.enableNonRepudiationChecks(config);
       return config;
     } catch (error) {
       throw toProviderError(error, true);
@@ -149,8 +161,11 @@ function toIdentity(claims: { sub: string; [claim: string]: unknown }): Provider
 /** What went wrong, as the sign-in page says it: refused by checks, or the provider unreachable. */
 function toProviderError(error: unknown, discovery = false): ProviderError {
   if (error instanceof ProviderError) return error;
+  const code = (error as { code?: unknown })?.code;
   const unreachable =
     discovery ||
+    code === 'OAUTH_TIMEOUT' ||
+    code === 'OAUTH_ABORT' ||
     (error instanceof Error &&
       (error.name === 'TypeError' || error.name === 'AbortError' || error.name === 'TimeoutError'));
   // An OAuth error answer (invalid_grant…) says more than openid-client's generic message.
@@ -159,6 +174,18 @@ function toProviderError(error: unknown, discovery = false): ProviderError {
     typeof body?.error === 'string'
       ? `${body.error}${typeof body.error_description === 'string' ? `: ${body.error_description}` : ''}`
       : undefined;
-  const message = detail ?? (error instanceof Error ? error.message : String(error));
+  const message = detail ?? (error instanceof Error ? describe(error) : String(error));
   return new ProviderError(message, { unreachable, cause: error });
+}
+
+/**
+ * openid-client's messages are generic ("unexpected JWT claim value encountered"); the check that
+ * failed is named by its cause (oauth4webapi's: `unexpected JWT "aud" (audience) claim value`).
+ * Those are fixed sentences, never the token's content, so the page may show them.
+ */
+function describe(error: Error): string {
+  const cause = error.cause;
+  if (error.name === 'ClientError' && cause instanceof Error && cause.message !== error.message)
+    return `${error.message}: ${cause.message}`;
+  return error.message;
 }
