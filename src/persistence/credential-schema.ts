@@ -119,6 +119,7 @@ export type OAuthFlowsTable = {
   code_verifier: string;
   nonce: string;
   redirect_to: string | null;
+  client_address: string;
   created_at: number | string;
   expires_at: number | string;
   identity: string | null;

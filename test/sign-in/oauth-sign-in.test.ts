@@ -193,6 +193,19 @@ describe('sign-in with an OpenID Connect provider (oidc-provider on loopback)', 
     assert.equal(stolen.status, 404);
   });
 
+  it('hands the token only to the client address that started the flow', async () => {
+    // An attacker who chose the state and lured the victim through the popup fetches from elsewhere.
+    const state = randomUUID() + randomUUID();
+    const page = await signInThroughIdp(startUrl(state), 'grace');
+    assert.equal(page.status, 200);
+    const path = `/api/v1/oauth/corp/token?state=${encodeURIComponent(state)}`;
+    const elsewhere = await client.call('GET', path, { localAddress: '127.0.0.2' });
+    assert.equal(elsewhere.status, 404, elsewhere.text);
+    assert.equal(elsewhere.body.code, 'OAUTH_STATE_NOT_FOUND');
+    const here = await client.call('GET', path);
+    assert.equal(here.status, 200, 'the starting address still takes it');
+  });
+
   it('a provider that cannot be reached gives a clear page, not a 500', async () => {
     const down = await server.createProject('oauth-down');
     await configure(down, [

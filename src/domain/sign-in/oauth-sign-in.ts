@@ -73,6 +73,7 @@ export class OAuthSignIn {
       codeVerifier: randomToken(),
       nonce: randomToken(),
       redirectTo: request.redirectTo ?? null,
+      clientAddress: request.clientAddress,
       expiresAt: new Date(now.getTime() + authorizationMinutes * 60_000),
       identity: null,
     };
@@ -117,12 +118,16 @@ export class OAuthSignIn {
     client: ClientContext,
   ): Promise<Session> {
     await this.#charge('oauth-token', project, client.clientAddress);
-    const flow = await this.#o.flows.take(
-      project.id,
-      request.provider,
-      request.clientState,
-      this.#o.clock.now(),
-    );
+    // Bound to the address that started the flow: a start URL with a state an attacker chose,
+    // sent to a victim, does not hand the attacker the victim's session from another address.
+    const { provider: providerName, clientState } = request;
+    const key = {
+      projectId: project.id,
+      provider: providerName,
+      clientState,
+      clientAddress: client.clientAddress,
+    };
+    const flow = await this.#o.flows.take(key, this.#o.clock.now());
     if (!flow?.identity) throw oauthStateNotFound();
     const { provider, identity } = { provider: flow.provider, identity: flow.identity };
     const user = await resolveIdentity({

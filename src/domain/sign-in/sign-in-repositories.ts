@@ -13,6 +13,8 @@ export type OAuthFlow = {
   codeVerifier: string;
   nonce: string;
   redirectTo: string | null;
+  /** The client address that started it: the token goes to that address only. */
+  clientAddress: string;
   expiresAt: Date;
   /** Set once by the callback. */
   identity: ProviderIdentity | null;
@@ -25,8 +27,14 @@ export interface OAuthFlowRepository {
   findOpen(id: string, now: Date): Promise<OAuthFlow | undefined>;
   /** Records the identity once (a replayed callback finds it set: false); the flow then lives until `expiresAt`. */
   complete(id: string, identity: ProviderIdentity, expiresAt: Date): Promise<boolean>;
-  /** Takes the completed flow of this client state, once: a second call finds nothing. */
-  take(projectId: string, provider: string, clientState: string, now: Date): Promise<OAuthFlow | undefined>;
+  /**
+   * Takes the completed flow of this client state, started from `clientAddress`, once: a second
+   * call (or one from another address) finds nothing.
+   */
+  take(
+    key: { projectId: string; provider: string; clientState: string; clientAddress: string },
+    now: Date,
+  ): Promise<OAuthFlow | undefined>;
   /** Some flows past their expiry go (each start clears a few: abandoned sign-ins do not pile up). */
   deleteExpired(now: Date): Promise<number>;
 }

@@ -37,6 +37,8 @@ export const userIdentities: Migration = {
       .addColumn('code_verifier', 'text', (col) => col.notNull())
       .addColumn('nonce', 'text', (col) => col.notNull())
       .addColumn('redirect_to', 'text')
+      // The address that started the flow: only it may fetch the token (issue 37, docs/security.md).
+      .addColumn('client_address', 'text', (col) => col.notNull())
       .addColumn('created_at', 'bigint', (col) => col.notNull())
       .addColumn('expires_at', 'bigint', (col) => col.notNull())
       // Set by the callback: the identity, as JSON ({subject, email, emailVerified, displayName}).

@@ -25,6 +25,7 @@ export class KyselyOAuthFlowRepository implements OAuthFlowRepository {
           code_verifier: flow.codeVerifier,
           nonce: flow.nonce,
           redirect_to: flow.redirectTo,
+          client_address: flow.clientAddress,
           created_at: now.getTime(),
           expires_at: flow.expiresAt.getTime(),
           identity: null,
@@ -59,17 +60,17 @@ export class KyselyOAuthFlowRepository implements OAuthFlowRepository {
   }
 
   async take(
-    projectId: string,
-    provider: string,
-    clientState: string,
+    key: { projectId: string; provider: string; clientState: string; clientAddress: string },
     now: Date,
   ): Promise<OAuthFlow | undefined> {
+    const { projectId, provider, clientState, clientAddress } = key;
     // One DELETE … RETURNING: of two racing fetches, one takes the flow and the other finds none.
     const row = await this.#db
       .deleteFrom('oauth_flows')
       .where('project_id', '=', projectId)
       .where('provider', '=', provider)
       .where('client_state', '=', clientState)
+      .where('client_address', '=', clientAddress)
       .where('identity', 'is not', null)
       .where('expires_at', '>', now.getTime())
       .returningAll()
@@ -92,6 +93,7 @@ function toFlow(row: Selectable<OAuthFlowsTable>): OAuthFlow {
     codeVerifier: row.code_verifier,
     nonce: row.nonce,
     redirectTo: row.redirect_to,
+    clientAddress: row.client_address,
     expiresAt: new Date(Number(row.expires_at)),
     identity: row.identity === null ? null : (JSON.parse(row.identity) as ProviderIdentity),
   };
