@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AclScope, FolderAclEntry } from '../../../domain/files/file-record.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
+import { isSqlite } from '../../is-sqlite.ts';
+import { prepareStatement, type QueryExecutor } from '../prepared-query.ts';
 
 /** What finding a file's folder shares needs of its row. */
 export type FolderAclKey = { id: string; project_id: string; creator_id: string; file_path: string };
-
-/** Folder paths asked for at once: under either dialect's bound-parameter limit, whatever the depth. */
-const pathsPerQuery = 500;
 
 /**
  * The folders holding a file path, the root first: `a/b/c.jpg` → '', `a/`, `a/b/`. A file's
@@ -20,9 +19,47 @@ export function foldersOf(filePath: string): string[] {
   return folders;
 }
 
+type ShareRow = { path: string; scope: string; identifier: string };
+type SelectShares = (
+  executor: QueryExecutor,
+  projectId: string,
+  ownerId: string,
+  paths: unknown,
+) => Promise<ShareRow[]>;
+
+/** Per dialect, compiled against the first handle that asks (any handle of it compiles the same). */
+const statements = new Map<boolean, SelectShares>();
+
 /**
- * The folder shares of many files (issue 36), each file's ancestors first, in one query per
- * 500 distinct folder paths (one query for a page of one folder's files).
+ * One owner's shares of some folders: the primary key's prefix (project, owner) as equalities
+ * and the paths as one parameter (a JSON array on SQLite, an array on PostgreSQL), so the
+ * statement is compiled once and its shape never changes with the count. PostgreSQL plans
+ * `path = any($3)` under fixed equalities as an index scan of folder_shares_pk; the earlier
+ * `owner_id in (…) and path in (…)` of every list was priced above a seq scan of the table and
+ * planned as one (0.45–3 ms against 0.13 ms at 2,000 shares; docs/benchmarks.md).
+ */
+function selectSharesOf(db: Kysely<DatabaseSchema>, sqlite: boolean): SelectShares {
+  let select = statements.get(sqlite);
+  if (select === undefined) {
+    const pathIn = (paths: unknown): RawBuilder<unknown> =>
+      sqlite ? sql`path in (select value from json_each(${paths}))` : sql`path = any(${paths})`;
+    select = prepareStatement(
+      (projectId: string, ownerId: string, paths: unknown) => ({
+        compile: () =>
+          sql<ShareRow>`select path, scope, identifier from folder_shares
+            where project_id = ${projectId} and owner_id = ${ownerId} and ${pathIn(paths)}
+            order by path, shared_at`.compile(db),
+      }),
+      3,
+    );
+    statements.set(sqlite, select);
+  }
+  return select;
+}
+
+/**
+ * The folder shares of many files (issue 36), each file's ancestors first: one query per
+ * project and owner among them (one for a page of one folder's files or one owner's).
  */
 export async function findFolderAcls(
   db: Kysely<DatabaseSchema>,
@@ -30,30 +67,22 @@ export async function findFolderAcls(
 ): Promise<Map<string, FolderAclEntry[]>> {
   const acls = new Map<string, FolderAclEntry[]>(files.map((file) => [file.id, []]));
   if (files.length === 0) return acls;
-  const projects = [...new Set(files.map((file) => file.project_id))];
-  const owners = [...new Set(files.map((file) => file.creator_id))];
-  const paths = [...new Set(files.flatMap((file) => foldersOf(file.file_path)))];
-  const shares: Array<{ project_id: string; owner_id: string } & FolderAclEntry> = [];
-  for (let start = 0; start < paths.length; start += pathsPerQuery) {
-    const rows = await db
-      .selectFrom('folder_shares')
-      .select(['project_id', 'owner_id', 'path', 'scope', 'identifier'])
-      .where('project_id', 'in', projects)
-      .where('owner_id', 'in', owners)
-      .where('path', 'in', paths.slice(start, start + pathsPerQuery))
-      .orderBy('path')
-      .orderBy('shared_at')
-      .execute();
-    for (const row of rows) shares.push({ ...row, scope: row.scope as AclScope });
-  }
-  // Ancestors first (a shorter path sorts first among one file's folders); then by share time.
-  shares.sort((a, b) => a.path.length - b.path.length);
-  for (const file of files) {
-    const acl = acls.get(file.id)!;
-    for (const share of shares) {
-      if (share.project_id !== file.project_id || share.owner_id !== file.creator_id) continue;
-      if (!file.file_path.startsWith(share.path)) continue;
-      acl.push({ scope: share.scope, identifier: share.identifier, path: share.path });
+  const sqlite = isSqlite(db);
+  const select = selectSharesOf(db, sqlite);
+  const owners = Map.groupBy(files, (file) => `${file.project_id}\u0000${file.creator_id}`);
+  for (const ownFiles of owners.values()) {
+    const { project_id: projectId, creator_id: ownerId } = ownFiles[0]!;
+    const paths = [...new Set(ownFiles.flatMap((file) => foldersOf(file.file_path)))];
+    const rows = await select(db, projectId, ownerId, sqlite ? JSON.stringify(paths) : paths);
+    if (rows.length === 0) continue;
+    // Ancestors first (a shorter path first; the sort is stable, so then by share time).
+    rows.sort((a, b) => a.path.length - b.path.length);
+    for (const file of ownFiles) {
+      const acl = acls.get(file.id)!;
+      for (const share of rows) {
+        if (!file.file_path.startsWith(share.path)) continue;
+        acl.push({ scope: share.scope as AclScope, identifier: share.identifier, path: share.path });
+      }
     }
   }
   return acls;
