@@ -33,10 +33,11 @@ const statements = new Map<boolean, SelectShares>();
 /**
  * One owner's shares of some folders: the primary key's prefix (project, owner) as equalities
  * and the paths as one parameter (a JSON array on SQLite, an array on PostgreSQL), so the
- * statement is compiled once and its shape never changes with the count. PostgreSQL plans
- * `path = any($3)` under fixed equalities as an index scan of folder_shares_pk; the earlier
- * `owner_id in (…) and path in (…)` of every list was priced above a seq scan of the table and
- * planned as one (0.45–3 ms against 0.13 ms at 2,000 shares; docs/benchmarks.md).
+ * statement is compiled once and its shape never changes with the count. Run as a named
+ * statement (prepared-statements.ts), its generic plan on PostgreSQL is an index scan of
+ * folder_shares_pk (0.12 ms at 2,000 shares); the earlier `owner_id in (…) and path in (…)`,
+ * one text per count of each list, was planned each time and as a seq scan of the table
+ * (0.5–5 ms; docs/benchmarks.md).
  */
 function selectSharesOf(db: Kysely<DatabaseSchema>, sqlite: boolean): SelectShares {
   let select = statements.get(sqlite);
@@ -70,20 +71,23 @@ export async function findFolderAcls(
   const sqlite = isSqlite(db);
   const select = selectSharesOf(db, sqlite);
   const owners = Map.groupBy(files, (file) => `${file.project_id}\u0000${file.creator_id}`);
-  for (const ownFiles of owners.values()) {
-    const { project_id: projectId, creator_id: ownerId } = ownFiles[0]!;
-    const paths = [...new Set(ownFiles.flatMap((file) => foldersOf(file.file_path)))];
-    const rows = await select(db, projectId, ownerId, sqlite ? JSON.stringify(paths) : paths);
-    if (rows.length === 0) continue;
-    // Ancestors first (a shorter path first; the sort is stable, so then by share time).
-    rows.sort((a, b) => a.path.length - b.path.length);
-    for (const file of ownFiles) {
-      const acl = acls.get(file.id)!;
-      for (const share of rows) {
-        if (!file.file_path.startsWith(share.path)) continue;
-        acl.push({ scope: share.scope as AclScope, identifier: share.identifier, path: share.path });
+  // Owners at once: on PostgreSQL each is a round trip of its own (a shared-with-me page may
+  // name several owners); a folder page, a point read and an upload name one.
+  await Promise.all(
+    [...owners.values()].map(async (ownFiles) => {
+      const { project_id: projectId, creator_id: ownerId } = ownFiles[0]!;
+      const paths = [...new Set(ownFiles.flatMap((file) => foldersOf(file.file_path)))];
+      const rows = await select(db, projectId, ownerId, sqlite ? JSON.stringify(paths) : paths);
+      // Ancestors first (a shorter path first; the sort is stable, so then by share time).
+      rows.sort((a, b) => a.path.length - b.path.length);
+      for (const file of ownFiles) {
+        const acl = acls.get(file.id)!;
+        for (const share of rows) {
+          if (!file.file_path.startsWith(share.path)) continue;
+          acl.push({ scope: share.scope as AclScope, identifier: share.identifier, path: share.path });
+        }
       }
-    }
-  }
+    }),
+  );
   return acls;
 }
