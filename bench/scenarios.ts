@@ -33,7 +33,7 @@ import {
   scaleListNone,
   scaleReadsWhileListing,
 } from './scenarios/scale-scenarios.ts';
-import { sharedWithMe } from './scenarios/shared-with-me-scenario.ts';
+import { sharedWithMe, sharedWithMeCold } from './scenarios/shared-with-me-scenario.ts';
 import { getFileOnPostgres, getFileOnPostgresS3 } from './scenarios/stack-scenarios.ts';
 import { webhookBesideTarpit } from './scenarios/webhook-tarpit-scenario.ts';
 import { bareFastifyWorkers, getFileWorkers } from './scenarios/worker-scenarios.ts';
@@ -69,6 +69,7 @@ export const scenarios: readonly Scenario[] = [
   folderPageScale20,
   folderPageScaleCold,
   sharedWithMe,
+  sharedWithMeCold,
   folderMove,
   folderSharesHotPath,
 ];

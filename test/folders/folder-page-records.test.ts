@@ -83,4 +83,40 @@ describe('a folder page’s records', () => {
       now.body.files[1].acl.some((entry: { identifier: string }) => entry.identifier === reader.userId),
     );
   });
+
+  it('answer the same JSON warm as cold, whatever the names hold (quotes, "files":[], non-ASCII)', async () => {
+    const owner = await server.client.signup();
+    const folder = 'odd "files":[] é/';
+    const names = ['a "files":[].txt', 'b ü 🗂.txt', 'c.txt'];
+    const ids = [];
+    for (const name of names)
+      ids.push((await server.client.uploadFile(owner.token, folder + name, name))._id);
+    await server.client.uploadFile(owner.token, `${folder}sub "x"/d.txt`, 'd');
+    const patched = await server.client.call('PATCH', `/api/v1/file/${ids[2]}`, {
+      token: owner.token,
+      body: { customData: { note: '"files":[]', ü: ['é'] } },
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const cold = await browse(owner.token, folder);
+    const warm = await browse(owner.token, folder);
+    assert.equal(cold.status, 200, cold.text);
+    assert.equal(warm.text, cold.text, 'a page of kept records answers the same bytes');
+    assert.match(String(warm.headers.get('content-type')), /^application\/json; charset=utf-8/);
+    assert.deepEqual(
+      warm.body.files.map((file: { filePath: string }) => file.filePath),
+      names.map((name) => folder + name),
+    );
+    assert.deepEqual(
+      warm.body.folders.map((entry: { name: string }) => entry.name),
+      ['sub "x"'],
+    );
+    for (const file of warm.body.files) {
+      const pointRead = await server.client.call('GET', `/api/v1/file/${file._id}`, { token: owner.token });
+      const { url: _, expiresAt: __, ...record } = pointRead.body;
+      assert.deepEqual(file, record, `${file.filePath}: the page's record is the point read's`);
+    }
+    const empty = await browse(owner.token, `${folder}sub "x"/`);
+    assert.equal(empty.status, 200, empty.text);
+    assert.equal(empty.body.files.length, 1);
+  });
 });

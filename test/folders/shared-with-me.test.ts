@@ -222,6 +222,37 @@ describe('shared with me', () => {
     assert.deepEqual(expectOk(await shared(reader)).body.items, []);
   });
 
+  it('answers the file records a point read keeps, and each file as it is now after a change', async () => {
+    const owner = await server.client.signup();
+    const reader = await server.client.signup();
+    const ids = [await upload(owner, 'kept/a.txt'), await upload(owner, 'kept/b.txt')];
+    for (const id of ids) await shareFile(owner, id, 'user', reader.userId);
+    const page = async () => {
+      const { items } = await server.services.repositories.sharedWithMe.findShared({
+        projectId: server.credentials.projectId,
+        grantee: { userId: reader.userId, role: 'user' },
+        limit: 10,
+      });
+      return new Map(items.flatMap((item) => (item.kind === 'file' ? [[item.file.id, item.file]] : [])));
+    };
+    const pointReads = await Promise.all(ids.map((id) => server.services.repositories.files.findById(id)));
+    const first = await page();
+    assert.equal(first.get(ids[0]!), pointReads[0], 'the page answers the point reads’ kept records');
+    assert.equal(first.get(ids[1]!), pointReads[1]);
+
+    // A change to one file's row, and a share of the folder holding both (their folder ACLs).
+    expectOk(await call('PATCH', `/api/v1/file/${ids[1]}`, owner.token, { customData: { w: 2 } }));
+    await shareFolder(owner, 'kept/', { role: 'auditor' });
+    const now = await page();
+    assert.deepEqual(now.get(ids[1]!)?.customData, { w: 2 });
+    for (const id of ids)
+      assert.deepEqual(now.get(id)?.folderAcl, [{ scope: 'role', identifier: 'auditor', path: 'kept/' }]);
+    const again = await page();
+    assert.equal(again.get(ids[0]!), now.get(ids[0]!), 'the records read whole are kept for the next page');
+    assert.equal(again.get(ids[0]!), await server.services.repositories.files.findById(ids[0]!));
+    assert.ok(Object.isFrozen(again.get(ids[1]!)), 'kept records are shared: frozen');
+  });
+
   it('refuses a bad cursor, a bad page size and a service key with 400; no token with 401', async () => {
     const reader = await server.client.signup();
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

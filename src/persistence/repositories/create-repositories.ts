@@ -92,7 +92,7 @@ export type Repositories = {
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
 export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
-  // One kept record a file, whether a point read or a folder page read it.
+  // One kept record a file, whether a point read, a folder page or a shared-with-me page read it.
   const fileViews = new FileViewCache(db);
   return {
     projects: new KyselyProjectRepository(db),
@@ -120,6 +120,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     folderShares: new KyselyFolderShareRepository(db),
     oauthFlows: new KyselyOAuthFlowRepository(db),
     userIdentities: new KyselyUserIdentityRepository(db),
-    sharedWithMe: new KyselySharedWithMeRepository(db),
+    sharedWithMe: new KyselySharedWithMeRepository(db, fileViews),
   };
 }

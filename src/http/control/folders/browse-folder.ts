@@ -4,6 +4,7 @@ import { toFolderCursor, toFolderName } from '../../../domain/folders/folder-pat
 import type { FolderSummary } from '../../../domain/folders/folder-repository.ts';
 import { validationFailed } from '../../../errors/errors.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { sendJsonWithFiles } from '../../wire/json-with-files.ts';
 import { toFileView } from '../../wire/to-wire.ts';
 import { BrowseFolderQuery, FolderPageSchema } from './folder-schemas.ts';
 
@@ -22,13 +23,15 @@ export const browseFolder: RouteRegistrar = (app, services) => {
         response: { 200: FolderPageSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { path, owner, cursor } = request.query;
       const page = await services.folderBrowsing.browse(request.principal, {
         ...{ path, owner, cursor },
         pageSize: toPageSize(request.query.pageSize),
       });
-      return toFolderPageView(page);
+      // The files' JSON is kept with their kept records (json-with-files.ts).
+      const rest = { ...toFolderPageView({ ...page, files: [] }), files: [] };
+      return sendJsonWithFiles(reply, rest, page.files);
     },
   );
 };

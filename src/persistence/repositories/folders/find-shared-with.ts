@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AclScope } from '../../../domain/files/file-record.ts';
 import {
   type SharedItem,
@@ -7,11 +7,12 @@ import {
   type SharedSet,
   sharedSets,
 } from '../../../domain/folders/shared-with-me-repository.ts';
-import type { DatabaseSchema, FilesTable } from '../../database-schema.ts';
+import type { DatabaseSchema } from '../../database-schema.ts';
 import { isSqlite } from '../../is-sqlite.ts';
-import { toFileRecords } from '../files/file-rows.ts';
+import type { FileKey, KeptFileRecords } from '../files/kept-file-records.ts';
 
-type FileShareRow = Selectable<FilesTable> & { shared_at: number | string };
+/** A file share: the file's key (its record is the kept one while its stamp holds), and when. */
+type FileShareRow = FileKey & { shared_at: number | string };
 type FolderShareRow = {
   owner_id: string;
   path: string;
@@ -31,10 +32,12 @@ type Candidate = { set: number; sharedAt: number } & (
  * (file_acl_grantee_shared, folder_shares_grantee: grantee, then share time newest first),
  * from the cursor on, `limit + 1` rows at most; the page is their merge. So a page reads at
  * most 4 × (limit + 1) index entries, whatever the number of shares, plus the records of the
- * files it answers (two queries, as a listing page's).
+ * files it answers: the kept ones when none changed since (ids and row stamps come with the
+ * shares), else read whole in three queries, as a listing page's.
  */
 export async function findSharedWith(
   db: Kysely<DatabaseSchema>,
+  records: KeptFileRecords,
   query: SharedQuery,
 ): Promise<{ items: SharedItem[]; hasMore: boolean }> {
   // The four ranges at once: on PostgreSQL each is a round trip of its own (on a pool
@@ -55,20 +58,26 @@ export async function findSharedWith(
   candidates.sort((a, b) => b.sharedAt - a.sharedAt || a.set - b.set);
   const page = candidates.slice(0, query.limit);
   const fileRows = page.flatMap((one) => (one.kind === 'file' ? [one.row] : []));
-  const records = new Map((await toFileRecords(db, fileRows)).map((file) => [file.id, file]));
-  const items = page.map((one): SharedItem => {
+  const files = await records.read(fileRows);
+  // A file deleted between the two reads is left out, as a read a moment later would.
+  const items = page.flatMap((one): SharedItem[] => {
     const { scope } = sharedSets[one.set]!;
     const sharedAt = new Date(one.sharedAt);
-    if (one.kind === 'file') return { kind: 'file', scope, sharedAt, file: records.get(one.row.id)! };
-    return {
-      kind: 'folder',
-      scope,
-      sharedAt,
-      ownerId: one.row.owner_id,
-      path: one.row.path,
-      fileCount: Number(one.row.file_count ?? 0),
-      totalBytes: Number(one.row.total_bytes ?? 0),
-    };
+    if (one.kind === 'file') {
+      const file = files.get(one.row.id);
+      return file === undefined ? [] : [{ kind: 'file', scope, sharedAt, file }];
+    }
+    return [
+      {
+        kind: 'folder',
+        scope,
+        sharedAt,
+        ownerId: one.row.owner_id,
+        path: one.row.path,
+        fileCount: Number(one.row.file_count ?? 0),
+        totalBytes: Number(one.row.total_bytes ?? 0),
+      },
+    ];
   });
   return { items, hasMore: candidates.length > query.limit };
 }
@@ -85,7 +94,7 @@ async function selectFileShares(
 ): Promise<FileShareRow[]> {
   const acl = isSqlite(db) ? sql`file_acl indexed by file_acl_grantee_shared` : sql`file_acl`;
   const identifier = scope === 'user' ? grantee.userId : grantee.role;
-  const { rows } = await sql<FileShareRow>`select files.*, file_acl.shared_at from ${acl}
+  const { rows } = await sql<FileShareRow>`select files.id, files.row_stamp, file_acl.shared_at from ${acl}
     join files on files.id = file_acl.file_id
     where file_acl.project_id = ${projectId} and file_acl.scope = ${scope}
       and file_acl.identifier = ${identifier} and file_acl.position > 0 ${after}
