@@ -1,8 +1,8 @@
 import type { Config } from '../config/config.ts';
 import { createAccount, setAccountEnabled, setAccountRole } from '../domain/identity/accounts.ts';
+import { assignProjectSettings } from '../domain/identity/assign-project-settings.ts';
 import { createProject } from '../domain/identity/create-project.ts';
 import type { Project } from '../domain/identity/project-repository.ts';
-import { assignProjectSettings } from '../domain/identity/project-settings.ts';
 import { toSettingsView } from '../domain/identity/settings-view.ts';
 import { notFound } from '../errors/errors.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';

@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
+import { assignProjectSettings } from '../domain/identity/assign-project-settings.ts';
 import {
   maskOAuthTable,
   type OAuthProviderTable,
@@ -7,7 +8,7 @@ import {
   resolveOAuthProvider,
 } from '../domain/identity/oauth-provider-settings.ts';
 import type { Project } from '../domain/identity/project-repository.ts';
-import { assignProjectSettings, type ProjectSettings } from '../domain/identity/project-settings.ts';
+import type { ProjectSettings } from '../domain/identity/project-settings.ts';
 import { notFound, validationFailed } from '../errors/errors.ts';
 import { getProject, withStores } from './admin-commands.ts';
 import { type Command, required, type Values } from './command.ts';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { thumbHashToRGBA } from 'thumbhash';
 import { CofferClient, type CofferError, type FileRecord } from '../../packages/client/src/index.ts';
-import { assignSettings } from '../../src/domain/identity/project-settings.ts';
+import { assignSettings } from '../../src/domain/identity/assign-project-settings.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 
 /** A 400×300 red JPEG, as a camera or a canvas would hand one over. */

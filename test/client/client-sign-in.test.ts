@@ -6,7 +6,7 @@ import {
   type OpenSignInWindow,
   type SignInWindow,
 } from '../../packages/client/src/index.ts';
-import { assignProjectSettings } from '../../src/domain/identity/project-settings.ts';
+import { assignProjectSettings } from '../../src/domain/identity/assign-project-settings.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { ManualClock } from '../support/manual-clock.ts';

@@ -221,7 +221,7 @@ describe('image renditions', () => {
     const projects = server.services.repositories.projects;
     const fileId = await upload(await jpegWithExif(), 'image/jpeg');
     const project = (await projects.findById(projectId))!;
-    const { assignSettings } = await import('../../src/domain/identity/project-settings.ts');
+    const { assignSettings } = await import('../../src/domain/identity/assign-project-settings.ts');
     const change = (assignments: string[]) =>
       projects.updateSettings(projectId, assignSettings(project.settings, assignments));
     await change(['renditions=presets', 'renditions.thumb=64x64,cover,webp,q70']);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { assignProjectSettings } from '../../src/domain/identity/project-settings.ts';
+import { assignProjectSettings } from '../../src/domain/identity/assign-project-settings.ts';
 import type { ApiClient, ApiResponse } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { signInThroughIdp, startTestIdp } from '../support/oidc-test-idp.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
-import { assignProjectSettings } from '../../src/domain/identity/project-settings.ts';
+import { assignProjectSettings } from '../../src/domain/identity/assign-project-settings.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import {
   type HostileProvider,

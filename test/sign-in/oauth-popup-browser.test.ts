@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { assignProjectSettings } from '../../src/domain/identity/project-settings.ts';
+import { assignProjectSettings } from '../../src/domain/identity/assign-project-settings.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { launchChromium, skipWithoutChromium } from '../support/console-browser.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';

@@ -40,48 +40,7 @@ import {
 } from './upload-options.ts';
 import { finishUpload, type ResumableCalls, uploadResumably } from './upload-resumably.ts';
 
-export { AccountCalls, tokenFromLink } from './account-calls.ts';
-export type {
-  FileMeta,
-  FilePage,
-  FileRecord,
-  FileWithLink,
-  FolderDeletion,
-  FolderEntry,
-  FolderMove,
-  FolderPage,
-  FolderShare,
-  FolderShares,
-  LoginResult,
-  SharedItem,
-  SharedPage,
-  UploadTicket,
-  UserProfile,
-} from './api-shapes.ts';
-export type { AuthCalls, SignInOptions } from './auth-calls.ts';
-export type { CofferClientOptions, Session } from './client-options.ts';
-export { CofferError } from './errors.ts';
-export type { CofferEvent, EventsOptions } from './event-stream.ts';
-export type { DeleteOutcome } from './file-organizing.ts';
-export { defaultResumeDirectory, fileResumeStore } from './file-resume-store.ts';
-export type { FolderCalls, FolderListOptions, FolderOwnerOption } from './folder-calls.ts';
-export type {
-  GetOptions,
-  RenditionFormat,
-  RenditionParameters,
-  RenditionPreset,
-  RenditionResize,
-} from './rendition-options.ts';
-export type { ShareWith } from './request-paths.ts';
-export {
-  memoryResumeStore,
-  type ResumeState,
-  type ResumeStore,
-  webStorageResumeStore,
-} from './resume-store.ts';
-export type { OpenSignInWindow, SignInWindow } from './sign-in-window.ts';
-export type { UploadBody, UploadPhase, UploadProgress } from './upload-body.ts';
-export type { TransferOptions, UploadOptions } from './upload-options.ts';
+export * from './public-exports.ts';
 
 /**
  * A typed client for Coffer's API: sessions (login, signup, automatic refresh), the whole

@@ -1,59 +1,40 @@
 import {
   accessDenied,
   accountDisabled,
-  emailNotVerified,
   invalidAppCredentials,
   invalidLogin,
   invalidRefreshToken,
   invalidToken,
 } from '../../errors/errors.ts';
-import { type ClientInfo, toPrincipal } from '../access/decide-file-access.ts';
-import { type Clock, toUnixSeconds } from '../clock.ts';
-import type { EventLog } from '../events/event-log.ts';
+import { toPrincipal } from '../access/decide-file-access.ts';
+import { toUnixSeconds } from '../clock.ts';
 import { toUserEvent, userActor } from '../events/user-events.ts';
-import type { TrustedIssuerSignIn } from '../sign-in/trusted-issuer-sign-in.ts';
-import type { AccessEpochWatch } from './access-epoch-watch.ts';
 import { anonymousRole, createAccount, createAnonymousAccount, type NewAccount } from './accounts.ts';
-import type { AppCredential, AppCredentialRepository } from './app-credential-repository.ts';
+import type { AppCredential } from './app-credential-repository.ts';
 import { AppSecretCheck } from './app-secrets.ts';
-import { assertConvertible, convertAnonymousAccount } from './convert-anonymous-account.ts';
+import { convertGuest } from './convert-guest.ts';
 import { EpochCache } from './epoch-cache.ts';
-import type { LoginThrottle } from './login-throttle.ts';
+import type { IdentityServiceOptions } from './identity-service-options.ts';
 import { assertPasswordPolicy } from './password-policy.ts';
 import { getDecoyHash, hashPassword, verifyPassword } from './passwords.ts';
-import type { Project, ProjectRepository } from './project-repository.ts';
-import type { RefreshTokenService } from './refresh-token-service.ts';
+import type { Project } from './project-repository.ts';
 import {
   type Authenticated,
   type ClientContext,
   type Session,
   type SignInMethod,
   toClientInfo,
+  toLogoutEvent,
 } from './session-types.ts';
-import type { SignupThrottle } from './signup-throttle.ts';
-import type { IssuedToken, TokenService } from './token-service.ts';
-import type { User, UserRepository } from './user-repository.ts';
+import type { IssuedToken } from './token-service.ts';
+import type { User } from './user-repository.ts';
+import { assertVerifiedWhereRequired } from './verified-email.ts';
 
-export type IdentityServiceOptions = {
-  projects: ProjectRepository;
-  appCredentials: AppCredentialRepository;
-  users: UserRepository;
-  /** The token service of the moment: keys rotate (domain/keys/signing-key-ring.ts). */
-  tokens: { current(): Promise<TokenService> };
-  refreshTokens: RefreshTokenService;
-  clock: Clock;
-  loginThrottle: LoginThrottle;
-  signupThrottle: SignupThrottle;
-  /** When cached projects must be read again (a user cache, if any, is in `users`). */
-  accessEpoch: AccessEpochWatch;
-  /** Where a failed login, which changes nothing, records its event. */
-  events: EventLog;
-  /** Bearer tokens of the issuers a project trusts (issue 37, item 4); none: Coffer's own only. */
-  trustedIssuers?: TrustedIssuerSignIn;
-};
+export type { IdentityServiceOptions } from './identity-service-options.ts';
 
 export type { Authenticated, ClientContext, Session, SignInMethod } from './session-types.ts';
 export { toClientInfo } from './session-types.ts';
+export { assertVerifiedWhereRequired } from './verified-email.ts';
 
 /** App credentials, accounts, logins and tokens: barriers 2–3 of spec §5. */
 export class IdentityService {
@@ -122,17 +103,7 @@ export class IdentityService {
     input: { email: string; password: string; displayName?: string },
     client: ClientContext,
   ): Promise<Session> {
-    // Refusals first: a member or a closed project draws on no allowance.
-    assertConvertible(project, caller.user);
-    const attempt = { projectId: project.id, clientAddress: client.clientAddress };
-    const guest = {
-      user: caller.user,
-      by: userActor(caller.user.id, toClientInfo(client)),
-      at: this.#o.clock.now(),
-    };
-    const member = await this.#o.signupThrottle.guard(attempt, () =>
-      convertAnonymousAccount(this.#o.users, project, guest, input),
-    );
+    const member = await convertGuest(this.#o, project, caller.user, input, client);
     await this.accountConverted(member);
     return this.startSession(member, project, client, { method: 'password' });
   }
@@ -219,7 +190,7 @@ export class IdentityService {
     if (found && found.projectId === project.id)
       await this.#o.refreshTokens.revokeFamily(
         found.familyId,
-        this.#logoutEvent(found, client && toClientInfo(client)),
+        toLogoutEvent(found, client && toClientInfo(client), this.#o.clock.now()),
       );
   }
 
@@ -228,18 +199,8 @@ export class IdentityService {
     if (caller.sessionId !== undefined)
       await this.#o.refreshTokens.revokeFamily(
         caller.sessionId,
-        this.#logoutEvent(caller.user, caller.principal.client),
+        toLogoutEvent(caller.user, caller.principal.client, this.#o.clock.now()),
       );
-  }
-
-  #logoutEvent(user: { userId?: string; id?: string; projectId: string }, client?: ClientInfo) {
-    const id = user.id ?? user.userId ?? null;
-    return toUserEvent(
-      'user.logout',
-      userActor(id, client),
-      { id, projectId: user.projectId },
-      this.#o.clock.now(),
-    );
   }
 
   /**
@@ -316,9 +277,4 @@ export class IdentityService {
       expiresAt: claims.expiresAt,
     };
   }
-}
-
-/** EMAIL_NOT_VERIFIED where the project signs in verified addresses only (requireVerifiedEmail). */
-export function assertVerifiedWhereRequired(project: Project, user: User): void {
-  if (project.settings.requireVerifiedEmail && user.emailVerifiedAt === null) throw emailNotVerified();
 }

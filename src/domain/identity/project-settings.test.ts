@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import {
-  assignProjectSettings,
-  assignSettings,
-  defaultProjectSettings,
-  readStoredSettings,
-} from './project-settings.ts';
+import { assignProjectSettings, assignSettings } from './assign-project-settings.ts';
+import { defaultProjectSettings, readStoredSettings } from './project-settings.ts';
 import { isContentTypeAllowed, parseByteSize } from './setting-parsers.ts';
 
 it('applies name=value assignments, and name= restores a default', () => {

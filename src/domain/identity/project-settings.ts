@@ -1,7 +1,7 @@
 import { validationFailed } from '../../errors/errors.ts';
 import { isMailTemplateTable, type MailTemplateTable } from '../mail/mail-template-settings.ts';
 import { isPresetTable, type PresetTable } from '../renditions/rendition-presets.ts';
-import { accountLinkOrigin, isAccountLinkUrl, parseAccountLinkUrl } from './account-link-url.ts';
+import { isAccountLinkUrl, parseAccountLinkUrl } from './account-link-url.ts';
 import { isOAuthProviderTable, type OAuthProviderTable } from './oauth-provider-settings.ts';
 import {
   booleanSetting,
@@ -17,7 +17,6 @@ import {
   type SettingDefinition,
   sizeSetting,
 } from './setting-parsers.ts';
-import { tableSettings } from './table-settings.ts';
 import { isTrustedIssuerTable, type TrustedIssuerTable } from './trusted-issuer-settings.ts';
 
 /**
@@ -252,55 +251,4 @@ export function readStoredSettings(json: string, defaults: Partial<ProjectSettin
     }
   }
   return settings as ProjectSettings;
-}
-
-/**
- * assignSettings, plus the checks that need the project: a new accountLinkUrl must be on an
- * origin the project allows (mail links must not lead anywhere else).
- */
-export function assignProjectSettings(
-  project: { settings: ProjectSettings; allowedOrigins: readonly string[]; adminRole: string },
-  assignments: readonly string[],
-): ProjectSettings {
-  // `adminRoles=` restores the project's own admin role (as readStoredSettings defaults it),
-  // not the generic ["admin"]: a project made with another admin role keeps its admins.
-  const defaults = { ...defaultProjectSettings, adminRoles: [project.adminRole] };
-  const next = assignSettings(project.settings, assignments, defaults);
-  const url = next.accountLinkUrl;
-  if (url !== null && url !== project.settings.accountLinkUrl) {
-    const origin = accountLinkOrigin(url);
-    if (!project.allowedOrigins.includes(origin))
-      throw validationFailed(
-        `accountLinkUrl: ${origin} is not an origin this project allows; allow it first (coffer project origin add)`,
-      );
-  }
-  return next;
-}
-
-/** Applies `name=value` assignments (all checked before any applies); `name=` resets one to its default. */
-export function assignSettings(
-  current: ProjectSettings,
-  assignments: readonly string[],
-  defaults: ProjectSettings = defaultProjectSettings,
-): ProjectSettings {
-  if (assignments.length === 0) throw validationFailed('name settings to change as name=value');
-  const next: Record<string, unknown> = { ...current };
-  for (const assignment of assignments) {
-    const equals = assignment.indexOf('=');
-    const name = (equals < 0 ? assignment : assignment.slice(0, equals)) as keyof ProjectSettings;
-    const table = equals >= 0 ? tableSettings.find((setting) => setting.matches(name)) : undefined;
-    if (table) {
-      next[table.key] = table.assign(next[table.key] as never, name, assignment.slice(equals + 1));
-      continue;
-    }
-    if (!Object.hasOwn(projectSettingDefinitions, name)) {
-      throw validationFailed(
-        `unknown setting ${JSON.stringify(name)}; known: ${projectSettingNames.join(', ')}`,
-      );
-    }
-    if (equals < 0) throw validationFailed(`${name}: write ${name}=value`);
-    const text = assignment.slice(equals + 1).trim();
-    next[name] = text === '' ? defaults[name] : projectSettingDefinitions[name].parse(text, name);
-  }
-  return next as ProjectSettings;
 }

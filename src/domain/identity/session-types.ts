@@ -1,4 +1,5 @@
 import type { ClientInfo, Principal } from '../access/decide-file-access.ts';
+import { toUserEvent, userActor } from '../events/user-events.ts';
 import type { IssuedToken } from './token-service.ts';
 import type { User } from './user-repository.ts';
 
@@ -22,4 +23,14 @@ export type Authenticated = { principal: Principal; user: User; sessionId?: stri
 /** What an event records of the caller (the user agent bounded). */
 export function toClientInfo(client: ClientContext): ClientInfo {
   return { ip: client.clientAddress, userAgent: client.userAgent?.slice(0, 256) ?? null };
+}
+
+/** user.logout, for a session ended by its refresh token or its access token. */
+export function toLogoutEvent(
+  user: { userId?: string; id?: string; projectId: string },
+  client: ClientInfo | undefined,
+  at: Date,
+) {
+  const id = user.id ?? user.userId ?? null;
+  return toUserEvent('user.logout', userActor(id, client), { id, projectId: user.projectId }, at);
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { assignProjectSettings } from '../../domain/identity/project-settings.ts';
+import { assignProjectSettings } from '../../domain/identity/assign-project-settings.ts';
 import { notFound } from '../../errors/errors.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { projectParams } from './project-params.ts';

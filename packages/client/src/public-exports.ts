@@ -1,0 +1,43 @@
+/** What @coffer/client exports beside CofferClient: its errors, helpers and the types of its answers. */
+export { AccountCalls, tokenFromLink } from './account-calls.ts';
+export type {
+  FileMeta,
+  FilePage,
+  FileRecord,
+  FileWithLink,
+  FolderDeletion,
+  FolderEntry,
+  FolderMove,
+  FolderPage,
+  FolderShare,
+  FolderShares,
+  LoginResult,
+  SharedItem,
+  SharedPage,
+  UploadTicket,
+  UserProfile,
+} from './api-shapes.ts';
+export type { AuthCalls, SignInOptions } from './auth-calls.ts';
+export type { CofferClientOptions, Session } from './client-options.ts';
+export { CofferError } from './errors.ts';
+export type { CofferEvent, EventsOptions } from './event-stream.ts';
+export type { DeleteOutcome } from './file-organizing.ts';
+export { defaultResumeDirectory, fileResumeStore } from './file-resume-store.ts';
+export type { FolderCalls, FolderListOptions, FolderOwnerOption } from './folder-calls.ts';
+export type {
+  GetOptions,
+  RenditionFormat,
+  RenditionParameters,
+  RenditionPreset,
+  RenditionResize,
+} from './rendition-options.ts';
+export type { ShareWith } from './request-paths.ts';
+export {
+  memoryResumeStore,
+  type ResumeState,
+  type ResumeStore,
+  webStorageResumeStore,
+} from './resume-store.ts';
+export type { OpenSignInWindow, SignInWindow } from './sign-in-window.ts';
+export type { UploadBody, UploadPhase, UploadProgress } from './upload-body.ts';
+export type { TransferOptions, UploadOptions } from './upload-options.ts';
