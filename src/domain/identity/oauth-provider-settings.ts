@@ -1,4 +1,5 @@
 import { validationFailed } from '../../errors/errors.ts';
+import { assertSettingUrl, entryNamePattern, isNamedStringTable } from './named-table-checks.ts';
 
 /** One provider of a project as the operator set it (`oauth.<name>.<field>=…`). */
 export type OAuthProviderSetting = Readonly<Partial<Record<OAuthField, string>>>;
@@ -10,7 +11,7 @@ const fields = ['clientId', 'clientSecret', 'issuer', 'authorizationUrl', 'token
 type OAuthField = (typeof fields)[number];
 const urlFields: ReadonlySet<OAuthField> = new Set(['issuer', 'authorizationUrl', 'tokenUrl', 'userinfoUrl']);
 
-const namePattern = /^[a-z0-9][a-z0-9-]{0,31}$/;
+const namePattern = entryNamePattern;
 const settingPrefix = 'oauth.';
 /** More than any app offers on one sign-in screen; the table is read with every flow. */
 export const maxProviders = 16;
@@ -68,7 +69,7 @@ export function assignOAuthSetting(
   if (!(fields as readonly string[]).includes(field))
     throw validationFailed(`${settingName}: a provider's fields are ${fields.join(', ')}`);
   const value = text.trim();
-  if (value !== '' && urlFields.has(field as OAuthField)) assertProviderUrl(value, settingName);
+  if (value !== '' && urlFields.has(field as OAuthField)) assertSettingUrl(value, settingName);
   if (value.length > 2048) throw validationFailed(`${settingName}: at most 2048 characters`);
   const provider: Record<string, string> = { ...next[name] };
   if (value === '') delete provider[field];
@@ -79,33 +80,8 @@ export function assignOAuthSetting(
   return next;
 }
 
-function assertProviderUrl(value: string, settingName: string): void {
-  const url = URL.parse(value);
-  if (
-    !url ||
-    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
-    url.username ||
-    url.password ||
-    url.hash
-  )
-    throw validationFailed(`${settingName}: an http(s) URL without credentials or fragment`);
-}
-
 export function isOAuthProviderTable(value: unknown): value is OAuthProviderTable {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const entries = Object.entries(value);
-  return (
-    entries.length <= maxProviders &&
-    entries.every(
-      ([name, provider]) =>
-        namePattern.test(name) &&
-        provider !== null &&
-        typeof provider === 'object' &&
-        Object.entries(provider).every(
-          ([field, text]) => (fields as readonly string[]).includes(field) && typeof text === 'string',
-        ),
-    )
-  );
+  return isNamedStringTable(value, maxProviders, fields);
 }
 
 /** The provider as the flow uses it, presets filled in; undefined while it lacks an id, a secret or endpoints. */

@@ -1,4 +1,5 @@
 import { validationFailed } from '../../errors/errors.ts';
+import { assertSettingUrl, entryNamePattern, isNamedStringTable } from './named-table-checks.ts';
 import { parseRoleNames } from './setting-parsers.ts';
 
 /** One trusted issuer as the operator set it (`trustedIssuers.<name>.<field>=…`). */
@@ -10,7 +11,7 @@ export type TrustedIssuerTable = Readonly<Record<string, TrustedIssuerSetting>>;
 const fields = ['issuer', 'jwksUrl', 'audience', 'roleClaim', 'roles'] as const;
 type TrustedIssuerField = (typeof fields)[number];
 
-const namePattern = /^[a-z0-9][a-z0-9-]{0,31}$/;
+const namePattern = entryNamePattern;
 const settingPrefix = 'trustedIssuers.';
 /** Every bearer token of a project with issuers is matched against them: keep the list short. */
 export const maxTrustedIssuers = 8;
@@ -71,39 +72,14 @@ export function assignTrustedIssuerSetting(
 function toFieldValue(field: TrustedIssuerField, value: string, settingName: string): string {
   if (value === '') return value;
   if (value.length > 2048) throw validationFailed(`${settingName}: at most 2048 characters`);
-  if (field === 'jwksUrl') assertJwksUrl(value, settingName);
+  if (field === 'jwksUrl') assertSettingUrl(value, settingName);
   // Stored as the canonical list, so the table stays strings (as oauth's) and reads back as set.
   if (field === 'roles') return parseRoleNames(value, settingName).join(',');
   return value;
 }
 
-function assertJwksUrl(value: string, settingName: string): void {
-  const url = URL.parse(value);
-  if (
-    !url ||
-    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
-    url.username ||
-    url.password ||
-    url.hash
-  )
-    throw validationFailed(`${settingName}: an http(s) URL without credentials or fragment`);
-}
-
 export function isTrustedIssuerTable(value: unknown): value is TrustedIssuerTable {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const entries = Object.entries(value);
-  return (
-    entries.length <= maxTrustedIssuers &&
-    entries.every(
-      ([name, issuer]) =>
-        namePattern.test(name) &&
-        issuer !== null &&
-        typeof issuer === 'object' &&
-        Object.entries(issuer).every(
-          ([field, text]) => (fields as readonly string[]).includes(field) && typeof text === 'string',
-        ),
-    )
-  );
+  return isNamedStringTable(value, maxTrustedIssuers, fields);
 }
 
 /**
