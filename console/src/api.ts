@@ -76,7 +76,7 @@ export type SettingSchema = {
 } & (
   | { kind: 'flag' | 'list' | 'text' | 'table' }
   | { kind: 'choice'; choices: string[] }
-  | { kind: 'number'; unit: 'bytes' | 'seconds' | 'count'; min: number; max: number }
+  | { kind: 'number'; unit: 'bytes' | 'seconds' | 'days' | 'count'; min: number; max: number }
 );
 
 export type User = {

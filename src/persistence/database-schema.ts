@@ -53,6 +53,10 @@ export type DatabaseSchema = {
   users: UsersTable;
   files: FilesTable;
   file_acl: FileAclTable;
+  file_versions: FileVersionsTable;
+  version_uploads: VersionUploadsTable;
+  trashed_files: TrashedFilesTable;
+  trashed_file_acl: TrashedFileAclTable;
   signing_keys: SigningKeysTable;
   rate_limit_buckets: RateLimitBucketsTable;
   access_epoch: AccessEpochTable;
@@ -158,7 +162,73 @@ export type FilesTable = {
   row_stamp: Generated<number | string>;
   /** The file's folder: its path up to the last `/`, '' at the root (generated; migrations/folders.ts). */
   folder_path: GeneratedAlways<string>;
+  /** The current version's id; null: the file's first version, whose id is the file's (migrations/versions-and-trash.ts). */
+  version_id: string | null;
+  /** When and by whom the current version was made; null: the first version (the file's creation and creator). */
+  version_created_at: number | null;
+  version_created_by: string | null;
+  /** A project admin's legal hold: while set, the file cannot be deleted, replaced or moved. */
+  hold_reason: string | null;
+  held_at: number | null;
+  held_by: string | null;
 };
+
+/** A file's non-current versions (migrations/versions-and-trash.ts). */
+export type FileVersionsTable = {
+  file_id: string;
+  version_id: string;
+  project_id: string;
+  /** The file's owner: whose quota the version's bytes count against. */
+  creator_id: string;
+  /** The storage key's file id (`<project>/<blob_file_id>`) that holds blob_version. */
+  blob_file_id: string;
+  blob_version: string;
+  etag: string;
+  size_bytes: number;
+  content_type: string;
+  content_last_modified: number;
+  content_sha256: string | null;
+  created_at: number;
+  created_by: string;
+  /** When another version became current (the retention counts from here). */
+  noncurrent_at: number;
+  /** 0 while the file is in the trash (its bytes then count in the trash, not the quota). */
+  counted: Generated<number>;
+};
+
+/** A new version on its way: requested, maybe uploaded, not verified yet. */
+export type VersionUploadsTable = {
+  /** The version's id once verified; its bytes live under `<project>/<id>`. */
+  id: string;
+  file_id: string;
+  project_id: string;
+  creator_id: string;
+  requested_by: string;
+  /** Unix seconds: the upload link's end; the sweep removes the row after it. */
+  expires_at: number;
+  expected_size_bytes: number | null;
+  expected_content_type: string | null;
+  expected_sha256: string | null;
+  upload_blob_version: string | null;
+  upload_etag: string | null;
+  upload_size_bytes: number | null;
+  upload_content_type: string | null;
+  upload_last_modified: number | null;
+  upload_sha256: string | null;
+  created_at: number;
+};
+
+/** A trashed file: its `files` row moved whole, with when, by whom and what it keeps stored. */
+export type TrashedFilesTable = Omit<FilesTable, 'folder_path' | 'row_stamp'> & {
+  row_stamp: number | string;
+  trashed_at: number;
+  trashed_by: string;
+  /** Its content's bytes and its versions': what it keeps in the store, the trash's size. */
+  held_bytes: number;
+};
+
+/** A trashed file's ACL, as file_acl held it. */
+export type TrashedFileAclTable = Omit<FileAclTable, 'shared_at'> & { shared_at: number | string };
 
 /** One owner's folder and its whole subtree's counts, kept by triggers (migrations/folders.ts). */
 export type FoldersTable = {
@@ -203,6 +273,8 @@ export type StorageUsageTable = {
   user_id: string;
   files: number;
   bytes: number;
+  /** What the owner's trash keeps stored (migrations/versions-and-trash.ts). */
+  trash_bytes: Generated<number>;
 };
 
 /** Resumable uploads in progress (migrations/resumable-uploads.ts). */

@@ -86,7 +86,13 @@ export type FileRecord = {
   declared: UploadContract;
   /** A verified image's dimensions and placeholder (issue 21), once summarized; else null. */
   image: ImageMeta | null;
+  /** The current version (issue 38): its id (the file's own for its first), when and by whom it was made. */
+  currentVersion: { id: string; createdAt: Date; createdBy: string };
+  /** A project admin's legal hold (issue 38): no delete, purge, replace or move while set. */
+  hold: FileHold | null;
 };
+
+export type FileHold = { reason: string; heldAt: Date; heldBy: string };
 
 /** What a verified image tells of itself: shown in `meta` (width, height, placeholder). */
 export type ImageMeta = {

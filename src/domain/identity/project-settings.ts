@@ -93,7 +93,17 @@ export type ProjectSettings = {
    * `trustedIssuers.<name>.<issuer|jwksUrl|audience|roleClaim|roles>=…`.
    */
   trustedIssuers: TrustedIssuerTable;
+  /** The most non-current versions a file keeps (issue 38); the oldest beyond are pruned. 0: none. */
+  versionsKept: number;
+  /** Days a non-current version is kept after another became current; 0: pruned at once. */
+  versionRetentionDays: number;
+  /** Days a deleted file stays in the trash before it is purged; 0: deletes purge at once (no trash). */
+  trashRetentionDays: number;
 };
+
+/** The most versions a file may keep, and the longest retention: bounds of what a sweep must walk. */
+export const maxVersionsKept = 1000;
+export const maxRetentionDays = 3650;
 
 /** The highest maxFolderOperationFiles: a million row changes is already a long transaction. */
 export const maxFolderOperationFilesLimit = 1_000_000;
@@ -125,6 +135,9 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   oauth: {},
   oauthLinkByEmail: false,
   trustedIssuers: {},
+  versionsKept: 10,
+  versionRetentionDays: 30,
+  trashRetentionDays: 30,
 });
 
 export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDefinition> = {
@@ -228,7 +241,28 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
     },
     isValid: isTrustedIssuerTable,
   },
+  versionsKept: wholeNumberSetting(
+    `the most earlier versions a file keeps (the oldest beyond are pruned), 0 to ${maxVersionsKept}`,
+    maxVersionsKept,
+  ),
+  versionRetentionDays: wholeNumberSetting(
+    `days an earlier version is kept once replaced, 0 to ${maxRetentionDays}`,
+    maxRetentionDays,
+  ),
+  trashRetentionDays: wholeNumberSetting(
+    `days a deleted file stays in the trash, 0 to ${maxRetentionDays} (0: deletes are final at once)`,
+    maxRetentionDays,
+  ),
 };
+
+/** A setting of whole numbers from 0 to `max`. */
+function wholeNumberSetting(description: string, max: number): SettingDefinition {
+  return {
+    description,
+    parse: (text, name) => parseWholeNumber(text, name, 0, max),
+    isValid: (value) => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= max,
+  };
+}
 
 export const projectSettingNames = Object.keys(projectSettingDefinitions) as (keyof ProjectSettings)[];
 

@@ -2,6 +2,8 @@ import type { Project } from '../../domain/identity/project-repository.ts';
 import {
   defaultProjectSettings,
   maxFolderOperationFilesLimit,
+  maxRetentionDays,
+  maxVersionsKept,
   maxPresignedDownloadSeconds,
   type ProjectSettings,
   projectSettingDefinitions,
@@ -13,7 +15,7 @@ import { maxTokenLifetimeSeconds, minTokenLifetimeSeconds } from '../../domain/i
 export type SettingControl =
   | { kind: 'flag' }
   | { kind: 'choice' }
-  | { kind: 'number'; unit: 'bytes' | 'seconds' | 'count'; min: number; max: number }
+  | { kind: 'number'; unit: 'bytes' | 'seconds' | 'days' | 'count'; min: number; max: number }
   /** Comma-separated text, as `coffer project set` takes it. */
   | { kind: 'list' }
   | { kind: 'text' }
@@ -68,6 +70,9 @@ const controls: Record<keyof ProjectSettings, SettingControl> = {
   oauth: { kind: 'table' },
   trustedIssuers: { kind: 'table' },
   oauthLinkByEmail: { kind: 'flag' },
+  versionsKept: { kind: 'number', unit: 'count', min: 0, max: maxVersionsKept },
+  versionRetentionDays: { kind: 'number', unit: 'days', min: 0, max: maxRetentionDays },
+  trashRetentionDays: { kind: 'number', unit: 'days', min: 0, max: maxRetentionDays },
 };
 
 /** The defaults of one project: the domain's, with its own admin role (projects.admin_role). */

@@ -34,6 +34,7 @@ import { storageUsage } from './storage-usage.ts';
 import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
 import { uploadContracts } from './upload-contracts.ts';
 import { userIdentities } from './user-identities.ts';
+import { versionsAndTrash } from './versions-and-trash.ts';
 
 /**
  * Every migration, in code rather than a scanned folder (nothing to resolve at run time, and
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0031_folder_tallies_per_statement': folderTalliesPerStatement,
   '0032_folder_shares': folderShares,
   '0033_user_identities': userIdentities,
+  '0034_versions_and_trash': versionsAndTrash,
 };
 
 /** The names of every migration, in the order they run. */

@@ -9,6 +9,7 @@ import type { DatabaseSchema } from '../../database-schema.ts';
 import { insertEvents } from '../events/insert-events.ts';
 import { assertUsageWithin } from '../storage-usage-check.ts';
 import { writeTransaction } from '../write-transaction.ts';
+import { noVersionsNorHold } from './create-file.ts';
 import { deleteAbandonedUpload } from './delete-abandoned-upload.ts';
 import type { FileInserts } from './file-inserts.ts';
 import { toFileRecord } from './file-rows.ts';
@@ -42,7 +43,19 @@ export async function createCopy(
       const replaced = await deleteAbandonedUpload(trx, copy, now);
       // The copy's row stamp is its own: it starts at the column's default. Its folder is
       // generated from its own path (an insert may not name it).
-      const { row_stamp: _sourceStamp, folder_path: _sourceFolder, ...copied } = source;
+      // A copy starts at its own first version (its id the copy's), with no hold: the source's
+      // version and hold columns are left to their defaults.
+      const {
+        row_stamp: _sourceStamp,
+        folder_path: _sourceFolder,
+        version_id: _v,
+        version_created_at: _vAt,
+        version_created_by: _vBy,
+        hold_reason: _h,
+        held_at: _hAt,
+        held_by: _hBy,
+        ...copied
+      } = source;
       const row = {
         ...copied,
         id: copy.id,
@@ -66,7 +79,11 @@ export async function createCopy(
       }
       await insertEvents(trx, [event]);
       const folderAcl = (await findFolderAcls(trx, [row])).get(row.id) ?? [];
-      const file = toFileRecord(row, [{ scope: 'user', identifier: copy.creatorId }], folderAcl);
+      const file = toFileRecord(
+        { ...row, ...noVersionsNorHold },
+        [{ scope: 'user', identifier: copy.creatorId }],
+        folderAcl,
+      );
       return replaced === undefined ? { file } : { file, replaced };
     });
   } catch (error) {

@@ -42,7 +42,11 @@ export async function createFile(
       folderAcl = (await findFolderAcls(trx, [row])).get(row.id) ?? [];
       return replaced;
     });
-    const created = toFileRecord(row, [{ scope: 'user', identifier: file.creatorId }], folderAcl);
+    const created = toFileRecord(
+      { ...row, ...noVersionsNorHold },
+      [{ scope: 'user', identifier: file.creatorId }],
+      folderAcl,
+    );
     return replaced === undefined ? { file: created } : { file: created, replaced };
   } catch (error) {
     // A live record at this path, or a concurrent create that committed first.
@@ -50,6 +54,16 @@ export async function createFile(
     throw error;
   }
 }
+
+/** A new record's columns that its insert leaves to their defaults (null): first version, no hold. */
+export const noVersionsNorHold = {
+  version_id: null,
+  version_created_at: null,
+  version_created_by: null,
+  hold_reason: null,
+  held_at: null,
+  held_by: null,
+} as const;
 
 /** The row of a new, unverified record: every column, in the same order on every call (it is prepared). */
 export function toNewFileRow(file: NewFile, now: Date) {
