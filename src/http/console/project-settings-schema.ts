@@ -2,9 +2,9 @@ import type { Project } from '../../domain/identity/project-repository.ts';
 import {
   defaultProjectSettings,
   maxFolderOperationFilesLimit,
+  maxPresignedDownloadSeconds,
   maxRetentionDays,
   maxVersionsKept,
-  maxPresignedDownloadSeconds,
   type ProjectSettings,
   projectSettingDefinitions,
   projectSettingNames,
