@@ -65,6 +65,8 @@ export const errorCodes = {
   IDENTITY_IN_USE: 409,
   ACCOUNT_EXISTS: 409,
   LAST_SIGN_IN_METHOD: 409,
+  FILE_ON_HOLD: 409,
+  VERSION_NOT_FOUND: 404,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

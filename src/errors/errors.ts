@@ -228,3 +228,13 @@ export const lastSignInMethod = () =>
     'LAST_SIGN_IN_METHOD',
     'This is the last way the user can sign in: set a password or link another provider first',
   );
+/** A held file (issue 38, item 4): no delete, purge, replace or move until an admin lifts the hold. */
+export const fileOnHold = (filePath?: string) =>
+  new AppError(
+    'FILE_ON_HOLD',
+    filePath === undefined
+      ? 'The file is on hold: it cannot be deleted, replaced or moved until a project admin lifts the hold'
+      : `${JSON.stringify(filePath)} is on hold: nothing was changed; a project admin lifts the hold first`,
+  );
+/** A versionId that is not one of the file's versions (never was, pruned, or deleted). */
+export const versionNotFound = () => new AppError('VERSION_NOT_FOUND', 'The file has no version with this id');

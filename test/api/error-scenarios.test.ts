@@ -434,6 +434,8 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   IDENTITY_IN_USE: 'test/sign-in/oauth-sign-in.test.ts',
   ACCOUNT_EXISTS: 'test/sign-in/oauth-sign-in.test.ts',
   LAST_SIGN_IN_METHOD: 'test/sign-in/oauth-sign-in.test.ts',
+  FILE_ON_HOLD: 'test/trash/holds.test.ts',
+  VERSION_NOT_FOUND: 'test/versions/file-versions.test.ts',
 };
 
 describe('error scenarios', () => {
