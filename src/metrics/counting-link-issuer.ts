@@ -16,6 +16,14 @@ export class CountingLinkIssuer extends LinkIssuer {
     return link;
   }
 
+  override async issueVersionUpload(
+    ...args: Parameters<LinkIssuer['issueVersionUpload']>
+  ): Promise<IssuedLink> {
+    const link = await super.issueVersionUpload(...args);
+    this.#metrics.linkIssued('upload');
+    return link;
+  }
+
   override async issueDownload(...args: Parameters<LinkIssuer['issueDownload']>): Promise<IssuedLink> {
     const link = await super.issueDownload(...args);
     this.#metrics.linkIssued('download');

@@ -13,6 +13,8 @@ import type { ImageSummarizer } from '../domain/renditions/image-summarizer.ts';
 import type { Renditions } from '../domain/renditions/renditions.ts';
 import type { DirectMultipart } from '../domain/resumable/direct-multipart.ts';
 import type { ResumableUploads } from '../domain/resumable/resumable-uploads.ts';
+import { FileVersions } from '../domain/versions/file-versions.ts';
+import { VersionUploads } from '../domain/versions/version-uploads.ts';
 import { CountingLinkIssuer } from '../metrics/counting-link-issuer.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
 import { buildRenditions } from './rendition-services.ts';
@@ -34,6 +36,10 @@ export type FileServices = {
   resumableUploads: ResumableUploads | undefined;
   /** Parallel uploads of parts straight to S3; undefined on other stores. */
   directMultipart: DirectMultipart | undefined;
+  /** New content for existing files: request, PUT, verify (issue 38). */
+  versionUploads: VersionUploads;
+  /** Files' versions: list, restore, delete (issue 38). */
+  fileVersions: FileVersions;
   /** Image renditions: links to them, and their bytes (rendered on first use). */
   renditions: Renditions;
   /** Verified images' dimensions and placeholders, made in the background of `serve`. */
@@ -71,17 +77,20 @@ export function buildFileServices(
     uploadCommitted: (sizeBytes) => metrics.uploaded(sizeBytes),
     uploadVerified: () => metrics.verified(),
   };
+  const uploadOptions = {
+    ...stores,
+    links,
+    uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
+    maxFileSizeBytes: config.maxFileSizeBytes,
+    directUploads,
+    hashes: context.hashes,
+    limits,
+  };
+  const { versions } = repositories;
   return {
-    fileUploads: new FileUploads({
-      ...stores,
-      links,
-      uploadLinkTtlSeconds: config.uploadLinkTtlSeconds,
-      maxFileSizeBytes: config.maxFileSizeBytes,
-      directUploads,
-      hashes: context.hashes,
-      limits,
-      events,
-    }),
+    fileUploads: new FileUploads({ ...uploadOptions, events }),
+    versionUploads: new VersionUploads({ ...uploadOptions, versions, settingsOf }),
+    fileVersions: new FileVersions({ ...stores, versions, limits, settingsOf }),
     fileSharing: new FileSharing({
       ...stores,
       users: repositories.users,
@@ -90,7 +99,7 @@ export function buildFileServices(
         perUser: toBucketRule(config.emailSharesPerUserPerHour),
       },
     }),
-    fileReading: new FileReading({ ...stores, links, settingsOf }),
+    fileReading: new FileReading({ ...stores, links, settingsOf, versions }),
     fileOrganizer: new FileOrganizer({ ...stores, limits }),
     ...buildResumableServices(context, { links, limits, events, metrics }),
     ...buildRenditions(context, { links, metrics, settingsOf }),

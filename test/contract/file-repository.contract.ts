@@ -39,7 +39,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         blobFileId: null,
         declared: { sizeBytes: null, contentType: null, checksumSha256: null },
         image: null,
-        currentVersion: { id: input.id, createdAt: T0, createdBy: input.creatorId },
+        contentVersion: { id: input.id, createdAt: T0, createdBy: input.creatorId },
         hold: null,
       };
       assert.deepEqual(file, expected);

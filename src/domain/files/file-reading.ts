@@ -1,9 +1,17 @@
-import { fileNotFound, fileNotVerified, internal, linkRevoked } from '../../errors/errors.ts';
+import {
+  fileNotFound,
+  fileNotVerified,
+  internal,
+  linkRevoked,
+  versionNotFound,
+} from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import type { ByteRange } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
 import type { ProjectSettings } from '../identity/project-settings.ts';
 import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
+import { toVersionRecord } from '../versions/version-record.ts';
+import type { VersionRepository } from '../versions/version-repository.ts';
 import type { FileContentInfo, FileRecord } from './file-record.ts';
 import type { FileStores } from './file-stores.ts';
 import { getAccessibleFile } from './get-accessible-file.ts';
@@ -18,6 +26,8 @@ export type FileReadingOptions = FileStores & {
   links: LinkIssuer;
   /** The project's settings (cached: a change is seen within the access epoch's re-read). */
   settingsOf: (projectId: string) => Promise<ProjectSettings>;
+  /** A file's earlier versions (issue 38): records and links of them. */
+  versions: Pick<VersionRepository, 'find'>;
 };
 
 /** Reading files (spec 4.5): records and download links, listings, and the bytes behind a link. */
@@ -28,13 +38,22 @@ export class FileReading {
     this.#o = options;
   }
 
-  /** Spec 4.5: the record and a download link valid for `expiresInSeconds`. */
+  /**
+   * Spec 4.5: the record and a download link valid for `expiresInSeconds`. With `versionId`
+   * (issue 38), the record of that version and a link to its bytes. A link names the version it
+   * was issued for: it keeps serving those bytes once another version is current.
+   */
   async getWithDownloadLink(
     principal: Principal,
     fileId: string,
     expiresInSeconds: number,
+    versionId?: string,
   ): Promise<{ file: FileRecord; download: IssuedLink }> {
-    const file = await getAccessibleFile(this.#o.files, principal, fileId, 'read');
+    const current = await getAccessibleFile(this.#o.files, principal, fileId, 'read');
+    const file =
+      versionId === undefined || versionId === current.contentVersion.id
+        ? current
+        : await this.#versionOf(current, versionId);
     if (!file.verified || !file.content || !file.blobVersion) throw fileNotVerified();
     const nowSeconds = toUnixSeconds(this.#o.clock.now());
     const policy = await this.#o.settingsOf(file.projectId);
@@ -46,10 +65,18 @@ export class FileReading {
         fileName: toFileName(file.filePath),
         contentType: file.content.contentType,
         linksGeneration: file.linksGeneration,
+        versionId: file.contentVersion.id,
       },
       { expiresAt: nowSeconds + expiresInSeconds, nowSeconds, policy },
     );
     return { file, download };
+  }
+
+  /** The record of one of the file's earlier versions, or VERSION_NOT_FOUND. */
+  async #versionOf(file: FileRecord, versionId: string): Promise<FileRecord> {
+    const version = await this.#o.versions.find(file.id, versionId);
+    if (!version) throw versionNotFound();
+    return toVersionRecord(file, version);
   }
 
   /** GET /api/v1/file: the files the caller may list, newest first, one page. */
@@ -75,6 +102,9 @@ export class FileReading {
     // on, in the database, so every process and node refuses the older links at once.
     if ((link.generation ?? 0) !== file.linksGeneration) throw linkRevoked();
     if (!file.verified || !file.content || !file.etag || !file.blobVersion) throw fileNotVerified();
+    // A link issued for an earlier version (issue 38) serves that version's bytes while it is kept.
+    if (link.version !== undefined && link.version !== file.contentVersion.id)
+      return (await this.#versionOf(file, link.version)) as DownloadableFile;
     return file as DownloadableFile;
   }
 

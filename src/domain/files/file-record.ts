@@ -86,8 +86,11 @@ export type FileRecord = {
   declared: UploadContract;
   /** A verified image's dimensions and placeholder (issue 21), once summarized; else null. */
   image: ImageMeta | null;
-  /** The current version (issue 38): its id (the file's own for its first), when and by whom it was made. */
-  currentVersion: { id: string; createdAt: Date; createdBy: string };
+  /**
+   * The version whose content this record describes (issue 38): the current one, except in a
+   * record of an earlier version (GET ?versionId=). Its id is the file's own for the first version.
+   */
+  contentVersion: { id: string; createdAt: Date; createdBy: string };
   /** A project admin's legal hold (issue 38): no delete, purge, replace or move while set. */
   hold: FileHold | null;
 };

@@ -18,7 +18,7 @@ import { type GatewayLink, getLinkedFile } from './get-linked-file.ts';
 import type { HashThread } from './hash-thread.ts';
 import { toStorageKey } from './storage-key.ts';
 import type { QuotaLimits } from './storage-usage-repository.ts';
-import { noContract } from './upload-contract.ts';
+import { noContract, toQuotedEtag } from './upload-contract.ts';
 import type { UploadLimits } from './upload-limits.ts';
 import { validateFilePath } from './validate-file-path.ts';
 
@@ -253,10 +253,4 @@ export class FileUploads {
   #discard(key: string, version: string): Promise<void> {
     return discardBlob(this.#o.blobs, key, version);
   }
-}
-
-/** Clients must send the ETag with its quotes (spec 4.2); a bare one is accepted too. */
-function toQuotedEtag(etag: string): string {
-  const trimmed = etag.trim();
-  return trimmed.startsWith('"') ? trimmed : `"${trimmed}"`;
 }

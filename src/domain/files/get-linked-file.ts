@@ -10,6 +10,8 @@ export type GatewayLink = {
   expiresAt: number;
   /** Download links: the file's links generation they were issued under (absent: 0). */
   generation?: number;
+  /** Download links since issue 38: the version they were issued for. */
+  version?: string;
   kid?: string;
   sig?: string;
 };
@@ -22,7 +24,13 @@ export async function getLinkedFile(
 ): Promise<FileRecord> {
   // The signature is checked before anything is looked up: a forged link learns nothing.
   await options.links.assertGatewayLink(
-    { operation, fileId: link.fileId, expiresAt: link.expiresAt, generation: link.generation },
+    {
+      operation,
+      fileId: link.fileId,
+      expiresAt: link.expiresAt,
+      generation: link.generation,
+      ...(link.version !== undefined && { version: link.version }),
+    },
     link,
     toUnixSeconds(options.clock.now()),
   );

@@ -46,3 +46,9 @@ export function assertDeclaredType(declared: string | null, sent: string | undef
   if (toEssence(sent) !== toEssence(declared))
     throw contentMismatch(`type: the upload is ${toEssence(sent)}, declared ${toEssence(declared)}`);
 }
+
+/** Clients must send the ETag with its quotes (spec 4.2); a bare one is accepted too. */
+export function toQuotedEtag(etag: string): string {
+  const trimmed = etag.trim();
+  return trimmed.startsWith('"') ? trimmed : `"${trimmed}"`;
+}

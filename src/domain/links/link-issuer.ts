@@ -8,6 +8,8 @@ import type { LinkClaims, LinkOperation, LinkSigner } from './link-signer.ts';
 export const blobPathPrefix = '/blob/v1/files/';
 /** Gateway path of a file's renditions (`<fileId>/<canonical spec>`); the signed query string is the credential. */
 export const renditionPathPrefix = '/blob/v1/renditions/';
+/** Gateway path of a new version's upload (issue 38); the signed query string is the credential. */
+export const versionUploadPathPrefix = '/blob/v1/versions/';
 /** Gateway path of a resumable upload (tus 1.0); the signed query string is the credential. */
 export const resumablePathPrefix = '/blob/v1/uploads/';
 
@@ -24,11 +26,13 @@ export type DownloadPolicy = Pick<ProjectSettings, 'downloads' | 'presignedDownl
 export function toGatewayQuery(link: {
   expiresAt: number;
   generation?: number;
+  version?: string;
   keyId: string;
   signature: string;
 }): string {
   const generation = link.generation === undefined ? '' : `&gen=${link.generation}`;
-  return `exp=${link.expiresAt}${generation}&kid=${link.keyId}&sig=${link.signature}`;
+  const version = link.version === undefined ? '' : `&ver=${link.version}`;
+  return `exp=${link.expiresAt}${generation}${version}&kid=${link.keyId}&sig=${link.signature}`;
 }
 
 /**
@@ -60,19 +64,49 @@ export class LinkIssuer {
     expiresAt: number,
     nowSeconds: number,
   ): Promise<IssuedLink> {
-    if (this.#directUploads && this.#blobs.presignUpload) {
-      const expiresInSeconds = Math.max(1, expiresAt - nowSeconds);
-      const contentType = file.contentType ?? 'application/octet-stream';
-      const { sizeBytes, checksumSha256 } = file.declared ?? {};
-      const url = await this.#blobs.presignUpload(file.storageKey, {
-        expiresInSeconds,
-        contentType,
-        ...(typeof sizeBytes === 'number' && { contentLength: sizeBytes }),
-        ...(typeof checksumSha256 === 'string' && { checksumSha256 }),
-      });
-      return { url, expiresAt };
-    }
+    if (this.#directUploads && this.#blobs.presignUpload)
+      return this.#presignUpload(this.#blobs.presignUpload.bind(this.#blobs), file, expiresAt, nowSeconds);
     return { url: await this.#gatewayUrl('upload', file.id, expiresAt), expiresAt };
+  }
+
+  /** Direct-upload mode: a URL the store signs for a PUT of the declared bytes to `storageKey`. */
+  async #presignUpload(
+    presign: NonNullable<BlobStore['presignUpload']>,
+    file: { storageKey: string; contentType?: string; declared?: UploadContract },
+    expiresAt: number,
+    nowSeconds: number,
+  ): Promise<IssuedLink> {
+    const expiresInSeconds = Math.max(1, expiresAt - nowSeconds);
+    const contentType = file.contentType ?? 'application/octet-stream';
+    const { sizeBytes, checksumSha256 } = file.declared ?? {};
+    const url = await presign(file.storageKey, {
+      expiresInSeconds,
+      contentType,
+      ...(typeof sizeBytes === 'number' && { contentLength: sizeBytes }),
+      ...(typeof checksumSha256 === 'string' && { checksumSha256 }),
+    });
+    return { url, expiresAt };
+  }
+
+  /**
+   * A new version's upload link (issue 38): to the store itself in direct-upload mode (the
+   * version's own key), else to the gateway's version path, signed for that upload alone.
+   */
+  async issueVersionUpload(
+    upload: { id: string; storageKey: string; contentType?: string; declared?: UploadContract },
+    expiresAt: number,
+    nowSeconds: number,
+  ): Promise<IssuedLink> {
+    if (this.#directUploads && this.#blobs.presignUpload)
+      return this.#presignUpload(this.#blobs.presignUpload.bind(this.#blobs), upload, expiresAt, nowSeconds);
+    const url = await this.#gatewayUrl(
+      'upload-version',
+      upload.id,
+      expiresAt,
+      undefined,
+      versionUploadPathPrefix,
+    );
+    return { url, expiresAt };
   }
 
   async issueDownload(
@@ -84,6 +118,8 @@ export class LinkIssuer {
       contentType: string;
       /** Signed into gateway links: revoking moves it on (docs/security.md, "Revoking links"). */
       linksGeneration: number;
+      /** The version the link is for (issue 38): it keeps serving those bytes once another is current. */
+      versionId: string;
     },
     link: { expiresAt: number; nowSeconds: number; policy: DownloadPolicy },
   ): Promise<IssuedLink> {
@@ -105,7 +141,15 @@ export class LinkIssuer {
       });
       return { url, expiresAt: nowSeconds + expiresInSeconds };
     }
-    return { url: await this.#gatewayUrl('download', file.id, expiresAt, file.linksGeneration), expiresAt };
+    const url = await this.#gatewayUrl(
+      'download',
+      file.id,
+      expiresAt,
+      file.linksGeneration,
+      blobPathPrefix,
+      file.versionId,
+    );
+    return { url, expiresAt };
   }
 
   /**
@@ -156,14 +200,16 @@ export class LinkIssuer {
     expiresAt: number,
     generation?: number,
     pathPrefix = blobPathPrefix,
+    version?: string,
   ): Promise<string> {
     const { keyId, signature } = (await this.#signer.current()).sign({
       operation,
       fileId,
       expiresAt,
       generation,
+      ...(version !== undefined && { version }),
     });
-    const query = toGatewayQuery({ expiresAt, generation, keyId, signature });
+    const query = toGatewayQuery({ expiresAt, generation, version, keyId, signature });
     return `${this.#baseUrl()}${pathPrefix}${fileId}?${query}`;
   }
 }

@@ -6,9 +6,10 @@ import { invalidSignature, linkExpired } from '../../errors/errors.ts';
  * What a link allows. security: the operation is part of the signed string, so a download
  * link can never be replayed as an upload link for the same file, nor the other way round.
  * `resume` links name a resumable upload (their `fileId` is the upload's id); `render` links
- * a rendition of a file (issue 21), its canonical spec signed with it.
+ * a rendition of a file (issue 21), its canonical spec signed with it; `upload-version` links
+ * a new version's upload (issue 38; their `fileId` is the version upload's id).
  */
-export type LinkOperation = 'upload' | 'download' | 'resume' | 'render';
+export type LinkOperation = 'upload' | 'download' | 'resume' | 'render' | 'upload-version';
 
 export type HmacKey = { id: string; secret: Buffer };
 
@@ -24,18 +25,21 @@ export type LinkClaims = {
   generation?: number;
   /** `render` links: the canonical rendition spec (domain/renditions/rendition-spec.ts). */
   rendition?: string;
+  /** Download links: the version they were issued for (issue 38); absent: the current one. */
+  version?: string;
 };
 export type LinkSignature = { keyId: string; signature: string };
 
 /**
  * Versions of the canonical string; a new one whenever the string changes shape. v1 links (no
  * generation) stay valid until they expire; v2 adds the links generation; v3 (renditions) the
- * canonical spec after it.
+ * canonical spec after it; v4 (download links since issue 38) the version after it.
  */
 const canonicalVersions = {
   withoutGeneration: 'coffer-link-v1',
   withGeneration: 'coffer-link-v2',
   withRendition: 'coffer-link-v3',
+  withVersion: 'coffer-link-v4',
 } as const;
 
 /**
@@ -44,7 +48,9 @@ const canonicalVersions = {
  * v1 string with another signature, never the same claims.
  */
 export function toCanonicalString(claims: LinkClaims): string {
-  const { operation, fileId, expiresAt, generation, rendition } = claims;
+  const { operation, fileId, expiresAt, generation, rendition, version } = claims;
+  if (version !== undefined)
+    return `${canonicalVersions.withVersion}\n${operation}\n${fileId}\n${expiresAt}\n${generation ?? 0}\n${version}`;
   if (rendition !== undefined)
     return `${canonicalVersions.withRendition}\n${operation}\n${fileId}\n${expiresAt}\n${generation ?? 0}\n${rendition}`;
   if (generation === undefined)

@@ -15,6 +15,7 @@ import { multipartRoutes } from './multipart/multipart-routes.ts';
 import { signInRoutes } from './sign-in/sign-in-routes.ts';
 import { uploadRoutes } from './uploads/upload-routes.ts';
 import { userRoutes } from './users/user-routes.ts';
+import { versionRoutes } from './versions/version-routes.ts';
 import { webhookRoutes } from './webhooks/webhook-routes.ts';
 
 // Each area lists its own routes, so a new capability adds its list here and touches no neighbour.
@@ -24,6 +25,7 @@ const routes = [
   ...accountRoutes,
   ...userRoutes,
   ...fileRoutes,
+  ...versionRoutes,
   ...folderRoutes,
   ...folderChangeRoutes,
   ...uploadRoutes,

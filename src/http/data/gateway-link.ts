@@ -8,7 +8,8 @@ export const GatewayParams = Type.Object({ fileId: Type.String() });
 
 // `gen` (download links since links generations, docs/security.md "Revoking links") is optional:
 // a download link issued before has none and counts as generation 0.
-const linkQuery = /^exp=(\d{1,12})(?:&gen=(\d{1,12}))?&kid=([^&]*)&sig=([^&]*)$/;
+// `ver` (download links since issue 38) names the version the link was issued for.
+const linkQuery = /^exp=(\d{1,12})(?:&gen=(\d{1,12}))?(?:&ver=([^&]*))?&kid=([^&]*)&sig=([^&]*)$/;
 
 /**
  * Reads a gateway link from the raw request URL (path and query as the client sent them, not
@@ -23,12 +24,18 @@ export function toGatewayLink(url: string, params: { fileId: string }): GatewayL
   const { fileId } = params;
   const match = linkQuery.exec(query);
   if (!match || !isWellFormedId(fileId) || !path.endsWith(`/${fileId}`)) throw invalidSignature();
-  const [, exp = '', gen, kid = '', sig = ''] = match;
+  const [, exp = '', gen, version, kid = '', sig = ''] = match;
+  if (version !== undefined && !isWellFormedId(version)) throw invalidSignature();
   const expiresAt = Number(exp);
   const generation = gen === undefined ? undefined : Number(gen);
-  if (query !== toGatewayQuery({ expiresAt, generation, keyId: kid, signature: sig }))
+  if (query !== toGatewayQuery({ expiresAt, generation, version, keyId: kid, signature: sig }))
     throw invalidSignature();
-  return generation === undefined
-    ? { fileId, expiresAt, kid, sig }
-    : { fileId, expiresAt, generation, kid, sig };
+  return {
+    fileId,
+    expiresAt,
+    ...(generation !== undefined && { generation }),
+    ...(version !== undefined && { version }),
+    kid,
+    sig,
+  };
 }

@@ -1,5 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StoredBlob } from '../../domain/blobs/blob-store.ts';
+import type { GatewayLink } from '../../domain/files/get-linked-file.ts';
 import { validationFailed } from '../../errors/errors.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { GatewayParams, toGatewayLink } from './gateway-link.ts';
@@ -16,24 +18,48 @@ export const putBlob: RouteRegistrar = (app, services) => {
   app.put(
     '/files/:fileId',
     { config: { streamsBody: true }, schema: { hide: true, params: GatewayParams } },
-    async (request, reply) => {
-      const link = toGatewayLink(request.url, request.params);
-      // RFC 9110 §14.5: a PUT with Content-Range asks for part of the resource to be replaced;
-      // stored as the whole file, a part would verify as a complete, truncated file.
-      if (request.headers['content-range'] !== undefined)
-        throw validationFailed(
-          'Content-Range: an upload link takes the whole file in one PUT; to send a file in parts, ask for a resumable upload (POST /api/v1/file with resumable: true, or tus at POST /api/v1/uploads)',
-        );
-      const signal = abortOnClose(request);
-      const info: StoredBlob = isMultipart(request.headers['content-type'])
-        ? await readMultipartUpload(request.raw, (part) =>
-            services.fileUploads.acceptUpload(link, part.stream, part.contentType, signal),
-          )
-        : await services.fileUploads.acceptUpload(link, request.raw, request.headers['content-type'], signal);
-      return reply.header('etag', info.etag).send({ etag: info.etag, sizeBytes: info.sizeBytes });
-    },
+    (request, reply) =>
+      receiveUpload(request, reply, toGatewayLink(request.url, request.params), (...args) =>
+        services.fileUploads.acceptUpload(...args),
+      ),
+  );
+  // A new version's upload link (issue 38): the same body rules, its own signed path.
+  app.put(
+    '/versions/:fileId',
+    { config: { streamsBody: true }, schema: { hide: true, params: GatewayParams } },
+    (request, reply) =>
+      receiveUpload(request, reply, toGatewayLink(request.url, request.params), (...args) =>
+        services.versionUploads.acceptUpload(...args),
+      ),
   );
 };
+
+type Accept = (
+  link: GatewayLink,
+  body: Readable,
+  contentType: string | undefined,
+  signal: AbortSignal,
+) => Promise<StoredBlob>;
+
+/** One PUT's body (a multipart form's `data` part, or the raw body) to `accept`; answers its ETag. */
+async function receiveUpload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  link: GatewayLink,
+  accept: Accept,
+): Promise<FastifyReply> {
+  // RFC 9110 §14.5: a PUT with Content-Range asks for part of the resource to be replaced;
+  // stored as the whole file, a part would verify as a complete, truncated file.
+  if (request.headers['content-range'] !== undefined)
+    throw validationFailed(
+      'Content-Range: an upload link takes the whole file in one PUT; to send a file in parts, ask for a resumable upload (POST /api/v1/file with resumable: true, or tus at POST /api/v1/uploads)',
+    );
+  const signal = abortOnClose(request);
+  const info: StoredBlob = isMultipart(request.headers['content-type'])
+    ? await readMultipartUpload(request.raw, (part) => accept(link, part.stream, part.contentType, signal))
+    : await accept(link, request.raw, request.headers['content-type'], signal);
+  return reply.header('etag', info.etag).send({ etag: info.etag, sizeBytes: info.sizeBytes });
+}
 
 /** An upload whose client goes away is abandoned: the store deletes what it had written. */
 function abortOnClose(request: FastifyRequest): AbortSignal {

@@ -6,6 +6,7 @@ import { fileRead, type Operation } from './operation.ts';
 import { probeOperations } from './probe-operations.ts';
 import { signInOperations } from './sign-in-operations.ts';
 import { uploadOperations } from './upload-operations.ts';
+import { versionOperations } from './version-operations.ts';
 import { webhookOperations } from './webhook-operations.ts';
 
 /**
@@ -145,7 +146,7 @@ export const operations: Record<string, Operation> = {
   'GET /api/v1/file/:fileId': {
     operationId: 'getFile',
     description:
-      "The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, or a named rendition) the link is to a rendition of the image instead.",
+      "The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, or a named rendition) the link is to a rendition of the image instead. With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked.",
     access: 'user',
     errors: [
       ...fileRead,
@@ -154,6 +155,7 @@ export const operations: Record<string, Operation> = {
       'IMAGE_TOO_LARGE',
       'RENDITIONS_DISABLED',
       'RATE_LIMITED',
+      'VERSION_NOT_FOUND',
     ],
     success: { status: 200, component: 'FileWithLink' },
   },
@@ -227,6 +229,7 @@ export const operations: Record<string, Operation> = {
     success: { status: 200, component: 'FolderPage' },
   },
   ...folderChangeOperations,
+  ...versionOperations,
   ...signInOperations,
   ...dataPlaneOperations,
   ...uploadOperations,

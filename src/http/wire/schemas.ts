@@ -71,6 +71,12 @@ const fileRecordFields = {
   verified: Type.Boolean(),
   permissionScope: Type.Union([Type.Literal('user'), Type.Literal('*')]),
   etag: Type.Optional(Type.String({ description: 'quoted entity tag; present once verified' })),
+  versionId: Type.Optional(
+    Type.String({
+      description:
+        "the version this record's content is (issue 38): the current one, or the one asked for with ?versionId=; present once verified",
+    }),
+  ),
   customData: Type.Optional(CustomDataSchema),
 };
 

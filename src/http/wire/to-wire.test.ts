@@ -26,7 +26,7 @@ function record(): FileRecord {
     blobFileId: null,
     declared: { sizeBytes: null, contentType: null, checksumSha256: null },
     image: null,
-    currentVersion: { id: 'f1', createdAt: new Date(1000), createdBy: 'u1' },
+    contentVersion: { id: 'f1', createdAt: new Date(1000), createdBy: 'u1' },
     hold: null,
   };
 }

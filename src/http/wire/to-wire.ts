@@ -48,6 +48,7 @@ function buildFileView(file: FileRecord): FileRecordView {
     permissionScope: file.permissionScope,
   };
   if (file.etag) view.etag = file.etag;
+  if (file.verified) view.versionId = file.contentVersion.id;
   if (file.customData) view.customData = file.customData;
   return view;
 }

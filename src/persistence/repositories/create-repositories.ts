@@ -27,6 +27,7 @@ import type {
   OAuthFlowRepository,
   UserIdentityRepository,
 } from '../../domain/sign-in/sign-in-repositories.ts';
+import type { VersionRepository } from '../../domain/versions/version-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccountTokenRepository } from './accounts/kysely-account-token-repository.ts';
 import { FileViewCache } from './files/file-view-cache.ts';
@@ -52,6 +53,7 @@ import { KyselySharedWithMeRepository } from './kysely-shared-with-me-repository
 import { KyselySigningKeyRepository } from './kysely-signing-key-repository.ts';
 import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.ts';
 import { KyselyUserRepository } from './kysely-user-repository.ts';
+import { KyselyVersionRepository } from './kysely-version-repository.ts';
 import { KyselyWebhookRepository } from './kysely-webhook-repository.ts';
 import { KyselyOAuthFlowRepository } from './sign-in/kysely-oauth-flow-repository.ts';
 import { KyselyUserIdentityRepository } from './sign-in/kysely-user-identity-repository.ts';
@@ -60,6 +62,8 @@ export type Repositories = {
   projects: ProjectRepository;
   users: UserRepository;
   files: FileRepository;
+  /** Files' earlier versions and new versions on their way (issue 38). */
+  versions: VersionRepository;
   /** Folders and their subtrees' counts (issue 36). */
   folders: FolderRepository;
   signingKeys: SigningKeyRepository;
@@ -98,6 +102,7 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     projects: new KyselyProjectRepository(db),
     users: new KyselyUserRepository(db),
     files: new KyselyFileRepository(db, fileViews),
+    versions: new KyselyVersionRepository(db),
     folders: new KyselyFolderRepository(db, fileViews),
     signingKeys: new KyselySigningKeyRepository(db),
     rateLimits: new KyselyRateLimitRepository(db),

@@ -1,13 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { parseExpiresInSeconds } from '../../../domain/links/parse-expires-in-seconds.ts';
 import { isRenditionRequest } from '../../../domain/renditions/resolve-rendition-spec.ts';
+import { validationFailed } from '../../../errors/errors.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { FileIdParams, FileWithLinkSchema, RenditionQuerySchema } from '../../wire/schemas.ts';
 import { toFileView } from '../../wire/to-wire.ts';
 
 /**
  * Spec 4.5: GET /api/v1/file/:fileId?expiresInSeconds=N → the record, a download link and its
- * expiry. With rendition parameters (issue 21), `url` links to that rendition of the image.
+ * expiry. With rendition parameters (issue 21), `url` links to that rendition of the image; with
+ * `versionId` (issue 38), the record of that version and a link to its bytes.
  */
 export const getFile: RouteRegistrar = (app, services) => {
   app.get(
@@ -20,6 +22,9 @@ export const getFile: RouteRegistrar = (app, services) => {
         // A string on purpose: the digits-only rule is ours, not the validator's coercion.
         querystring: Type.Object({
           expiresInSeconds: Type.Optional(Type.String({ description: 'seconds, 1…604800, default 900' })),
+          versionId: Type.Optional(
+            Type.String({ description: 'the record of this version, and a link to its bytes (issue 38)' }),
+          ),
           ...RenditionQuerySchema,
         }),
         response: { 200: FileWithLinkSchema, ...errorResponses(400, 401, 403, 404, 409, 415, 422, 429) },
@@ -30,7 +35,11 @@ export const getFile: RouteRegistrar = (app, services) => {
         request.query.expiresInSeconds,
         services.config.maxLinkTtlSeconds,
       );
-      const { expiresInSeconds: _, ...rendition } = request.query;
+      const { expiresInSeconds: _, versionId, ...rendition } = request.query;
+      if (versionId !== undefined && isRenditionRequest(rendition))
+        throw validationFailed(
+          'versionId: renditions are of the current version; ask for one without versionId',
+        );
       const { file, download } = isRenditionRequest(rendition)
         ? await services.renditions.getWithRenditionLink(
             request.principal,
@@ -42,6 +51,7 @@ export const getFile: RouteRegistrar = (app, services) => {
             request.principal,
             request.params.fileId,
             expiresInSeconds,
+            versionId,
           );
       return { ...toFileView(file), url: download.url, expiresAt: download.expiresAt };
     },

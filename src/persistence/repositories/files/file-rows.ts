@@ -132,7 +132,7 @@ export function toFileRecord(row: FileRow, acl: AclEntry[], folderAcl: FolderAcl
       row.image_width === null || row.image_height === null
         ? null
         : { width: row.image_width, height: row.image_height, placeholder: row.image_placeholder },
-    currentVersion: {
+    contentVersion: {
       id: row.version_id ?? row.id,
       createdAt: new Date(row.version_created_at ?? row.created_at),
       createdBy: row.version_created_by ?? row.creator_id,
