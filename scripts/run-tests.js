@@ -73,6 +73,7 @@ const stackFiles = narrow(
     'test/client/client-events.test.ts',
     'test/client/client-operations.test.ts',
     'test/client/client-folders.test.ts',
+    'test/client/client-versions.test.ts',
     'test/client/client-sign-in.test.ts',
     'test/docs/openapi-generated-client.test.ts',
     'test/api/anonymous-signup.test.ts',

@@ -78,9 +78,11 @@ export async function runFlow(create: typeof createClient, baseUrl: string, app:
 function linkQuery(url: string) {
   const query = new URL(url).searchParams;
   const gen = query.get('gen');
+  const ver = query.get('ver');
   return {
     exp: Number(query.get('exp')),
     ...(gen === null ? {} : { gen: Number(gen) }),
+    ...(ver === null ? {} : { ver }),
     kid: query.get('kid') ?? '',
     sig: query.get('sig') ?? '',
   };

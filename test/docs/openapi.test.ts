@@ -21,6 +21,7 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'DELETE /api/v1/file/{fileId}/acl/role/{roleName}',
     'DELETE /api/v1/file/{fileId}/acl/user/{userId}',
     'DELETE /api/v1/file/{fileId}/multipart',
+    'DELETE /api/v1/file/{fileId}/versions/{versionId}',
     'DELETE /api/v1/oauth/{provider}/unlink',
     'DELETE /api/v1/webhooks/{webhookId}',
     'DELETE /blob/v1/uploads/{uploadId}',
@@ -30,6 +31,7 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'GET /api/v1/file',
     'GET /api/v1/file/{fileId}',
     'GET /api/v1/file/{fileId}/multipart',
+    'GET /api/v1/file/{fileId}/versions',
     'GET /api/v1/folders',
     'GET /api/v1/folders/shares',
     'GET /api/v1/oauth/{provider}',
@@ -76,6 +78,9 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'POST /api/v1/file/{fileId}/multipart',
     'POST /api/v1/file/{fileId}/multipart/complete',
     'POST /api/v1/file/{fileId}/verify',
+    'POST /api/v1/file/{fileId}/versions',
+    'POST /api/v1/file/{fileId}/versions/{versionId}/restore',
+    'POST /api/v1/file/{fileId}/versions/{versionId}/verify',
     'POST /api/v1/folders/delete',
     'POST /api/v1/folders/move',
     'POST /api/v1/folders/share',
@@ -87,6 +92,7 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'POST /api/v1/webhooks/{webhookId}/test',
     'POST /blob/v1/uploads/{uploadId}',
     'PUT /blob/v1/files/{fileId}',
+    'PUT /blob/v1/versions/{fileId}',
   ]);
 });
 

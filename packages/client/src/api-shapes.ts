@@ -5,6 +5,8 @@ import type { components, operations } from './api-types.ts';
 type Schemas = components['schemas'];
 export type FileRecord = Schemas['FileRecord'];
 export type FileWithLink = Schemas['FileWithLink'];
+/** One of a file's versions (GET /api/v1/file/{fileId}/versions), the current one flagged. */
+export type FileVersion = Schemas['FileVersion'];
 /** Storage metadata; images also get `width`, `height` and a ThumbHash `placeholder` a moment after verify. */
 export type FileMeta = FileRecord['meta'];
 export type LoginResult = Schemas['LoginResult'];

@@ -541,7 +541,7 @@ export type paths = {
         };
         /**
          * Get file metadata and a download link
-         * @description The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, or a named rendition) the link is to a rendition of the image instead.
+         * @description The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, or a named rendition) the link is to a rendition of the image instead. With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked.
          */
         get: operations["getFile"];
         put?: never;
@@ -635,6 +635,90 @@ export type paths = {
          */
         post: operations["deleteFiles"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{fileId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a file’s versions
+         * @description The current version, then the earlier ones, newest first (at most versionsKept of them, each for at most versionRetentionDays after it was replaced). Anyone who may read the file may list them, and read one with GET /api/v1/file/{fileId}?versionId=.
+         */
+        get: operations["listVersions"];
+        put?: never;
+        /**
+         * Upload new content for a file (a new version)
+         * @description New content for a verified file (the creator or an admin), answered like an upload request: PUT the bytes to putFileUrl, then POST their ETag to postVerifyUploadUrl. The declared contentLength, contentType and checksumSha256 bind the upload, and the project's size, types and quotas apply, as for a new file. `resumable` is not offered for versions yet (400). A held file is 409 FILE_ON_HOLD.
+         */
+        post: operations["requestVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{fileId}/versions/{versionId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a new version’s upload: it becomes the current version
+         * @description Makes the uploaded bytes the file's current version, in one commit: the id, path, ACL, folder shares and customData stay; `__v` grows; etag, meta and versionId are the new content's. The content it replaces becomes an earlier version; those beyond the project's versionsKept are removed. Repeating a verify that succeeded answers the same record. Event: file.version_added.
+         */
+        post: operations["verifyVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{fileId}/versions/{versionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore an earlier version (it becomes the current one again)
+         * @description Makes an earlier version's bytes the current content again, as a new version (nothing is copied; the earlier version stays). The creator or an admin; its bytes count against the quotas again. Restoring the current version changes nothing. Event: file.version_restored.
+         */
+        post: operations["restoreVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{fileId}/versions/{versionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an earlier version
+         * @description Removes an earlier version (the creator or an admin): its links stop, its bytes go unless the current version or another one shares them. The current version cannot be deleted (400). Event: file.version_deleted.
+         */
+        delete: operations["deleteVersion"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1088,6 +1172,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/blob/v1/versions/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload a new version's content to its signed upload link
+         * @description Step 2 of a new version's upload (putFileUrl of POST /api/v1/file/{fileId}/versions): the whole content in one PUT, raw or as a multipart form's `data` part, under the same rules as a new file's upload. Answers the ETag to verify with.
+         */
+        put: operations["uploadVersionContent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/blob/v1/uploads/{uploadId}": {
         parameters: {
             query?: never;
@@ -1156,7 +1260,7 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND";
             message: string;
         };
         /** FileRecord */
@@ -1203,10 +1307,32 @@ export type components = {
             permissionScope: "user" | "*";
             /** @description quoted entity tag; present once verified */
             etag?: string;
+            /** @description the version this record's content is (issue 38): the current one, or the one asked for with ?versionId=; present once verified */
+            versionId?: string;
             /** @description a JSON object of the app's own, at most 4096 bytes as JSON and 16 levels deep */
             customData?: {
                 [key: string]: unknown;
             };
+        };
+        /** FileVersion */
+        FileVersion: {
+            /** @description the version's id; the first version's is the file's own */
+            versionId: string;
+            /** @description quoted entity tag of its bytes */
+            etag: string;
+            /** @description bytes */
+            size: number;
+            contentType: string;
+            /** @description base64 of the SHA-256 of its bytes; null when not known */
+            checksumSha256: string | null;
+            /**
+             * Format: date-time
+             * @description when it was uploaded (or restored)
+             */
+            createdAt: string;
+            /** @description the user who uploaded (or restored) it */
+            createdBy: string;
+            current: boolean;
         };
         /** FolderEntry */
         FolderEntry: {
@@ -1387,6 +1513,8 @@ export type components = {
             permissionScope: "user" | "*";
             /** @description quoted entity tag; present once verified */
             etag?: string;
+            /** @description the version this record's content is (issue 38): the current one, or the one asked for with ?versionId=; present once verified */
+            versionId?: string;
             /** @description a JSON object of the app's own, at most 4096 bytes as JSON and 16 levels deep */
             customData?: {
                 [key: string]: unknown;
@@ -4378,6 +4506,8 @@ export interface operations {
             query?: {
                 /** @description seconds, 1…604800, default 900 */
                 expiresInSeconds?: number;
+                /** @description the record of this version, and a link to its bytes (issue 38) */
+                versionId?: string;
                 /** @description rendition width in pixels, 1–4096 */
                 width?: string;
                 /** @description rendition height in pixels, 1–4096 */
@@ -4435,7 +4565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FILE_NOT_FOUND */
+            /** @description Error: FILE_NOT_FOUND, VERSION_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5155,6 +5285,570 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions, current first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileVersion"][];
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the exact length of the content, in bytes */
+                    contentLength?: number;
+                    /** @description the content type the upload will carry (its Content-Type or multipart part type) */
+                    contentType?: string;
+                    /** @description base64 of the content's SHA-256 digest, as S3's x-amz-checksum-sha256 */
+                    checksumSha256?: string;
+                    /** @description not offered for new versions yet: true is refused (400) */
+                    resumable?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The new version's id and its signed upload link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fileId: string;
+                        /** @description the new version, once verified */
+                        versionId: string;
+                        /** @description signed upload link: PUT the new content here */
+                        putFileUrl: string;
+                        /** @description POST {etag} here to make it the current version */
+                        postVerifyUploadUrl: string;
+                        /** @description Unix seconds at which putFileUrl expires */
+                        expiresAt: number;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_VERIFIED, FILE_ON_HOLD */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE, FILE_TOO_LARGE, QUOTA_EXCEEDED */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONTENT_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the ETag header of the upload */
+                    etag: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileRecord"];
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND, UPLOAD_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ETAG_MISMATCH, FILE_ON_HOLD, UPLOAD_MISSING */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE, QUOTA_EXCEEDED */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileRecord"];
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND, VERSION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_ON_HOLD */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: QUOTA_EXCEEDED */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONTENT_TYPE_NOT_ALLOWED */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version is gone */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND, VERSION_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_ON_HOLD */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7784,6 +8478,8 @@ export interface operations {
                 exp: number;
                 /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
                 gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -7909,6 +8605,8 @@ export interface operations {
                 exp: number;
                 /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
                 gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -8050,6 +8748,8 @@ export interface operations {
                 exp: number;
                 /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
                 gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -8150,6 +8850,140 @@ export interface operations {
             };
         };
     };
+    uploadVersionContent: {
+        parameters: {
+            query: {
+                /** @description Unix seconds at which the link expires (signed) */
+                exp: number;
+                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
+                gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
+                /** @description the signing key */
+                kid: string;
+                /** @description the signature (base64url) */
+                sig: string;
+            };
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file's bytes: the raw body (any Content-Type; it must match the one declared, if any), or a multipart/form-data form whose `data` part is the file (its other parts are ignored) */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    data: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored: the ETag (header and body) is what verify wants back */
+            200: {
+                headers: {
+                    /** @description The quoted ETag of the stored bytes (the upload PUT: send it to verify) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredContent"];
+                };
+            };
+            /** @description Error: CONTENT_MISMATCH, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPLOAD_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE, FILE_TOO_LARGE, QUOTA_EXCEEDED */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: CONTENT_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: STORAGE_FULL */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     overrideResumableUpload: {
         parameters: {
             query: {
@@ -8157,6 +8991,8 @@ export interface operations {
                 exp: number;
                 /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
                 gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -8322,6 +9158,8 @@ export interface operations {
                 exp: number;
                 /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
                 gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -8425,6 +9263,8 @@ export interface operations {
                 exp: number;
                 /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
                 gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -8513,6 +9353,8 @@ export interface operations {
                 exp: number;
                 /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
                 gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -8683,6 +9525,8 @@ export interface operations {
                 exp: number;
                 /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
                 gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -8827,6 +9671,8 @@ export interface operations {
                 exp: number;
                 /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
                 gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */

@@ -2,6 +2,7 @@ import { AccountCalls } from './account-calls.ts';
 import type {
   FilePage,
   FileRecord,
+  FileVersion,
   FileWithLink,
   LoginResult,
   SharedPage,
@@ -39,6 +40,7 @@ import {
   type UploadOptions,
 } from './upload-options.ts';
 import { finishUpload, type ResumableCalls, uploadResumably } from './upload-resumably.ts';
+import { deleteVersion, listVersions, replaceContent, restoreVersion } from './version-calls.ts';
 
 export * from './public-exports.ts';
 
@@ -213,6 +215,25 @@ export class CofferClient {
   /** Replaces the file's customData (the app's own JSON about it). */
   update(fileId: string, changes: { customData: unknown }): Promise<FileRecord> {
     return updateFile(this.#transport.call, fileId, changes);
+  }
+
+  /** New content under the same id (one PUT, retried whole): the record, the new version current. */
+  replace(fileId: string, body: UploadBody, options: TransferOptions & { contentType?: string } = {}) {
+    return replaceContent(this.#transport.call, this.#transport.fetch, fileId, body, options);
+  }
+
+  /** The file's versions, the current one first; read one with get(fileId, { versionId }). */
+  versions(fileId: string): Promise<FileVersion[]> {
+    return listVersions(this.#transport.call, fileId);
+  }
+
+  /** An earlier version's bytes become the current content again (a new version). */
+  restoreVersion(fileId: string, versionId: string): Promise<FileRecord> {
+    return restoreVersion(this.#transport.call, fileId, versionId);
+  }
+
+  deleteVersion(fileId: string, versionId: string): Promise<void> {
+    return deleteVersion(this.#transport.call, fileId, versionId);
   }
 
   /** Every link handed out for the file stops working (upload, download, rendition links). */

@@ -27,9 +27,24 @@ export type RenditionPreset = {
 
 /**
  * What `get()` takes: the link's lifetime and, for images, either a preset or parameters (the
- * server refuses both at once); with neither, the link is to the file's own bytes.
+ * server refuses both at once), or an earlier version; with none, the link is to the file's own bytes.
  */
-export type GetOptions = { expiresInSeconds?: number } & (RenditionParameters | RenditionPreset);
+export type GetOptions = { expiresInSeconds?: number } & (
+  | RenditionParameters
+  | RenditionPreset
+  | VersionChoice
+);
+
+/** An earlier version of the file (its record and a link to its bytes), from versions(). */
+export type VersionChoice = {
+  versionId: string;
+  rendition?: never;
+  width?: never;
+  height?: never;
+  resize?: never;
+  format?: never;
+  quality?: never;
+};
 
 /** The query string of GET /api/v1/file/:fileId for these options (absent ones left out). */
 export function toGetQuery(options: GetOptions): Record<string, string | number | undefined> {
@@ -41,5 +56,6 @@ export function toGetQuery(options: GetOptions): Record<string, string | number 
     resize: options.resize,
     format: options.format,
     quality: options.quality,
+    versionId: 'versionId' in options ? options.versionId : undefined,
   };
 }

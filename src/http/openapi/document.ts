@@ -28,6 +28,11 @@ const linkQuery = {
       description:
         "download links: the file's links generation when issued (signed); a revocation moves it on",
     },
+    ver: {
+      type: 'string',
+      description:
+        'download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content',
+    },
     kid: { type: 'string', description: 'the signing key' },
     sig: { type: 'string', description: 'the signature (base64url)' },
   },
