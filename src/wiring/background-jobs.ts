@@ -4,6 +4,7 @@ import type { BlobSweeper } from '../domain/blobs/blob-sweeper.ts';
 import { type Clock, systemClock } from '../domain/clock.ts';
 import { BlobCollector } from '../domain/files/blob-collector.ts';
 import { UnverifiedSweeper } from '../domain/files/unverified-sweeper.ts';
+import { VersionSweeper } from '../domain/versions/version-sweeper.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';
 import type { WiringContext } from './wiring-context.ts';
 
@@ -13,6 +14,8 @@ export type BackgroundJobs = {
   collector: BlobCollector;
   /** Removes expired never-verified records and their bytes (periodically in serve). */
   unverifiedSweeper: UnverifiedSweeper;
+  /** Prunes earlier versions past their retention and abandoned version uploads (periodically in serve). */
+  versionSweeper: VersionSweeper;
 };
 
 export function buildBackgroundJobs({ config, repositories, blobs, clock }: WiringContext): BackgroundJobs {
@@ -20,6 +23,15 @@ export function buildBackgroundJobs({ config, repositories, blobs, clock }: Wiri
     collector: createBlobCollector(config, { repositories, blobs, clock }),
     unverifiedSweeper: new UnverifiedSweeper({
       files: repositories.files,
+      blobs,
+      clock,
+      graceSeconds: config.unverifiedGraceSeconds,
+      batchSize: 100,
+    }),
+    versionSweeper: new VersionSweeper({
+      versions: repositories.versions,
+      files: repositories.files,
+      projects: repositories.projects,
       blobs,
       clock,
       graceSeconds: config.unverifiedGraceSeconds,

@@ -237,4 +237,49 @@ describe('file versions', () => {
     assert.equal(again.status, 200, again.text);
     assert.equal(again.body.__v, first.body.__v);
   });
+
+  it('prunes earlier versions past versionRetentionDays (not a held file’s), and abandoned version uploads', async () => {
+    const { client, projectId, owner } = await projectWith({ versionRetentionDays: 7 });
+    const { db } = server.services.database;
+    const fileId = (await client.uploadFile(owner.token, 'aged.txt', 'old'))._id;
+    const held = (await client.uploadFile(owner.token, 'held.txt', 'kept'))._id;
+    for (const id of [fileId, held]) await replace(client, owner.token, id, 'new');
+    const eightDaysAgo = Date.now() - 8 * 86_400_000;
+    await db
+      .updateTable('file_versions')
+      .set({ noncurrent_at: eightDaysAgo })
+      .where('project_id', '=', projectId)
+      .execute();
+    await db
+      .updateTable('files')
+      .set({ hold_reason: 'audit', held_at: Date.now(), held_by: owner.userId })
+      .where('id', '=', held)
+      .execute();
+    const abandoned = await client.call('POST', `/api/v1/file/${fileId}/versions`, {
+      token: owner.token,
+      body: {},
+    });
+    assert.equal(
+      (await fetch(abandoned.body.putFileUrl, { method: 'PUT', body: 'never verified' })).status,
+      200,
+    );
+    const usage = () => server.services.repositories.storageUsage.find({ projectId, userId: owner.userId });
+    assert.equal((await usage()).user.bytes, 3 + 3 + 3 + 4 + 'never verified'.length);
+    await db
+      .updateTable('version_uploads')
+      .set({ expires_at: Math.floor(Date.now() / 1000) - server.services.config.unverifiedGraceSeconds - 10 })
+      .where('id', '=', abandoned.body.versionId)
+      .execute();
+
+    const report = await server.services.versionSweeper.sweep();
+    assert.ok(report.versionsPruned >= 1 && report.uploadsRemoved >= 1, JSON.stringify(report));
+    assert.equal((await listVersions(client, owner.token, fileId)).length, 1, 'the aged version went');
+    assert.equal((await listVersions(client, owner.token, held)).length, 2, "a held file's stays");
+    assert.equal((await usage()).user.bytes, 3 + 3 + 4, 'their bytes no longer count');
+    const verify = await client.call('POST', new URL(abandoned.body.postVerifyUploadUrl).pathname, {
+      token: owner.token,
+      body: { etag: '"whatever"' },
+    });
+    expectCode(verify, 404, 'UPLOAD_NOT_FOUND');
+  });
 });
