@@ -25,7 +25,8 @@ export function startVersionSweep(services: Services, log: Log): { stop(): Promi
       const full = maxBatchesPerPass * services.versionSweeper.batchSize;
       if (report.uploadsRemoved >= full || report.versionsPruned >= full) return backlogPauseMs;
     } catch (error) {
-      if (!signal.aborted) log.warn({ err: error }, 'sweeping versions failed; retrying at the next interval');
+      if (!signal.aborted)
+        log.warn({ err: error }, 'sweeping versions failed; retrying at the next interval');
     }
     return intervalSeconds * 1000 * (0.9 + Math.random() * 0.2);
   });

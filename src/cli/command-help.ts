@@ -55,6 +55,7 @@ export const flagHelp: Record<Flag, string> = {
     "project oauth set: an OAuth 2.0 provider's authorization endpoint (with --token-url and --userinfo-url)",
   'token-url': "project oauth set: an OAuth 2.0 provider's token endpoint",
   'userinfo-url': "project oauth set: an OAuth 2.0 provider's user API (who signed in)",
+  'version-id': 'a version of the file, as coffer files versions lists it',
   help: 'this help',
   version: "Coffer's version",
 };

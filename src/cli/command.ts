@@ -52,6 +52,7 @@ const options = {
   'authorization-url': { type: 'string' },
   'token-url': { type: 'string' },
   'userinfo-url': { type: 'string' },
+  'version-id': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;

@@ -10,6 +10,7 @@ import { operatorCommands } from './operator-commands.ts';
 import { projectCommands } from './project-commands.ts';
 import { serviceKeyCommands } from './service-key-commands.ts';
 import { userCommands } from './user-commands.ts';
+import { versionCommands } from './version-commands.ts';
 import { webhookCommands } from './webhook-commands.ts';
 
 /** Every command: what it does and what it prints (JSON with --json, a sentence otherwise). */
@@ -23,6 +24,7 @@ export const commands: Record<string, Command> = {
   ...keysCommands,
   ...operatorCommands,
   ...endUserCommands,
+  ...versionCommands,
   ...webhookCommands,
   ...auditCommands,
   ...mailCommands,
