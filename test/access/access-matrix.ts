@@ -133,6 +133,9 @@ export const endpoints = {
   // A copy is a read of the source (into a file of the caller's own).
   copyFile: { method: 'POST', path: '/api/v1/file/:fileId/copy', group: 'read', okStatus: 200 },
   moveFile: { method: 'POST', path: '/api/v1/file/:fileId/move', group: 'manage', okStatus: 200 },
+  // A file's versions (issue 38): readers list them; the creator and admins add new content.
+  listVersions: { method: 'GET', path: '/api/v1/file/:fileId/versions', group: 'read', okStatus: 200 },
+  requestVersion: { method: 'POST', path: '/api/v1/file/:fileId/versions', group: 'manage', okStatus: 200 },
   // Per-id outcomes: the barriers answer for the request, the ACL for each id (API tests).
   deleteFiles: { method: 'POST', path: '/api/v1/file/delete', group: 'account', okStatus: 200 },
   // The creator's folder, named by its owner: the creator, admins and service keys (issue 36).

@@ -117,6 +117,11 @@ export async function toCellRequest(
       const target = moved ? (await world.freshFile(scope)).id : world.decoys[scope].id;
       return request(`/api/v1/file/${target}/move`, json({ filePath: `moved/${++serial}.txt` }));
     }
+    case 'listVersions':
+      return request(`/api/v1/file/${fileId}/versions`);
+    // A version upload changes nothing until verified: the world's files stay as they are.
+    case 'requestVersion':
+      return request(`/api/v1/file/${fileId}/versions`, json({}));
     // An id no file has: the barriers are what this cell plays (its outcome is per id).
     case 'deleteFiles':
       return request('/api/v1/file/delete', json({ fileIds: [absentUserId] }));
