@@ -237,4 +237,5 @@ export const fileOnHold = (filePath?: string) =>
       : `${JSON.stringify(filePath)} is on hold: nothing was changed; a project admin lifts the hold first`,
   );
 /** A versionId that is not one of the file's versions (never was, pruned, or deleted). */
-export const versionNotFound = () => new AppError('VERSION_NOT_FOUND', 'The file has no version with this id');
+export const versionNotFound = () =>
+  new AppError('VERSION_NOT_FOUND', 'The file has no version with this id');

@@ -11,6 +11,10 @@ export const eventTypes = [
   'file.shared',
   'file.unshared',
   'file.links_revoked',
+  // Issue 38: a trashing writes file.trashed and file.deleted (the file left the user's view).
+  'file.trashed',
+  'file.restored',
+  'file.purged',
   'upload.expired',
   'folder.moved',
   'folder.deleted',
