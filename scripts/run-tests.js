@@ -52,6 +52,7 @@ const stackFiles = narrow(
     ...globSync('test/accounts/*.test.ts'),
     ...globSync('test/folders/*.test.ts'),
     ...globSync('test/sign-in/*.test.ts'),
+    ...globSync('test/trash/*.test.ts'),
     'test/contract/folder-counts.test.ts',
     'test/fuzz/acl-model.property.test.ts',
     'test/fuzz/http-mutation.test.ts',

@@ -12,18 +12,23 @@ export const restoreTrashed: RouteRegistrar = (app, services) => {
         summary: 'Restore a trashed file',
         tags: ['trash'],
         params: FileIdParams,
-        body: Type.Optional(
-          Type.Object({
+        body: Type.Object(
+          {
             filePath: Type.Optional(
               Type.String({ description: 'where to restore it; absent: the path it was deleted from' }),
             ),
-          }),
+          },
+          { additionalProperties: false },
         ),
         response: { 200: FileRecordSchema, ...errorResponses(400, 401, 403, 404, 409, 413) },
       },
+      // No body at all is a restore at the old path (as `{}`): clients send the call bare.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
     },
     async (request) => {
-      const filePath = request.body?.filePath;
+      const { filePath } = request.body;
       const file = await services.trash.restore(
         request.principal,
         request.params.fileId,
