@@ -39,6 +39,7 @@ async function serveWorker(config: Config): Promise<void> {
     { serveFromPrimary },
     { startBlobCollection },
     { startUnverifiedSweep },
+    { startTrashSweep },
     { startResumableSweep },
     { startImageSummaries },
     { startEventDelivery },
@@ -49,6 +50,7 @@ async function serveWorker(config: Config): Promise<void> {
     import('./supervisor/serve-from-primary.ts'),
     import('./start-blob-collection.ts'),
     import('./start-unverified-sweep.ts'),
+    import('./start-trash-sweep.ts'),
     import('./start-resumable-sweep.ts'),
     import('./start-image-summaries.ts'),
     import('./start-event-delivery.ts'),
@@ -61,6 +63,8 @@ async function serveWorker(config: Config): Promise<void> {
   const collection = collectBlobs ? startBlobCollection(services, app.log) : undefined;
   // The same one worker per node sweeps expired never-verified records.
   const sweep = collectBlobs ? startUnverifiedSweep(services, app.log) : undefined;
+  // And purges trash past its project's retention (issue 38).
+  const trashSweep = collectBlobs ? startTrashSweep(services, app.log) : undefined;
   // And expired resumable uploads.
   const resumableSweep = collectBlobs ? startResumableSweep(services, app.log) : undefined;
   // And summarizes verified images (dimensions, placeholder).
@@ -78,6 +82,7 @@ async function serveWorker(config: Config): Promise<void> {
       app.log.info('shutting down: draining connections');
       await collection?.stop();
       await sweep?.stop();
+      await trashSweep?.stop();
       await resumableSweep?.stop();
       await summaries?.stop();
       await delivery?.stop();
