@@ -11,7 +11,7 @@ describe('folder delete to the trash', () => {
   });
   after(() => server?.stop());
 
-  it('every verified file to the trash (unverified ones deleted), bytes kept; each restores to its place, counts back', async () => {
+  it('every verified file to the trash (unverified ones deleted), bytes kept, folder shares ended; each restores to its place, counts back', async () => {
     const client = server.client;
     const owner = await client.signup();
     const reader = await client.signup();
@@ -55,8 +55,9 @@ describe('folder delete to the trash', () => {
       { path: 'album/', fileCount: 2, totalBytes: 12 },
       'the folder counts are back (the unverified upload was deleted for good)',
     );
-    const read = await client.call('GET', `/api/v1/file/${two._id}`, { token: reader.token });
-    assert.equal(read.status, 200, 'the folder share still reaches the restored file');
+    const read = await client.call('GET', `/api/v1/file/${two._id}`, { token: owner.token });
     assert.equal(read.body.filePath, 'album/deep/two.txt');
+    const byReader = await client.call('GET', `/api/v1/file/${two._id}`, { token: reader.token });
+    assert.equal(byReader.status, 403, 'the folder delete ended the folder share, as a final one does');
   });
 });

@@ -69,9 +69,9 @@ export interface FolderChangeRepository {
    */
   moveFolder(move: FolderMove): Promise<FolderMoveResult>;
   /**
-   * Deletes every file under `path` (their ACLs go with them), or nothing; with `trash`, the
-   * verified ones go to the trash and the folder shares stay (a restore brings the files back
-   * under them). Refused whole when a file under it is on hold, judged in the transaction.
+   * Deletes every file under `path` (their ACLs go with them) and the subtree's folder shares,
+   * or nothing; with `trash`, the verified ones go to the trash (their own ACLs with them).
+   * Refused whole when a file under it is on hold, judged in the transaction.
    */
   deleteFolder(deletion: FolderDeletion): Promise<{ deleted: DeletedFile[] } | FolderRefusal>;
 }

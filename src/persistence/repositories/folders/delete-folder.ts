@@ -73,8 +73,9 @@ async function deleteOnce(
     blobFileId: row.blob_file_id,
     trashed: Boolean(row.trashed),
   }));
-  // A trashed folder keeps its shares, so its files restore under them; a final delete ends them.
-  if (!deletion.trash) await deleteShares(trx, deletion);
+  // The folder's shares end, trashed or not: a later file at the same path is not shared, and a
+  // restored file comes back with its own ACL only (test/folders/folder-shares.test.ts).
+  await deleteShares(trx, deletion);
   await insertEventsInBatches(trx, deletion.eventsOf(deleted));
   return { deleted };
 }
