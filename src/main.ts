@@ -40,6 +40,7 @@ async function serveWorker(config: Config): Promise<void> {
     { startBlobCollection },
     { startUnverifiedSweep },
     { startVersionSweep },
+    { startTrashSweep },
     { startResumableSweep },
     { startImageSummaries },
     { startEventDelivery },
@@ -51,6 +52,7 @@ async function serveWorker(config: Config): Promise<void> {
     import('./start-blob-collection.ts'),
     import('./start-unverified-sweep.ts'),
     import('./start-version-sweep.ts'),
+    import('./start-trash-sweep.ts'),
     import('./start-resumable-sweep.ts'),
     import('./start-image-summaries.ts'),
     import('./start-event-delivery.ts'),
@@ -65,6 +67,8 @@ async function serveWorker(config: Config): Promise<void> {
   const sweep = collectBlobs ? startUnverifiedSweep(services, app.log) : undefined;
   // And earlier versions past their retention.
   const versionSweep = collectBlobs ? startVersionSweep(services, app.log) : undefined;
+  // And purges trash past its project's retention (issue 38).
+  const trashSweep = collectBlobs ? startTrashSweep(services, app.log) : undefined;
   // And expired resumable uploads.
   const resumableSweep = collectBlobs ? startResumableSweep(services, app.log) : undefined;
   // And summarizes verified images (dimensions, placeholder).
@@ -83,6 +87,7 @@ async function serveWorker(config: Config): Promise<void> {
       await collection?.stop();
       await sweep?.stop();
       await versionSweep?.stop();
+      await trashSweep?.stop();
       await resumableSweep?.stop();
       await summaries?.stop();
       await delivery?.stop();

@@ -21,7 +21,7 @@ import type { PartialBlobStore } from './domain/resumable/partial-blob-store.ts'
 import { type AccountServices, buildAccountServices } from './wiring/account-services.ts';
 import { type BackgroundJobs, buildBackgroundJobs } from './wiring/background-jobs.ts';
 import { buildEventServices, type EventServices } from './wiring/event-services.ts';
-import { buildFileServices, type FileServices } from './wiring/file-services.ts';
+import { buildFileServices, type FileServices, projectSettingsReader } from './wiring/file-services.ts';
 import { buildFolderChangeServices, type FolderChangeServices } from './wiring/folder-change-services.ts';
 import { buildFolderServices, type FolderServices } from './wiring/folder-services.ts';
 import { buildIdentityServices, type IdentityServices } from './wiring/identity-services.ts';
@@ -31,6 +31,7 @@ import { buildMetricsServices, type MetricsServices } from './wiring/metrics-ser
 import { openStores } from './wiring/open-stores.ts';
 import { buildSignInServices, type SignInServices } from './wiring/sign-in-services.ts';
 import { loadSigningKeys } from './wiring/signing-keys.ts';
+import { buildTrashServices, type TrashServices } from './wiring/trash-services.ts';
 import type { WiringContext } from './wiring/wiring-context.ts';
 
 export type Services = Pick<
@@ -46,7 +47,8 @@ export type Services = Pick<
   MailServices &
   AccountServices &
   BackgroundJobs &
-  MetricsServices & {
+  MetricsServices &
+  TrashServices & {
     close(): Promise<void>;
   };
 
@@ -113,6 +115,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       ...events,
       ...buildMailServices(context, { metrics: observed.metrics }),
       ...buildBackgroundJobs(context),
+      ...buildTrashServices(context, projectSettingsReader(context)),
       close: async () => {
         observed.usageHistory.stop();
         events.eventStream.close();

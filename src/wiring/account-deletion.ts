@@ -3,6 +3,7 @@ import { accessEpochCheckIntervalMs } from '../domain/identity/access-epoch-watc
 import type { DeleteAccountOptions } from '../domain/identity/delete-account.ts';
 import type { Repositories } from '../persistence/repositories/create-repositories.ts';
 import type { FileServices } from './file-services.ts';
+import type { TrashServices } from './trash-services.ts';
 
 /**
  * What deleting an account needs (delete-account.ts), for `coffer user delete` and the console:
@@ -10,7 +11,8 @@ import type { FileServices } from './file-services.ts';
  * account while its files go.
  */
 export function accountDeletion(
-  services: { repositories: Repositories } & Pick<FileServices, 'fileOrganizer' | 'fileSharing'>,
+  services: { repositories: Repositories } & Pick<FileServices, 'fileOrganizer' | 'fileSharing'> &
+    Pick<TrashServices, 'trashPurging'>,
 ): DeleteAccountOptions {
   const { repositories } = services;
   return {
@@ -19,6 +21,7 @@ export function accountDeletion(
     files: repositories.files,
     fileOrganizer: services.fileOrganizer,
     fileSharing: services.fileSharing,
+    trashPurging: services.trashPurging,
     settle: () => sleep(accessEpochCheckIntervalMs * 4),
   };
 }

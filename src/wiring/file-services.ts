@@ -20,6 +20,7 @@ import type { ServiceMetrics } from '../metrics/service-metrics.ts';
 import { buildRenditions } from './rendition-services.ts';
 import { buildResumableServices } from './resumable-services.ts';
 import { buildKeyRing, type InitialKeys } from './signing-keys.ts';
+import { buildTrashPurging } from './trash-services.ts';
 import type { WiringContext } from './wiring-context.ts';
 
 /** The file rules of the spec (4.1–4.5) and DESIGN §4, one service per part, independent of HTTP. */
@@ -100,7 +101,11 @@ export function buildFileServices(
       },
     }),
     fileReading: new FileReading({ ...stores, links, settingsOf, versions }),
-    fileOrganizer: new FileOrganizer({ ...stores, limits }),
+    fileOrganizer: new FileOrganizer({
+      ...stores,
+      limits,
+      trash: { files: repositories.trash, purging: buildTrashPurging(context, settingsOf), settingsOf },
+    }),
     ...buildResumableServices(context, { links, limits, events, metrics }),
     ...buildRenditions(context, { links, metrics, settingsOf }),
   };

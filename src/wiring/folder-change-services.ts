@@ -3,6 +3,7 @@ import { FolderMoves } from '../domain/folders/folder-moves.ts';
 import { FolderSharing } from '../domain/folders/folder-sharing.ts';
 import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
 import { projectSettingsReader } from './file-services.ts';
+import { buildTrashPurging } from './trash-services.ts';
 import type { WiringContext } from './wiring-context.ts';
 
 /** Moving, deleting and sharing whole folders (issue 36). */
@@ -35,7 +36,10 @@ export function buildFolderChangeServices(context: WiringContext): FolderChangeS
   });
   return {
     folderMoves: new FolderMoves(options),
-    folderDeletion: new FolderDeletion(options),
+    folderDeletion: new FolderDeletion({
+      ...options,
+      purging: buildTrashPurging(context, options.settingsOf),
+    }),
     folderSharing,
   };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { toStorageKey } from '../../src/domain/files/storage-key.ts';
+import { makeDeletesFinal } from '../support/final-deletes.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 
@@ -15,6 +16,7 @@ describe('copy, move and bulk delete', () => {
       { COFFER_REQUEST_TIMEOUT_SECONDS: '60', COFFER_GC_GRACE_SECONDS: '61' },
       { clock },
     );
+    await makeDeletesFinal(server);
   });
   after(() => server.stop());
 

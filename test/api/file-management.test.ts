@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { makeDeletesFinal } from '../support/final-deletes.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 
 /** What the original SDKs used beyond the spec: list, delete, unshare (DESIGN §3). */
@@ -7,6 +8,7 @@ describe('listing, deleting and unsharing files', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
+    await makeDeletesFinal(server);
   });
   after(() => server.stop());
 

@@ -31,6 +31,12 @@ describe('coffer gc: reports (dry run) and removes (--apply) what is stray, on e
   before(async () => {
     coffer = await startCofferProcess({ env: { COFFER_GC_INTERVAL_SECONDS: '0' } });
     store = openBlobStore(storageUrlOf(coffer));
+    // Deletes here are final, as before the trash (issue 38): what gc sees of a deleted file's bytes.
+    const set = await runCli(
+      ['project', 'set', 'default', 'trashRetentionDays=0', '--data-dir', coffer.dataDir],
+      coffer.env,
+    );
+    assert.equal(set.code, 0, set.stderr);
   });
   after(async () => {
     await closeStore(store);

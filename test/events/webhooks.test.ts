@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { startEventDelivery } from '../../src/start-event-delivery.ts';
 import type { ApiResponse } from '../support/api-client.ts';
+import { makeDeletesFinal } from '../support/final-deletes.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { startWebhookReceiver as startReceiver, waitUntil as waitFor } from '../support/webhook-receiver.ts';
 
@@ -25,6 +26,7 @@ describe('webhooks', () => {
       },
     );
     delivery = startEventDelivery(server.services, log);
+    await makeDeletesFinal(server);
     ({ token } = await server.client.signup());
     serviceKey = await server.createServiceKey();
   });

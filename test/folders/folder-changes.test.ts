@@ -13,6 +13,11 @@ describe('folder move and delete', () => {
   before(async () => {
     server = await startTestServer();
     serviceKey = await server.createServiceKey();
+    // Deletes here are final, as before the trash (issue 38): test/trash/ covers the trash.
+    const { projectId } = server.credentials;
+    const project = await server.services.repositories.projects.findById(projectId);
+    const settings: ProjectSettings = { ...project!.settings, trashRetentionDays: 0 };
+    await server.services.repositories.projects.updateSettings(projectId, settings);
   });
   after(() => server?.stop());
 

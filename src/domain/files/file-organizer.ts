@@ -1,9 +1,13 @@
 import { isAppError } from '../../errors/app-error.ts';
-import { fileNotFound, fileNotVerified } from '../../errors/errors.ts';
+import { fileNotFound, fileNotVerified, fileOnHold } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
-import { toFileEvent } from '../events/file-events.ts';
+import type { NewEvent } from '../events/event.ts';
+import { toActor, toFileEvent } from '../events/file-events.ts';
+import type { ProjectSettings } from '../identity/project-settings.ts';
 import { assertActsForUser } from '../identity/service-keys.ts';
 import { newId } from '../ids.ts';
+import type { TrashPurging } from '../trash/trash-purging.ts';
+import type { TrashRepository } from '../trash/trash-repository.ts';
 import { parseCustomData } from './custom-data.ts';
 import type { FileRecord, PermissionScope } from './file-record.ts';
 import type { ReplacedUpload } from './file-repository.ts';
@@ -16,6 +20,12 @@ import { validateFilePath } from './validate-file-path.ts';
 export type FileOrganizerOptions = FileStores & {
   /** A copy is a file of its creator's: the project's limits and quotas apply to it. */
   limits: UploadLimits;
+  /** Deletes of verified files go to the trash while the project keeps one (issue 38). */
+  trash: {
+    files: TrashRepository;
+    purging: TrashPurging;
+    settingsOf: (projectId: string) => Promise<ProjectSettings>;
+  };
 };
 
 /** What became of one id of a bulk delete: 204, or the error it met. */
@@ -116,13 +126,23 @@ export class FileOrganizer {
     return moved.file;
   }
 
-  /** DELETE /api/v1/file/:id: the record goes first, then its bytes (a failure leaves an orphan blob, never a record without bytes). */
-  async delete(principal: Principal, fileId: string): Promise<void> {
+  /**
+   * DELETE /api/v1/file/:id: to the trash while the project keeps one (trashRetentionDays > 0) and
+   * the file is verified; else the record goes first, then its bytes (a failure leaves an orphan
+   * blob, never a record without bytes). `final`: never to the trash (a deleted account's files).
+   * A held file is refused (FILE_ON_HOLD), re-checked by the committing statement.
+   */
+  async delete(principal: Principal, fileId: string, options: { final?: boolean } = {}): Promise<void> {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
-    const event = toFileEvent('file.deleted', principal, file, this.#o.clock.now(), {
+    if (file.hold) throw fileOnHold();
+    const now = this.#o.clock.now();
+    const event = toFileEvent('file.deleted', principal, file, now, {
       sizeBytes: file.content?.sizeBytes ?? null,
     });
-    if (!(await this.#o.files.delete(file.id, event))) throw fileNotFound();
+    const { trashRetentionDays } = await this.#o.trash.settingsOf(file.projectId);
+    if (file.verified && !options.final && trashRetentionDays > 0)
+      return this.#moveToTrash(principal, file, event, now);
+    if (!(await this.#o.files.delete(file.id, event))) throw await this.#whyNotDeleted(file.id);
     for (const version of [file.blobVersion, file.pendingUpload?.blobVersion]) {
       if (!version) continue;
       // Copies share verified bytes (see #addCopy): the last record naming them removes
@@ -131,6 +151,27 @@ export class FileOrganizer {
         continue;
       await discardBlob(this.#o.blobs, toStorageKey(file), version);
     }
+  }
+
+  /** Trashes the file (file.trashed and file.deleted in its commit), then holds its owner's trash to the cap. */
+  async #moveToTrash(principal: Principal, file: FileRecord, deleted: NewEvent, now: Date): Promise<void> {
+    const trashed = toFileEvent('file.trashed', principal, file, now, {
+      sizeBytes: file.content?.sizeBytes ?? null,
+    });
+    const outcome = await this.#o.trash.files.trash({
+      fileId: file.id,
+      trashedBy: toActor(principal).id ?? '',
+      at: now,
+      events: [trashed, deleted],
+    });
+    if (outcome === 'held') throw fileOnHold();
+    if (outcome === 'missing') throw fileNotFound();
+    await this.#o.trash.purging.enforceCap({ projectId: file.projectId, ownerId: file.creatorId });
+  }
+
+  /** A delete that deleted nothing: the file was put on hold meanwhile, or is gone. */
+  async #whyNotDeleted(fileId: string) {
+    return (await this.#o.files.findById(fileId))?.hold ? fileOnHold() : fileNotFound();
   }
 
   /**

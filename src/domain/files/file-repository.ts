@@ -35,7 +35,7 @@ export interface FileRepository {
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }>;
   /** The console's browser: files in path order from a (path, id), an index range a page. */
   browse(page: BrowsePage): Promise<FileRecord[]>;
-  /** Returns whether a record was deleted (its ACL goes with it). */
+  /** Returns whether a record was deleted (its ACL goes with it); a held file is not (issue 38). */
   delete(id: string, event?: NewEvent): Promise<boolean>;
   /**
    * Deletes an unverified record that never took an upload (a terminated or expired resumable

@@ -1,4 +1,4 @@
-import { folderNotFound, folderTooLarge } from '../../errors/errors.ts';
+import { fileOnHold, folderNotFound, folderTooLarge } from '../../errors/errors.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { Clock } from '../clock.ts';
 import type { FileRepository } from '../files/file-repository.ts';
@@ -18,5 +18,6 @@ export type FolderChangeOptions = {
 
 /** The error of a folder change that changed nothing. */
 export function toRefusalError(refusal: FolderRefusal, maxFiles: number) {
+  if (refusal.refused === 'held') return fileOnHold(refusal.filePath);
   return refusal.refused === 'empty' ? folderNotFound() : folderTooLarge(refusal.fileCount, maxFiles);
 }

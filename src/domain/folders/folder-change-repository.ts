@@ -17,10 +17,18 @@ export type DeletedFile = {
   pendingBlobVersion: string | null;
   /** A copy's source for its bytes; null: its own storage key. */
   blobFileId: string | null;
+  /** Moved to the trash (issue 38): its bytes stay. */
+  trashed: boolean;
 };
 
-/** Why a folder change changed nothing: no file under the folder, or more than it may change. */
-export type FolderRefusal = { refused: 'empty' } | { refused: 'tooLarge'; fileCount: number };
+/**
+ * Why a folder change changed nothing: no file under the folder, more than it may change, or a
+ * file under it on hold (issue 38; `filePath` names the first).
+ */
+export type FolderRefusal =
+  | { refused: 'empty' }
+  | { refused: 'tooLarge'; fileCount: number }
+  | { refused: 'held'; filePath: string };
 
 /**
  * What a folder move did: moved, or nothing because a target path is taken (`conflict`) or a
@@ -43,6 +51,8 @@ export type FolderMove = FolderRef & {
 
 export type FolderDeletion = FolderRef & {
   maxFiles: number;
+  /** Verified files go to the trash, trashed at and by these (issue 38); absent: all deleted for good. */
+  trash?: { trashedAt: number; trashedBy: string };
   eventsOf(deleted: readonly DeletedFile[]): NewEvent[];
 };
 
@@ -58,6 +68,10 @@ export interface FolderChangeRepository {
    * that a file outside the moved set holds. The subtree's folder shares move along.
    */
   moveFolder(move: FolderMove): Promise<FolderMoveResult>;
-  /** Deletes every file under `path` (their ACLs go with them), or nothing. */
+  /**
+   * Deletes every file under `path` (their ACLs go with them) and the subtree's folder shares,
+   * or nothing; with `trash`, the verified ones go to the trash (their own ACLs with them).
+   * Refused whole when a file under it is on hold, judged in the transaction.
+   */
   deleteFolder(deletion: FolderDeletion): Promise<{ deleted: DeletedFile[] } | FolderRefusal>;
 }

@@ -6,6 +6,7 @@ import { operatorActor, toUserEvent } from '../events/user-events.ts';
 import type { FileOrganizer } from '../files/file-organizer.ts';
 import type { FileRepository } from '../files/file-repository.ts';
 import type { FileSharing } from '../files/file-sharing.ts';
+import type { TrashPurging } from '../trash/trash-purging.ts';
 import type { Project } from './project-repository.ts';
 import type { RefreshTokenRepository } from './refresh-token-repository.ts';
 import type { User, UserRepository } from './user-repository.ts';
@@ -17,6 +18,8 @@ export type DeleteAccountOptions = {
   /** Files go through the same delete and unshare as the API's, and so do their bytes. */
   fileOrganizer: FileOrganizer;
   fileSharing: FileSharing;
+  /** Its trash is purged with its bytes (issue 38): trashed files are the account's files too. */
+  trashPurging: Pick<TrashPurging, 'empty'>;
   /** Waits until every process and node refuses the disabled account (the access epoch's interval). */
   settle(): Promise<void>;
 };
@@ -51,6 +54,8 @@ export async function deleteAccount(
   const shares = await removeSharesWith(options, project, user.id);
   await users.delete(project.id, user.id, toUserEvent('user.deleted', by, user, new Date()));
   files += await deleteFilesOf(options, user);
+  // Last: its own files went for good above (never to the trash), so nothing is trashed after this.
+  files += await options.trashPurging.empty({ projectId: project.id, ownerId: user.id }, by);
   return { files, shares, sessions };
 }
 
@@ -66,7 +71,9 @@ async function deleteFilesOf(options: DeleteAccountOptions, user: User): Promise
   for (;;) {
     const ids = await options.files.listIdsCreatedBy(user.projectId, user.id, { afterId, limit: pageSize });
     for (const id of ids) {
-      if (await unlessGone(() => options.fileOrganizer.delete(asCreator, id))) deleted += 1;
+      // For good: the trash of an account that is going would outlive it.
+      const final = () => options.fileOrganizer.delete(asCreator, id, { final: true });
+      if (await unlessGone(final)) deleted += 1;
     }
     if (ids.length < pageSize) return deleted;
     afterId = ids.at(-1);

@@ -13,6 +13,7 @@ import { folderChangeRoutes } from './folders/folder-change-routes.ts';
 import { folderRoutes } from './folders/folder-routes.ts';
 import { multipartRoutes } from './multipart/multipart-routes.ts';
 import { signInRoutes } from './sign-in/sign-in-routes.ts';
+import { trashRoutes } from './trash/trash-routes.ts';
 import { uploadRoutes } from './uploads/upload-routes.ts';
 import { userRoutes } from './users/user-routes.ts';
 import { versionRoutes } from './versions/version-routes.ts';
@@ -28,6 +29,7 @@ const routes = [
   ...versionRoutes,
   ...folderRoutes,
   ...folderChangeRoutes,
+  ...trashRoutes,
   ...uploadRoutes,
   ...multipartRoutes,
   ...webhookRoutes,

@@ -20,9 +20,15 @@ export const folderChangeOperations: Record<string, Operation> = {
   'POST /api/v1/folders/delete': {
     operationId: 'deleteFolder',
     description:
-      'Deletes every file of the owner (the caller unless `owner` names another, which needs the admin role) under `path`, in one transaction: their quota is freed, their links stop, their bytes are removed after the commit. Events: file.deleted per file and folder.deleted.',
+      "Deletes every file of the owner (the caller unless `owner` names another, which needs the admin role) under `path`, in one transaction: their quota is freed, their links stop. While the project keeps a trash (trashRetentionDays > 0) the verified files go to the owner's trash (each restores to its place, with its own ACL), else their bytes are removed after the commit; the folder's shares end either way. A held file under it: 409 FILE_ON_HOLD, nothing changes. Events: file.trashed (when trashed) and file.deleted per file, and folder.deleted.",
     access: 'user',
-    errors: ['VALIDATION_FAILED', 'INVALID_FILE_PATH', 'FOLDER_NOT_FOUND', 'FOLDER_TOO_LARGE'],
+    errors: [
+      'VALIDATION_FAILED',
+      'INVALID_FILE_PATH',
+      'FOLDER_NOT_FOUND',
+      'FOLDER_TOO_LARGE',
+      'FILE_ON_HOLD',
+    ],
     success: { status: 200, description: 'How many files and bytes went' },
   },
   'POST /api/v1/folders/share': {

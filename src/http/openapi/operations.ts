@@ -5,6 +5,7 @@ import { folderChangeOperations } from './folder-change-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { probeOperations } from './probe-operations.ts';
 import { signInOperations } from './sign-in-operations.ts';
+import { trashOperations } from './trash-operations.ts';
 import { uploadOperations } from './upload-operations.ts';
 import { versionOperations } from './version-operations.ts';
 import { webhookOperations } from './webhook-operations.ts';
@@ -208,17 +209,18 @@ export const operations: Record<string, Operation> = {
   'POST /api/v1/file/delete': {
     operationId: 'deleteFiles',
     description:
-      'Deletes up to 100 files (fileIds) and answers one outcome per id, in order: a file that cannot be deleted does not stop the others.',
+      'Deletes up to 100 files (fileIds) as DELETE /api/v1/file/{fileId} does each (to the trash while the project keeps one) and answers one outcome per id, in order: a file that cannot be deleted (409 FILE_ON_HOLD, 404, 403) does not stop the others.',
     access: 'user',
     errors: ['VALIDATION_FAILED'],
     success: { status: 200, component: 'DeleteOutcomes', description: 'One outcome per id, in order' },
   },
   'DELETE /api/v1/file/:fileId': {
     operationId: 'deleteFile',
-    description: 'Deletes the file: its record, its ACL and its bytes; its links stop working.',
+    description:
+      "Deletes the file: while the project keeps a trash (trashRetentionDays > 0) a verified file goes to its owner's trash (GET /api/v1/trash), else its record, ACL and bytes go. Either way it leaves listings and folders, reads answer 404, its links stop and its path is free. A held file: 409 FILE_ON_HOLD. Events: file.trashed and file.deleted (or file.deleted alone).",
     access: 'user',
-    errors: fileRead,
-    success: { status: 204, description: 'Deleted: the record, its ACL and its bytes' },
+    errors: [...fileRead, 'FILE_ON_HOLD'],
+    success: { status: 204, description: 'Deleted (or trashed)' },
   },
   'GET /api/v1/folders': {
     operationId: 'browseFolder',
@@ -230,6 +232,7 @@ export const operations: Record<string, Operation> = {
   },
   ...folderChangeOperations,
   ...versionOperations,
+  ...trashOperations,
   ...signInOperations,
   ...dataPlaneOperations,
   ...uploadOperations,

@@ -27,6 +27,7 @@ import type {
   OAuthFlowRepository,
   UserIdentityRepository,
 } from '../../domain/sign-in/sign-in-repositories.ts';
+import type { TrashRepository } from '../../domain/trash/trash-repository.ts';
 import type { VersionRepository } from '../../domain/versions/version-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccountTokenRepository } from './accounts/kysely-account-token-repository.ts';
@@ -57,6 +58,7 @@ import { KyselyVersionRepository } from './kysely-version-repository.ts';
 import { KyselyWebhookRepository } from './kysely-webhook-repository.ts';
 import { KyselyOAuthFlowRepository } from './sign-in/kysely-oauth-flow-repository.ts';
 import { KyselyUserIdentityRepository } from './sign-in/kysely-user-identity-repository.ts';
+import { KyselyTrashRepository } from './trash/kysely-trash-repository.ts';
 
 export type Repositories = {
   projects: ProjectRepository;
@@ -92,6 +94,8 @@ export type Repositories = {
   userIdentities: UserIdentityRepository;
   /** The files and folders shared with a user, newest first (issue 36). */
   sharedWithMe: SharedWithMeRepository;
+  /** Trashed files: restore, purge, the trash pages (issue 38). */
+  trash: TrashRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -126,5 +130,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     oauthFlows: new KyselyOAuthFlowRepository(db),
     userIdentities: new KyselyUserIdentityRepository(db),
     sharedWithMe: new KyselySharedWithMeRepository(db, fileViews),
+    trash: new KyselyTrashRepository(db),
   };
 }

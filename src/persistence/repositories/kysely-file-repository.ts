@@ -87,9 +87,11 @@ export class KyselyFileRepository implements FileRepository {
   }
 
   async delete(id: string, event?: NewEvent): Promise<boolean> {
-    // file_acl (and renditions) rows go with it: ON DELETE CASCADE.
+    // file_acl (and renditions) rows go with it: ON DELETE CASCADE. A held file stays (issue 38):
+    // the hold is judged by the delete itself.
     const remove = async (db: Kysely<DatabaseSchema>) =>
-      (await db.deleteFrom('files').where('id', '=', id).executeTakeFirst()).numDeletedRows > 0n;
+      (await db.deleteFrom('files').where('id', '=', id).where('hold_reason', 'is', null).executeTakeFirst())
+        .numDeletedRows > 0n;
     if (!event) return remove(this.#db);
     return writeTransaction(this.#db, async (trx) => {
       const deleted = await remove(trx);

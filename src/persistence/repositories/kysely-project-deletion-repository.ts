@@ -37,13 +37,22 @@ export class KyselyProjectDeletionRepository implements ProjectDeletionRepositor
   }
 
   async findFiles(projectId: string, limit: number): Promise<FileBlobs[]> {
-    const rows = await this.#db
+    // Live files first, then trashed ones (issue 38): trashed_files.project_id names the project too.
+    let rows = await this.#db
       .selectFrom('files')
       .select(['id', 'blob_version', 'upload_blob_version'])
       .where('project_id', '=', projectId)
       .orderBy('id')
       .limit(limit)
       .execute();
+    if (rows.length === 0)
+      rows = await this.#db
+        .selectFrom('trashed_files')
+        .select(['id', 'blob_version', 'upload_blob_version'])
+        .where('project_id', '=', projectId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
     return rows.map((row) => ({
       fileId: row.id,
       blobVersions: [row.blob_version, row.upload_blob_version].filter((version) => version !== null),
@@ -52,9 +61,10 @@ export class KyselyProjectDeletionRepository implements ProjectDeletionRepositor
 
   async deleteFiles(fileIds: readonly string[]): Promise<number> {
     if (fileIds.length === 0) return 0;
-    // The ACL entries go with their file (ON DELETE CASCADE).
+    // The ACL entries go with their file (ON DELETE CASCADE), versions by trigger; a trashed file's too.
     const result = await this.#db.deleteFrom('files').where('id', 'in', fileIds).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const trashed = await this.#db.deleteFrom('trashed_files').where('id', 'in', fileIds).executeTakeFirst();
+    return Number(result.numDeletedRows) + Number(trashed.numDeletedRows);
   }
 
   async deleteSessions(projectId: string, limit: number): Promise<number> {

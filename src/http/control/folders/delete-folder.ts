@@ -19,7 +19,7 @@ export const deleteFolder: RouteRegistrar = (app, services) => {
             deleted: Type.Integer({ description: 'how many files were deleted' }),
             bytes: Type.Integer({ description: 'the bytes they counted against the quotas' }),
           }),
-          ...errorResponses(400, 401, 403, 404, 413),
+          ...errorResponses(400, 401, 403, 404, 409, 413),
         },
       },
     },

@@ -6,6 +6,7 @@ import type {
 } from '../../../domain/folders/folder-change-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { countedBytes } from '../../migrations/storage-usage.ts';
+import { inTrash, moveFilesToTrash } from '../trash/trash-files.ts';
 import { writeTransaction } from '../write-transaction.ts';
 import { countUnderFolder, lockFolderAgainstWriters, underFolder } from './folder-range.ts';
 import { insertEventsInBatches } from './insert-events-in-batches.ts';
@@ -27,6 +28,18 @@ async function deleteOnce(
   const fileCount = await countUnderFolder(trx, deletion);
   if (fileCount === 0) return { refused: 'empty' };
   if (fileCount > deletion.maxFiles) return { refused: 'tooLarge', fileCount };
+  // Held files (issue 38) stop the whole delete: judged after the lock, so no hold set since is missed.
+  const held = await trx
+    .selectFrom('files')
+    .select('file_path')
+    .where(underFolder(trx, deletion))
+    .where('hold_reason', 'is not', null)
+    .orderBy('file_path')
+    .limit(1)
+    .executeTakeFirst();
+  if (held) return { refused: 'held', filePath: held.file_path };
+  // Verified files go to the trash first (their rows copied), then every row leaves `files`.
+  if (deletion.trash) await moveFilesToTrash(trx, underFolder(trx, deletion), deletion.trash);
   // One statement, which locks what it deletes: a racing upload commit, copy or single move of
   // one of these files waits for it, or wins first and is seen as it left the row. file_acl
   // (and renditions) rows go with the files (ON DELETE CASCADE); the storage_usage triggers
@@ -42,6 +55,7 @@ async function deleteOnce(
       'upload_blob_version',
       'blob_file_id',
       sql<number | string>`${sql.raw(countedBytes('files'))}`.as('size_bytes'),
+      sql<number | boolean>`${inTrash}`.as('trashed'),
     ])
     .execute();
   if (rows.length > deletion.maxFiles) {
@@ -57,7 +71,10 @@ async function deleteOnce(
     blobVersion: row.blob_version,
     pendingBlobVersion: row.upload_blob_version,
     blobFileId: row.blob_file_id,
+    trashed: Boolean(row.trashed),
   }));
+  // The folder's shares end, trashed or not: a later file at the same path is not shared, and a
+  // restored file comes back with its own ACL only (test/folders/folder-shares.test.ts).
   await deleteShares(trx, deletion);
   await insertEventsInBatches(trx, deletion.eventsOf(deleted));
   return { deleted };
