@@ -11,6 +11,8 @@ export const eventTypes = [
   'file.shared',
   'file.unshared',
   'file.links_revoked',
+  'file.held',
+  'file.released',
   'upload.expired',
   'folder.moved',
   'folder.deleted',
