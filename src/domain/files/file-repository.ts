@@ -134,9 +134,12 @@ export interface FileRepository {
     now: Date,
     event?: NewEvent,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined>;
-  /** Whether any record still serves or holds this version of `<project>/<blobFileId>` (copies included). */
+  /**
+   * Whether any record still serves or holds this version of `<project>/<blobFileId>`: files and
+   * copies, non-current versions, trashed files and copies, version uploads (issue 38).
+   */
   isBlobReferenced(blobFileId: string, version: string): Promise<boolean>;
-  /** For a page of storage-key file ids: the versions of each that copies serve (coffer gc). */
+  /** For a page of storage-key file ids: the versions of each that copies (live or trashed) and non-current versions hold (coffer gc). */
   findSharedBlobVersions(blobFileIds: readonly string[]): Promise<Map<string, Set<string>>>;
   /** Moves the links generation on (every download link issued before stops); false when there is no such file. */
   revokeLinks(id: string, event?: NewEvent): Promise<boolean>;
