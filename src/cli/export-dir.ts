@@ -5,11 +5,13 @@ import { createInterface } from 'node:readline';
 import { ConfigError, toFileErrorReason } from '../config/config-error.ts';
 import { type TableName, tablesInOrder } from '../persistence/table-copy.ts';
 import { assertBlobMatchesRecord, type BlobSidecar, readBlobSidecar } from './exported-blob.ts';
+import { toRowBytes } from './exported-rows.ts';
 import { privateDirectoryMode } from './private-files.ts';
 import type { ProgressReporter } from './progress.ts';
 
 // An export directory: metadata.ndjson (one {table, row} per line, tables in reference order)
-// and blobs/<projectId>/<fileId> with a .json beside each (exported-blob.ts). It holds
+// and blobs/<projectId>/<fileId> (a version's: <fileId>.<versionId>, exported-rows.ts) with a
+// .json beside each (exported-blob.ts). It holds
 // the signing keys in clear: it is as secret as the database, so it is private (0700/0600).
 
 export const metadataFileName = 'metadata.ndjson';
@@ -35,8 +37,8 @@ export async function createExportDir(outDir: string): Promise<void> {
 /**
  * Reads and checks a whole export before an import touches the target (and for `coffer export
  * --verify`): the directory exists, every metadata line is a {table, row} in reference order,
- * every blob has its sidecar, and every verified file has its bytes, of its record's size and
- * SHA-256 (exported-blob.ts; each file streamed through once). The first problem is a
+ * every blob has its sidecar, and every verified or trashed file and every version has its
+ * bytes, of its record's size and SHA-256 (exported-blob.ts; each file streamed through once). The first problem is a
  * ConfigError naming the file (and line). Answers the blobs to import and the number of records.
  */
 export async function readExportDir(
@@ -67,13 +69,14 @@ export async function readExportDir(
       const table = tablesInOrder.indexOf(line.table);
       if (table < lastTable) throw new ConfigError(`${where}: table ${line.table} out of order`);
       lastTable = table;
-      const { row } = line;
-      if (line.table !== 'files' || row.verified !== 1) continue;
-      const blob = byKey.get(`${row.project_id}/${row.id}`);
+      const bytes = toRowBytes(line.table, line.row);
+      if (!bytes) continue;
+      const blob = byKey.get(bytes.name);
       if (!blob)
         throw new ConfigError(
-          `${where}: verified file ${row.id} has no bytes in ${path.join(inDir, 'blobs')}`,
+          `${where}: ${line.table === 'file_versions' ? 'version' : 'verified file'} ${bytes.record.id} has no bytes in ${path.join(inDir, 'blobs')}`,
         );
+      const row = bytes.record;
       const { sizeBytes } = await assertBlobMatchesRecord({ file: blob.file, row, sidecar: blob.sidecar });
       options.progress.advance(1, sizeBytes);
     }

@@ -11,14 +11,16 @@ import { openStores } from '../wiring/open-stores.ts';
 import { exportBlobs } from './export-blobs.ts';
 import { createExportDir, metadataFileName, readExportDir, readLines } from './export-dir.ts';
 import { leaveOutFiles, writeMetadata } from './export-metadata.ts';
+import { pinVersion, toImportKey, toRowBytes } from './exported-rows.ts';
 import { describeDatabase, prepareLocalPaths } from './local-paths.ts';
 import type { ProgressReporter } from './progress.ts';
 
 // `coffer export --out DIR` and `coffer import --in DIR`: a backup of a live server, and the
-// way from the embedded defaults to PostgreSQL + S3 (or back). Only verified files carry
-// bytes: an unverified upload is not content. The layout is in export-dir.ts. Blob versions
-// are the source store's own: import stores each file's bytes as a new version of the target
-// store and pins that one in the file's row.
+// way from the embedded defaults to PostgreSQL + S3 (or back). Only verified files, trashed
+// files and non-current versions carry bytes: an unverified upload (or a new version on its
+// way) is not content. The layout is in export-dir.ts. Blob versions are the source store's
+// own: import stores each row's bytes as a new version of its file's key in the target store
+// and pins that one in the row.
 
 /**
  * Exports in two passes: every row from one snapshot of the database (read-snapshot.ts), so the
@@ -79,10 +81,10 @@ export async function importData(config: Config, inDir: string, progress: Progre
       throw new ConfigError(
         `${describeDatabase(config)}: already holds console operators; import needs empty stores (the export brings its own)`,
       );
-    const versions = new Map<string, string>(); // blob key → its version in the target store
+    const versions = new Map<string, string>(); // exported blob → its version in the target store
     progress.phase('blobs', exported.length);
     for (const blob of exported) {
-      const stored = await blobs.put(blob.key, createReadStream(blob.file), {
+      const stored = await blobs.put(toImportKey(blob.key), createReadStream(blob.file), {
         contentType: blob.sidecar.contentType,
         maxBytes: Number.MAX_SAFE_INTEGER,
       });
@@ -105,7 +107,7 @@ async function closeBlobStore(blobs: BlobStore): Promise<void> {
   if ('close' in blobs && typeof blobs.close === 'function') await blobs.close();
 }
 
-/** Points each verified file's row at the version its bytes got in the target store. */
+/** Points each row with bytes (exported-rows.ts) at the version its bytes got in the target store. */
 async function* pinImportedVersions(
   rows: AsyncIterable<{ table: TableName; row: Record<string, unknown> }>,
   versions: Map<string, string>,
@@ -113,10 +115,11 @@ async function* pinImportedVersions(
 ): AsyncGenerator<{ table: TableName; row: Record<string, unknown> }> {
   for await (const { table, row } of rows) {
     progress.advance(1);
-    if (table === 'files' && row.verified === 1) {
-      const version = versions.get(`${row.project_id}/${row.id}`);
-      if (!version) throw new Error(`the verified file ${row.id} has no bytes in the export`);
-      yield { table, row: { ...row, blob_version: version, blob_file_id: null } };
+    const bytes = toRowBytes(table, row);
+    if (bytes) {
+      const version = versions.get(bytes.name);
+      if (!version) throw new Error(`${bytes.record.id} of ${table} has no bytes in the export`);
+      yield { table, row: pinVersion(table, row, version) };
     } else yield { table, row };
   }
 }

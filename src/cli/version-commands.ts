@@ -9,7 +9,7 @@ export const versionCommands: Record<string, Command> = {
     summary: "A file's versions, the current one first: id, size, when and by whom each was made.",
     flags: ['json'],
     args: ['<fileId>'],
-    run: async (_config, values, [fileId]) => {
+    run: async (_config, _values, [fileId]) => {
       const versions = await withSession(process.env, (client) => client.versions(fileId!));
       const lines = versions.map(
         (version) =>

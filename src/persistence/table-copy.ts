@@ -9,7 +9,8 @@ import { writeTransaction } from './repositories/write-transaction.ts';
  * is left out: its counters are transient. So are the refresh-token tables: sessions do not
  * move with an export, and users log in again on the new stores. Console operators, service
  * keys (their hashes) and webhook endpoints (with their signing secrets, which receivers keep verifying with) move;
- * the event log, its deliveries and the mail queue do not (docs/deploy.md says why).
+ * the event log, its deliveries and the mail queue do not (docs/deploy.md says why). Versions
+ * and the trash move (issue 38); version uploads on their way do not, as sessions do not.
  */
 export const tablesInOrder = [
   'projects',
@@ -19,6 +20,9 @@ export const tablesInOrder = [
   'signing_keys',
   'files',
   'file_acl',
+  'file_versions',
+  'trashed_files',
+  'trashed_file_acl',
   'folder_shares',
   'operators',
   'webhooks',
@@ -34,6 +38,9 @@ const keyColumns: Record<TableName, string[]> = {
   signing_keys: ['id'],
   files: ['id'],
   file_acl: ['file_id', 'scope', 'identifier'],
+  file_versions: ['file_id', 'version_id'],
+  trashed_files: ['id'],
+  trashed_file_acl: ['file_id', 'scope', 'identifier'],
   folder_shares: ['project_id', 'owner_id', 'path', 'scope', 'identifier'],
   operators: ['id'],
   webhooks: ['id'],

@@ -1,3 +1,4 @@
+import { FileHolds } from '../domain/files/file-holds.ts';
 import { FileOrganizer } from '../domain/files/file-organizer.ts';
 import { FileReading } from '../domain/files/file-reading.ts';
 import { FileSharing } from '../domain/files/file-sharing.ts';
@@ -33,6 +34,8 @@ export type FileServices = {
   fileReading: FileReading;
   /** Copy, move, delete (single and bulk), custom data. */
   fileOrganizer: FileOrganizer;
+  /** Legal holds (issue 38): set and lifted by project admins. */
+  fileHolds: FileHolds;
   /** Resumable uploads (tus 1.0); undefined on a store without them. */
   resumableUploads: ResumableUploads | undefined;
   /** Parallel uploads of parts straight to S3; undefined on other stores. */
@@ -106,6 +109,7 @@ export function buildFileServices(
       limits,
       trash: { files: repositories.trash, purging: buildTrashPurging(context, settingsOf), settingsOf },
     }),
+    fileHolds: new FileHolds(stores),
     ...buildResumableServices(context, { links, limits, events, metrics }),
     ...buildRenditions(context, { links, metrics, settingsOf }),
   };

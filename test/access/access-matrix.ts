@@ -136,6 +136,9 @@ export const endpoints = {
   // A file's versions (issue 38): readers list them; the creator and admins add new content.
   listVersions: { method: 'GET', path: '/api/v1/file/:fileId/versions', group: 'read', okStatus: 200 },
   requestVersion: { method: 'POST', path: '/api/v1/file/:fileId/versions', group: 'manage', okStatus: 200 },
+  // Legal holds (issue 38): the project's admins and service keys, the file's creator not included.
+  holdFile: { method: 'POST', path: '/api/v1/file/:fileId/hold', group: 'admin', okStatus: 200 },
+  releaseFile: { method: 'DELETE', path: '/api/v1/file/:fileId/hold', group: 'admin', okStatus: 204 },
   // Per-id outcomes: the barriers answer for the request, the ACL for each id (API tests).
   deleteFiles: { method: 'POST', path: '/api/v1/file/delete', group: 'account', okStatus: 200 },
   // The creator's folder, named by its owner: the creator, admins and service keys (issue 36).
@@ -307,6 +310,9 @@ export const matrix: Record<CallerId, Row> = {
     read: 'ACCESS_DENIED',
     manage: 'ACCESS_DENIED',
     admin: 'USER_NOT_FOUND',
+    // An admin there, but the file is of another project: denied like any file of it.
+    holdFile: 'ACCESS_DENIED',
+    releaseFile: 'ACCESS_DENIED',
     // Its own project's log and webhooks (the audit cell checks that the page is that project's).
     projectAdmin: 'ok',
     // An admin there: the creator has no folder in its project.

@@ -122,6 +122,17 @@ export async function toCellRequest(
     // A version upload changes nothing until verified: the world's files stay as they are.
     case 'requestVersion':
       return request(`/api/v1/file/${fileId}/versions`, json({}));
+    // Like a delete: a hold that may succeed holds a file of its own (the world's files stay
+    // movable); a refused one aims at a decoy. Lifting the hold of a file not held changes nothing.
+    case 'holdFile':
+    case 'releaseFile': {
+      const changed = expectedOutcome(caller, endpoint, scope) === 'ok';
+      const target = changed ? (await world.freshFile(scope)).id : world.decoys[scope].id;
+      return request(
+        `/api/v1/file/${target}/hold`,
+        endpoint === 'holdFile' ? json({ reason: 'matrix' }) : undefined,
+      );
+    }
     // An id no file has: the barriers are what this cell plays (its outcome is per id).
     case 'deleteFiles':
       return request('/api/v1/file/delete', json({ fileIds: [absentUserId] }));

@@ -57,6 +57,8 @@ const coverage: Record<string, string | { exempt: string }> = {
   copyFile: 'copy',
   moveFile: 'move',
   revokeLinks: 'revokeLinks',
+  holdFile: 'hold',
+  releaseFile: 'release',
   deleteFile: 'delete',
   deleteFiles: 'deleteMany',
   shareWithUser: 'share',

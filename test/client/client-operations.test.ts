@@ -95,4 +95,24 @@ describe('@coffer/client: sharing by email, links, copy, move, customData, bulk 
     // Only the project's admins look users up by email (docs/security.md, "Finding users").
     assert.equal(await codeOf(erin.findUser('alice@ops.example')), 'ACCESS_DENIED');
   });
+
+  it('holds a file and releases it (a project admin): a held file moves for no one', async () => {
+    const owner = newClient();
+    await owner.signup({ email: 'olga@ops.example', password: 'correct horse' });
+    const admin = newClient();
+    const adminSession = await admin.signup({ email: 'adam@ops.example', password: 'correct horse' });
+    await server.services.repositories.users.setRole(
+      server.credentials.projectId,
+      adminSession.userId,
+      'admin',
+    );
+    const file = await owner.upload('ops/held.txt', 'evidence');
+    assert.equal(await codeOf(owner.hold(file._id, 'mine')), 'ACCESS_DENIED');
+    const held = await admin.hold(file._id, 'litigation 42');
+    assert.equal(held.hold?.reason, 'litigation 42');
+    assert.equal(await codeOf(owner.move(file._id, { filePath: 'ops/moved.txt' })), 'FILE_ON_HOLD');
+    await admin.release(file._id);
+    assert.equal((await owner.get(file._id)).hold, undefined);
+    assert.equal((await owner.move(file._id, { filePath: 'ops/moved.txt' })).filePath, 'ops/moved.txt');
+  });
 });

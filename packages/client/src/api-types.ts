@@ -548,7 +548,7 @@ export type paths = {
         post?: never;
         /**
          * Delete a file
-         * @description Deletes the file: its record, its ACL and its bytes; its links stop working.
+         * @description Deletes the file: while the project keeps a trash (trashRetentionDays > 0) a verified file goes to its owner's trash (GET /api/v1/trash), else its record, ACL and bytes go. Either way it leaves listings and folders, reads answer 404, its links stop and its path is free. A held file: 409 FILE_ON_HOLD. Events: file.trashed and file.deleted (or file.deleted alone).
          */
         delete: operations["deleteFile"];
         options?: never;
@@ -631,10 +631,34 @@ export type paths = {
         put?: never;
         /**
          * Delete several files
-         * @description Deletes up to 100 files (fileIds) and answers one outcome per id, in order: a file that cannot be deleted does not stop the others.
+         * @description Deletes up to 100 files (fileIds) as DELETE /api/v1/file/{fileId} does each (to the trash while the project keeps one) and answers one outcome per id, in order: a file that cannot be deleted (409 FILE_ON_HOLD, 404, 403) does not stop the others.
          */
         post: operations["deleteFiles"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{fileId}/hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a file on a legal hold
+         * @description While held, no one may delete, purge, replace or move the file (409 FILE_ON_HOLD), nor move or delete a folder holding it; copies are allowed. Holding a held file replaces its reason.
+         */
+        post: operations["holdFile"];
+        /**
+         * Lift a file's legal hold
+         * @description Lifts the file's legal hold; a file not held stays as it is. Project admins only. Event: file.released (only when a hold was lifted).
+         */
+        delete: operations["releaseFile"];
         options?: never;
         head?: never;
         patch?: never;
@@ -795,7 +819,7 @@ export type paths = {
         put?: never;
         /**
          * Delete a folder
-         * @description Deletes every file of the owner (the caller unless `owner` names another, which needs the admin role) under `path`, in one transaction: their quota is freed, their links stop, their bytes are removed after the commit. Events: file.deleted per file and folder.deleted.
+         * @description Deletes every file of the owner (the caller unless `owner` names another, which needs the admin role) under `path`, in one transaction: their quota is freed, their links stop. While the project keeps a trash (trashRetentionDays > 0) the verified files go to the owner's trash (each restores to its place, with its own ACL), else their bytes are removed after the commit; the folder's shares end either way. A held file under it: 409 FILE_ON_HOLD, nothing changes. Events: file.trashed (when trashed) and file.deleted per file, and folder.deleted.
          */
         post: operations["deleteFolder"];
         delete?: never;
@@ -859,6 +883,86 @@ export type paths = {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the trash
+         * @description The caller's trashed files (an admin's or service key's: `owner`'s), most recently trashed first: each the record as it was, with `trashedAt`, `trashedBy` and `purgeAt` (when the retention sweep purges it under the project's current trashRetentionDays). `pageSize` 1…100 (default 20); `nextCursor` continues the list.
+         */
+        get: operations["listTrash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trash/empty": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Empty the trash
+         * @description Purges the caller's whole trash (an admin's or service key's: `owner`'s), in bounded batches, as DELETE /api/v1/trash/{fileId} does each file. Events: file.purged per file.
+         */
+        post: operations["emptyTrash"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trash/{fileId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a trashed file
+         * @description Puts a trashed file back (its owner or an admin) at the path it was deleted from, or at `filePath`: the same id, ACL, folder shares, customData and versions; links issued before it was trashed stay dead. 409 FILE_EXISTS when a live file holds the path (an abandoned upload there is replaced); 413 QUOTA_EXCEEDED when its bytes no longer fit the owner's quotas. Event: file.restored.
+         */
+        post: operations["restoreTrashed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/trash/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Purge a trashed file
+         * @description Purges a trashed file now (its owner or an admin): its record and versions go, and its bytes unless a copy still serves them. Event: file.purged.
+         */
+        delete: operations["purgeTrashed"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1313,6 +1417,14 @@ export type components = {
             customData?: {
                 [key: string]: unknown;
             };
+            /** @description a legal hold (issue 38): present while the file is held */
+            hold?: {
+                reason: string;
+                /** Format: date-time */
+                heldAt: string;
+                /** @description the admin's user id, or `service-key:<name>` */
+                heldBy: string;
+            };
         };
         /** FileVersion */
         FileVersion: {
@@ -1518,6 +1630,14 @@ export type components = {
             /** @description a JSON object of the app's own, at most 4096 bytes as JSON and 16 levels deep */
             customData?: {
                 [key: string]: unknown;
+            };
+            /** @description a legal hold (issue 38): present while the file is held */
+            hold?: {
+                reason: string;
+                /** Format: date-time */
+                heldAt: string;
+                /** @description the admin's user id, or `service-key:<name>` */
+                heldBy: string;
             };
             /** @description signed download link */
             url: string;
@@ -4650,7 +4770,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted: the record, its ACL and its bytes */
+            /** @description Deleted (or trashed) */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4686,6 +4806,15 @@ export interface operations {
             };
             /** @description Error: FILE_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_ON_HOLD */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5285,6 +5414,217 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    holdFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description why the file is held */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileRecord"];
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_VERIFIED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    releaseFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file is not on hold */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6309,6 +6649,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: FILE_ON_HOLD */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: BODY_TOO_LARGE, FOLDER_TOO_LARGE */
             413: {
                 headers: {
@@ -6712,6 +7061,470 @@ export interface operations {
             };
             /** @description Error: FOLDER_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTrash: {
+        parameters: {
+            query?: {
+                /** @description files a page, 1…100, default 20 */
+                pageSize?: number;
+                /** @description nextCursor of the page before */
+                cursor?: string;
+                /** @description whose trash (a user id); another user's needs the admin role */
+                owner?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the trash */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the trashed files, most recently trashed first */
+                        items: {
+                            _id: string;
+                            /** Format: date-time */
+                            __createdAt: string;
+                            /** Format: date-time */
+                            __updatedAt: string;
+                            __v: number;
+                            filePath: string;
+                            /** @description <project>/<creator>/<filePath> */
+                            key: string;
+                            creator: string;
+                            project: string;
+                            /** @description Storage metadata; empty until the upload is verified */
+                            meta: {
+                                /** @description HTTP date */
+                                LastModified?: string;
+                                /** @description byte count, as a string */
+                                ContentLength?: string;
+                                ContentType?: string;
+                                /** @description base64 of the SHA-256 digest of the content (as S3's x-amz-checksum-sha256), computed while it streamed; absent for a direct upload that declared none */
+                                ChecksumSHA256?: string;
+                                /** @description images: width in pixels as displayed (EXIF orientation applied), once summarized */
+                                width?: number;
+                                /** @description images: height in pixels as displayed, once summarized */
+                                height?: number;
+                                /** @description images: a ThumbHash (base64) of the image, for a page to paint while the image or its rendition loads */
+                                placeholder?: string;
+                            };
+                            acl: {
+                                scope: "user" | "role";
+                                identifier: string;
+                            }[];
+                            /** @description shares of the folders holding the file (issue 36), ancestors first: each lets its user or role read every file under `path`; `acl` stays the file's own entries */
+                            folderAcl: {
+                                scope: "user" | "role";
+                                identifier: string;
+                                /** @description the shared folder, `/`-ended ('' is the owner's root) */
+                                path: string;
+                            }[];
+                            verified: boolean;
+                            permissionScope: "user" | "*";
+                            /** @description quoted entity tag; present once verified */
+                            etag?: string;
+                            /** @description the version this record's content is (issue 38): the current one, or the one asked for with ?versionId=; present once verified */
+                            versionId?: string;
+                            /** @description a JSON object of the app's own, at most 4096 bytes as JSON and 16 levels deep */
+                            customData?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description a legal hold (issue 38): present while the file is held */
+                            hold?: {
+                                reason: string;
+                                /** Format: date-time */
+                                heldAt: string;
+                                /** @description the admin's user id, or `service-key:<name>` */
+                                heldBy: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description when it went to the trash
+                             */
+                            trashedAt: string;
+                            /** @description who trashed it (a user id, a service key name) */
+                            trashedBy: string;
+                            /**
+                             * Format: date-time
+                             * @description when the retention sweep purges it, under the project's current trashRetentionDays
+                             */
+                            purgeAt: string;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    emptyTrash: {
+        parameters: {
+            query?: {
+                /** @description whose trash (a user id); another user's needs the admin role */
+                owner?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many trashed files were purged */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description how many trashed files were purged */
+                        purged: number;
+                    };
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreTrashed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description where to restore it; absent: the path it was deleted from */
+                    filePath?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The restored record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileRecord"];
+                };
+            };
+            /** @description Error: INVALID_FILE_PATH, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_EXISTS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE, QUOTA_EXCEEDED */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    purgeTrashed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Purged */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_ON_HOLD */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -54,6 +54,14 @@ export const revokeLinks = async (send: Send, fileId: string) => {
   await send({ method: 'POST', path: `${filePath(fileId)}/links/revoke`, auth: true });
 };
 
+/** A legal hold (project admins): no delete, purge, replace or move until release(). */
+export const holdFile = (send: Send, fileId: string, reason: string) =>
+  send<FileRecord>({ method: 'POST', path: `${filePath(fileId)}/hold`, body: { reason }, auth: true });
+
+export const releaseFile = async (send: Send, fileId: string) => {
+  await send({ method: 'DELETE', path: `${filePath(fileId)}/hold`, auth: true });
+};
+
 export const signupAnonymous = (send: Send) =>
   send<LoginResult>({ method: 'POST', path: '/api/v1/auth/signup/anonymous' });
 

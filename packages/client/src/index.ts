@@ -18,7 +18,9 @@ import {
   type DeleteOutcome,
   deleteFiles,
   findUser,
+  holdFile,
   moveFile,
+  releaseFile,
   requestUpload,
   revokeLinks,
   signupAnonymous,
@@ -239,6 +241,15 @@ export class CofferClient {
   /** Every link handed out for the file stops working (upload, download, rendition links). */
   revokeLinks(fileId: string): Promise<void> {
     return revokeLinks(this.#transport.call, fileId);
+  }
+
+  /** A legal hold on the file (a project admin's token): no one may delete, replace or move it until release(). */
+  hold(fileId: string, reason: string): Promise<FileRecord> {
+    return holdFile(this.#transport.call, fileId, reason);
+  }
+
+  release(fileId: string): Promise<void> {
+    return releaseFile(this.#transport.call, fileId);
   }
 
   /** The project's user of this email (as the project allows: see the API's findUser). */

@@ -105,10 +105,12 @@ export class FileOrganizer {
 
   /**
    * POST /api/v1/file/:id/move: the same file (id, ACL, bytes, links) at another filePath of its
-   * creator; creator or admin. Moving to the path it has changes nothing.
+   * creator; creator or admin. Moving to the path it has changes nothing. A held file moves
+   * for no one (FILE_ON_HOLD; the write judges it again under the row's lock).
    */
   async move(principal: Principal, fileId: string, request: { filePath: string }): Promise<FileRecord> {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
+    if (file.hold) throw fileOnHold(file.filePath);
     const filePath = validateFilePath(request.filePath);
     const now = this.#o.clock.now();
     const event = toFileEvent('file.updated', principal, { ...file, filePath }, now, {

@@ -1,6 +1,13 @@
 import type { NewEvent } from '../events/event.ts';
 import type { CustomData } from './custom-data.ts';
-import type { AclEntry, FileContentInfo, FileRecord, NewFile, PendingUpload } from './file-record.ts';
+import type {
+  AclEntry,
+  FileContentInfo,
+  FileHold,
+  FileRecord,
+  NewFile,
+  PendingUpload,
+} from './file-record.ts';
 import type { QuotaLimits } from './storage-usage-repository.ts';
 
 /** An abandoned upload that create() replaced: its bytes are the caller's to remove. */
@@ -118,7 +125,8 @@ export interface FileRepository {
   /**
    * Moves the file to another filePath of its creator, bumping version and updatedAt (the same
    * path: no change). Replaces an abandoned upload there like create(); FILE_EXISTS for a live
-   * record; undefined when there is no such file.
+   * record; FILE_ON_HOLD for a held file, judged under the row's lock (nothing moves); undefined
+   * when there is no such file.
    */
   move(
     id: string,
@@ -126,12 +134,20 @@ export interface FileRepository {
     now: Date,
     event?: NewEvent,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload } | undefined>;
-  /** Whether any record still serves or holds this version of `<project>/<blobFileId>` (copies included). */
+  /**
+   * Whether any record still serves or holds this version of `<project>/<blobFileId>`: files and
+   * copies, non-current versions, trashed files and copies, version uploads (issue 38).
+   */
   isBlobReferenced(blobFileId: string, version: string): Promise<boolean>;
-  /** For a page of storage-key file ids: the versions of each that copies serve (coffer gc). */
+  /** For a page of storage-key file ids: the versions of each that copies (live or trashed) and non-current versions hold (coffer gc). */
   findSharedBlobVersions(blobFileIds: readonly string[]): Promise<Map<string, Set<string>>>;
   /** Moves the links generation on (every download link issued before stops); false when there is no such file. */
   revokeLinks(id: string, event?: NewEvent): Promise<boolean>;
+  /**
+   * Sets the legal hold of a verified file (issue 38), or with null clears a held file's,
+   * bumping version and updatedAt; undefined when there is no such file (or, clearing, no hold).
+   */
+  setHold(id: string, hold: FileHold | null, now: Date, event?: NewEvent): Promise<FileRecord | undefined>;
   /** Replaces the file's customData, bumping version and updatedAt; undefined when there is no such file. */
   updateCustomData(
     id: string,

@@ -31,13 +31,15 @@ export type FolderRefusal =
   | { refused: 'held'; filePath: string };
 
 /**
- * What a folder move did: moved, or nothing because a target path is taken (`conflict`) or a
- * moved folder share would land on a folder holding files outside the move (`shareConflict`).
+ * What a folder move did: moved, or nothing because a target path is taken (`conflict`), a
+ * moved folder share would land on a folder holding files outside the move (`shareConflict`),
+ * or a file under the folder is on a legal hold (`held`: its path, the first in path order).
  */
 export type FolderMoveResult =
   | { moved: MovedFile[] }
   | { conflict: string }
   | { shareConflict: string }
+  | { held: string }
   | FolderRefusal;
 
 export type FolderMove = FolderRef & {
@@ -65,7 +67,8 @@ export interface FolderChangeRepository {
   /**
    * Moves every file under `path` to the same place under `to` (ids, ACLs, customData, links
    * kept; version bumped), or nothing: `{conflict}` names the first target path, in path order,
-   * that a file outside the moved set holds. The subtree's folder shares move along.
+   * that a file outside the moved set holds; `{held}` the first file under the folder on hold,
+   * judged in the transaction that moves. The subtree's folder shares move along.
    */
   moveFolder(move: FolderMove): Promise<FolderMoveResult>;
   /**

@@ -1,4 +1,4 @@
-import { folderConflict, folderShareConflict } from '../../errors/errors.ts';
+import { fileOnHold, folderConflict, folderShareConflict } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { toFileEvent } from '../events/file-events.ts';
 import { type FolderChangeOptions, toRefusalError } from './folder-change-options.ts';
@@ -19,7 +19,10 @@ export class FolderMoves {
     this.#o = options;
   }
 
-  /** Answers how many files moved: FOLDER_NOT_FOUND, FOLDER_CONFLICT or FOLDER_TOO_LARGE when none did. */
+  /**
+   * Answers how many files moved: FOLDER_NOT_FOUND, FOLDER_CONFLICT, FOLDER_TOO_LARGE or
+   * FILE_ON_HOLD (a held file under the folder, issue 38) when none did.
+   */
   async move(
     principal: Principal,
     request: { owner?: string; from: string; to: string },
@@ -49,6 +52,7 @@ export class FolderMoves {
     });
     if ('conflict' in result) throw folderConflict(result.conflict);
     if ('shareConflict' in result) throw folderShareConflict(result.shareConflict);
+    if ('held' in result) throw fileOnHold(result.held);
     if ('refused' in result) throw toRefusalError(result, maxFiles);
     return { moved: result.moved.length };
   }

@@ -2,6 +2,7 @@ import { accountOperations } from './account-operations.ts';
 import { auditOperations } from './audit-operations.ts';
 import { dataPlaneOperations } from './data-plane-operations.ts';
 import { folderChangeOperations } from './folder-change-operations.ts';
+import { holdOperations } from './hold-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { probeOperations } from './probe-operations.ts';
 import { signInOperations } from './sign-in-operations.ts';
@@ -251,5 +252,6 @@ export const operations: Record<string, Operation> = {
     },
   },
   ...auditOperations,
+  ...holdOperations,
   ...probeOperations,
 };

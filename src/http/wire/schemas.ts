@@ -78,6 +78,16 @@ const fileRecordFields = {
     }),
   ),
   customData: Type.Optional(CustomDataSchema),
+  hold: Type.Optional(
+    Type.Object(
+      {
+        reason: Type.String(),
+        heldAt: Type.String({ format: 'date-time' }),
+        heldBy: Type.String({ description: "the admin's user id, or `service-key:<name>`" }),
+      },
+      { description: 'a legal hold (issue 38): present while the file is held' },
+    ),
+  ),
 };
 
 export const FileRecordSchema = Type.Object(fileRecordFields, { $id: 'FileRecord', title: 'FileRecord' });

@@ -50,6 +50,12 @@ function buildFileView(file: FileRecord): FileRecordView {
   if (file.etag) view.etag = file.etag;
   if (file.verified) view.versionId = file.contentVersion.id;
   if (file.customData) view.customData = file.customData;
+  if (file.hold)
+    view.hold = {
+      reason: file.hold.reason,
+      heldAt: file.hold.heldAt.toISOString(),
+      heldBy: file.hold.heldBy,
+    };
   return view;
 }
 

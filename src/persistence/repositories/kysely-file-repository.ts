@@ -1,7 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { NewEvent } from '../../domain/events/event.ts';
 import type { CustomData } from '../../domain/files/custom-data.ts';
-import type { AclEntry, FileRecord, NewFile, PendingUpload } from '../../domain/files/file-record.ts';
+import type {
+  AclEntry,
+  FileHold,
+  FileRecord,
+  NewFile,
+  PendingUpload,
+} from '../../domain/files/file-record.ts';
 import type {
   BlobReferences,
   BrowsePage,
@@ -30,6 +36,7 @@ import { listIdsCreatedBy, listIdsSharedWithUser } from './files/list-file-ids.t
 import { listFiles } from './files/list-files.ts';
 import { markVerified, type Verification } from './files/mark-verified.ts';
 import { moveFile } from './files/move-file.ts';
+import { setHold } from './files/set-hold.ts';
 import { updateCustomData } from './files/update-custom-data.ts';
 import { groupCommitFor, type TransactionRunner } from './group-commit.ts';
 import { writeTransaction } from './write-transaction.ts';
@@ -203,6 +210,10 @@ export class KyselyFileRepository implements FileRepository {
     event?: NewEvent,
   ): Promise<FileRecord | undefined> {
     return updateCustomData(this.#db, id, customData, now, event);
+  }
+
+  setHold(id: string, hold: FileHold | null, now: Date, event?: NewEvent): Promise<FileRecord | undefined> {
+    return setHold(this.#db, id, hold, now, event);
   }
 
   findBlobReferences(ids: readonly string[]): Promise<Map<string, BlobReferences>> {

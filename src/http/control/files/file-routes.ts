@@ -2,8 +2,10 @@ import { copyFile } from './copy-file.ts';
 import { deleteFile } from './delete-file.ts';
 import { deleteFiles } from './delete-files.ts';
 import { getFile } from './get-file.ts';
+import { holdFile } from './hold-file.ts';
 import { listFiles } from './list-files.ts';
 import { moveFile } from './move-file.ts';
+import { releaseFile } from './release-file.ts';
 import { requestUpload } from './request-upload.ts';
 import { revokeLinks } from './revoke-links.ts';
 import { shareFile } from './share-file.ts';
@@ -27,4 +29,6 @@ export const fileRoutes = [
   copyFile,
   moveFile,
   deleteFiles,
+  holdFile,
+  releaseFile,
 ];

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { NewEvent } from '../../../domain/events/event.ts';
 import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { ReplacedUpload } from '../../../domain/files/file-repository.ts';
-import { fileExists } from '../../../errors/errors.ts';
+import { fileExists, fileOnHold } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { insertEvents } from '../events/insert-events.ts';
@@ -24,9 +24,12 @@ export async function moveFile(
         .updateTable('files')
         .set((eb) => ({ version: eb.ref('version') }))
         .where('id', '=', id)
-        .returning(['project_id', 'creator_id', 'file_path'])
+        .returning(['project_id', 'creator_id', 'file_path', 'hold_reason'])
         .executeTakeFirst();
       if (current === undefined) return undefined;
+      // Judged under the row's lock, which a hold's write takes too: a hold that committed
+      // first is seen, and one that comes later waits for this move (issue 38, item 4).
+      if (current.hold_reason !== null) throw fileOnHold(current.file_path);
       if (current.file_path === filePath) return { file: (await findFileById(trx, id))! };
       const target = { projectId: current.project_id, creatorId: current.creator_id, filePath };
       const replaced = await deleteAbandonedUpload(trx, target, now);
@@ -34,6 +37,7 @@ export async function moveFile(
         .updateTable('files')
         .set((eb) => ({ file_path: filePath, version: eb('version', '+', 1), updated_at: now.getTime() }))
         .where('id', '=', id)
+        .where('hold_reason', 'is', null)
         .execute();
       await insertEvents(trx, [event]);
       const file = (await findFileById(trx, id))!;

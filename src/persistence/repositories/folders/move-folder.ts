@@ -1,5 +1,9 @@
 import { type ControlledTransaction, type Kysely, sql } from 'kysely';
-import type { FolderMove, FolderMoveResult } from '../../../domain/folders/folder-change-repository.ts';
+import type {
+  FolderMove,
+  FolderMoveResult,
+  FolderRef,
+} from '../../../domain/folders/folder-change-repository.ts';
 import { unavailable } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
@@ -45,7 +49,16 @@ async function moveOnce(trx: ControlledTransaction<DatabaseSchema>, move: Folder
   if (conflict !== undefined) return { conflict };
   const shareClash = await findShareClash(trx, move);
   if (shareClash !== undefined) return { shareConflict: shareClash };
+  const held = await findFirstHeld(trx, move);
+  if (held !== undefined) return { held };
   const rows = await updatePaths(trx, move);
+  // The update judges the hold too and skips a held file: one held since the probe (PostgreSQL
+  // reads committed rows anew) stays behind under the folder, and then nothing moves.
+  const heldBehind = await findFirstHeld(trx, move);
+  if (heldBehind !== undefined) {
+    await trx.rollback().execute();
+    return { held: heldBehind };
+  }
   // Files that arrived between the count and the update (PostgreSQL reads committed rows anew).
   if (rows.length > move.maxFiles) {
     await trx.rollback().execute();
@@ -85,6 +98,19 @@ async function findFirstClash(trx: Kysely<DatabaseSchema>, move: FolderMove): Pr
   return rows[0]?.file_path;
 }
 
+/** The first file under the folder, in path order, on a legal hold (an index range, filtered). */
+async function findFirstHeld(trx: Kysely<DatabaseSchema>, folder: FolderRef): Promise<string | undefined> {
+  const row = await trx
+    .selectFrom('files')
+    .select('file_path')
+    .where(underFolder(trx, folder))
+    .where('hold_reason', 'is not', null)
+    .orderBy('file_path')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.file_path;
+}
+
 /**
  * Rewrites the paths in one statement, which locks the rows it changes (a single move or
  * delete of one of them waits, or wins and the row is no longer under the folder). A
@@ -93,11 +119,13 @@ async function findFirstClash(trx: Kysely<DatabaseSchema>, move: FolderMove): Pr
  */
 async function updatePaths(trx: Kysely<DatabaseSchema>, move: FolderMove) {
   let from = move.path;
+  const notHeld = sql<boolean>`hold_reason is null`;
   if (isAncestor(move.to, move.path)) {
     await trx
       .updateTable('files')
       .set({ file_path: sql`cast(${parking} as text) || file_path` })
       .where(underFolder(trx, move))
+      .where(notHeld)
       .execute();
     from = parking + move.path;
   }
@@ -110,6 +138,7 @@ async function updatePaths(trx: Kysely<DatabaseSchema>, move: FolderMove) {
       updated_at: now,
     }))
     .where(underFolder(trx, { ...move, path: from }))
+    .where(notHeld)
     .returning(['id', 'file_path'])
     .execute();
 }
