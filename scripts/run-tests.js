@@ -51,7 +51,6 @@ const stackFiles = narrow(
     ...globSync('test/mail/*.test.ts'),
     ...globSync('test/accounts/*.test.ts'),
     ...globSync('test/folders/*.test.ts'),
-    ...globSync('test/trash/*.test.ts'),
     ...globSync('test/sign-in/*.test.ts'),
     ...globSync('test/versions/*.test.ts'),
     ...globSync('test/trash/*.test.ts'),

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { PurgedBlob, TrashedFile, TrashRepository } from '../../../domain/trash/trash-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
+import { isSqlite } from '../../is-sqlite.ts';
 import { insertEvents } from '../events/insert-events.ts';
 import { writeTransaction } from '../write-transaction.ts';
 import { toTrashedFiles } from './list-trash.ts';
@@ -16,12 +17,15 @@ export async function purgeTrashed(
   request: Parameters<TrashRepository['purge']>[0],
 ): Promise<{ purged: TrashedFile; blobs: PurgedBlob[] } | 'held' | undefined> {
   return writeTransaction(db, async (trx) => {
-    const rows = await trx
+    // Locked until commit (PostgreSQL): a concurrent restore of the same file waits, then finds
+    // nothing, or this waits for the restore and finds nothing to purge.
+    let query = trx
       .selectFrom('trashed_files')
       .selectAll()
       .where('id', '=', request.id)
-      .where('project_id', '=', request.projectId)
-      .execute();
+      .where('project_id', '=', request.projectId);
+    if (!isSqlite(trx)) query = query.forUpdate();
+    const rows = await query.execute();
     const row = rows[0];
     if (row === undefined) return undefined;
     if (row.hold_reason !== null) return 'held';

@@ -5,6 +5,7 @@ import type { TrashRepository } from '../../../domain/trash/trash-repository.ts'
 import { fileExists } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
+import { isSqlite } from '../../is-sqlite.ts';
 import { mirroredAclColumns, mirroredFileColumns } from '../../migrations/versions-and-trash.ts';
 import { insertEvents } from '../events/insert-events.ts';
 import { deleteAbandonedUpload } from '../files/delete-abandoned-upload.ts';
@@ -25,12 +26,15 @@ export async function restoreTrashed(
   const { projectId, id, filePath, now } = request;
   try {
     return await writeTransaction(db, async (trx) => {
-      const trashed = await trx
+      // Locked until commit (PostgreSQL; SQLite's BEGIN IMMEDIATE holds the database): a
+      // concurrent purge or restore of the same file waits, then finds nothing to do.
+      let query = trx
         .selectFrom('trashed_files')
         .select(['creator_id'])
         .where('id', '=', id)
-        .where('project_id', '=', projectId)
-        .executeTakeFirst();
+        .where('project_id', '=', projectId);
+      if (!isSqlite(trx)) query = query.forUpdate();
+      const trashed = await query.executeTakeFirst();
       if (trashed === undefined) return undefined;
       const owner = { projectId, creatorId: trashed.creator_id, filePath };
       const replaced = await deleteAbandonedUpload(trx, owner, now);

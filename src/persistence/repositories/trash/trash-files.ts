@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { TrashRepository } from '../../../domain/trash/trash-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
+import { isSqlite } from '../../is-sqlite.ts';
 import { mirroredAclColumns, mirroredFileColumns } from '../../migrations/versions-and-trash.ts';
 import { insertEvents } from '../events/insert-events.ts';
 import { writeTransaction } from '../write-transaction.ts';
@@ -50,6 +51,10 @@ export async function trashFile(
 ): Promise<'trashed' | 'held' | 'missing'> {
   return writeTransaction(db, async (trx) => {
     const selection = sql<boolean>`files.id = ${request.fileId}`;
+    // The row locked first (PostgreSQL): a new version, a move or a hold committing meanwhile
+    // is either before this (and moved with the row) or after it (and finds no file).
+    if (!isSqlite(trx))
+      await trx.selectFrom('files').select('id').where('id', '=', request.fileId).forUpdate().execute();
     const ids = await moveFilesToTrash(trx, selection, {
       trashedAt: request.at.getTime(),
       trashedBy: request.trashedBy,
