@@ -33,6 +33,52 @@ describe('direct uploads to S3', { skip }, () => {
     return { token, checksumSha256, requested };
   };
 
+  it('a new version goes straight to S3 under its own key; verify adopts it; the old link keeps the old bytes', async () => {
+    const { token } = await server.client.signup();
+    const requested = await server.client.call('POST', '/api/v1/file', {
+      token,
+      body: { filePath: 'notes/plan.txt', contentType: 'text/plain' },
+    });
+    const first = await fetch(requested.body.putFileUrl, {
+      method: 'PUT',
+      body: 'plan A',
+      headers: { 'content-type': 'text/plain' },
+    });
+    const fileId = requested.body.fileId;
+    const verified = await server.client.call('POST', `/api/v1/file/${fileId}/verify`, {
+      token,
+      body: { etag: first.headers.get('etag') },
+    });
+    assert.equal(verified.status, 200, verified.text);
+    const oldLink = (await server.client.call('GET', `/api/v1/file/${fileId}`, { token })).body.url;
+
+    const version = await server.client.call('POST', `/api/v1/file/${fileId}/versions`, {
+      token,
+      body: { contentType: 'text/plain', contentLength: 11 },
+    });
+    assert.equal(version.status, 200, version.text);
+    assert.ok(!version.body.putFileUrl.startsWith(server.baseUrl), 'the link points at S3');
+    assert.ok(
+      new URL(version.body.putFileUrl).pathname.endsWith(`/${version.body.versionId}`),
+      'its own key',
+    );
+    const put = await fetch(version.body.putFileUrl, {
+      method: 'PUT',
+      body: 'plan B, new',
+      headers: { 'content-type': 'text/plain' },
+    });
+    assert.equal(put.status, 200);
+    const promoted = await server.client.call('POST', new URL(version.body.postVerifyUploadUrl).pathname, {
+      token,
+      body: { etag: put.headers.get('etag') },
+    });
+    assert.equal(promoted.status, 200, promoted.text);
+    assert.equal(promoted.body.versionId, version.body.versionId);
+    const now = await server.client.call('GET', `/api/v1/file/${fileId}`, { token });
+    assert.equal(await (await fetch(now.body.url)).text(), 'plan B, new');
+    assert.equal(await (await fetch(oldLink)).text(), 'plan A');
+  });
+
   it('PUT the raw file straight to S3 with its type, then verify and download', async () => {
     const { token } = await server.client.signup();
     const requested = await server.client.call('POST', '/api/v1/file', {
