@@ -1,24 +1,30 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { openBlobStore } from '../../src/services.ts';
 import { type CofferProcess, runCli } from '../support/coffer-process.ts';
-import { listReferencedBlobs } from '../support/database-integrity.ts';
+import { listReferencedBlobs, type Target } from '../support/database-integrity.ts';
 
 /** Where the server keeps its bytes: its stack's S3 prefix, else the data dir's blobs. */
-const toStorageUrl = (coffer: CofferProcess) =>
-  coffer.env.COFFER_STORAGE_URL ?? `file:${path.join(coffer.dataDir, 'blobs')}`;
+const toStorageUrl = (target: Target) =>
+  target.env.COFFER_STORAGE_URL ?? `file:${path.join(target.dataDir, 'blobs')}`;
 
-/** No record points at bytes the store does not hold: every version a record needs is there. */
-export async function assertReferencedBlobsStored(coffer: CofferProcess): Promise<void> {
-  const blobs = openBlobStore(toStorageUrl(coffer));
+/** The blob versions some row names that the store does not hold (`<key>.<version>` each). */
+export async function findMissingBlobs(target: Target): Promise<string[]> {
+  const blobs = openBlobStore(toStorageUrl(target));
   try {
     const missing: string[] = [];
-    for (const { key, version } of await listReferencedBlobs(coffer))
+    for (const { key, version } of await listReferencedBlobs(target))
       if (!(await blobs.head(key, version))) missing.push(`${key}.${version}`);
-    assert.deepEqual(missing, [], 'records pointing at bytes the store does not hold');
+    return missing;
   } finally {
     if ('close' in blobs && typeof blobs.close === 'function') await blobs.close();
   }
+}
+
+/** No record points at bytes the store does not hold: every version a record needs is there. */
+export async function assertReferencedBlobsStored(target: Target): Promise<void> {
+  assert.deepEqual(await findMissingBlobs(target), [], 'records pointing at bytes the store does not hold');
 }
 
 /**
@@ -45,4 +51,23 @@ export async function assertGcSparesReferencedBlobs(coffer: CofferProcess): Prom
     'coffer gc calls stray a version a record needs',
   );
   return strays.length;
+}
+
+/**
+ * `coffer gc --apply` on the restarted server's stores, with a grace period just past a short
+ * request timeout, once that grace has passed since the round's last write (`since`): what a
+ * crash left behind is then removed for good. Answers how many versions it removed; the
+ * caller holds the stores to their integrity again (no version a row names may have gone).
+ */
+export async function applyGcAfterGrace(coffer: CofferProcess, since: number): Promise<number> {
+  const graceSeconds = 2;
+  await delay(Math.max(0, since + (graceSeconds + 1) * 1000 - Date.now()));
+  const gc = await runCli(['gc', '--apply', '--json', '--data-dir', coffer.dataDir], {
+    ...coffer.env,
+    COFFER_REQUEST_TIMEOUT_SECONDS: '1',
+    COFFER_GC_GRACE_SECONDS: String(graceSeconds),
+  });
+  assert.equal(gc.code, 0, `coffer gc --apply: ${gc.stderr}`);
+  const report = JSON.parse(gc.stdout) as { items: { kind: string }[] };
+  return report.items.filter((item) => item.kind === 'version').length;
 }
