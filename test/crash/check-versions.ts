@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ApiClient } from '../support/api-client.ts';
 import { etagsOf } from '../support/byte-streams.ts';
-import type { Content, FileState, KnownFile, Lineage } from './versions-round.ts';
+import type { Content, FileState, KnownFile, Lineage } from './version-model.ts';
 
 /** How the steps the kill cut off came out, for the test's diagnostics. */
 export type VersionsOutcome = { files: number; inDoubt: number; appliedInDoubt: number; finished: number };

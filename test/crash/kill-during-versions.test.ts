@@ -8,7 +8,8 @@ import { applyGcAfterGrace, assertReferencedBlobsStored } from './check-blob-ref
 import { assertLineagesRead, checkVersionsAfterRestart } from './check-versions.ts';
 import { KillSwitch } from './crash-round.ts';
 import { restartAndHold, toRounds, useCrashTarget } from './crash-target.ts';
-import { plantLineages, runVersionSteps, toUnexpectedSteps } from './versions-round.ts';
+import { toUnexpectedSteps } from './version-step-runner.ts';
+import { plantLineages, runVersionSteps } from './versions-round.ts';
 
 const rounds = toRounds(3);
 const lineages = 12;
