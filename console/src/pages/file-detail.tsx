@@ -183,13 +183,12 @@ export function FileDetail({ project, file, onChange }: Props) {
       </div>
       <ErrorNote error={action.error} />
       {note && <StatusNote text={note} />}
-      {file.verified && (
-        <>
-          <FileHold project={project} file={file} onChange={(changed) => onChange(changed)} />
-          <FileVersions project={project} file={file} onChange={(changed) => onChange(changed)} />
-        </>
-      )}
+      {file.verified && <FileHold project={project} file={file} onChange={(changed) => onChange(changed)} />}
       {file.verified && <Preview project={project} file={file} />}
+      {/* Last: the list arrives after the record, and moves nothing already on screen. */}
+      {file.verified && (
+        <FileVersions project={project} file={file} onChange={(changed) => onChange(changed)} />
+      )}
     </Section>
   );
 }
