@@ -114,6 +114,10 @@ export type FileView = {
     placeholder?: string;
   };
   etag?: string;
+  /** The current version's id (verified files; the first version's is the file's own). */
+  versionId?: string;
+  /** A legal hold: no one may delete, purge, replace or move the file until it is lifted. */
+  hold?: { reason: string; heldAt: string; heldBy: string };
   customData?: unknown;
   acl: AclEntry[];
   /** The email of each account the record names (owner, access list), by id. */
@@ -123,9 +127,14 @@ export type FileView = {
 /** A person as people know them: their email, the id on hover (or the id, for an account gone). */
 export const personOf = (file: FileView, id: string) => ({ label: file.people?.[id] ?? id, id });
 
-/** A file's bytes through the console: inline for its preview, or as a download. */
+/**
+ * A file's bytes through the console: inline for its preview, or as a download. The etag in
+ * the URL makes a new version a new URL: a preview shown before a restore is read again.
+ */
 export const contentUrl = (project: Project, file: FileView, download = false) =>
-  apiUrl(`/projects/${project.id}/files/${file._id}/content${download ? '?download=1' : ''}`);
+  apiUrl(
+    `/projects/${project.id}/files/${file._id}/content?v=${encodeURIComponent(file.etag ?? '')}${download ? '&download=1' : ''}`,
+  );
 
 /** The file's media type without parameters, lower case ('' when unknown). */
 export const mediaTypeOf = (file: FileView) =>
@@ -216,4 +225,25 @@ export type FolderShares = {
   path: string;
   shares: FolderShare[];
   people: Record<string, string>;
+};
+
+/** One of a file's versions, the current one first. */
+export type FileVersion = {
+  versionId: string;
+  etag: string;
+  size: number;
+  contentType: string;
+  createdAt: string;
+  /** A user's id, or `operator:<id>` for a version an operator restored. */
+  createdBy: string;
+  current: boolean;
+};
+
+/** A file in the trash: its record as it was, when and by whom it went, when it is purged. */
+export type TrashedFileView = FileView & {
+  trashedAt: string;
+  trashedBy: string;
+  /** Its content's bytes and its versions': what the trash keeps in the store. */
+  heldBytes: number;
+  purgeAt: string;
 };

@@ -8,6 +8,7 @@ import { FoldersPage } from './pages/folders-page.tsx';
 import { ProjectPage } from './pages/project-page.tsx';
 import { ProjectsPage } from './pages/projects-page.tsx';
 import { SignIn } from './pages/sign-in.tsx';
+import { TrashPage } from './pages/trash-page.tsx';
 import { UsagePage } from './pages/usage-page.tsx';
 import { UsersPage } from './pages/users-page.tsx';
 import { WebhooksPage } from './pages/webhooks-page.tsx';
@@ -68,6 +69,7 @@ const tabs = [
   ['users', 'Users'],
   ['files', 'Files'],
   ['folders', 'Folders'],
+  ['trash', 'Trash'],
   ['webhooks', 'Webhooks'],
   ['audit', 'Audit log'],
 ] as const;
@@ -110,6 +112,7 @@ function ProjectPages({ projectId, tab, itemId, subItem }: ProjectPagesProps) {
       {tab === 'users' && <UsersPage project={project} userId={itemId} />}
       {tab === 'files' && <FilesPage project={project} fileId={itemId} />}
       {tab === 'folders' && <FoldersPage project={project} owner={itemId} path={subItem ?? ''} />}
+      {tab === 'trash' && <TrashPage project={project} />}
       {tab === 'webhooks' && <WebhooksPage project={project} />}
       {tab === 'audit' && <AuditPage project={project} />}
       {tab === 'settings' && <ProjectPage project={project} onChange={setProject} />}

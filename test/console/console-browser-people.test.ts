@@ -279,6 +279,7 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
         ['a user', consoleUrl(`users/${aliceId}`)],
         ['files', consoleUrl('files')],
         ['a file', consoleUrl(`files/${fileIds[0]}`)],
+        ['trash', consoleUrl('trash')],
         ['webhooks', consoleUrl('webhooks')],
         ['audit log', consoleUrl('audit')],
         ['usage', `${coffer.baseUrl}/console#/usage`],

@@ -12,7 +12,9 @@ import {
 } from '../api.ts';
 import { href } from '../router.ts';
 import { ActionForm, ErrorNote, formValues, Section, StatusNote, useAction } from '../ui.tsx';
+import { FileHold } from './file-hold.tsx';
 import { PlaceholderThumbnail, useImageSummary } from './file-thumbnail.tsx';
+import { FileVersions } from './file-versions.tsx';
 import { folderHref } from './folder-listing.tsx';
 
 /** The folder a file is directly in: its path up to the last `/` ('' at the owner's root). */
@@ -24,7 +26,10 @@ type Props = {
   onChange: (file: FileView | null, removedId?: string) => void;
 };
 
-/** One file: its record and ACL, a preview, download, share and unshare, revoke links, delete. */
+/**
+ * One file: its record and ACL, a preview, download, share and unshare, revoke links, delete,
+ * its legal hold and its versions (issue 38).
+ */
 export function FileDetail({ project, file, onChange }: Props) {
   const action = useAction();
   const sharing = useAction();
@@ -61,7 +66,10 @@ export function FileDetail({ project, file, onChange }: Props) {
     });
   };
   const remove = () => {
-    if (!confirm(`Delete ${file.filePath}? Its bytes go too.`)) return;
+    const days = Number(project.settings.trashRetentionDays ?? 0);
+    const outcome =
+      days > 0 ? `It goes to the trash for ${days} day${days === 1 ? '' : 's'}.` : 'Its bytes go too.';
+    if (!confirm(`Delete ${file.filePath}? ${outcome}`)) return;
     return action.run(async () => {
       await api('DELETE', path);
       onChange(null, file._id);
@@ -175,7 +183,12 @@ export function FileDetail({ project, file, onChange }: Props) {
       </div>
       <ErrorNote error={action.error} />
       {note && <StatusNote text={note} />}
+      {file.verified && <FileHold project={project} file={file} onChange={(changed) => onChange(changed)} />}
       {file.verified && <Preview project={project} file={file} />}
+      {/* Last: the list arrives after the record, and moves nothing already on screen. */}
+      {file.verified && (
+        <FileVersions project={project} file={file} onChange={(changed) => onChange(changed)} />
+      )}
     </Section>
   );
 }

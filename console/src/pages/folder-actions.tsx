@@ -32,8 +32,10 @@ export function FolderActions({ project, folder, onMoved, onDeleted, onShare }: 
   };
   const remove = () => {
     const what = `${folder.fileCount} file${folder.fileCount === 1 ? '' : 's'}, ${formatBytes(folder.totalBytes)}`;
-    if (!confirm(`Delete the folder ${folder.path} and everything in it (${what})? Their bytes go too.`))
-      return;
+    const days = Number(project.settings.trashRetentionDays ?? 0);
+    const outcome =
+      days > 0 ? `They go to the trash for ${days} day${days === 1 ? '' : 's'}.` : 'Their bytes go too.';
+    if (!confirm(`Delete the folder ${folder.path} and everything in it (${what})? ${outcome}`)) return;
     return deleting.run(async () => {
       const body = { owner: folder.owner, path: folder.path };
       const { deleted, bytes } = await api<{ deleted: number; bytes: number }>(

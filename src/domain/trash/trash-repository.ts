@@ -22,6 +22,9 @@ export type TrashPosition = { trashedAt: number; id: string };
 
 export type TrashOwner = { projectId: string; ownerId: string };
 
+/** Which trash a page reads: one owner's, or (no ownerId) every owner's of the project. */
+export type TrashScope = { projectId: string; ownerId?: string };
+
 /**
  * The trash: a trashed file is its `files` row moved to `trashed_files` (migrations/versions-and-trash.ts),
  * so nothing that reads `files` sees it. Each change is one transaction with its events.
@@ -40,8 +43,8 @@ export interface TrashRepository {
   }): Promise<'trashed' | 'held' | 'missing'>;
   /** One of the project's trashed files, if any. */
   find(projectId: string, id: string): Promise<TrashedFile | undefined>;
-  /** A page of one owner's trash, newest first: an index range. */
-  list(owner: TrashOwner, page: { after?: TrashPosition; limit: number }): Promise<TrashedFile[]>;
+  /** A page of one owner's trash, or of every owner's in the project, newest first: an index range. */
+  list(scope: TrashScope, page: { after?: TrashPosition; limit: number }): Promise<TrashedFile[]>;
   /** Ids of one owner's oldest trashed files, oldest first (the cap, emptying). */
   listOldestIds(owner: TrashOwner, limit: number): Promise<string[]>;
   /** Ids of a project's files trashed before `before` (ms), oldest first (the retention sweep). */

@@ -1,4 +1,4 @@
-import { fileNotFound, fileOnHold, validationFailed } from '../../errors/errors.ts';
+import { accessDenied, fileNotFound, fileOnHold, validationFailed } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { toActor, toFileEvent } from '../events/file-events.ts';
 import type { FileRecord } from '../files/file-record.ts';
@@ -9,7 +9,7 @@ import { validateFilePath } from '../files/validate-file-path.ts';
 import { isServiceKeyPrincipal } from '../identity/service-keys.ts';
 import { fromTrashCursor, toTrashCursor } from './trash-cursor.ts';
 import type { TrashPurging, TrashPurgingOptions } from './trash-purging.ts';
-import type { TrashedFile, TrashOwner } from './trash-repository.ts';
+import type { TrashedFile, TrashOwner, TrashScope } from './trash-repository.ts';
 
 export const defaultTrashPageSize = 20;
 export const maxTrashPageSize = 100;
@@ -22,6 +22,9 @@ export type TrashOptions = Pick<TrashPurgingOptions, 'trash' | 'blobs' | 'clock'
 
 /** A trash item: the file as it was, and when the retention sweep purges it (the current setting). */
 export type TrashItem = TrashedFile & { purgeAt: Date };
+
+export type TrashPageRequest = { owner?: string; pageSize: number; cursor?: string };
+export type TrashPage = { items: TrashItem[]; nextCursor?: string };
 
 /**
  * The trash of issue 38, item 3: a user's own deleted files, which they list, restore and purge
@@ -36,17 +39,26 @@ export class Trash {
   }
 
   /** GET /api/v1/trash: one owner's trashed files, newest first, a keyset page. */
-  async list(
-    principal: Principal,
-    request: { owner?: string; pageSize: number; cursor?: string },
-  ): Promise<{ items: TrashItem[]; nextCursor?: string }> {
-    const owner = toTrashOwner(principal, request.owner);
+  async list(principal: Principal, request: TrashPageRequest): Promise<TrashPage> {
+    return this.#page(toTrashOwner(principal, request.owner), request);
+  }
+
+  /**
+   * The project's whole trash, every owner's (or `owner`'s only), newest first: what the
+   * console shows its operators. security: a project admin's only, as another owner's trash is.
+   */
+  async listProject(principal: Principal, request: TrashPageRequest): Promise<TrashPage> {
+    if (!principal.isAdmin) throw accessDenied("Only a project admin may list every owner's trash");
+    return this.#page({ projectId: principal.projectId, ownerId: request.owner }, request);
+  }
+
+  async #page(scope: TrashScope, request: TrashPageRequest): Promise<TrashPage> {
     const after = request.cursor === undefined ? undefined : fromTrashCursor(request.cursor);
-    const page = await this.#o.trash.list(owner, { after, limit: request.pageSize + 1 });
+    const page = await this.#o.trash.list(scope, { after, limit: request.pageSize + 1 });
     const items = await Promise.all(
       page.slice(0, request.pageSize).map(async (item) => ({
         ...item,
-        purgeAt: await this.#o.purging.purgeAtOf(owner.projectId, item.trashedAt),
+        purgeAt: await this.#o.purging.purgeAtOf(scope.projectId, item.trashedAt),
       })),
     );
     const last = items.at(-1);

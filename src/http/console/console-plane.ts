@@ -5,6 +5,7 @@ import { browseProjectFiles } from './browse-project-files.ts';
 import { browseProjectFolder } from './browse-project-folder.ts';
 import { installConsoleBarrier } from './console-barrier.ts';
 import { consoleEventRoutes } from './console-event-routes.ts';
+import { consoleHistoryRoutes } from './console-history-routes.ts';
 import { createProjectApp } from './create-project-app.ts';
 import { createProjectRoute } from './create-project-route.ts';
 import { createProjectUser } from './create-project-user.ts';
@@ -74,6 +75,7 @@ const routes = [
   getUsage,
   getProjectUsage,
   ...consoleEventRoutes,
+  ...consoleHistoryRoutes,
 ];
 
 /**

@@ -2,7 +2,7 @@ import type { RouteRegistrar } from '../route-context.ts';
 import { fileParams, operatorPrincipal } from './file-params.ts';
 import { findProject } from './project-view.ts';
 
-/** DELETE /console/api/projects/:projectId/files/:fileId: the record and its bytes, as its admin would. */
+/** DELETE /console/api/projects/:projectId/files/:fileId: to the trash (or for good, with trashRetentionDays=0), as its admin would. */
 export const deleteProjectFile: RouteRegistrar = (app, services) => {
   app.delete(
     '/projects/:projectId/files/:fileId',

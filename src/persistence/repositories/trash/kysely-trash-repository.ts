@@ -4,6 +4,7 @@ import type {
   TrashOwner,
   TrashPosition,
   TrashRepository,
+  TrashScope,
 } from '../../../domain/trash/trash-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import {
@@ -34,8 +35,8 @@ export class KyselyTrashRepository implements TrashRepository {
     return findTrashed(this.#db, projectId, id);
   }
 
-  list(owner: TrashOwner, page: { after?: TrashPosition; limit: number }): Promise<TrashedFile[]> {
-    return listTrash(this.#db, owner, page);
+  list(scope: TrashScope, page: { after?: TrashPosition; limit: number }): Promise<TrashedFile[]> {
+    return listTrash(this.#db, scope, page);
   }
 
   listOldestIds(owner: TrashOwner, limit: number): Promise<string[]> {

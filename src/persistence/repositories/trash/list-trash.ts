@@ -1,6 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AclEntry } from '../../../domain/files/file-record.ts';
-import type { TrashedFile, TrashOwner, TrashPosition } from '../../../domain/trash/trash-repository.ts';
+import type {
+  TrashedFile,
+  TrashOwner,
+  TrashPosition,
+  TrashScope,
+} from '../../../domain/trash/trash-repository.ts';
 import type { DatabaseSchema, TrashedFilesTable } from '../../database-schema.ts';
 import { toAclEntry, toFileRecord } from '../files/file-rows.ts';
 import { findFolderAcls } from '../files/folder-acl-rows.ts';
@@ -22,17 +27,17 @@ export async function findTrashed(
   return (await toTrashedFiles(db, rows))[0];
 }
 
-/** TrashRepository.list: trashed_files_owner's range, read backwards from the position. */
+/**
+ * TrashRepository.list: trashed_files_owner's range (one owner) or trashed_files_age's (every
+ * owner of the project), read backwards from the position.
+ */
 export async function listTrash(
   db: Kysely<DatabaseSchema>,
-  owner: TrashOwner,
+  scope: TrashScope,
   page: { after?: TrashPosition; limit: number },
 ): Promise<TrashedFile[]> {
-  let query = db
-    .selectFrom('trashed_files')
-    .selectAll()
-    .where('project_id', '=', owner.projectId)
-    .where('creator_id', '=', owner.ownerId);
+  let query = db.selectFrom('trashed_files').selectAll().where('project_id', '=', scope.projectId);
+  if (scope.ownerId !== undefined) query = query.where('creator_id', '=', scope.ownerId);
   const { after } = page;
   if (after)
     query = query.where((eb) =>
