@@ -4,6 +4,7 @@ export type {
   FileMeta,
   FilePage,
   FileRecord,
+  FileVersion,
   FileWithLink,
   FolderDeletion,
   FolderEntry,
