@@ -6,6 +6,7 @@ import type {
   FileWithLink,
   LoginResult,
   SharedPage,
+  TrashPage,
   UserProfile,
 } from './api-shapes.ts';
 import { AuthCalls } from './auth-calls.ts';
@@ -29,6 +30,14 @@ import { FolderCalls } from './folder-calls.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
 import { aclPath, type ShareWith } from './request-paths.ts';
 import { SessionTransport } from './session-transport.ts';
+import {
+  emptyTrash,
+  listTrash,
+  purgeTrashed,
+  restoreTrashed,
+  type TrashListOptions,
+  type TrashOwnerOption,
+} from './trash-calls.ts';
 import type { UploadBody } from './upload-body.ts';
 import { resumeUploadFile, type UploadContext, uploadFile } from './upload-file.ts';
 import type { TransferOptions, UploadOptions } from './upload-options.ts';
@@ -224,6 +233,28 @@ export class CofferClient {
 
   release(fileId: string): Promise<void> {
     return releaseFile(this.#transport.call, fileId);
+  }
+
+  // Trash
+
+  /** One page of the caller's trash (an admin: `owner`'s), latest first; `nextCursor` as `cursor`: the next. */
+  trash(options: TrashListOptions = {}): Promise<TrashPage> {
+    return listTrash(this.#transport.call, options);
+  }
+
+  /** A trashed file back at its old path, or at `filePath`: same id, ACL, shares and versions; old links stay dead. */
+  restore(fileId: string, to: { filePath?: string } = {}): Promise<FileRecord> {
+    return restoreTrashed(this.#transport.call, fileId, to);
+  }
+
+  /** A trashed file gone for good, its bytes with it. */
+  purge(fileId: string): Promise<void> {
+    return purgeTrashed(this.#transport.call, fileId);
+  }
+
+  /** The caller's whole trash (an admin: `owner`'s) purged: answers how many files went. */
+  emptyTrash(options: TrashOwnerOption = {}): Promise<number> {
+    return emptyTrash(this.#transport.call, options);
   }
 
   /** The project's user of this email (as the project allows: see the API's findUser). */
