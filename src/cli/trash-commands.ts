@@ -11,7 +11,7 @@ import { withSession } from './files-commands.ts';
 export const trashCommands: Record<string, Command> = {
   'files trash': {
     summary:
-      'Your deleted files, most recently deleted first, every page (--owner: a user’s, for admins); --empty purges them all.',
+      "Your deleted files, most recently deleted first, every page (--owner: another user's, for admins); --empty purges them all.",
     flags: ['empty', 'owner', 'json'],
     run: async (_config, values) => {
       const owner = values.owner;
