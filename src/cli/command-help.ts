@@ -35,8 +35,8 @@ export const flagHelp: Record<Flag, string> = {
   'app-id': "the project's app id (COFFER_APP_ID)",
   prefix: 'only files whose filePath starts with this',
   recursive: '-r: a whole folder (`/`-ended; one is added): every file under it, in one transaction',
-  owner: "whose folder (a user id; another user's needs the project's admin role)",
-  path: 'the filePath to store the file under (the local base name by default)',
+  owner: "whose folder or trash (a user id; another user's needs the project's admin role)",
+  path: 'files upload: the filePath to store the file under (the local base name by default); files restore: where to put the trashed file back (its old path by default)',
   user: 'a user id',
   events:
     'webhook add: the event types or groups it receives, comma-separated (file.*,user.login; * by default)',
@@ -56,6 +56,7 @@ export const flagHelp: Record<Flag, string> = {
   'token-url': "project oauth set: an OAuth 2.0 provider's token endpoint",
   'userinfo-url': "project oauth set: an OAuth 2.0 provider's user API (who signed in)",
   'version-id': 'a version of the file, as coffer files versions lists it',
+  empty: 'files trash: purge every file in the trash, bytes and all (irreversible)',
   help: 'this help',
   version: "Coffer's version",
 };

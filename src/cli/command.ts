@@ -53,6 +53,7 @@ const options = {
   'token-url': { type: 'string' },
   'userinfo-url': { type: 'string' },
   'version-id': { type: 'string' },
+  empty: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;

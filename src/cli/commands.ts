@@ -9,6 +9,7 @@ import { oauthCommands } from './oauth-commands.ts';
 import { operatorCommands } from './operator-commands.ts';
 import { projectCommands } from './project-commands.ts';
 import { serviceKeyCommands } from './service-key-commands.ts';
+import { trashCommands } from './trash-commands.ts';
 import { userCommands } from './user-commands.ts';
 import { versionCommands } from './version-commands.ts';
 import { webhookCommands } from './webhook-commands.ts';
@@ -25,6 +26,7 @@ export const commands: Record<string, Command> = {
   ...operatorCommands,
   ...endUserCommands,
   ...versionCommands,
+  ...trashCommands,
   ...webhookCommands,
   ...auditCommands,
   ...mailCommands,

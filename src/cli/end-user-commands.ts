@@ -169,7 +169,7 @@ export const endUserCommands: Record<string, Command> = {
   },
   'files rm': {
     summary:
-      'Delete files (their records and bytes); with -r, every file under each folder, a folder a transaction.',
+      'Delete files (to the trash while the project keeps one: coffer files trash; else for good); with -r, every file under each folder, a folder a transaction.',
     flags: ['recursive', 'owner', 'json'],
     args: ['<fileId|folder/>...'],
     run: async (_config, values, args) => {

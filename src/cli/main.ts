@@ -67,6 +67,12 @@ As a user of a running server (the session is kept in ~/.config/coffer/credentia
   coffer files mv -r <from/> <to/> [--owner ID] [--json]   (every file under the folder, in one transaction)
   coffer files rm <fileId>... [--json]
   coffer files rm -r <folder/>... [--owner ID] [--json]   (every file under each folder, in one transaction each)
+  coffer files versions <fileId> [--json]   (its versions, the current one first)
+  coffer files restore <fileId> --version-id V [--json]   (that version's bytes current again, as a new version)
+  coffer files trash [--owner ID] [--json]   (your deleted files, newest first; --json: one item per line)
+  coffer files trash --empty [--owner ID] [--json]   (purges them all, bytes and all)
+  coffer files restore <fileId> [--path filePath] [--json]   (from the trash: at its old path or --path)
+  coffer files purge <fileId> [--json]   (from the trash, for good)
 Export, import, upload and download show progress on stderr: a bar at a terminal, JSON lines with --json.
 Project settings:
 ${settingsHelp()}

@@ -72,8 +72,9 @@ describe('coffer files versions|restore, against a running server', () => {
     assert.equal(restored.code, 0, restored.stderr);
     const record = JSON.parse(restored.stdout);
     assert.equal(record.etag, file.etag, 'the first version’s bytes are current again');
-    const missing = await runCli(['files', 'restore', file._id], env);
-    assert.equal(missing.code, 2, missing.stderr);
-    assert.match(missing.stderr, /--version-id/);
+    // Without --version-id, restore takes the file from the trash: a live one is not there.
+    const notTrashed = await runCli(['files', 'restore', file._id], env);
+    assert.equal(notTrashed.code, 1, notTrashed.stderr);
+    assert.match(notTrashed.stderr, /FILE_NOT_FOUND/);
   });
 });

@@ -21,6 +21,10 @@ export type FolderShares = operations['listFolderShares']['responses'][200]['con
 export type FolderShare = FolderShares['shares'][number];
 export type SharedPage = operations['listSharedWithMe']['responses'][200]['content']['application/json'];
 export type SharedItem = SharedPage['items'][number];
+/** One page of the trash (GET /api/v1/trash): `nextCursor` continues it, null on the last page. */
+export type TrashPage = operations['listTrash']['responses'][200]['content']['application/json'];
+/** A trashed file: its record as it was, with `trashedAt`, `trashedBy` and `purgeAt`. */
+export type TrashItem = TrashPage['items'][number];
 export type UploadRequest = operations['requestUpload']['requestBody']['content']['application/json'];
 
 export type Call = {

@@ -6,12 +6,13 @@ import type {
   FileWithLink,
   LoginResult,
   SharedPage,
+  TrashPage,
   UserProfile,
 } from './api-shapes.ts';
 import { AuthCalls } from './auth-calls.ts';
 import type { CofferClientOptions, Session } from './client-options.ts';
 import { defaultResumeStore } from './default-resume-store.ts';
-import { CofferError, toCofferError } from './errors.ts';
+import { downloadContent } from './download-content.ts';
 import { type CofferEvent, type EventsOptions, streamEvents } from './event-stream.ts';
 import {
   copyFile,
@@ -21,27 +22,25 @@ import {
   holdFile,
   moveFile,
   releaseFile,
-  requestUpload,
   revokeLinks,
   signupAnonymous,
   updateFile,
-  verifyUpload,
 } from './file-organizing.ts';
 import { FolderCalls } from './folder-calls.ts';
-import { putContent } from './put-content.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
 import { aclPath, type ShareWith } from './request-paths.ts';
-import { toResumeKey } from './resume-key.ts';
-import type { ResumeStore } from './resume-store.ts';
 import { SessionTransport } from './session-transport.ts';
-import { type ByteSource, toByteSource, type UploadBody } from './upload-body.ts';
 import {
-  defaultResumableThresholdBytes,
-  type TransferOptions,
-  toSendOptions,
-  type UploadOptions,
-} from './upload-options.ts';
-import { finishUpload, type ResumableCalls, uploadResumably } from './upload-resumably.ts';
+  emptyTrash,
+  listTrash,
+  purgeTrashed,
+  restoreTrashed,
+  type TrashListOptions,
+  type TrashOwnerOption,
+} from './trash-calls.ts';
+import type { UploadBody } from './upload-body.ts';
+import { resumeUploadFile, type UploadContext, uploadFile } from './upload-file.ts';
+import type { TransferOptions, UploadOptions } from './upload-options.ts';
 import { deleteVersion, listVersions, replaceContent, restoreVersion } from './version-calls.ts';
 
 export * from './public-exports.ts';
@@ -54,8 +53,8 @@ export * from './public-exports.ts';
 export class CofferClient {
   /** The session and the JSON calls that carry it (session-transport.ts). */
   readonly #transport: SessionTransport;
-  /** Resumable uploads' state when upload() names no store: the client's option, else the default. */
-  readonly #resumeStore: ResumeStore;
+  /** What upload() works with (upload-file.ts); its resume store: the client's option, else the default. */
+  readonly #uploadContext: UploadContext;
   /** Password reset, email verification and sign-in by link (account-calls.ts). */
   readonly account: AccountCalls;
   /** Sign-in with identity providers (popup or redirect), linking, unlinking, guests to members (auth-calls.ts). */
@@ -65,7 +64,12 @@ export class CofferClient {
 
   constructor(options: CofferClientOptions) {
     this.#transport = new SessionTransport(options);
-    this.#resumeStore = options.resumeStore ?? defaultResumeStore();
+    this.#uploadContext = {
+      transport: this.#transport,
+      resumeStore: options.resumeStore ?? defaultResumeStore(),
+      get: (fileId) => this.get(fileId),
+      delete: (fileId) => this.delete(fileId),
+    };
     this.account = new AccountCalls(this.#transport.call, (result) => this.#transport.startSession(result));
     this.folders = new FolderCalls(this.#transport.call);
     this.auth = new AuthCalls(this.#transport);
@@ -126,21 +130,8 @@ export class CofferClient {
    * `resumableThresholdBytes`, one PUT (retried whole); above, a resumable upload in chunks
    * that goes on where it stopped, within this call and in a later one (after a reload too).
    */
-  async upload(filePath: string, body: UploadBody, options: UploadOptions = {}): Promise<FileRecord> {
-    const request = { filePath, permissionScope: options.permissionScope ?? 'user' };
-    const contentType =
-      options.contentType ?? (body instanceof Blob && body.type ? body.type : 'application/octet-stream');
-    // A string is encoded once, whichever way it goes.
-    const content = typeof body === 'string' ? new Blob([body], { type: contentType }) : body;
-    const source = toByteSource(content);
-    if (source.sizeBytes > (options.resumableThresholdBytes ?? defaultResumableThresholdBytes))
-      return this.#uploadResumably({ ...request, contentType }, source, options);
-    const ticket = await requestUpload(this.#transport.call, request);
-    const etag = await putContent(ticket.putFileUrl, content, {
-      ...toSendOptions(options, this.#transport.fetch),
-      contentType,
-    });
-    return verifyUpload(this.#transport.call, ticket.fileId, etag);
+  upload(filePath: string, body: UploadBody, options: UploadOptions = {}): Promise<FileRecord> {
+    return uploadFile(this.#uploadContext, filePath, body, options);
   }
 
   /**
@@ -152,10 +143,7 @@ export class CofferClient {
     body: UploadBody,
     options: TransferOptions = {},
   ): Promise<FileRecord> {
-    const calls = {
-      verify: (fileId: string, etag: string) => verifyUpload(this.#transport.call, fileId, etag),
-    };
-    return finishUpload(calls, upload, toByteSource(body), toSendOptions(options, this.#transport.fetch));
+    return resumeUploadFile(this.#uploadContext, upload, body, options);
   }
 
   /**
@@ -173,13 +161,8 @@ export class CofferClient {
   }
 
   /** The content, through a fresh signed link (a Response: `.blob()`, `.text()`, `.body`). */
-  async download(fileId: string, options: { signal?: AbortSignal } = {}): Promise<Response> {
-    const { url } = await this.get(fileId, { expiresInSeconds: 60 });
-    const response = await this.#transport.fetch(url, { signal: options.signal }).catch((error: unknown) => {
-      throw new CofferError(0, 'NETWORK_ERROR', 'The download could not reach the server', { cause: error });
-    });
-    if (!response.ok) throw await toCofferError(response);
-    return response;
+  download(fileId: string, options: { signal?: AbortSignal } = {}): Promise<Response> {
+    return downloadContent(this.#transport.fetch, () => this.get(fileId, { expiresInSeconds: 60 }), options);
   }
 
   /** Shares with a user (by id, or by the email of one of the project's users) or a role. */
@@ -252,6 +235,28 @@ export class CofferClient {
     return releaseFile(this.#transport.call, fileId);
   }
 
+  // Trash
+
+  /** One page of the caller's trash (an admin: `owner`'s), latest first; `nextCursor` as `cursor`: the next. */
+  trash(options: TrashListOptions = {}): Promise<TrashPage> {
+    return listTrash(this.#transport.call, options);
+  }
+
+  /** A trashed file back at its old path, or at `filePath`: same id, ACL, shares and versions; old links stay dead. */
+  restore(fileId: string, to: { filePath?: string } = {}): Promise<FileRecord> {
+    return restoreTrashed(this.#transport.call, fileId, to);
+  }
+
+  /** A trashed file gone for good, its bytes with it. */
+  purge(fileId: string): Promise<void> {
+    return purgeTrashed(this.#transport.call, fileId);
+  }
+
+  /** The caller's whole trash (an admin: `owner`'s) purged: answers how many files went. */
+  emptyTrash(options: TrashOwnerOption = {}): Promise<number> {
+    return emptyTrash(this.#transport.call, options);
+  }
+
   /** The project's user of this email (as the project allows: see the API's findUser). */
   findUser(email: string): Promise<UserProfile> {
     return findUser(this.#transport.call, email);
@@ -290,29 +295,5 @@ export class CofferClient {
    */
   events(options: EventsOptions = {}): AsyncGenerator<CofferEvent> {
     return streamEvents(this.#transport.eventStream(), options);
-  }
-
-  // Plumbing
-
-  async #uploadResumably(
-    request: { filePath: string; permissionScope: 'user' | '*'; contentType: string },
-    source: ByteSource,
-    options: UploadOptions,
-  ): Promise<FileRecord> {
-    const userId = this.#transport.session?.userId;
-    if (!userId) throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
-    const calls: ResumableCalls<FileRecord> = {
-      requestResumable: (contentLength) =>
-        requestUpload(this.#transport.call, { ...request, contentLength, resumable: true }),
-      verify: (fileId, etag) => verifyUpload(this.#transport.call, fileId, etag),
-      get: (fileId) => this.get(fileId),
-      delete: (fileId) => this.delete(fileId),
-    };
-    const scope = { baseUrl: this.#transport.options.baseUrl, userId, filePath: request.filePath };
-    return uploadResumably(calls, source, {
-      ...toSendOptions(options, this.#transport.fetch),
-      store: options.resumeStore ?? this.#resumeStore,
-      key: await toResumeKey(scope, source, options.fingerprint),
-    });
   }
 }

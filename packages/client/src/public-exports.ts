@@ -4,6 +4,7 @@ export type {
   FileMeta,
   FilePage,
   FileRecord,
+  FileVersion,
   FileWithLink,
   FolderDeletion,
   FolderEntry,
@@ -14,6 +15,8 @@ export type {
   LoginResult,
   SharedItem,
   SharedPage,
+  TrashItem,
+  TrashPage,
   UploadTicket,
   UserProfile,
 } from './api-shapes.ts';
@@ -39,5 +42,6 @@ export {
   webStorageResumeStore,
 } from './resume-store.ts';
 export type { OpenSignInWindow, SignInWindow } from './sign-in-window.ts';
+export type { TrashListOptions, TrashOwnerOption } from './trash-calls.ts';
 export type { UploadBody, UploadPhase, UploadProgress } from './upload-body.ts';
 export type { TransferOptions, UploadOptions } from './upload-options.ts';
