@@ -11,7 +11,7 @@ import { base64UrlAlphabet, signatureVariants } from './signature-variants.ts';
  * The parts of a gateway link as issued: /blob/v1/files/<id>?exp=<exp>[&gen=<gen>]&kid=<kid>&sig=<sig>
  * (download links carry their file's links generation; upload links have none).
  */
-type Link = { id: string; exp: string; gen?: string; kid: string; sig: string };
+type Link = { id: string; exp: string; gen?: string; ver?: string; kid: string; sig: string };
 /** What a case sends instead: the raw path and query. */
 type Mutation = { name: string; mutate: (link: Link, other: Link) => string; expect?: Expected };
 
@@ -19,8 +19,8 @@ const invalid: Expected = { status: 403, code: 'INVALID_SIGNATURE' };
 const noRoute: Expected = { status: 404, code: 'NOT_FOUND' };
 
 const path = (id: string) => `/blob/v1/files/${id}`;
-const query = (link: Pick<Link, 'exp' | 'gen' | 'kid' | 'sig'>) =>
-  `exp=${link.exp}${link.gen === undefined ? '' : `&gen=${link.gen}`}&kid=${link.kid}&sig=${link.sig}`;
+const query = (link: Pick<Link, 'exp' | 'gen' | 'ver' | 'kid' | 'sig'>) =>
+  `exp=${link.exp}${link.gen === undefined ? '' : `&gen=${link.gen}`}${link.ver === undefined ? '' : `&ver=${link.ver}`}&kid=${link.kid}&sig=${link.sig}`;
 const spell = (link: Link, changes: Partial<Link>) => {
   const changed = { ...link, ...changes };
   return `${path(changed.id)}?${query(changed)}`;
@@ -176,6 +176,22 @@ const generationMutations: Mutation[] = [
   { name: 'gen first', mutate: (l) => `${path(l.id)}?gen=${l.gen}&exp=${l.exp}&kid=${l.kid}&sig=${l.sig}` },
 ];
 
+/**
+ * The version a download link names (issue 38): another version's id, or any other spelling,
+ * is another signed string; dropped, the link would be a v2 one (the current version's).
+ */
+const versionMutations: Mutation[] = [
+  { name: 'ver of another id', mutate: (l) => spell(l, { ver: `${l.ver?.slice(0, -1)}x` }) },
+  { name: 'ver missing', mutate: (l) => spell(l, { ver: undefined }) },
+  { name: 'ver empty', mutate: (l) => spell(l, { ver: '' }) },
+  { name: 'ver percent-encoded', mutate: (l) => spell(l, { ver: percentEncode(l.ver ?? '') }) },
+  { name: 'ver duplicated', mutate: (l) => `${spell(l, {})}&ver=${l.ver}` },
+  {
+    name: 'ver before gen',
+    mutate: (l) => `${path(l.id)}?exp=${l.exp}&ver=${l.ver}&gen=${l.gen}&kid=${l.kid}&sig=${l.sig}`,
+  },
+];
+
 /** The signature changed character by character, and re-encoded in every lenient spelling. */
 const signatureMutations: Mutation[] = signatureVariants.map((variant) => ({
   name: `sig: ${variant.name}`,
@@ -184,9 +200,9 @@ const signatureMutations: Mutation[] = signatureVariants.map((variant) => ({
 
 const toLink = (url: string): Link => {
   const parsed = new URL(url);
-  const { exp, gen, kid, sig } = Object.fromEntries(parsed.searchParams) as Record<string, string>;
+  const { exp, gen, ver, kid, sig } = Object.fromEntries(parsed.searchParams) as Record<string, string>;
   const id = parsed.pathname.split('/').at(-1) as string;
-  return (gen === undefined ? { id, exp, kid, sig } : { id, exp, gen, kid, sig }) as Link;
+  return { id, exp, ...(gen !== undefined && { gen }), ...(ver !== undefined && { ver }), kid, sig } as Link;
 };
 
 describe('tampering with signed links', () => {
@@ -254,7 +270,7 @@ describe('tampering with signed links', () => {
   });
 
   const cases = [...mutations, ...signatureMutations];
-  const downloadCases = [...cases, ...generationMutations];
+  const downloadCases = [...cases, ...generationMutations, ...versionMutations];
   it(`download links: ${downloadCases.length} spellings refused`, async () => {
     assert.equal(download.gen, '0', 'a download link carries its generation');
     await assertEveryCase(downloadCases, async ({ name, mutate, expect = invalid }) => {

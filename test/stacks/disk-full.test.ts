@@ -77,10 +77,12 @@ describe('disk full', () => {
       // The keeper, the accepted uploads and the three refused ones (records without bytes).
       assert.equal(listed.body.total, accepted.length + 1 + 3);
 
-      // Free space through the API: deleting files removes their bytes.
+      // Free space through the API: deleting files and purging them from the trash removes their bytes.
       for (const fileId of accepted.slice(0, 2)) {
         const deleted = await server.client.call('DELETE', `/api/v1/file/${fileId}`, { token });
         assert.equal(deleted.status, 204, deleted.text);
+        const purged = await server.client.call('DELETE', `/api/v1/trash/${fileId}`, { token });
+        assert.equal(purged.status, 204, purged.text);
       }
       assert.equal((await fetch(`${server.baseUrl}/readyz`)).status, 200);
       const again = await api.upload('after.txt', 'space is back');

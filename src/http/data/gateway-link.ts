@@ -25,9 +25,11 @@ export function toGatewayLink(url: string, params: { fileId: string }): GatewayL
   const match = linkQuery.exec(query);
   if (!match || !isWellFormedId(fileId) || !path.endsWith(`/${fileId}`)) throw invalidSignature();
   const [, exp = '', gen, version, kid = '', sig = ''] = match;
-  if (version !== undefined && !isWellFormedId(version)) throw invalidSignature();
-  const expiresAt = Number(exp);
   const generation = gen === undefined ? undefined : Number(gen);
+  // A version is only ever signed with a generation (v4): without one it is no issued spelling.
+  if (version !== undefined && (generation === undefined || !isWellFormedId(version)))
+    throw invalidSignature();
+  const expiresAt = Number(exp);
   if (query !== toGatewayQuery({ expiresAt, generation, version, keyId: kid, signature: sig }))
     throw invalidSignature();
   return {
