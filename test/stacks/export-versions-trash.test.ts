@@ -11,7 +11,7 @@ import { newId } from '../../src/domain/ids.ts';
 import {
   mirroredAclColumns,
   mirroredFileColumns,
-} from '../../src/persistence/migrations/versions-and-trash.ts';
+} from '../../src/persistence/migrations/trash-mirror-columns.ts';
 import { openBlobStore } from '../../src/services.ts';
 import { openStores } from '../../src/wiring/open-stores.ts';
 import { bodyOf, readAll } from '../support/byte-streams.ts';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { BlobCollector } from '../../src/domain/files/blob-collector.ts';
 import { newId } from '../../src/domain/ids.ts';
-import { mirroredFileColumns } from '../../src/persistence/migrations/versions-and-trash.ts';
+import { mirroredFileColumns } from '../../src/persistence/migrations/trash-mirror-columns.ts';
 import { bodyOf } from '../support/byte-streams.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { currentStackName } from '../support/test-stack.ts';

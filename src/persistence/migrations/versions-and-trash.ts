@@ -1,64 +1,6 @@
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-
-/**
- * The columns `trashed_files` mirrors from `files`: every column but the generated
- * `folder_path`. A trashed file is its row moved whole, so restoring it moves the row back
- * (repositories/trash/). A migration that adds a column to `files` adds it here and to
- * `trashed_files` (test/persistence/trash-mirror.test.ts fails otherwise).
- */
-export const mirroredFileColumns = [
-  'id',
-  'project_id',
-  'creator_id',
-  'file_path',
-  'permission_scope',
-  'verified',
-  'etag',
-  'content_size_bytes',
-  'content_type',
-  'content_last_modified',
-  'blob_version',
-  'upload_blob_version',
-  'upload_etag',
-  'upload_size_bytes',
-  'upload_content_type',
-  'upload_last_modified',
-  'upload_expires_at',
-  'created_at',
-  'updated_at',
-  'version',
-  'custom_data',
-  'links_generation',
-  'blob_file_id',
-  'expected_size_bytes',
-  'expected_content_type',
-  'expected_sha256',
-  'upload_sha256',
-  'content_sha256',
-  'image_width',
-  'image_height',
-  'image_placeholder',
-  'image_summary_due',
-  'row_stamp',
-  'version_id',
-  'version_created_at',
-  'version_created_by',
-  'hold_reason',
-  'held_at',
-  'held_by',
-] as const;
-
-/** The columns `trashed_file_acl` mirrors from `file_acl`. */
-export const mirroredAclColumns = [
-  'file_id',
-  'scope',
-  'identifier',
-  'position',
-  'project_id',
-  'file_created_at',
-  'shared_at',
-] as const;
+import { mirroredColumnTypes, mirroredFileColumns } from './trash-mirror-columns.ts';
 
 /**
  * Versions, trash and holds (issue 38).
@@ -156,55 +98,13 @@ export async function addTrashBytes(db: Kysely<unknown>): Promise<void> {
 }
 
 async function createTrashTables(db: Kysely<unknown>, sqlite: boolean): Promise<void> {
-  // The columns as `files` declares them (types from the initial schema and later migrations).
-  const types: Record<(typeof mirroredFileColumns)[number], 'text' | 'bigint' | 'integer'> = {
-    id: 'text',
-    project_id: 'text',
-    creator_id: 'text',
-    file_path: 'text',
-    permission_scope: 'text',
-    verified: 'integer',
-    etag: 'text',
-    content_size_bytes: 'bigint',
-    content_type: 'text',
-    content_last_modified: 'bigint',
-    blob_version: 'text',
-    upload_blob_version: 'text',
-    upload_etag: 'text',
-    upload_size_bytes: 'bigint',
-    upload_content_type: 'text',
-    upload_last_modified: 'bigint',
-    upload_expires_at: 'bigint',
-    created_at: 'bigint',
-    updated_at: 'bigint',
-    version: 'integer',
-    custom_data: 'text',
-    links_generation: 'bigint',
-    blob_file_id: 'text',
-    expected_size_bytes: 'bigint',
-    expected_content_type: 'text',
-    expected_sha256: 'text',
-    upload_sha256: 'text',
-    content_sha256: 'text',
-    image_width: 'integer',
-    image_height: 'integer',
-    image_placeholder: 'text',
-    image_summary_due: 'integer',
-    row_stamp: 'bigint',
-    version_id: 'text',
-    version_created_at: 'bigint',
-    version_created_by: 'text',
-    hold_reason: 'text',
-    held_at: 'bigint',
-    held_by: 'text',
-  };
   let trashed = db.schema
     .createTable('trashed_files')
     .addColumn('trashed_at', 'bigint', (col) => col.notNull())
     .addColumn('trashed_by', 'text', (col) => col.notNull())
     .addColumn('held_bytes', 'bigint', (col) => col.notNull());
   for (const column of mirroredFileColumns) {
-    trashed = trashed.addColumn(column, types[column], (col) => {
+    trashed = trashed.addColumn(column, mirroredColumnTypes[column], (col) => {
       if (column === 'id') return col.primaryKey();
       if (column === 'project_id') return col.notNull().references('projects.id');
       // The path keeps code-point order on both dialects, as files.file_path's index.

@@ -6,7 +6,7 @@ import { fileExists } from '../../../errors/errors.ts';
 import { isUniqueViolation } from '../../database-errors.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { isSqlite } from '../../is-sqlite.ts';
-import { mirroredAclColumns, mirroredFileColumns } from '../../migrations/versions-and-trash.ts';
+import { mirroredAclColumns, mirroredFileColumns } from '../../migrations/trash-mirror-columns.ts';
 import { insertEvents } from '../events/insert-events.ts';
 import { deleteAbandonedUpload } from '../files/delete-abandoned-upload.ts';
 import { findFileById } from '../files/file-rows.ts';

@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { TrashRepository } from '../../../domain/trash/trash-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { isSqlite } from '../../is-sqlite.ts';
-import { mirroredAclColumns, mirroredFileColumns } from '../../migrations/versions-and-trash.ts';
+import { mirroredAclColumns, mirroredFileColumns } from '../../migrations/trash-mirror-columns.ts';
 import { insertEvents } from '../events/insert-events.ts';
 import { writeTransaction } from '../write-transaction.ts';
 
