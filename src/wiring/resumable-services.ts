@@ -3,6 +3,7 @@ import type { UploadLimits } from '../domain/files/upload-limits.ts';
 import type { LinkIssuer } from '../domain/links/link-issuer.ts';
 import { DirectMultipart, takesDirectParts } from '../domain/resumable/direct-multipart.ts';
 import { ResumableUploads } from '../domain/resumable/resumable-uploads.ts';
+import { versionAwareTargets } from '../domain/versions/version-upload-targets.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
 import type { WiringContext } from './wiring-context.ts';
 
@@ -23,6 +24,7 @@ export function buildResumableServices(
   const common = {
     uploads: repositories.resumableUploads,
     files: repositories.files,
+    targets: versionAwareTargets(repositories.files, repositories.versions),
     blobs,
     clock,
     hashes,

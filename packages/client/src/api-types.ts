@@ -679,7 +679,7 @@ export type paths = {
         put?: never;
         /**
          * Upload new content for a file (a new version)
-         * @description New content for a verified file (the creator or an admin), answered like an upload request: PUT the bytes to putFileUrl, then POST their ETag to postVerifyUploadUrl. The declared contentLength, contentType and checksumSha256 bind the upload, and the project's size, types and quotas apply, as for a new file. `resumable` is not offered for versions yet (400). A held file is 409 FILE_ON_HOLD.
+         * @description New content for a verified file (the creator or an admin), answered like an upload request: PUT the bytes to putFileUrl, then POST their ETag to postVerifyUploadUrl. The declared contentLength, contentType and checksumSha256 bind the upload, and the project's size, types and quotas apply, as for a new file. With `resumable: true` (and contentLength) the answer also has resumableUrl, a tus 1.0 upload of the bytes whose last PATCH answers the ETag to verify with. A held file is 409 FILE_ON_HOLD.
          */
         post: operations["requestVersion"];
         delete?: never;
@@ -5764,7 +5764,7 @@ export interface operations {
                     contentType?: string;
                     /** @description base64 of the content's SHA-256 digest, as S3's x-amz-checksum-sha256 */
                     checksumSha256?: string;
-                    /** @description not offered for new versions yet: true is refused (400) */
+                    /** @description also open a resumable upload (tus 1.0) of contentLength bytes, answered as resumableUrl; needs contentLength */
                     resumable?: boolean;
                 };
             };
@@ -5786,6 +5786,8 @@ export interface operations {
                         postVerifyUploadUrl: string;
                         /** @description Unix seconds at which putFileUrl expires */
                         expiresAt: number;
+                        /** @description with resumable: a tus 1.0 upload URL of the new content (HEAD for the offset, PATCH the bytes); signed, expires with the upload */
+                        resumableUrl?: string;
                     };
                 };
             };

@@ -3,7 +3,6 @@ import { alreadyVerified, uploadNotFound } from '../../errors/errors.ts';
 import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toContentType } from '../files/content-type.ts';
 import type { FileRecord, PendingUpload } from '../files/file-record.ts';
-import type { FileRepository } from '../files/file-repository.ts';
 import { discardBlob } from '../files/file-stores.ts';
 import type { FileEvents } from '../files/file-uploads.ts';
 import { toStorageKey } from '../files/storage-key.ts';
@@ -12,17 +11,19 @@ import type { ResumableUpload } from './resumable-upload.ts';
 import type { ResumableUploadRepository } from './resumable-upload-repository.ts';
 import type { RunningDigest } from './running-digests.ts';
 import { checkStoredContent, hashStoredVersion, type StoredContentOptions } from './stored-content.ts';
+import type { UploadTargets } from './upload-targets.ts';
 
 export type CommitOptions = StoredContentOptions & {
-  files: FileRepository;
+  /** The records uploads go to: new files, and new versions of files (upload-targets.ts). */
+  targets: UploadTargets;
   uploads: ResumableUploadRepository;
   partials: PartialBlobStore;
   events?: FileEvents;
 };
 
 /**
- * The last byte arrived: the bytes become the file record's upload exactly as a PUT's do
- * (FileUploads.acceptUpload), under the upload's lease. Idempotent, so a client's zero-length
+ * The last byte arrived: the bytes become the target's upload exactly as a PUT's do
+ * (FileUploads.acceptUpload, VersionUploads.acceptUpload), under the upload's lease. Idempotent, so a client's zero-length
  * PATCH retries it after any failure: the store publishes once (complete() answers the same
  * version again), the record takes the version once (a commit already done is recognised),
  * and the upload row says `committed` last. Answers the quoted ETag, as a PUT would.
@@ -35,7 +36,7 @@ export async function commitResumable(
 ): Promise<string> {
   // Finished first: whatever fails next, no digest is left open on the hashing thread.
   const sha256 = running && (await running.sha256.digest());
-  const file = await options.files.findById(upload.fileId);
+  const file = await options.targets.findById(upload.fileId);
   if (!file) throw uploadNotFound();
   const committed = committedEtag(file, upload);
   if (committed) return markCommitted(options, upload, blob, committed);
@@ -49,7 +50,7 @@ export async function commitResumable(
       throw error;
     },
   );
-  const outcome = await options.files.commitUpload(
+  const outcome = await options.targets.commitUpload(
     file.id,
     pending,
     await options.limits.quotasOf(file.projectId),

@@ -8,6 +8,7 @@ import {
 import type { Principal } from '../access/decide-file-access.ts';
 import { type Clock, toUnixSeconds } from '../clock.ts';
 import type { FileRecord } from '../files/file-record.ts';
+import type { FileRepository } from '../files/file-repository.ts';
 import { getAccessibleFile } from '../files/get-accessible-file.ts';
 import { beginPartialUpload } from './begin-partial-upload.ts';
 import { type CommitOptions, commitResumable } from './commit-resumable.ts';
@@ -27,6 +28,8 @@ export function takesDirectParts(partials: PartialBlobStore | undefined): partia
 }
 
 export type DirectMultipartOptions = CommitOptions & {
+  /** The files whose uploads these are (a new version's parts are not offered yet). */
+  files: FileRepository;
   partials: DirectPartialStore;
   clock: Clock;
   /** A fresh blob version name (the blob stores' naming). */

@@ -151,7 +151,7 @@ export class ResumableUploads {
     this.#digests.forget(upload.id);
     await this.#o.partials.abort(toPartialBlob(upload));
     await this.#o.uploads.delete(upload.id);
-    await this.#o.files.deleteIfNeverUploaded(upload.fileId);
+    await this.#o.targets.deleteIfNeverUploaded(upload.fileId);
   }
 
   /**
@@ -188,7 +188,7 @@ export class ResumableUploads {
    */
   async #getLive(link: GatewayLink): Promise<{ upload: ResumableUpload; file: FileRecord }> {
     const upload = await this.#findSigned(link);
-    const file = await this.#o.files.findById(upload.fileId);
+    const file = await this.#o.targets.findById(upload.fileId);
     if (!file || file.linksGeneration !== (link.generation ?? 0)) throw uploadNotFound();
     const creator = await this.#o.users.findById(upload.projectId, upload.creatorId);
     if (!creator?.enabled) throw uploadNotFound();

@@ -63,6 +63,11 @@ export interface VersionRepository {
    * `before` (never a held file's), oldest first, and answers their bytes.
    */
   pruneOlderThan(projectId: string, before: Date, limit: number): Promise<ReleasedBlob[]>;
+  /**
+   * Removes an upload that never took bytes (its resumable upload was terminated or expired),
+   * releasing its reservation; one that took a PUT's or the last chunk's bytes stays.
+   */
+  deleteUploadIfNeverUploaded(id: string): Promise<boolean>;
   /** Removes at most `limit` uploads whose link ended before `expiredBefore` (Unix s), answering them. */
   deleteExpiredUploads(expiredBefore: number, limit: number): Promise<VersionUpload[]>;
 }

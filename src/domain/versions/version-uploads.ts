@@ -48,12 +48,17 @@ export class VersionUploads {
     this.#o = options;
   }
 
-  /** The creator or an admin asks to replace a verified file: an upload and its signed link. */
+  /**
+   * The creator or an admin asks to replace a verified file: the file, an upload and its signed
+   * link. `keepUntil` (Unix s) keeps the upload past its link, as long as a resumable upload of
+   * it may go on.
+   */
   async request(
     principal: Principal,
     fileId: string,
     declared: UploadContract,
-  ): Promise<{ upload: VersionUpload; link: IssuedLink }> {
+    keepUntil?: number,
+  ): Promise<{ file: FileRecord; upload: VersionUpload; link: IssuedLink }> {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
     if (!file.verified) throw fileNotVerified();
     if (file.hold) throw fileOnHold();
@@ -72,7 +77,7 @@ export class VersionUploads {
       projectId: file.projectId,
       creatorId: file.creatorId,
       requestedBy: principal.userId,
-      expiresAt,
+      expiresAt: Math.max(expiresAt, keepUntil ?? 0),
       declared,
       pendingUpload: null,
       createdAt: now,
@@ -88,7 +93,7 @@ export class VersionUploads {
       expiresAt,
       toUnixSeconds(now),
     );
-    return { upload, link };
+    return { file, upload, link };
   }
 
   /**

@@ -6,7 +6,7 @@ export const versionOperations: Record<string, Operation> = {
   'POST /api/v1/file/:fileId/versions': {
     operationId: 'requestVersion',
     description:
-      "New content for a verified file (the creator or an admin), answered like an upload request: PUT the bytes to putFileUrl, then POST their ETag to postVerifyUploadUrl. The declared contentLength, contentType and checksumSha256 bind the upload, and the project's size, types and quotas apply, as for a new file. `resumable` is not offered for versions yet (400). A held file is 409 FILE_ON_HOLD.",
+      "New content for a verified file (the creator or an admin), answered like an upload request: PUT the bytes to putFileUrl, then POST their ETag to postVerifyUploadUrl. The declared contentLength, contentType and checksumSha256 bind the upload, and the project's size, types and quotas apply, as for a new file. With `resumable: true` (and contentLength) the answer also has resumableUrl, a tus 1.0 upload of the bytes whose last PATCH answers the ETag to verify with. A held file is 409 FILE_ON_HOLD.",
     access: 'user',
     errors: [
       ...fileRead,

@@ -115,6 +115,15 @@ export class KyselyVersionRepository implements VersionRepository {
     return writeTransaction(this.#db, (trx) => pruneOlderThan(trx, projectId, before, limit));
   }
 
+  async deleteUploadIfNeverUploaded(id: string): Promise<boolean> {
+    const deleted = await this.#db
+      .deleteFrom('version_uploads')
+      .where('id', '=', id)
+      .where('upload_blob_version', 'is', null)
+      .executeTakeFirst();
+    return deleted.numDeletedRows > 0n;
+  }
+
   async deleteExpiredUploads(expiredBefore: number, limit: number): Promise<VersionUpload[]> {
     return writeTransaction(this.#db, async (trx) => {
       const rows = await trx

@@ -25,4 +25,10 @@ export const VersionUploadAnswerSchema = Type.Object({
   putFileUrl: Type.String({ description: 'signed upload link: PUT the new content here' }),
   postVerifyUploadUrl: Type.String({ description: 'POST {etag} here to make it the current version' }),
   expiresAt: Type.Integer({ description: 'Unix seconds at which putFileUrl expires' }),
+  resumableUrl: Type.Optional(
+    Type.String({
+      description:
+        'with resumable: a tus 1.0 upload URL of the new content (HEAD for the offset, PATCH the bytes); signed, expires with the upload',
+    }),
+  ),
 });
