@@ -172,6 +172,15 @@ export const imageTooLarge = (reason: string) =>
 export const imageTooLargeAsRecorded = (message: string) => new AppError('IMAGE_TOO_LARGE', message);
 export const imageUnreadable = (cause?: unknown) =>
   new AppError('IMAGE_UNREADABLE', 'The image could not be decoded (damaged or truncated)', { cause });
+/**
+ * Issue 39: phone media (HEIC, video) whose decoder refused, crashed on, or ran past its time
+ * limit with the bytes (the tool was killed; the server goes on). Remembered for the version.
+ */
+export const mediaUnreadable = (detail?: string) =>
+  new AppError(
+    'MEDIA_UNREADABLE',
+    `This file's media could not be decoded${detail ? `: ${detail}` : ' (damaged, truncated or too slow to decode)'}`,
+  );
 export const renditionsDisabled = (message: string) => new AppError('RENDITIONS_DISABLED', message);
 export const renderBusy = (reason = 'Too many images are being rendered') =>
   new AppError('RENDER_BUSY', `${reason}; retry shortly`, { headers: { 'retry-after': '2' } });

@@ -422,6 +422,7 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   UNSUPPORTED_MEDIA: 'test/renditions/renditions-api.test.ts',
   IMAGE_TOO_LARGE: 'test/renditions/renditions-api.test.ts',
   IMAGE_UNREADABLE: 'src/images/sharp-image-renderer.test.ts',
+  MEDIA_UNREADABLE: 'test/media/media-renditions.test.ts',
   RENDITIONS_DISABLED: 'test/renditions/renditions-api.test.ts',
   RENDER_BUSY: 'test/renditions/renditions-api.test.ts',
   FOLDER_NOT_FOUND: 'test/folders/browse-folders.test.ts and test/folders/folder-changes.test.ts',
