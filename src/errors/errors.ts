@@ -170,6 +170,7 @@ export const imageTooLarge = (reason: string) =>
   new AppError('IMAGE_TOO_LARGE', `The image is too large to render: ${reason}`);
 /** A refusal recorded for a source version (rendition-repository.ts), answered word for word. */
 export const imageTooLargeAsRecorded = (message: string) => new AppError('IMAGE_TOO_LARGE', message);
+export const mediaUnreadableAsRecorded = (message: string) => new AppError('MEDIA_UNREADABLE', message);
 export const imageUnreadable = (cause?: unknown) =>
   new AppError('IMAGE_UNREADABLE', 'The image could not be decoded (damaged or truncated)', { cause });
 /**

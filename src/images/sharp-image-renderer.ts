@@ -6,6 +6,7 @@ import type {
   ImageSource,
   ImageSummary,
   RenderedImage,
+  RenderOptions,
   SourceLimits,
 } from '../domain/renditions/image-renderer.ts';
 import type { RenditionSpec } from '../domain/renditions/rendition-spec.ts';
@@ -16,8 +17,6 @@ import { readImageHeader } from './read-image-header.ts';
 import { estimateRenderBytes } from './render-memory.ts';
 import { toRenditionPixels, toRenditionSize } from './rendition-size.ts';
 import { toImageError, toMebibytes } from './sharp-errors.ts';
-
-type RenderOptions = { limits: SourceLimits; timeoutSeconds: number };
 
 /** ThumbHash encodes images of at most 100×100. */
 const placeholderSide = 100;
@@ -84,7 +83,7 @@ function openSource(source: ImageSource, options: RenderOptions): Sharp {
     // The first frame of an animated GIF, WebP or AVIF: the one the pixel limit was checked on.
     animated: false,
     sequentialRead: true,
-    autoOrient: true,
+    autoOrient: options.upright !== true,
   }).timeout({ seconds: toTimeoutSeconds(options.timeoutSeconds) });
 }
 

@@ -159,8 +159,12 @@ export type FilesTable = {
   image_height: number | null;
   /** ThumbHash, base64. */
   image_placeholder: string | null;
-  /** 1 while a verified image waits to be summarized. */
+  /** 1 while a verified image or video waits to be summarized. */
   image_summary_due: number;
+  /** What a verified video's probe told (migrations/media-meta.ts); null: not a video, or not yet. */
+  media_duration_ms: number | string | null;
+  media_video_codec: string | null;
+  media_audio_codec: string | null;
   /** Moved by triggers on every change of the row or its ACL (migrations/file-row-stamp.ts). */
   row_stamp: Generated<number | string>;
   /** The file's folder: its path up to the last `/`, '' at the root (generated; migrations/folders.ts). */
@@ -267,7 +271,7 @@ export type RenditionRefusalsTable = {
   file_id: string;
   /** The file's blob version that was refused. */
   source_version: string;
-  /** The error code answered (IMAGE_TOO_LARGE). */
+  /** The error code answered (IMAGE_TOO_LARGE, or MEDIA_UNREADABLE for phone media: issue 39). */
   code: string;
   /** The error message answered, word for word. */
   message: string;

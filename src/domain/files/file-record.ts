@@ -104,6 +104,16 @@ export type ImageMeta = {
   height: number;
   /** A ThumbHash (base64) a page can paint before the image arrives; null when none could be made. */
   placeholder: string | null;
+  /** A video's probe (issue 39): absent for a still image. */
+  video?: VideoMeta;
+};
+
+/** What a verified video tells of itself, beside its frame's width and height. */
+export type VideoMeta = {
+  durationSeconds: number;
+  /** ffprobe's codec names: `h264`, `hevc`, `vp9`, `av1`, …; the audio's null when there is none. */
+  videoCodec: string;
+  audioCodec: string | null;
 };
 
 export type NewFile = Pick<

@@ -16,6 +16,7 @@ import {
   parseWholeNumber,
   type SettingDefinition,
   sizeSetting,
+  wholeNumberSetting,
 } from './setting-parsers.ts';
 import { isTrustedIssuerTable, type TrustedIssuerTable } from './trusted-issuer-settings.ts';
 
@@ -99,11 +100,17 @@ export type ProjectSettings = {
   versionRetentionDays: number;
   /** Days a deleted file stays in the trash before it is purged; 0: deletes purge at once (no trash). */
   trashRetentionDays: number;
+  /** Whether videos get renditions (poster frames, issue 39); off: 415, their metadata still probed. */
+  videoRenditions: 'on' | 'off';
+  /** The longest video that gets a poster (and placeholder); longer ones are probed only. */
+  maxVideoSeconds: number;
 };
 
 /** The most versions a file may keep, and the longest retention: bounds of what a sweep must walk. */
 export const maxVersionsKept = 1000;
 export const maxRetentionDays = 3650;
+/** The highest maxVideoSeconds: a day of video. */
+export const maxVideoSecondsLimit = 86_400;
 
 /** The highest maxFolderOperationFiles: a million row changes is already a long transaction. */
 export const maxFolderOperationFilesLimit = 1_000_000;
@@ -138,6 +145,8 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   versionsKept: 10,
   versionRetentionDays: 30,
   trashRetentionDays: 30,
+  videoRenditions: 'on',
+  maxVideoSeconds: 14_400,
 });
 
 export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDefinition> = {
@@ -253,16 +262,18 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
     `days a deleted file stays in the trash, 0 to ${maxRetentionDays} (0: deletes are final at once)`,
     maxRetentionDays,
   ),
+  videoRenditions: {
+    description:
+      'on | off: whether videos get renditions (poster frames); off answers 415, their metadata is still probed',
+    parse: (text, name) => oneOf(text, name, ['on', 'off'] as const),
+    isValid: (value) => value === 'on' || value === 'off',
+  },
+  maxVideoSeconds: wholeNumberSetting(
+    `the longest video, in seconds, that gets a poster frame, 1 to ${maxVideoSecondsLimit} (longer ones are probed only)`,
+    maxVideoSecondsLimit,
+    1,
+  ),
 };
-
-/** A setting of whole numbers from 0 to `max`. */
-function wholeNumberSetting(description: string, max: number): SettingDefinition {
-  return {
-    description,
-    parse: (text, name) => parseWholeNumber(text, name, 0, max),
-    isValid: (value) => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= max,
-  };
-}
 
 export const projectSettingNames = Object.keys(projectSettingDefinitions) as (keyof ProjectSettings)[];
 

@@ -150,3 +150,12 @@ export function isContentTypeAllowed(contentType: string, patterns: readonly str
   const [type] = essence.split('/', 1);
   return patterns.some((pattern) => pattern === essence || pattern === `${type}/*`);
 }
+
+/** A setting of whole numbers from `min` (0 unless told) to `max`. */
+export function wholeNumberSetting(description: string, max: number, min = 0): SettingDefinition {
+  return {
+    description,
+    parse: (text, name) => parseWholeNumber(text, name, min, max),
+    isValid: (value) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max,
+  };
+}

@@ -42,6 +42,16 @@ export type RenderedImage = {
 /** Dimensions and a ThumbHash (base64) of a verified image, for its record's `meta`. */
 export type ImageSummary = { width: number; height: number; placeholder: string | null };
 
+export type RenderOptions = {
+  limits: SourceLimits;
+  timeoutSeconds: number;
+  /**
+   * The source is upright already (a still the media decoder made, issue 39): any EXIF
+   * orientation it carries is not applied again.
+   */
+  upright?: boolean;
+};
+
 /**
  * Renders images (implemented over sharp in src/images/). Every method refuses, from the header
  * and before decoding: an unsupported format (SVG, PDF, TIFF, HEIC, …) with UNSUPPORTED_MEDIA,
@@ -56,14 +66,7 @@ export interface ImageRenderer {
    * The rendition of a whole source: auto-oriented, never enlarged, without any metadata of the
    * source; RENDER_BUSY when it takes longer than `timeoutSeconds`.
    */
-  render(
-    source: ImageSource,
-    spec: RenditionSpec,
-    options: { limits: SourceLimits; timeoutSeconds: number },
-  ): Promise<RenderedImage>;
+  render(source: ImageSource, spec: RenditionSpec, options: RenderOptions): Promise<RenderedImage>;
   /** Dimensions and placeholder of a whole source (a ThumbHash of at most 100×100). */
-  summarize(
-    source: ImageSource,
-    options: { limits: SourceLimits; timeoutSeconds: number },
-  ): Promise<ImageSummary>;
+  summarize(source: ImageSource, options: RenderOptions): Promise<ImageSummary>;
 }

@@ -2,13 +2,16 @@ import { isAppError } from '../../errors/app-error.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { ImageMeta } from '../files/file-record.ts';
 import { toStorageKey } from '../files/storage-key.ts';
+import type { ProjectSettings } from '../identity/project-settings.ts';
 import type { ImageRenderer } from './image-renderer.ts';
 import type { DueImage, ImageSummaryRepository } from './image-summary-repository.ts';
 import { readImageHead, readWholeImage } from './read-image-bytes.ts';
+import type { MediaOptions } from './render-media.ts';
 import type { RenderQueue } from './render-queue.ts';
-import { isRenderableType, type RenditionLimits } from './renderable-source.ts';
+import { isMediaType, isRenderableType, type RenditionLimits } from './renderable-source.ts';
+import { summarizeMedia } from './summarize-media.ts';
 
-export type ImageSummarizerOptions = {
+export type ImageSummarizerOptions = MediaOptions & {
   summaries: ImageSummaryRepository;
   blobs: BlobStore;
   renderer: ImageRenderer;
@@ -16,6 +19,8 @@ export type ImageSummarizerOptions = {
   queue: RenderQueue;
   limits: RenditionLimits;
   timeoutSeconds: number;
+  /** A video's placeholder follows its project's videoRenditions and maxVideoSeconds (issue 39). */
+  settingsOf: (projectId: string) => Promise<Pick<ProjectSettings, 'videoRenditions' | 'maxVideoSeconds'>>;
   onError?: (error: unknown, fileId: string) => void;
 };
 
@@ -59,12 +64,20 @@ export class ImageSummarizer {
   }
 
   async #summarize(image: DueImage): Promise<ImageMeta | null> {
-    if (!isRenderableType(image.contentType)) return null;
     const source = {
       key: toStorageKey({ projectId: image.projectId, id: image.id, blobFileId: image.blobFileId }),
       version: image.blobVersion,
       sizeBytes: image.sizeBytes,
     };
+    if (isMediaType(image.contentType)) {
+      const limits = { ...this.#o.limits, timeoutSeconds: this.#o.timeoutSeconds };
+      const settings = await this.#o.settingsOf(image.projectId);
+      return summarizeMedia({ ...this.#o, limits }, source, settings).catch((error: unknown) => {
+        if (isAppError(error) && !transientCodes.has(error.code) && error.statusCode < 500) return null;
+        throw error;
+      });
+    }
+    if (!isRenderableType(image.contentType)) return null;
     const limits = { maxPixels: this.#o.limits.maxPixels, maxMemoryBytes: this.#o.limits.maxMemoryBytes };
     const head = await readImageHead(this.#o.blobs, source);
     try {

@@ -1,24 +1,35 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { isAppError } from '../../errors/app-error.ts';
-import { fileNotFound, imageTooLargeAsRecorded } from '../../errors/errors.ts';
+import { fileNotFound, imageTooLargeAsRecorded, mediaUnreadableAsRecorded } from '../../errors/errors.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { Clock } from '../clock.ts';
 import type { DownloadableFile } from '../files/file-reading.ts';
 import { toStorageKey } from '../files/storage-key.ts';
-import type { ImageHeader, ImageRenderer, ImageSource, RenderedImage } from './image-renderer.ts';
-import { readImageHead, readWholeImage } from './read-image-bytes.ts';
-import { assertRenderableSource, type RenditionLimits } from './renderable-source.ts';
-import type { Rendition, RenditionRepository } from './rendition-repository.ts';
+import type { ProjectSettings } from '../identity/project-settings.ts';
+import type { ImageRenderer, ImageSource, RenderedImage } from './image-renderer.ts';
+import { readImageHead, readWholeImage, type StoredImage } from './read-image-bytes.ts';
+import {
+  assertMediaSourceSize,
+  assertPosterAllowed,
+  type MediaOptions,
+  readMediaHeader,
+  sniffStoredMedia,
+  withMediaFile,
+} from './render-media.ts';
+import { assertRenderableSource, isMediaType, type RenditionLimits } from './renderable-source.ts';
+import type { Rendition, RenditionRefusal, RenditionRepository } from './rendition-repository.ts';
 import type { RenditionSpec } from './rendition-spec.ts';
 
-export type RenderRenditionOptions = {
+export type RenderRenditionOptions = MediaOptions & {
   renditions: RenditionRepository;
   blobs: BlobStore;
   renderer: ImageRenderer;
   clock: Clock;
   limits: RenditionLimits;
   timeoutSeconds: number;
+  /** A video's renditions follow its project's videoRenditions and maxVideoSeconds (issue 39). */
+  settingsOf: (projectId: string) => Promise<Pick<ProjectSettings, 'videoRenditions' | 'maxVideoSeconds'>>;
   /** Called with the seconds a render took and the bytes it stored. */
   onRendered?: (seconds: number, sizeBytes: number) => void;
 };
@@ -55,6 +66,7 @@ export async function renderRendition(
   if (already) return already;
   assertRenderableSource(file, o.limits);
   const source = { key: toStorageKey(file), version: file.blobVersion, sizeBytes: file.content.sizeBytes };
+  if (isMediaType(file.content.contentType)) return renderFromMedia(o, file, source, spec.parsed);
   const limits = { maxPixels: o.limits.maxPixels, maxMemoryBytes: o.limits.maxMemoryBytes };
   const head = await readImageHead(o.blobs, source);
   const headerOf = (bytes: ImageSource) => refuseForGood(o, file, () => o.renderer.readHeader(bytes, limits));
@@ -67,43 +79,104 @@ export async function renderRendition(
   return { image, startedAt };
 }
 
+/**
+ * Phone media (issue 39): the still a sandboxed tool makes of a HEIC or a video (its poster
+ * frame), then rendered as any image, already upright. A header over the limits and bytes the
+ * tool cannot decode are refused for good, as an image's header is; a video longer than the
+ * project's maxVideoSeconds is refused each time (the setting may change).
+ */
+async function renderFromMedia(
+  o: RenderRenditionOptions,
+  file: DownloadableFile,
+  source: StoredImage,
+  spec: RenditionSpec,
+): Promise<RenderedRendition> {
+  const startedAt = performance.now();
+  const settings = await o.settingsOf(file.projectId);
+  const limits = { ...toSourceLimits(o.limits), timeoutSeconds: o.timeoutSeconds };
+  const still = await withMediaFile(o, source, async (mediaFile) => {
+    const header = await refuseForGood(o, file, async () => {
+      const sniffed = await sniffStoredMedia(o, source, settings);
+      assertMediaSourceSize(sniffed.kind, source.sizeBytes, o.limits.maxSourceBytes);
+      return readMediaHeader(o, sniffed, mediaFile, limits);
+    });
+    assertPosterAllowed(header, settings);
+    const decode = () => o.media.decodeStill(mediaFile, header, limits, posterSecondsOf(spec));
+    // A frame asked for by time may lie past what a store's window holds: only the default
+    // still's failure speaks for the whole version.
+    return spec.posterAtMs === null ? refuseForGood(o, file, decode) : decode();
+  });
+  const stillSpec = { ...spec, format: spec.format === 'origin' ? 'jpeg' : spec.format } as const;
+  const image = await o.renderer.render(still, stillSpec, {
+    limits: toSourceLimits(o.limits),
+    timeoutSeconds: o.timeoutSeconds,
+    upright: true,
+  });
+  return { image, startedAt };
+}
+
+/** Where a video's poster is taken: the spec's posterAt, else the decoder's default (1 s, or the first frame). */
+function posterSecondsOf(spec: RenditionSpec): number | undefined {
+  return spec.posterAtMs === null ? undefined : spec.posterAtMs / 1000;
+}
+
+function toSourceLimits(limits: RenditionLimits) {
+  return { maxPixels: limits.maxPixels, maxMemoryBytes: limits.maxMemoryBytes };
+}
+
 /** Refuses a file version whose source was refused before under these limits, with the same answer. */
 export async function assertNotRefused(
   renditions: RenditionRepository,
   file: { id: string; blobVersion: string },
   limits: RenditionLimits,
+  timeoutSeconds: number,
 ): Promise<void> {
   const refusal = await renditions.findRefusal(file.id, file.blobVersion);
-  if (refusal && refusal.limits === toLimitsStamp(limits)) throw imageTooLargeAsRecorded(refusal.message);
-}
-
-/** The limits a header is checked against, as a refusal records them. */
-function toLimitsStamp(limits: RenditionLimits): string {
-  return `${limits.maxPixels}px ${limits.maxMemoryBytes}B`;
+  if (!refusal || refusal.limits !== toLimitsStamp(refusal.code, limits, timeoutSeconds)) return;
+  if (refusal.code === 'MEDIA_UNREADABLE') throw mediaUnreadableAsRecorded(refusal.message);
+  throw imageTooLargeAsRecorded(refusal.message);
 }
 
 /**
- * Reads a source's header, recording an IMAGE_TOO_LARGE refusal for the file's version: a
- * header never changes, so neither does the answer. (A rendition too large at one size and
- * format, refused by render(), is not recorded: other sizes of the same source render.)
+ * The limits a refusal was decided under: a header's pixels and memory; for media a decoder
+ * gave up on, its time limit too (a decode killed at 20 s may finish in 60).
  */
-async function refuseForGood(
+function toLimitsStamp(
+  code: RenditionRefusal['code'],
+  limits: RenditionLimits,
+  timeoutSeconds: number,
+): string {
+  const stamp = `${limits.maxPixels}px ${limits.maxMemoryBytes}B`;
+  return code === 'MEDIA_UNREADABLE' ? `${stamp} ${timeoutSeconds}s` : stamp;
+}
+
+const rememberedCodes = new Set(['IMAGE_TOO_LARGE', 'MEDIA_UNREADABLE']);
+
+/**
+ * Reads a source's header (or decodes phone media), recording an IMAGE_TOO_LARGE or
+ * MEDIA_UNREADABLE refusal for the file's version: its bytes never change, so neither does the
+ * answer. (A rendition too large at one size and format, refused by render(), is not recorded:
+ * other sizes of the same source render.)
+ */
+async function refuseForGood<T>(
   o: RenderRenditionOptions,
   file: DownloadableFile,
-  readHeader: () => Promise<ImageHeader | undefined>,
-): Promise<ImageHeader | undefined> {
+  read: () => Promise<T>,
+): Promise<T> {
   try {
-    return await readHeader();
+    return await read();
   } catch (error) {
-    if (isAppError(error) && error.code === 'IMAGE_TOO_LARGE')
+    if (isAppError(error) && rememberedCodes.has(error.code)) {
+      const code = error.code as RenditionRefusal['code'];
       await o.renditions.insertRefusal({
         fileId: file.id,
         sourceVersion: file.blobVersion,
-        code: 'IMAGE_TOO_LARGE',
+        code,
         message: error.message,
-        limits: toLimitsStamp(o.limits),
+        limits: toLimitsStamp(code, o.limits, o.timeoutSeconds),
         createdAt: o.clock.now(),
       });
+    }
     throw error;
   }
 }

@@ -8,8 +8,38 @@ export type RenditionLimits = { maxPixels: number; maxSourceBytes: number; maxMe
 /** The content types of the formats Coffer renders (image-renderer.ts's renderableFormats). */
 const renderableTypes = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);
 
+/** Phone media (issue 39), decoded only by sandboxed tools (media-decoder.ts): which kind is told by the bytes. */
+const mediaTypes = new Set([
+  'image/heic',
+  'image/heif',
+  'image/heic-sequence',
+  'image/heif-sequence',
+  'video/mp4',
+  'video/quicktime',
+  'video/webm',
+  'video/x-matroska',
+]);
+
+const toEssence = (contentType: string) => contentType.split(';', 1)[0]!.trim().toLowerCase();
+
+/** A still image sharp renders itself. */
 export function isRenderableType(contentType: string): boolean {
-  return renderableTypes.has(contentType.split(';', 1)[0]!.trim().toLowerCase());
+  return renderableTypes.has(toEssence(contentType));
+}
+
+/** A HEIC/HEIF photo or a video, rendered from a still the media decoder makes. */
+export function isMediaType(contentType: string): boolean {
+  return mediaTypes.has(toEssence(contentType));
+}
+
+/** A video's type: its renditions follow the project's videoRenditions setting. */
+export function isVideoType(contentType: string): boolean {
+  return isMediaType(contentType) && contentType.startsWith('video/');
+}
+
+/** Whether a verified file of this type waits for a summary (size, placeholder; a video's probe). */
+export function isSummarizedType(contentType: string): boolean {
+  return contentType.startsWith('image/') || contentType.startsWith('video/');
 }
 
 /**
@@ -22,8 +52,10 @@ export function assertRenderableSource(
   limits: RenditionLimits,
 ): void {
   const { contentType, sizeBytes } = file.content;
-  if (!isRenderableType(contentType)) throw unsupportedMedia(`A file of type ${contentType}`);
-  if (sizeBytes > limits.maxSourceBytes)
+  if (!isRenderableType(contentType) && !isMediaType(contentType))
+    throw unsupportedMedia(`A file of type ${contentType}`);
+  // A video is read by its tools in a bounded window (src/media/media-files.ts), whatever its size.
+  if (!isVideoType(contentType) && sizeBytes > limits.maxSourceBytes)
     throw imageTooLarge(`${formatBytes(sizeBytes)}, the limit is ${formatBytes(limits.maxSourceBytes)}`);
   const pixels = file.image ? file.image.width * file.image.height : 0;
   if (pixels > limits.maxPixels) throw imageTooLarge(toMegapixelsText(pixels, limits.maxPixels));

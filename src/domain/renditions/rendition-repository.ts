@@ -23,7 +23,7 @@ export type Rendition = {
 export type RenditionRefusal = {
   fileId: string;
   sourceVersion: string;
-  code: 'IMAGE_TOO_LARGE';
+  code: 'IMAGE_TOO_LARGE' | 'MEDIA_UNREADABLE';
   /** The message answered, word for word. */
   message: string;
   /**

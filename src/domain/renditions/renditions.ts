@@ -17,6 +17,7 @@ import type { ProjectSettings } from '../identity/project-settings.ts';
 import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
 import type { BucketRule } from '../rate-limits/rate-limit-repository.ts';
 import { type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
+import { assertVideoRenditionsOn } from './render-media.ts';
 import type { RenderQueue } from './render-queue.ts';
 import {
   assertNotRefused,
@@ -24,7 +25,7 @@ import {
   renderRendition,
   storeRendition,
 } from './render-rendition.ts';
-import { assertRenderableSource } from './renderable-source.ts';
+import { assertRenderableSource, isVideoType } from './renderable-source.ts';
 import type { Rendition } from './rendition-repository.ts';
 import { parseCanonicalSpec, type RenditionSpec, toCanonicalSpec } from './rendition-spec.ts';
 import { type RenditionRequest, resolveRenditionSpec } from './resolve-rendition-spec.ts';
@@ -48,7 +49,7 @@ export type RenditionLink = {
 };
 
 export type RenditionsOptions = FileStores &
-  Omit<RenderRenditionOptions, 'blobs' | 'clock'> & {
+  Omit<RenderRenditionOptions, 'blobs' | 'clock' | 'settingsOf'> & {
     links: LinkIssuer;
     queue: RenderQueue;
     settingsOf: (projectId: string) => Promise<ProjectSettings>;
@@ -105,6 +106,8 @@ export class Renditions {
     if (!file.verified || !file.content || !file.blobVersion) throw fileNotVerified();
     const spec = toCanonicalSpec(await specOf(file));
     assertRenderableSource({ ...file, content: file.content }, this.#o.limits);
+    if (isVideoType(file.content.contentType))
+      assertVideoRenditionsOn(await this.#o.settingsOf(file.projectId));
     const now = this.#o.clock.now();
     const rendered = await this.#o.renditions.find(file.id, file.blobVersion, spec);
     if (!rendered)
@@ -112,6 +115,7 @@ export class Renditions {
         this.#o.renditions,
         { id: file.id, blobVersion: file.blobVersion },
         this.#o.limits,
+        this.#o.timeoutSeconds,
       );
     const limit = this.#o.newRenditions;
     if (!rendered && limit && limit.perUser.burst > 0) {
@@ -153,7 +157,7 @@ export class Renditions {
       return { file: downloadable, rendition: cached };
     }
     // A source refused before is answered from its record: no slot, no read of its bytes.
-    await assertNotRefused(this.#o.renditions, downloadable, this.#o.limits);
+    await assertNotRefused(this.#o.renditions, downloadable, this.#o.limits, this.#o.timeoutSeconds);
     const spec = { canonical: link.spec, parsed };
     const rendition = await this.#o.queue.run(
       key,

@@ -5,6 +5,7 @@ import {
   maxPresignedDownloadSeconds,
   maxRetentionDays,
   maxVersionsKept,
+  maxVideoSecondsLimit,
   type ProjectSettings,
   projectSettingDefinitions,
   projectSettingNames,
@@ -73,6 +74,8 @@ const controls: Record<keyof ProjectSettings, SettingControl> = {
   versionsKept: { kind: 'number', unit: 'count', min: 0, max: maxVersionsKept },
   versionRetentionDays: { kind: 'number', unit: 'days', min: 0, max: maxRetentionDays },
   trashRetentionDays: { kind: 'number', unit: 'days', min: 0, max: maxRetentionDays },
+  videoRenditions: { kind: 'choice' },
+  maxVideoSeconds: { kind: 'number', unit: 'seconds', min: 1, max: maxVideoSecondsLimit },
 };
 
 /** The defaults of one project: the domain's, with its own admin role (projects.admin_role). */

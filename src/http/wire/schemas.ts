@@ -28,16 +28,31 @@ export const FileMetaSchema = Type.Object(
     ),
     width: Type.Optional(
       Type.Integer({
-        description: 'images: width in pixels as displayed (EXIF orientation applied), once summarized',
+        description:
+          "images and videos: width in pixels as displayed (EXIF orientation, a video's rotation applied), once summarized",
       }),
     ),
     height: Type.Optional(
-      Type.Integer({ description: 'images: height in pixels as displayed, once summarized' }),
+      Type.Integer({ description: 'images and videos: height in pixels as displayed, once summarized' }),
     ),
     placeholder: Type.Optional(
       Type.String({
         description:
-          'images: a ThumbHash (base64) of the image, for a page to paint while the image or its rendition loads',
+          "images and videos: a ThumbHash (base64) of the image (a video's poster frame), for a page to paint while the image or its rendition loads",
+      }),
+    ),
+    durationSeconds: Type.Optional(
+      Type.Number({ description: 'videos: the duration in seconds (millisecond precision), once probed' }),
+    ),
+    videoCodec: Type.Optional(
+      Type.String({
+        description: 'videos: the video codec, as ffprobe names it (h264, hevc, vp8, vp9, av1, …)',
+      }),
+    ),
+    audioCodec: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description:
+          "videos: the first audio stream's codec (aac, opus, …); null when the video has no sound",
       }),
     ),
   },

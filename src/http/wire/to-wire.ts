@@ -40,6 +40,11 @@ function buildFileView(file: FileRecord): FileRecordView {
           ...(file.content.checksumSha256 && { ChecksumSHA256: file.content.checksumSha256 }),
           ...(file.image && { width: file.image.width, height: file.image.height }),
           ...(file.image?.placeholder && { placeholder: file.image.placeholder }),
+          ...(file.image?.video && {
+            durationSeconds: file.image.video.durationSeconds,
+            videoCodec: file.image.video.videoCodec,
+            audioCodec: file.image.video.audioCodec,
+          }),
         }
       : {},
     acl: file.acl,

@@ -19,6 +19,7 @@ import { folderTalliesPerStatement } from './folder-tallies-per-statement.ts';
 import { folders } from './folders.ts';
 import { initialSchema } from './initial-schema.ts';
 import { mailOutbox } from './mail-outbox.ts';
+import { mediaMeta } from './media-meta.ts';
 import { operators } from './operators.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
@@ -74,6 +75,7 @@ const migrations: Record<string, Migration> = {
   '0032_folder_shares': folderShares,
   '0033_user_identities': userIdentities,
   '0034_versions_and_trash': versionsAndTrash,
+  '0035_media_meta': mediaMeta,
 };
 
 /** The names of every migration, in the order they run. */

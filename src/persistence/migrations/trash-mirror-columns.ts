@@ -3,12 +3,10 @@ import type { FilesTable } from '../database-schema.ts';
 // What `trashed_files` and `trashed_file_acl` (migrations/versions-and-trash.ts) copy of a file.
 
 /**
- * The columns `trashed_files` mirrors from `files`: every column but the generated
- * `folder_path`. A trashed file is its row moved whole, so restoring it moves the row back
- * (repositories/trash/). A migration that adds a column to `files` adds it here and to
- * `trashed_files`: the type check below fails the build otherwise.
+ * The columns `trashed_files` was created with (migration 0034): frozen, since a migration must
+ * build the same table whatever came after it.
  */
-export const mirroredFileColumns = [
+const mirroredFileColumnsOf0034 = [
   'id',
   'project_id',
   'creator_id',
@@ -50,6 +48,17 @@ export const mirroredFileColumns = [
   'held_by',
 ] as const;
 
+/** The columns migration 0035 (media-meta.ts) added to `files` and `trashed_files`. */
+export const mediaMetaColumns = ['media_duration_ms', 'media_video_codec', 'media_audio_codec'] as const;
+
+/**
+ * The columns `trashed_files` mirrors from `files`: every column but the generated
+ * `folder_path`. A trashed file is its row moved whole, so restoring it moves the row back
+ * (repositories/trash/). A migration that adds a column to `files` adds it here and to
+ * `trashed_files`: the type check below fails the build otherwise.
+ */
+export const mirroredFileColumns = [...mirroredFileColumnsOf0034, ...mediaMetaColumns] as const;
+
 /** Every column of `files` but the generated one is mirrored (a type error names any left out). */
 type UnmirroredColumn = Exclude<keyof FilesTable, (typeof mirroredFileColumns)[number] | 'folder_path'>;
 export const everyFileColumnMirrored: [UnmirroredColumn] extends [never] ? true : UnmirroredColumn = true;
@@ -66,8 +75,10 @@ export const mirroredAclColumns = [
 ] as const;
 
 /** The SQL type of each mirrored column, as `files` declares it (the initial schema and later migrations). */
+export { mirroredFileColumnsOf0034 };
+
 export const mirroredColumnTypes: Record<
-  (typeof mirroredFileColumns)[number],
+  (typeof mirroredFileColumnsOf0034)[number],
   'text' | 'bigint' | 'integer'
 > = {
   id: 'text',

@@ -1,6 +1,6 @@
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { mirroredColumnTypes, mirroredFileColumns } from './trash-mirror-columns.ts';
+import { mirroredColumnTypes, mirroredFileColumnsOf0034 } from './trash-mirror-columns.ts';
 
 /**
  * Versions, trash and holds (issue 38).
@@ -103,7 +103,7 @@ async function createTrashTables(db: Kysely<unknown>, sqlite: boolean): Promise<
     .addColumn('trashed_at', 'bigint', (col) => col.notNull())
     .addColumn('trashed_by', 'text', (col) => col.notNull())
     .addColumn('held_bytes', 'bigint', (col) => col.notNull());
-  for (const column of mirroredFileColumns) {
+  for (const column of mirroredFileColumnsOf0034) {
     trashed = trashed.addColumn(column, mirroredColumnTypes[column], (col) => {
       if (column === 'id') return col.primaryKey();
       if (column === 'project_id') return col.notNull().references('projects.id');

@@ -42,6 +42,9 @@ export class KyselyImageSummaryRepository implements ImageSummaryRepository {
         image_width: image?.width ?? null,
         image_height: image?.height ?? null,
         image_placeholder: image?.placeholder ?? null,
+        media_duration_ms: image?.video ? Math.round(image.video.durationSeconds * 1000) : null,
+        media_video_codec: image?.video?.videoCodec ?? null,
+        media_audio_codec: image?.video?.audioCodec ?? null,
         image_summary_due: 0,
       })
       .where('id', '=', fileId)

@@ -67,7 +67,7 @@ export class KyselyRenditionRepository implements RenditionRepository {
       row && {
         fileId: row.file_id,
         sourceVersion: row.source_version,
-        code: 'IMAGE_TOO_LARGE',
+        code: row.code === 'MEDIA_UNREADABLE' ? 'MEDIA_UNREADABLE' : 'IMAGE_TOO_LARGE',
         message: row.message,
         limits: row.limits,
         createdAt: new Date(Number(row.created_at)),

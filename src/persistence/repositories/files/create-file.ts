@@ -100,5 +100,8 @@ export function toNewFileRow(file: NewFile, now: Date) {
     image_height: null,
     image_placeholder: null,
     image_summary_due: 0,
+    media_duration_ms: null,
+    media_video_codec: null,
+    media_audio_codec: null,
   };
 }

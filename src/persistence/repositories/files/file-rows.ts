@@ -5,8 +5,10 @@ import type {
   AclScope,
   FileRecord,
   FolderAclEntry,
+  ImageMeta,
   PendingUpload,
   PermissionScope,
+  VideoMeta,
 } from '../../../domain/files/file-record.ts';
 import type { DatabaseSchema, FilesTable } from '../../database-schema.ts';
 import { findFolderAcls } from './folder-acl-rows.ts';
@@ -128,10 +130,7 @@ export function toFileRecord(row: FileRow, acl: AclEntry[], folderAcl: FolderAcl
       contentType: row.expected_content_type,
       checksumSha256: row.expected_sha256,
     },
-    image:
-      row.image_width === null || row.image_height === null
-        ? null
-        : { width: row.image_width, height: row.image_height, placeholder: row.image_placeholder },
+    image: toImageMeta(row),
     contentVersion: {
       id: row.version_id ?? row.id,
       createdAt: new Date(row.version_created_at ?? row.created_at),
@@ -167,4 +166,21 @@ function toPendingUpload(row: FileRow): PendingUpload | null {
 
 export function toAclEntry(scope: string, identifier: string): AclEntry {
   return { scope: scope as AclScope, identifier };
+}
+
+/** The summary columns as `meta` shows them: a video's probe beside its frame's size (issue 39). */
+function toImageMeta(row: FileRow): ImageMeta | null {
+  if (row.image_width === null || row.image_height === null) return null;
+  const image: ImageMeta = {
+    width: row.image_width,
+    height: row.image_height,
+    placeholder: row.image_placeholder,
+  };
+  if (row.media_video_codec === null) return image;
+  const video: VideoMeta = {
+    durationSeconds: Number(row.media_duration_ms ?? 0) / 1000,
+    videoCodec: row.media_video_codec,
+    audioCodec: row.media_audio_codec,
+  };
+  return { ...image, video };
 }

@@ -1,6 +1,7 @@
 import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { FileRepository } from '../../../domain/files/file-repository.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
+import { isSummarizedType } from '../../../domain/renditions/renderable-source.ts';
 import { insertEvents } from '../events/insert-events.ts';
 import type { TransactionRunner } from '../group-commit.ts';
 import { assertUsageWithin } from '../storage-usage-check.ts';
@@ -36,7 +37,7 @@ export function markVerified(
         content_sha256: content.checksumSha256 ?? null,
         upload_sha256: null,
         // An image waits for its summary (dimensions, placeholder), made off the request path.
-        image_summary_due: content.contentType.startsWith('image/') ? 1 : 0,
+        image_summary_due: isSummarizedType(content.contentType) ? 1 : 0,
         version: eb('version', '+', 1),
         updated_at: now.getTime(),
       }))

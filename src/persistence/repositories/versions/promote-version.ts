@@ -2,6 +2,7 @@ import type { ControlledTransaction, Kysely } from 'kysely';
 import type { NewEvent } from '../../../domain/events/event.ts';
 import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
+import { isSummarizedType } from '../../../domain/renditions/renderable-source.ts';
 import type { ReleasedBlob } from '../../../domain/versions/file-version.ts';
 import type { NewCurrentVersion, PromotionRefusal } from '../../../domain/versions/version-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
@@ -119,8 +120,11 @@ async function promote(
       image_width: null,
       image_height: null,
       image_placeholder: null,
+      media_duration_ms: null,
+      media_video_codec: null,
+      media_audio_codec: null,
       // The new bytes wait for their own summary (dimensions, placeholder), as a verify's do.
-      image_summary_due: content.contentType.startsWith('image/') ? 1 : 0,
+      image_summary_due: isSummarizedType(content.contentType) ? 1 : 0,
       version: eb('version', '+', 1),
       updated_at: now,
     }))
