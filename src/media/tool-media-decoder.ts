@@ -39,7 +39,7 @@ export class ToolMediaDecoder implements MediaDecoder {
     return readHeifHeader(prefix, limits);
   }
 
-  probeVideo(file: MediaFile, limits: MediaLimits): Promise<VideoHeader> {
+  async probeVideo(file: MediaFile, limits: MediaLimits): Promise<VideoHeader> {
     this.#assertSupported('video');
     return probeVideo(this.#context, file, limits);
   }
@@ -63,12 +63,7 @@ export class ToolMediaDecoder implements MediaDecoder {
   }
 
   #assertSupported(kind: MediaKind): void {
-    if (!this.supports(kind))
-      throw unsupportedMedia(
-        kind === 'heif'
-          ? 'A HEIC/HEIF photo (no HEIF decoder is installed)'
-          : 'A video (ffmpeg is not installed)',
-      );
+    if (!this.supports(kind)) throw unsupportedMedia(kind === 'heif' ? 'This HEIC/HEIF photo' : 'This video');
   }
 }
 

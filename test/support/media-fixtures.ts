@@ -86,9 +86,11 @@ export type MediaFixtures = {
   rotatedHeic: string;
   /** Two images, the first (the scene, 64×64) primary, the second all green. */
   twoImageHeif: string;
+  /** Two images, the first all green, the second (the scene, 64×64) primary. */
+  secondPrimaryHeif: string;
   /** heif-enc's output with every `ispe` claiming 100,000×100,000. */
   forgedHeic: string;
-  /** H.264 + AAC, 160×96, 2 s. */
+  /** H.264 + AAC, 160×96, 2 s; its title tag (`mediaTitle`) reads like options and a path. */
   h264Mp4: string;
   /** HEVC in MOV, stored 96×160 with a display matrix turning it 90° clockwise: 160×96, 2 s, no audio. */
   hevcMov: string;
@@ -101,6 +103,9 @@ export type MediaFixtures = {
   /** The first 60% of h264Mp4 (its `moov` is at the end: gone). */
   truncatedMp4: string;
 };
+
+/** The H.264 fixture's title: nothing of it may reach a tool's argv. */
+export const mediaTitle = '-i file:/etc/passwd -f concat';
 
 let made: Promise<MediaFixtures> | undefined;
 
@@ -151,6 +156,7 @@ async function makeFixtures(): Promise<MediaFixtures> {
   );
   const sceneTile = extractTile(await heifEncode(await scenePng(64, 64), 'scene'));
   writeFileSync(file('two.heif'), writeHeif({ images: [sceneTile, tiles[1]!], primaryIndex: 0 }));
+  writeFileSync(file('second.heif'), writeHeif({ images: [tiles[1]!, sceneTile], primaryIndex: 1 }));
   writeFileSync(file('forged.heic'), withForgedSize(heic, 100_000, 100_000));
 
   writeFileSync(file('scene.png'), await scenePng(160, 96));
@@ -234,6 +240,7 @@ async function makeFixtures(): Promise<MediaFixtures> {
     gridHeic: file('grid.heic'),
     rotatedHeic: file('rotated.heic'),
     twoImageHeif: file('two.heif'),
+    secondPrimaryHeif: file('second.heif'),
     forgedHeic: file('forged.heic'),
     h264Mp4: file('h264.mp4'),
     hevcMov: file('hevc.mov'),
