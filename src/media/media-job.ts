@@ -7,9 +7,9 @@ import type { ToolRunner } from './tool-runner.ts';
 export type MediaContext = { tools: MediaTools; runner: ToolRunner; workspace: MediaWorkspace };
 
 /**
- * The address space a tool needs beyond the render budget: its own code and libraries mapped
- * (ffmpeg links ~100 shared libraries), thread stacks and allocator arenas. Measured with
- * Debian 12's ffmpeg 5.1 and libheif 1.15 (docs/architecture.md, "Phone media").
+ * The address space a tool needs beyond the render budget: its own code and libraries mapped,
+ * thread stacks and allocator arenas. Debian 12's ffmpeg 5.1 needs 314 MiB to decode a tiny
+ * clip (ffprobe 263 MiB), heif-convert 39 MiB; docs/architecture.md, "Phone media (issue 39)".
  */
 export const toolAddressSpaceBytes = 512 * 1024 * 1024;
 
