@@ -27,6 +27,11 @@ export class MediaWorkspace {
     }
   }
 
+  /** The process's private directory (made now if it is not yet). */
+  directory(): Promise<string> {
+    return this.#ensure();
+  }
+
   async close(): Promise<void> {
     const directory = await this.#directory?.catch(() => undefined);
     this.#directory = undefined;

@@ -1,3 +1,4 @@
+import type { BlobStore } from '../domain/blobs/blob-store.ts';
 import type {
   HeifHeader,
   MediaDecoder,
@@ -9,6 +10,7 @@ import type {
 } from '../domain/renditions/media-decoder.ts';
 import { unsupportedMedia } from '../errors/errors.ts';
 import { decodeHeifStill, decodePoster } from './decode-still.ts';
+import { openMediaFile, type StoredMedia } from './media-files.ts';
 import type { MediaContext } from './media-job.ts';
 import { findMediaTools, type MediaToolSettings, type MediaTools } from './media-tools.ts';
 import { MediaWorkspace } from './media-workspace.ts';
@@ -54,6 +56,15 @@ export class ToolMediaDecoder implements MediaDecoder {
     return header.kind === 'heif'
       ? decodeHeifStill(this.#context, file, limits)
       : decodePoster(this.#context, file, header, { limits, atSeconds });
+  }
+
+  /** openMediaFile with its copies in this decoder's private directory (removed on close). */
+  async openFile(
+    blobs: BlobStore,
+    media: StoredMedia,
+    options: { windowBytes: number; signal?: AbortSignal },
+  ): Promise<MediaFile> {
+    return openMediaFile(blobs, media, { ...options, dir: await this.#context.workspace.directory() });
   }
 
   /** Kills the tools still running and removes the process's temp directory. */
