@@ -53,6 +53,9 @@ export type Config = Readonly<{
   renditionQueueLength: number;
   renditionTimeoutSeconds: number;
   newRenditionsPerUserPerHour: number;
+  ffmpegPath: string;
+  ffprobePath: string;
+  heifDecoderPath: string | undefined;
   webhookRetrySeconds: string;
   webhookTimeoutSeconds: number;
   webhookAllowPrivate: boolean;

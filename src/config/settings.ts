@@ -6,6 +6,7 @@ import { eventSettings } from './settings/event-settings.ts';
 import { linkSettings } from './settings/link-settings.ts';
 import { listenSettings } from './settings/listen-settings.ts';
 import { mailSettings } from './settings/mail-settings.ts';
+import { mediaSettings } from './settings/media-settings.ts';
 import { observabilitySettings } from './settings/observability-settings.ts';
 import { postgresSettings } from './settings/postgres-settings.ts';
 import { rateLimitSettings } from './settings/rate-limit-settings.ts';
@@ -34,6 +35,7 @@ export const settings = {
   ...blobSettings,
   ...resumableSettings,
   ...renditionSettings,
+  ...mediaSettings,
   ...eventSettings,
   ...mailSettings,
   ...accountSettings,
