@@ -120,6 +120,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
         observed.usageHistory.stop();
         events.eventStream.close();
         files.resumableUploads?.close();
+        await files.mediaDecoder.close();
         await accounts.closeAccountMail();
         await database.close();
         if ('close' in blobs && typeof blobs.close === 'function') await blobs.close();

@@ -48,6 +48,8 @@ export type FileServices = {
   renditions: Renditions;
   /** Verified images' dimensions and placeholders, made in the background of `serve`. */
   imageSummarizer: ImageSummarizer;
+  /** HEIC and video decoders in a box (issue 39): closed with the services (its tools killed). */
+  mediaDecoder: { close(): Promise<void> };
 };
 
 export function buildFileServices(
