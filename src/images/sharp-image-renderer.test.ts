@@ -29,6 +29,8 @@ const spec = (fields: Partial<RenditionSpec>): RenditionSpec => ({
   resize: 'cover',
   format: 'webp',
   quality: 80,
+  animated: false,
+  posterAtMs: null,
   ...fields,
 });
 const withCode = (code: string) => (error: unknown) => isAppError(error) && error.code === code;

@@ -541,7 +541,7 @@ export type paths = {
         };
         /**
          * Get file metadata and a download link
-         * @description The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, or a named rendition) the link is to a rendition of the image instead. With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked.
+         * @description The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, animated, posterAt, or a named rendition, beside which animated and posterAt may go) the link is to a rendition of the image instead. With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked.
          */
         get: operations["getFile"];
         put?: never;
@@ -1364,7 +1364,7 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND";
             message: string;
         };
         /** FileRecord */
@@ -4638,6 +4638,10 @@ export interface operations {
                 format?: string;
                 /** @description encoder quality, 20–100, default 80 */
                 quality?: string;
+                /** @description true | false (default): every frame of an animated GIF or WebP, with its timing, as an animated WebP (needs format=webp); else the first frame. May go beside a preset name */
+                animated?: string;
+                /** @description a video's poster frame at these seconds, 0–86400 with at most 3 decimals (default: 1 s, or the first frame of a shorter clip). May go beside a preset name */
+                posterAt?: string;
                 /** @description a preset of the project's (coffer project set <p> renditions.<name>=…) */
                 rendition?: string;
             };

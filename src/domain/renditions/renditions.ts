@@ -36,6 +36,8 @@ const consoleThumbnail: RenditionSpec = {
   resize: 'cover',
   format: 'webp',
   quality: 70,
+  animated: false,
+  posterAtMs: null,
 };
 
 /** A rendition link as the gateway read it: the file and spec from the path, the rest from the query. */

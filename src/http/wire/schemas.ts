@@ -213,6 +213,18 @@ export const RenditionQuerySchema = {
     Type.String({ description: "origin (default: the source's) | webp | avif | jpeg | png" }),
   ),
   quality: Type.Optional(Type.String({ description: 'encoder quality, 20–100, default 80' })),
+  animated: Type.Optional(
+    Type.String({
+      description:
+        'true | false (default): every frame of an animated GIF or WebP, with its timing, as an animated WebP (needs format=webp); else the first frame. May go beside a preset name',
+    }),
+  ),
+  posterAt: Type.Optional(
+    Type.String({
+      description:
+        "a video's poster frame at these seconds, 0–86400 with at most 3 decimals (default: 1 s, or the first frame of a shorter clip). May go beside a preset name",
+    }),
+  ),
   rendition: Type.Optional(
     Type.String({ description: "a preset of the project's (coffer project set <p> renditions.<name>=…)" }),
   ),
