@@ -165,7 +165,10 @@ export const checksumMismatch = (algorithm: string) =>
 
 // Image renditions (issue 21): honest answers, never the original in place of a rendition.
 export const unsupportedMedia = (what: string) =>
-  new AppError('UNSUPPORTED_MEDIA', `${what} is not an image Coffer renders (JPEG, PNG, WebP, GIF or AVIF)`);
+  new AppError(
+    'UNSUPPORTED_MEDIA',
+    `${what} is not rendered (Coffer renders JPEG, PNG, WebP, GIF, AVIF and HEIC photos, and MP4, MOV and WebM videos)`,
+  );
 export const imageTooLarge = (reason: string) =>
   new AppError('IMAGE_TOO_LARGE', `The image is too large to render: ${reason}`);
 /** A refusal recorded for a source version (rendition-repository.ts), answered word for word. */

@@ -17,7 +17,15 @@ import type { RenditionSpec } from '../domain/renditions/rendition-spec.ts';
  */
 const run = promisify(execFile);
 const child = path.join(import.meta.dirname, '../../test/support/render-memory-child.ts');
-const thumbnail: RenditionSpec = { width: 200, height: 200, resize: 'cover', format: 'jpeg', quality: 80, animated: false, posterAtMs: null };
+const thumbnail: RenditionSpec = {
+  width: 200,
+  height: 200,
+  resize: 'cover',
+  format: 'jpeg',
+  quality: 80,
+  animated: false,
+  posterAtMs: null,
+};
 
 type Case = { name: string; image: () => Sharp; spec?: RenditionSpec };
 

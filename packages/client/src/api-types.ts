@@ -541,7 +541,7 @@ export type paths = {
         };
         /**
          * Get file metadata and a download link
-         * @description The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, animated, posterAt, or a named rendition, beside which animated and posterAt may go) the link is to a rendition of the image instead. With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked.
+         * @description The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, animated, posterAt, or a named rendition, beside which animated and posterAt may go) the link is to a rendition of the image instead (of a HEIC photo, the photo; of a video, a poster frame: at posterAt seconds, else 1 s or the first frame of a shorter clip). With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked.
          */
         get: operations["getFile"];
         put?: never;
@@ -1389,12 +1389,18 @@ export type components = {
                 ContentType?: string;
                 /** @description base64 of the SHA-256 digest of the content (as S3's x-amz-checksum-sha256), computed while it streamed; absent for a direct upload that declared none */
                 ChecksumSHA256?: string;
-                /** @description images: width in pixels as displayed (EXIF orientation applied), once summarized */
+                /** @description images and videos: width in pixels as displayed (EXIF orientation, a video's rotation applied), once summarized */
                 width?: number;
-                /** @description images: height in pixels as displayed, once summarized */
+                /** @description images and videos: height in pixels as displayed, once summarized */
                 height?: number;
-                /** @description images: a ThumbHash (base64) of the image, for a page to paint while the image or its rendition loads */
+                /** @description images and videos: a ThumbHash (base64) of the image (a video's poster frame), for a page to paint while the image or its rendition loads */
                 placeholder?: string;
+                /** @description videos: the duration in seconds (millisecond precision), once probed */
+                durationSeconds?: number;
+                /** @description videos: the video codec, as ffprobe names it (h264, hevc, vp8, vp9, av1, …) */
+                videoCodec?: string;
+                /** @description videos: the first audio stream's codec (aac, opus, …); null when the video has no sound */
+                audioCodec?: string | null;
             };
             acl: {
                 scope: "user" | "role";
@@ -1603,12 +1609,18 @@ export type components = {
                 ContentType?: string;
                 /** @description base64 of the SHA-256 digest of the content (as S3's x-amz-checksum-sha256), computed while it streamed; absent for a direct upload that declared none */
                 ChecksumSHA256?: string;
-                /** @description images: width in pixels as displayed (EXIF orientation applied), once summarized */
+                /** @description images and videos: width in pixels as displayed (EXIF orientation, a video's rotation applied), once summarized */
                 width?: number;
-                /** @description images: height in pixels as displayed, once summarized */
+                /** @description images and videos: height in pixels as displayed, once summarized */
                 height?: number;
-                /** @description images: a ThumbHash (base64) of the image, for a page to paint while the image or its rendition loads */
+                /** @description images and videos: a ThumbHash (base64) of the image (a video's poster frame), for a page to paint while the image or its rendition loads */
                 placeholder?: string;
+                /** @description videos: the duration in seconds (millisecond precision), once probed */
+                durationSeconds?: number;
+                /** @description videos: the video codec, as ffprobe names it (h264, hevc, vp8, vp9, av1, …) */
+                videoCodec?: string;
+                /** @description videos: the first audio stream's codec (aac, opus, …); null when the video has no sound */
+                audioCodec?: string | null;
             };
             acl: {
                 scope: "user" | "role";
@@ -4716,7 +4728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: IMAGE_TOO_LARGE */
+            /** @description Error: IMAGE_TOO_LARGE, MEDIA_UNREADABLE */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7148,12 +7160,18 @@ export interface operations {
                                 ContentType?: string;
                                 /** @description base64 of the SHA-256 digest of the content (as S3's x-amz-checksum-sha256), computed while it streamed; absent for a direct upload that declared none */
                                 ChecksumSHA256?: string;
-                                /** @description images: width in pixels as displayed (EXIF orientation applied), once summarized */
+                                /** @description images and videos: width in pixels as displayed (EXIF orientation, a video's rotation applied), once summarized */
                                 width?: number;
-                                /** @description images: height in pixels as displayed, once summarized */
+                                /** @description images and videos: height in pixels as displayed, once summarized */
                                 height?: number;
-                                /** @description images: a ThumbHash (base64) of the image, for a page to paint while the image or its rendition loads */
+                                /** @description images and videos: a ThumbHash (base64) of the image (a video's poster frame), for a page to paint while the image or its rendition loads */
                                 placeholder?: string;
+                                /** @description videos: the duration in seconds (millisecond precision), once probed */
+                                durationSeconds?: number;
+                                /** @description videos: the video codec, as ffprobe names it (h264, hevc, vp8, vp9, av1, …) */
+                                videoCodec?: string;
+                                /** @description videos: the first audio stream's codec (aac, opus, …); null when the video has no sound */
+                                audioCodec?: string | null;
                             };
                             acl: {
                                 scope: "user" | "role";
@@ -10445,7 +10463,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: IMAGE_TOO_LARGE, IMAGE_UNREADABLE */
+            /** @description Error: IMAGE_TOO_LARGE, IMAGE_UNREADABLE, MEDIA_UNREADABLE */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10577,7 +10595,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error: IMAGE_TOO_LARGE, IMAGE_UNREADABLE */
+            /** @description Error: IMAGE_TOO_LARGE, IMAGE_UNREADABLE, MEDIA_UNREADABLE */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -106,10 +106,12 @@ export class Renditions {
   ): Promise<{ file: FileRecord; download: IssuedLink }> {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'read');
     if (!file.verified || !file.content || !file.blobVersion) throw fileNotVerified();
-    const spec = toCanonicalSpec(await specOf(file));
+    const asked = await specOf(file);
+    // posterAt picks a video's frame: for any other source it would only spell a second copy.
+    const isVideo = isVideoType(file.content.contentType);
+    const spec = toCanonicalSpec(isVideo ? asked : { ...asked, posterAtMs: null });
     assertRenderableSource({ ...file, content: file.content }, this.#o.limits);
-    if (isVideoType(file.content.contentType))
-      assertVideoRenditionsOn(await this.#o.settingsOf(file.projectId));
+    if (isVideo) assertVideoRenditionsOn(await this.#o.settingsOf(file.projectId));
     const now = this.#o.clock.now();
     const rendered = await this.#o.renditions.find(file.id, file.blobVersion, spec);
     if (!rendered)

@@ -72,6 +72,7 @@ export const dataPlaneOperations: Record<string, Operation> = {
       'UNSUPPORTED_MEDIA',
       'IMAGE_TOO_LARGE',
       'IMAGE_UNREADABLE',
+      'MEDIA_UNREADABLE',
       'RENDER_BUSY',
     ],
     success: {
@@ -95,6 +96,7 @@ export const dataPlaneOperations: Record<string, Operation> = {
       'UNSUPPORTED_MEDIA',
       'IMAGE_TOO_LARGE',
       'IMAGE_UNREADABLE',
+      'MEDIA_UNREADABLE',
       'RENDER_BUSY',
     ],
     success: {

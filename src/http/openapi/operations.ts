@@ -148,13 +148,14 @@ export const operations: Record<string, Operation> = {
   'GET /api/v1/file/:fileId': {
     operationId: 'getFile',
     description:
-      "The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, animated, posterAt, or a named rendition, beside which animated and posterAt may go) the link is to a rendition of the image instead. With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked.",
+      "The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, animated, posterAt, or a named rendition, beside which animated and posterAt may go) the link is to a rendition of the image instead (of a HEIC photo, the photo; of a video, a poster frame: at posterAt seconds, else 1 s or the first frame of a shorter clip). With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked.",
     access: 'user',
     errors: [
       ...fileRead,
       'FILE_NOT_VERIFIED',
       'UNSUPPORTED_MEDIA',
       'IMAGE_TOO_LARGE',
+      'MEDIA_UNREADABLE',
       'RENDITIONS_DISABLED',
       'RATE_LIMITED',
       'VERSION_NOT_FOUND',
