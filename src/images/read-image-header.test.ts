@@ -28,7 +28,15 @@ const limits = { maxPixels: 50_000_000, maxMemoryBytes: 200 * 2 ** 20 };
 const sidesOf = (header: ImageHeader | undefined) =>
   header && { format: header.format, width: header.width, height: header.height };
 const options = { limits, timeoutSeconds: 30 };
-const spec: RenditionSpec = { width: 200, height: 200, resize: 'cover', format: 'webp', quality: 80, animated: false, posterAtMs: null };
+const spec: RenditionSpec = {
+  width: 200,
+  height: 200,
+  resize: 'cover',
+  format: 'webp',
+  quality: 80,
+  animated: false,
+  posterAtMs: null,
+};
 const withCode = (code: string) => (error: unknown) => isAppError(error) && error.code === code;
 
 describe('readHeader', () => {
