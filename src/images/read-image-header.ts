@@ -23,7 +23,8 @@ export async function readImageHeader(
   if (!metadata) return undefined;
   const format = toRenderableFormat(metadata);
   if (!format) throw unsupportedMedia(describeFormat(metadata));
-  // Renders take the first frame only (animated: false), so only it has to fit the limit.
+  // Every frame of an animation has the first one's size: it is what the pixel limit bounds. The
+  // memory of all frames, which an animated render holds, is checked against its spec in render().
   const storedWidth = metadata.width;
   const storedHeight = metadata.pageHeight ?? metadata.height;
   const pixels = storedWidth * storedHeight;
@@ -46,6 +47,7 @@ export async function readImageHeader(
     width: isTurned ? storedHeight : storedWidth,
     height: isTurned ? storedWidth : storedHeight,
     decodeBytes,
+    pages: metadata.pages ?? 1,
   };
 }
 

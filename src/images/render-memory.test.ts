@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import sharp, { type Sharp } from 'sharp';
+import { noiseAnimation } from '../../test/support/animated-images.ts';
 import { toMiB } from '../../test/support/peak-rss.ts';
 import type { RenditionSpec } from '../domain/renditions/rendition-spec.ts';
 
@@ -116,6 +117,27 @@ describe('render memory: every loader within its estimate', () => {
       );
     });
   }
+
+  // Issue 39: every frame, resized, to an animated WebP: to a thumbnail (the decode's share) and
+  // at full size (the animation encoder's).
+  it('animated GIF and WebP, rendered animated', async (t) => {
+    for (const format of ['gif', 'webp'] as const) {
+      const name = format === 'gif' ? 'GIF' : 'WebP';
+      const file = path.join(dir, `animated-noise-${format}`);
+      await writeFile(file, await noiseAnimation({ format, side: 1000, frames: 4 }));
+      for (const width of [200, 1000]) {
+        const spec: RenditionSpec = { ...thumbnail, width, height: null, format: 'webp', animated: true };
+        const { grownBytes, estimatedBytes } = await measure(file, spec);
+        t.diagnostic(
+          `${name} → ${width} px animated: peak RSS grew ${toMiB(grownBytes)} MiB, estimated ${toMiB(estimatedBytes)} MiB`,
+        );
+        assert.ok(
+          grownBytes <= estimatedBytes,
+          `animated ${name} → ${width}: ${toMiB(grownBytes)} > ${toMiB(estimatedBytes)} MiB`,
+        );
+      }
+    }
+  });
 
   it('animated GIF and WebP (the first frame)', async (t) => {
     for (const [name, encode] of [

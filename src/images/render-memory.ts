@@ -1,6 +1,8 @@
 import type { Metadata } from 'sharp';
 import type { ImageHeader } from '../domain/renditions/image-renderer.ts';
-import type { WrittenFormat } from './output-format.ts';
+import type { RenditionSpec } from '../domain/renditions/rendition-spec.ts';
+import { toWrittenFormat, type WrittenFormat } from './output-format.ts';
+import { toRenditionPixels } from './rendition-size.ts';
 
 // The memory a render takes, estimated from the header before any decoding (issue 35). The
 // numbers are measured, not derived: the peak RSS (VmHWM) a child process grew by while it
@@ -24,6 +26,13 @@ import type { WrittenFormat } from './output-format.ts';
 // Encoders hold the whole rendition (from a 7000×7000 baseline JPEG to 4096×4096, less the
 // source's own 36 MiB): AVIF 20.3 B/px, GIF 10, JPEG 5.9 (mozjpeg optimises over every
 // coefficient), WebP 4.1; PNG streams.
+//
+// Animated renders (issue 39), frames of noise to an animated WebP, peak RSS growth:
+//   GIF  1000²×20 → 320 px   45 MiB;  → 1000 px 100 MiB   (libnsgif streams frame by frame)
+//   WebP 1000²×20 → 320 px   22 MiB;  → 1000 px 152 MiB
+//   WebP  600²×60 →  600 px 126 MiB;  WebP 1500²×10 → 1500 px 209 MiB;  2000²×4 → 2000 px 285 MiB
+// Fitted: ~5.3 B for each pixel of all the rendition's frames, and ~49 B for each pixel of one
+// frame (libwebp's animation encoder: canvases and candidate encodings of the frame at hand).
 
 /** What every render holds whatever its image: libvips' own buffers, a thread, zlib. */
 const fixedBytes = 16 * 2 ** 20;
@@ -83,12 +92,60 @@ export function estimateDecodeBytes(metadata: Metadata): number {
   }
 }
 
+/** Every frame of an animation as RGBA (libnsgif's canvas, libwebp's demuxed frames). */
+const animatedDecodeBytesPerPixel = 4;
+/** Every frame of an animated WebP rendition: the resized strip, and the encoded frames. */
+const animatedEncodeBytesPerPixel = 4.5;
+/**
+ * One frame's working set in libwebp's animation encoder, which keeps the previous and current
+ * canvases and encodes each frame several ways (lossy and lossless, whole and sub-frame).
+ */
+const animatedFrameEncodeBytesPerPixel = 56;
+
 /** The memory a render takes: decoding its source, and encoding a rendition of `pixels` pixels. */
 export function estimateRenderBytes(
   header: Pick<ImageHeader, 'decodeBytes'>,
   rendition: { pixels: number; format: WrittenFormat },
 ): number {
   return header.decodeBytes + rendition.pixels * encodeBytesPerPixel[rendition.format];
+}
+
+/** The formats whose animations render animated (issue 39): AVIF sequences stay first frames. */
+const animatedFormats: readonly ImageHeader['format'][] = ['gif', 'webp'];
+
+/** Whether `spec` renders every frame of this source: an animated spec of a GIF or WebP of frames. */
+export function isAnimatedRender(
+  header: Pick<ImageHeader, 'format' | 'pages'>,
+  spec: RenditionSpec,
+): boolean {
+  return spec.animated && header.pages > 1 && animatedFormats.includes(header.format);
+}
+
+/**
+ * The memory a render of `spec` takes: of its first frame (estimateRenderBytes), or of every
+ * frame for an animated render (estimateAnimatedRenderBytes).
+ */
+export function estimateRenditionBytes(header: ImageHeader, spec: RenditionSpec): number {
+  const pixels = toRenditionPixels(header, spec);
+  if (isAnimatedRender(header, spec)) return estimateAnimatedRenderBytes(header, pixels);
+  return estimateRenderBytes(header, { pixels, format: toWrittenFormat(spec.format, header.format) });
+}
+
+/**
+ * The memory of an animated render (issue 39): every frame of the source, RGBA, and the
+ * rendition's frames with the encoder's share. Counted as if every frame were held at once,
+ * which bounds what libvips' strip of frames can take whatever it streams.
+ */
+export function estimateAnimatedRenderBytes(
+  header: Pick<ImageHeader, 'width' | 'height' | 'pages'>,
+  renditionPixels: number,
+): number {
+  return (
+    fixedBytes +
+    header.width * header.height * header.pages * animatedDecodeBytesPerPixel +
+    renditionPixels * header.pages * animatedEncodeBytesPerPixel +
+    renditionPixels * animatedFrameEncodeBytesPerPixel
+  );
 }
 
 function streamedBytes(width: number, height: number, bytesPerPixel: number): number {

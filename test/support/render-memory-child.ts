@@ -1,6 +1,4 @@
-import { toWrittenFormat } from '../../src/images/output-format.ts';
-import { estimateRenderBytes } from '../../src/images/render-memory.ts';
-import { toRenditionPixels } from '../../src/images/rendition-size.ts';
+import { estimateRenditionBytes } from '../../src/images/render-memory.ts';
 import { SharpImageRenderer } from '../../src/images/sharp-image-renderer.ts';
 import { peakRssBytes, resetPeakRss } from './peak-rss.ts';
 
@@ -15,10 +13,11 @@ const renderer = new SharpImageRenderer();
 const limits = { maxPixels: 50_000_000, maxMemoryBytes: Number.POSITIVE_INFINITY };
 const header = await renderer.readHeader(file, limits);
 if (!header) throw new Error(`${file} has no readable header`);
-const format = toWrittenFormat(spec.format, header.format);
-const estimatedBytes = estimateRenderBytes(header, { pixels: toRenditionPixels(header, spec), format });
+const estimatedBytes = estimateRenditionBytes(header, spec);
 resetPeakRss();
 const before = peakRssBytes();
 const rendition = await renderer.render(file, spec, { limits, timeoutSeconds: 300 });
 const grownBytes = peakRssBytes() - before;
-process.stdout.write(`${JSON.stringify({ grownBytes, estimatedBytes, width: rendition.width })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ grownBytes, estimatedBytes, width: rendition.width, height: rendition.height })}\n`,
+);

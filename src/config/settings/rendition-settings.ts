@@ -27,7 +27,7 @@ export const renditionSettings = {
     defaultValue: 200 * 1024 * 1024,
     min: 1,
     max: 16 * 1024 * 1024 * 1024,
-    doc: 'The most memory one render (or image summary) may take: decoding its source (all of it where the format forces a whole-image decode: interlaced PNG, progressive JPEG, GIF, AVIF) and encoding the rendition, estimated from the header before any decoding; a source over it answers 422 IMAGE_TOO_LARGE, remembered for that version.',
+    doc: 'The most memory one render (or image summary) may take: decoding its source (all of it where the format forces a whole-image decode: interlaced PNG, progressive JPEG, GIF, AVIF) and encoding the rendition (every frame of an animated one), estimated from the header before any decoding; a source over it answers 422 IMAGE_TOO_LARGE, remembered for that version.',
   },
   renditionConcurrency: {
     env: 'COFFER_RENDITION_CONCURRENCY',

@@ -16,6 +16,11 @@ export type ImageHeader = {
    * holds. Rendering adds what the encoder holds (estimateRenderBytes).
    */
   decodeBytes: number;
+  /**
+   * The frames of an animated GIF or WebP, counted from the header (1 for a still). Renders take
+   * the first, or every one for an `animated` spec (issue 39), whose budget counts them all.
+   */
+  pages: number;
 };
 
 /**
@@ -57,14 +62,17 @@ export type RenderOptions = {
  * and before decoding: an unsupported format (SVG, PDF, TIFF, HEIC, …) with UNSUPPORTED_MEDIA,
  * a source over the limits (pixels, or the memory its decode takes) with IMAGE_TOO_LARGE, bytes
  * that do not decode with IMAGE_UNREADABLE. render() also refuses, with IMAGE_TOO_LARGE, a
- * rendition whose decode and encode together would pass the memory budget (a large AVIF).
+ * rendition whose decode and encode together would pass the memory budget (a large AVIF, or
+ * every frame of a long animation).
  */
 export interface ImageRenderer {
   /** Reads the header of a source's first bytes (or all of them); undefined when they are too few. */
   readHeader(prefix: ImageSource, limits: SourceLimits): Promise<ImageHeader | undefined>;
   /**
    * The rendition of a whole source: auto-oriented, never enlarged, without any metadata of the
-   * source; RENDER_BUSY when it takes longer than `timeoutSeconds`.
+   * source; RENDER_BUSY when it takes longer than `timeoutSeconds`. An `animated` spec of an
+   * animated source renders every frame, each resized, keeping its delay and the loop count.
+   * The rendition's `height` is that of one frame.
    */
   render(source: ImageSource, spec: RenditionSpec, options: RenderOptions): Promise<RenderedImage>;
   /** Dimensions and placeholder of a whole source (a ThumbHash of at most 100×100). */
