@@ -141,6 +141,42 @@ describe('HEIC and video renditions through the API', { skip: skipWithoutMediaTo
     );
   });
 
+  it('posterAt on a photo and animated on a still name the same rendition as without them', async () => {
+    const { client, owner } = await projectWith();
+    const photo = await upload(client, owner, 'same.heic', fixtures.heic, 'image/heic');
+    const video = await upload(client, owner, 'same.mp4', fixtures.h264Mp4, 'video/mp4');
+    const specOf = async (fileId: string, query: string) => {
+      const answer = await client.call('GET', `/api/v1/file/${fileId}?${query}`, { token: owner.token });
+      assert.equal(answer.status, 200, answer.text);
+      return new URL(answer.body.url as string).pathname;
+    };
+    const plain = await specOf(photo._id, 'width=32&format=webp');
+    assert.equal(await specOf(photo._id, 'width=32&format=webp&posterAt=2'), plain);
+    assert.equal(await specOf(photo._id, 'width=32&format=webp&animated=true'), plain);
+    assert.notEqual(
+      await specOf(video._id, 'width=32&format=webp&posterAt=2'),
+      await specOf(video._id, 'width=32&format=webp'),
+      "a video's frame is its own rendition",
+    );
+    // The frame's time is signed: a link edited to another spelling or time is refused.
+    const link = await client.call('GET', `/api/v1/file/${video._id}?width=40&format=webp&posterAt=1.5`, {
+      token: owner.token,
+    });
+    const poster = link.body.url as string;
+    assert.match(poster, /\/40x0-cover-webp-q80-t1500\?/);
+    for (const tampered of [
+      poster.replace('-t1500?', '-t1501?'),
+      poster.replace('-t1500?', '-t01500?'),
+      poster.replace('-t1500?', '-anim-t1500?'),
+      poster.replace('-t1500?', '?'),
+    ]) {
+      const response = await fetch(tampered);
+      assert.equal(response.status, 403, tampered);
+      assert.equal(((await response.json()) as { code: string }).code, 'INVALID_SIGNATURE');
+    }
+    assert.equal((await fetch(poster)).status, 200);
+  });
+
   it('videoRenditions=off refuses posters with 415 but still probes; over maxVideoSeconds a video gets no poster', async () => {
     const off = await projectWith({ videoRenditions: 'off' });
     const quiet = await upload(off.client, off.owner, 'clip.mp4', fixtures.h264Mp4, 'video/mp4');

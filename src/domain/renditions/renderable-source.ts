@@ -32,6 +32,12 @@ export function isMediaType(contentType: string): boolean {
   return mediaTypes.has(toEssence(contentType));
 }
 
+/** A GIF or WebP: the sources an animated rendition keeps every frame of. */
+export function mayBeAnimated(contentType: string): boolean {
+  const essence = toEssence(contentType);
+  return essence === 'image/gif' || essence === 'image/webp';
+}
+
 /** A video's type: its renditions follow the project's videoRenditions setting. */
 export function isVideoType(contentType: string): boolean {
   return isMediaType(contentType) && contentType.startsWith('video/');

@@ -25,7 +25,7 @@ import {
   renderRendition,
   storeRendition,
 } from './render-rendition.ts';
-import { assertRenderableSource, isVideoType } from './renderable-source.ts';
+import { assertRenderableSource, isVideoType, mayBeAnimated } from './renderable-source.ts';
 import type { Rendition } from './rendition-repository.ts';
 import { parseCanonicalSpec, type RenditionSpec, toCanonicalSpec } from './rendition-spec.ts';
 import { type RenditionRequest, resolveRenditionSpec } from './resolve-rendition-spec.ts';
@@ -107,9 +107,14 @@ export class Renditions {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'read');
     if (!file.verified || !file.content || !file.blobVersion) throw fileNotVerified();
     const asked = await specOf(file);
-    // posterAt picks a video's frame: for any other source it would only spell a second copy.
+    // posterAt picks a video's frame, animated keeps a GIF's or WebP's frames: for any other
+    // source either would only spell a second copy of the same rendition.
     const isVideo = isVideoType(file.content.contentType);
-    const spec = toCanonicalSpec(isVideo ? asked : { ...asked, posterAtMs: null });
+    const spec = toCanonicalSpec({
+      ...asked,
+      posterAtMs: isVideo ? asked.posterAtMs : null,
+      animated: asked.animated && mayBeAnimated(file.content.contentType),
+    });
     assertRenderableSource({ ...file, content: file.content }, this.#o.limits);
     if (isVideo) assertVideoRenditionsOn(await this.#o.settingsOf(file.projectId));
     const now = this.#o.clock.now();
