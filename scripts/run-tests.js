@@ -71,6 +71,7 @@ const stackFiles = narrow(
     'test/client/client.test.ts',
     'test/client/client-resumable.test.ts',
     'test/client/client-renditions.test.ts',
+    'test/client/client-media.test.ts',
     'test/client/client-events.test.ts',
     'test/client/client-operations.test.ts',
     'test/client/client-folders.test.ts',

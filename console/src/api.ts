@@ -1,3 +1,6 @@
+import { hasStill } from '../../packages/client/src/media-info.ts';
+
+export { formatDuration, isVideo } from '../../packages/client/src/media-info.ts';
 export { formatBytes } from '../../src/domain/format-bytes.ts';
 
 /** A refused console API call, with the service's error code and message. */
@@ -108,10 +111,14 @@ export type FileView = {
     ContentType?: string;
     LastModified?: string;
     ChecksumSHA256?: string;
-    /** Images, a moment after verify: the size as displayed and a ThumbHash (base64). */
+    /** Images and videos, a moment after verify: the size as displayed and a ThumbHash (base64). */
     width?: number;
     height?: number;
     placeholder?: string;
+    /** Videos, a moment after verify (issue 39): the duration, the codecs (audio null: no sound). */
+    durationSeconds?: number;
+    videoCodec?: string;
+    audioCodec?: string | null;
   };
   etag?: string;
   /** The current version's id (verified files; the first version's is the file's own). */
@@ -140,15 +147,16 @@ export const contentUrl = (project: Project, file: FileView, download = false) =
 export const mediaTypeOf = (file: FileView) =>
   (file.meta.ContentType ?? '').split(';')[0]!.trim().toLowerCase();
 
-/** The image types the service renders (src/domain/renditions/renderable-source.ts). */
-const renderableTypes = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif']);
-
-/** Whether the service can render a thumbnail of the file: a verified image of a type it reads. */
-export const hasThumbnail = (file: FileView) => file.verified && renderableTypes.has(mediaTypeOf(file));
+/**
+ * Whether the service can render a thumbnail of the file: a verified image, HEIC photo or video
+ * of a type it reads (the list @coffer/client keeps, as src/domain/renditions/renderable-source.ts).
+ */
+export const hasThumbnail = (file: FileView) => file.verified && hasStill(file);
 
 /**
- * The file's 160×160 WebP thumbnail (a redirect to a short-lived rendition link); the etag in
- * the URL keeps a browser from showing the thumbnail of content the file no longer has.
+ * The file's 160×160 WebP thumbnail (a redirect to a short-lived rendition link: a HEIC's
+ * photo, a video's poster frame); the etag in the URL keeps a browser from showing the
+ * thumbnail of content the file no longer has.
  */
 export const thumbnailUrl = (project: Project, file: FileView) =>
   apiUrl(`/projects/${project.id}/files/${file._id}/thumbnail?v=${encodeURIComponent(file.etag ?? '')}`);

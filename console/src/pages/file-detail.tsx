@@ -5,7 +5,6 @@ import {
   contentUrl,
   type FileView,
   formatBytes,
-  hasThumbnail,
   mediaTypeOf,
   type Project,
   personOf,
@@ -16,6 +15,7 @@ import { FileHold } from './file-hold.tsx';
 import { PlaceholderThumbnail, useImageSummary } from './file-thumbnail.tsx';
 import { FileVersions } from './file-versions.tsx';
 import { folderHref } from './folder-listing.tsx';
+import { MediaFacts } from './media-facts.tsx';
 
 /** The folder a file is directly in: its path up to the last `/` ('' at the owner's root). */
 const folderOf = (filePath: string) => filePath.slice(0, filePath.lastIndexOf('/') + 1);
@@ -99,19 +99,7 @@ export function FileDetail({ project, file, onChange }: Props) {
         <dd>{file.meta.ContentType ?? '—'}</dd>
         <dt>Size</dt>
         <dd>{size === null ? '—' : formatBytes(size)}</dd>
-        {/* Shown for every image, known or not yet: the row is there before its value (no shift). */}
-        {hasThumbnail(file) && (
-          <>
-            <dt>Dimensions</dt>
-            <dd>
-              {summary.width !== undefined && summary.height !== undefined
-                ? `${summary.width} × ${summary.height} px`
-                : summary.pending
-                  ? '…'
-                  : '—'}
-            </dd>
-          </>
-        )}
+        <MediaFacts file={file} summary={summary} />
         <dt>State</dt>
         <dd>{file.verified ? 'verified' : 'pending upload'}</dd>
         <dt>Visible to</dt>

@@ -1,30 +1,61 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { thumbHashToDataURL } from 'thumbhash';
-import { api, type FileView, hasThumbnail, type Project, thumbnailUrl } from '../api.ts';
+import {
+  api,
+  type FileView,
+  formatDuration,
+  hasThumbnail,
+  isVideo,
+  type Project,
+  thumbnailUrl,
+} from '../api.ts';
 
 type Props = { project: Project; file: FileView };
 
+/** What the picture of a file is called: a video's is its poster frame. */
+const altOf = (file: FileView) => `${isVideo(file) ? 'Poster' : 'Thumbnail'} of ${file.filePath}`;
+
 /**
- * A file's thumbnail in the file list: the 160×160 rendition shown in a small box, fetched
- * only when the row scrolls into view. Files that are not rendered images, and thumbnails
- * that fail (a corrupt image, a file past the size limit), keep the empty box, so rows stay
- * the same height.
+ * A file's thumbnail in the file list: the 160×160 rendition (an image, a HEIC's photo, a
+ * video's poster frame) shown in a small box, fetched only when the row scrolls into view.
+ * Files that are not rendered, and thumbnails that fail (a corrupt image, a file past the size
+ * limit, video renditions off), keep the empty box, so rows stay the same height. A video's
+ * duration, once probed, is written over its box.
  */
 export function FileThumbnail({ project, file }: Props) {
   const [failed, setFailed] = useState(false);
   const src = thumbnailUrl(project, file);
   useEffect(() => setFailed(false), [src]);
-  if (!hasThumbnail(file) || failed) return <span class="thumbnail" />;
+  const picture =
+    !hasThumbnail(file) || failed ? (
+      <span class="thumbnail" />
+    ) : (
+      <img
+        class="thumbnail"
+        src={src}
+        alt={altOf(file)}
+        width={40}
+        height={40}
+        loading="lazy"
+        onError={() => setFailed(true)}
+      />
+    );
+  if (!isVideo(file)) return picture;
   return (
-    <img
-      class="thumbnail"
-      src={src}
-      alt={`Thumbnail of ${file.filePath}`}
-      width={40}
-      height={40}
-      loading="lazy"
-      onError={() => setFailed(true)}
-    />
+    <span class="thumbnail-frame">
+      {picture}
+      <DurationBadge seconds={file.meta.durationSeconds} />
+    </span>
+  );
+}
+
+/** A video's duration as players write it over a poster (m:ss); nothing until it is probed. */
+function DurationBadge({ seconds }: { seconds: number | undefined }) {
+  if (seconds === undefined) return null;
+  return (
+    <span class="duration" title="Duration">
+      {formatDuration(seconds)}
+    </span>
   );
 }
 
@@ -43,26 +74,25 @@ export function PlaceholderThumbnail({ project, file, summary }: Props & { summa
   return (
     <figure class="thumbnail-large" style={background}>
       {!failed && (
-        <img
-          src={src}
-          alt={`Thumbnail of ${file.filePath}`}
-          width={160}
-          height={160}
-          onError={() => setFailed(true)}
-        />
+        <img src={src} alt={altOf(file)} width={160} height={160} onError={() => setFailed(true)} />
       )}
+      {isVideo(file) && <DurationBadge seconds={summary.durationSeconds} />}
     </figure>
   );
 }
 
-export type ImageSummary = Pick<FileView['meta'], 'width' | 'height' | 'placeholder'> & {
+export type ImageSummary = Pick<
+  FileView['meta'],
+  'width' | 'height' | 'placeholder' | 'durationSeconds' | 'videoCodec' | 'audioCodec'
+> & {
   /** Whether the record is being read again for a summary it did not have yet. */
   pending: boolean;
 };
 
 /**
- * An image's width, height and placeholder: from the record, or, when the list was read before
- * the service summarized the image (a moment after verify), from the record read again once.
+ * An image's width, height and placeholder, a video's also its duration and codecs: from the
+ * record, or, when the list was read before the service summarized the file (a moment after
+ * verify), from the record read again once.
  * Kept apart from the record the page holds, so this late read never undoes a share or unshare.
  */
 export function useImageSummary(project: Project, file: FileView): ImageSummary {

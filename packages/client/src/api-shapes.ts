@@ -7,7 +7,7 @@ export type FileRecord = Schemas['FileRecord'];
 export type FileWithLink = Schemas['FileWithLink'];
 /** One of a file's versions (GET /api/v1/file/{fileId}/versions), the current one flagged. */
 export type FileVersion = Schemas['FileVersion'];
-/** Storage metadata; images also get `width`, `height` and a ThumbHash `placeholder` a moment after verify. */
+/** Storage metadata; images and videos also get `width`, `height` and a ThumbHash `placeholder` a moment after verify, videos `durationSeconds`, `videoCodec` and `audioCodec` (null: no sound). */
 export type FileMeta = FileRecord['meta'];
 export type LoginResult = Schemas['LoginResult'];
 export type UserProfile = Schemas['UserProfile'];

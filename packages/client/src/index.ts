@@ -149,7 +149,7 @@ export class CofferClient {
   /**
    * The record and a signed download link (valid `expiresInSeconds`, default 900); with
    * `rendition` or `width`/`height`/`resize`/`format`/`quality`, the link is to that rendition
-   * of the image, rendered on its first fetch.
+   * of the image (a HEIC's photo, a video's poster frame at `posterAt`), rendered on its first fetch.
    */
   get(fileId: string, options: GetOptions = {}): Promise<FileWithLink> {
     return this.#transport.call({

@@ -27,12 +27,14 @@ export type { CofferEvent, EventsOptions } from './event-stream.ts';
 export type { DeleteOutcome } from './file-organizing.ts';
 export { defaultResumeDirectory, fileResumeStore } from './file-resume-store.ts';
 export type { FolderCalls, FolderListOptions, FolderOwnerOption } from './folder-calls.ts';
+export { durationOf, formatDuration, hasStill, isVideo, type MediaRecord } from './media-info.ts';
 export type {
   GetOptions,
   RenditionFormat,
   RenditionParameters,
   RenditionPreset,
   RenditionResize,
+  StillChoice,
 } from './rendition-options.ts';
 export type { ShareWith } from './request-paths.ts';
 export {

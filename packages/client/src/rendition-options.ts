@@ -13,6 +13,18 @@ export type RenditionParameters = {
   /** 20–100, default 80. */
   quality?: number;
   rendition?: never;
+} & StillChoice;
+
+/**
+ * What may go beside parameters or a preset name: which frame of a video or animation the
+ * rendition shows. The server drops `posterAt` for a source that is no video, so one URL
+ * shape serves a gallery of mixed media.
+ */
+export type StillChoice = {
+  /** A video's poster frame at these seconds (0–86400, at most 3 decimals); default 1 s, or the first frame of a shorter clip. */
+  posterAt?: number;
+  /** Every frame of an animated GIF or WebP, with its timing, as an animated WebP (needs `format: 'webp'`); else the first frame. */
+  animated?: boolean;
 };
 
 /** A rendition by the name of one of the project's presets (`coffer project set <p> renditions.<name>=…`). */
@@ -23,7 +35,7 @@ export type RenditionPreset = {
   resize?: never;
   format?: never;
   quality?: never;
-};
+} & StillChoice;
 
 /**
  * What `get()` takes: the link's lifetime and, for images, either a preset or parameters (the
@@ -44,6 +56,8 @@ export type VersionChoice = {
   resize?: never;
   format?: never;
   quality?: never;
+  posterAt?: never;
+  animated?: never;
 };
 
 /** The query string of GET /api/v1/file/:fileId for these options (absent ones left out). */
@@ -56,6 +70,8 @@ export function toGetQuery(options: GetOptions): Record<string, string | number 
     resize: options.resize,
     format: options.format,
     quality: options.quality,
+    posterAt: options.posterAt,
+    animated: options.animated === undefined ? undefined : String(options.animated),
     versionId: 'versionId' in options ? options.versionId : undefined,
   };
 }
