@@ -11,6 +11,7 @@ import {
   isVideo,
 } from '../../packages/client/src/index.ts';
 import { assignSettings } from '../../src/domain/identity/assign-project-settings.ts';
+import { renderedTypes } from '../../src/domain/renditions/renderable-source.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { type MediaFixtures, mediaFixtures, skipWithoutMediaTools } from '../support/media-fixtures.ts';
 
@@ -131,5 +132,14 @@ describe('@coffer/client with HEIC photos and videos', { skip: skipWithoutMediaT
       status: 400,
       code: 'VALIDATION_FAILED',
     });
+  });
+});
+
+describe("the client's list of types with a still", () => {
+  it("is the server's: every type Coffer renders, and none it does not", () => {
+    const verified = (type: string) => ({ verified: true, meta: { ContentType: type } });
+    for (const type of renderedTypes) assert.ok(hasStill(verified(type)), type);
+    for (const type of ['image/svg+xml', 'application/pdf', 'image/tiff', 'video/x-msvideo', 'text/plain'])
+      assert.ok(!hasStill(verified(type)), type);
   });
 });

@@ -20,6 +20,9 @@ const mediaTypes = new Set([
   'video/x-matroska',
 ]);
 
+/** Every type a rendition is made of (the client keeps the same list: test/client/client-media.test.ts). */
+export const renderedTypes: readonly string[] = [...renderableTypes, ...mediaTypes];
+
 const toEssence = (contentType: string) => contentType.split(';', 1)[0]!.trim().toLowerCase();
 
 /** A still image sharp renders itself. */
