@@ -24,6 +24,7 @@ import { folderMove } from './scenarios/folder-move-scenario.ts';
 import { folderPageScale, folderPageScale20, folderPageScaleCold } from './scenarios/folder-scenarios.ts';
 import { folderSharesHotPath } from './scenarios/folder-share-scenario.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
+import { heicRender, videoPoster } from './scenarios/media-scenarios.ts';
 import { renditionCached, renditionRender } from './scenarios/rendition-scenarios.ts';
 import { s3DownloadGateway } from './scenarios/s3-download-scenarios.ts';
 import {
@@ -52,6 +53,8 @@ export const scenarios: readonly Scenario[] = [
   uploadLargeMultipart,
   renditionRender,
   renditionCached,
+  heicRender,
+  videoPoster,
   verifyWithWebhooks,
   webhookBesideTarpit,
   login,

@@ -2,25 +2,37 @@
  * CPU time of process trees, read from /proc (Linux only): what the bench reports beside each
  * rate as the server's CPU per request (issue 26). A server is a tree (Coffer's primary and its
  * workers; PostgreSQL's postmaster and its backends; nginx's master and workers), so the time of
- * every descendant counts, threads included (libuv's pool renders images and hashes bytes).
+ * every descendant counts, threads included (libuv's pool renders images and hashes bytes), and
+ * so does that of its children that have exited (issue 39: the media tools a render runs).
  */
 import { readdir, readFile } from 'node:fs/promises';
 
-/** USER_HZ: the unit of utime and stime in /proc/<pid>/stat. */
+/** USER_HZ: the unit of the times in /proc/<pid>/stat. */
 const ticksPerSecond = 100;
 
 type ProcessStat = { pid: number; parentPid: number; cpuSeconds: number };
 
-/** One process's parent and utime + stime (fields 4, 14 and 15, after the command's parentheses). */
-async function readStat(pid: number): Promise<ProcessStat | undefined> {
+/**
+ * The fields of /proc/<pid>/stat after the command's parentheses (which may hold spaces), from
+ * field 3 (state) on: field n is at index n - 3.
+ */
+async function readStatFields(pid: number | 'self'): Promise<string[] | undefined> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
   if (!stat) return undefined; // it exited meanwhile
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return {
-    pid,
-    parentPid: Number(fields[1]),
-    cpuSeconds: (Number(fields[11]) + Number(fields[12])) / ticksPerSecond,
-  };
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * One process's parent (field 4) and CPU seconds: its own utime + stime (fields 14, 15) and
+ * cutime + cstime (16, 17), the time of its children it has waited for, theirs included. A
+ * media tool lives for one render: it is gone before the reading after the load, and its time
+ * is found in the parent's cutime (Node reaps every child it spawned).
+ */
+async function readStat(pid: number): Promise<ProcessStat | undefined> {
+  const fields = await readStatFields(pid);
+  if (!fields) return undefined;
+  const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0);
+  return { pid, parentPid: Number(fields[1]), cpuSeconds: ticks / ticksPerSecond };
 }
 
 /** The CPU seconds so far of each live process in the trees under `roots`, by pid. */
@@ -42,13 +54,16 @@ export async function readTreeCpu(roots: readonly number[]): Promise<Map<number,
 }
 
 /**
- * The CPU seconds the trees spent between two readings. A process born in between counts from
- * zero; one that exited in between is lost (its time went to its parent's cutime, unread), which
- * the servers measured here never do under load.
+ * The CPU seconds the trees spent between two readings: the sum after less the sum before. A
+ * process born in between counts from zero; one that exited in between took its time (all of
+ * it, before the first reading too) into its parent's cutime, so what it had at the first
+ * reading is subtracted. Only a process whose parent is outside the trees (an orphan re-parented
+ * to init) is lost with its time, which the servers measured here never make.
  */
 export function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
   let spent = 0;
-  for (const [pid, seconds] of after) spent += seconds - (before.get(pid) ?? 0);
+  for (const seconds of after.values()) spent += seconds;
+  for (const seconds of before.values()) spent -= seconds;
   return spent;
 }
 
@@ -87,6 +102,18 @@ function switchesSpent(before: Map<string, number>, after: Map<string, number>):
 export function ownCpuSeconds(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
+}
+
+/**
+ * The CPU seconds so far of the children this process has waited for (cutime + cstime of
+ * /proc/self/stat: getrusage's RUSAGE_CHILDREN), for sides whose work is tools the bench runs
+ * itself (a decoder alone, issue 39). A child counts once it has exited and been reaped, which
+ * Node does before it emits the child's `exit`.
+ */
+export async function childrenCpuSeconds(): Promise<number> {
+  const fields = await readStatFields('self');
+  if (!fields) throw new Error('/proc/self/stat is unreadable (the CPU probes need Linux)');
+  return (Number(fields[13]) + Number(fields[14])) / ticksPerSecond;
 }
 
 /** The root pids of each server the bench started, by origin (BenchContext registers them). */
@@ -129,4 +156,19 @@ export async function measureCpu<T extends { requests2xx: number; non2xx: number
     },
     ...(roots && { serverSwitchesPerRequest: switches / requests }),
   };
+}
+
+/**
+ * Runs `work` (tools the bench runs itself, one per request) and measures the CPU of the
+ * children it waited for meanwhile, as the side's server CPU per answered request, in µs.
+ * Nothing else the bench started may exit during it (its servers run for the whole run).
+ */
+export async function measureChildrenCpu<T extends { requests2xx: number; non2xx: number }>(
+  work: () => Promise<T>,
+): Promise<T & { cpuUsPerRequest: { server: number } }> {
+  const before = await childrenCpuSeconds();
+  const measured = await work();
+  const spent = (await childrenCpuSeconds()) - before;
+  const requests = Math.max(1, measured.requests2xx + measured.non2xx);
+  return { ...measured, cpuUsPerRequest: { server: (spent * 1e6) / requests } };
 }

@@ -13,7 +13,7 @@ import { loadSide } from './sides.ts';
  * default 2), as from several clients, so that a slot never waits for a client's next request
  * while the previous one is stored and served. sharp alone gets the same four (libuv's pool).
  */
-const renderConcurrency = 4;
+export const renderConcurrency = 4;
 const resizeModes = ['cover', 'contain', 'fill', 'inside'] as const;
 
 /** A 12 MP photo-like JPEG, uploaded once per run of the bench. */
@@ -26,7 +26,7 @@ async function uploadPhoto(workload: Workload, megapixels: number) {
 }
 
 /** Each render needs a spec never rendered before: quality and fit vary, the size stays 256 px wide. */
-function specSequence() {
+export function specSequence() {
   let next = 0;
   return () => {
     const index = next++;
@@ -42,7 +42,7 @@ function timeRenders(origin: string | undefined, count: number, task: () => Prom
   return measureCpu(origin, () => runRenders(count, task));
 }
 
-async function runRenders(count: number, task: () => Promise<void>): Promise<Measurement> {
+export async function runRenders(count: number, task: () => Promise<void>): Promise<Measurement> {
   const latenciesMs: number[] = [];
   let failures = 0;
   const started = performance.now();
@@ -68,6 +68,16 @@ async function runRenders(count: number, task: () => Promise<void>): Promise<Mea
   };
 }
 
+/** A rendition as a client gets one: its link from the API, then its bytes (rendered on first GET). */
+export async function fetchRendition(workload: Workload, fileId: string, query: string): Promise<Buffer> {
+  const answer = await workload.api.call('GET', `/api/v1/file/${fileId}?${query}`, { token: workload.token });
+  if (answer.status !== 200) throw new Error(`${answer.status} ${answer.text}`);
+  const rendition = await fetch(answer.body.url as string);
+  const bytes = Buffer.from(await rendition.arrayBuffer());
+  if (rendition.status !== 200) throw new Error(`render answered ${rendition.status}: ${bytes}`);
+  return bytes;
+}
+
 export const renditionRender: Scenario = {
   id: 'rendition-render',
   title: 'Render a 12 MP JPEG to a 256 px WebP (new rendition: link, render, store, serve)',
@@ -85,14 +95,7 @@ export const renditionRender: Scenario = {
       run: () =>
         timeRenders(workload.server.url, count, async () => {
           const { quality, resize } = nextSpec();
-          const query = `width=256&format=webp&quality=${quality}&resize=${resize}`;
-          const answer = await workload.api.call('GET', `/api/v1/file/${fileId}?${query}`, {
-            token: workload.token,
-          });
-          if (answer.status !== 200) throw new Error(`${answer.status} ${answer.text}`);
-          const rendition = await fetch(answer.body.url as string);
-          await rendition.arrayBuffer();
-          if (rendition.status !== 200) throw new Error(`render answered ${rendition.status}`);
+          await fetchRendition(workload, fileId, `width=256&format=webp&quality=${quality}&resize=${resize}`);
         }),
     };
     // The same work with sharp called directly on the photo in memory, configured and called the
