@@ -49,8 +49,11 @@ export async function decodeHeifStill(
 
 /**
  * A video's frame at `atSeconds` (clamped to the clip; default 1 s, or 0 for a clip shorter than
- * 1 s), upright (ffmpeg applies the display matrix), as an uncompressed 8-bit PNG. No frame
- * there (a short Live Photo clip whose duration overstates it): once more at 0.
+ * 1 s), upright (ffmpeg applies the display matrix), as a JPEG of quality ~95 (`-q:v 2`). No
+ * frame there (a short Live Photo clip whose duration overstates it): once more at 0.
+ * JPEG, not an uncompressed PNG: ffmpeg encodes it for the same CPU, and a 1080p frame is then
+ * ~120 KB instead of 6.2 MB, which cost the server a full garbage collection per poster
+ * (docs/benchmarks.md, "Phone media"); libvips also decodes a JPEG shrunk for a thumbnail.
  */
 export async function decodePoster(
   context: MediaContext,
@@ -70,8 +73,8 @@ export async function decodePoster(
     context.workspace.withJobDirectory((directory) =>
       context.runner.run({
         tool: context.tools.ffmpeg!,
-        // -ss before -i seeks in the demuxer; -pix_fmt rgb24 bounds the output (10-bit HEVC
-        // would be 48-bit PNG) and the cap below holds it to the frame's declared size.
+        // -ss before -i seeks in the demuxer; 8-bit full-range YUV is what the JPEG encoder
+        // takes (10-bit HEVC included), and the cap below holds the output to the frame's size.
         args: [
           '-nostdin',
           '-v',
@@ -94,13 +97,13 @@ export async function decodePoster(
           '-sn',
           '-dn',
           '-pix_fmt',
-          'rgb24',
+          'yuvj420p',
           '-f',
           'image2pipe',
           '-c:v',
-          'png',
-          '-compression_level',
-          '0',
+          'mjpeg',
+          '-q:v',
+          '2',
           'pipe:1',
         ],
         cwd: directory,

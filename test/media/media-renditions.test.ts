@@ -88,6 +88,8 @@ describe('HEIC and video renditions through the API', { skip: skipWithoutMediaTo
       ['clip.mp4', fixtures.h264Mp4, 'video/mp4', 'h264', 'aac'],
       ['phone.mov', fixtures.hevcMov, 'video/quicktime', 'hevc', null],
       ['web.webm', fixtures.vp9Webm, 'video/webm', 'vp9', 'opus'],
+      ['old.webm', fixtures.vp8Webm, 'video/webm', 'vp8', null],
+      ['new.webm', fixtures.av1Webm, 'video/webm', 'av1', null],
     ] as const) {
       const uploaded = await upload(client, owner, name, file, type);
       const meta = await metaOf(client, owner, uploaded._id);
@@ -231,5 +233,46 @@ describe('a video decoder made to hang', { skip: skipWithoutMediaTools }, () => 
     assert.equal(((await answer.json()) as { code: string }).code, 'MEDIA_UNREADABLE');
     const health = await fetch(`${server.baseUrl}/healthz`);
     assert.equal(health.status, 200, 'the process is alive');
+  });
+});
+
+describe("a summarized video's posters", { skip: skipWithoutMediaTools }, () => {
+  let server: TestServer;
+  let fixtures: MediaFixtures;
+  const fakes = new FakeMediaTools();
+  const probes = fakes.file('probes.log');
+  before(async () => {
+    fixtures = await mediaFixtures();
+    // The real ffprobe, counting its runs (the box gives tools no environment: the log's path is written in).
+    const counting = fakes.script('ffprobe', `echo probe >> '${probes}'\nexec /usr/bin/ffprobe "$@"`);
+    server = await startTestServer({}, { COFFER_FFPROBE_PATH: counting });
+  });
+  after(async () => {
+    await server?.stop();
+    fakes.remove();
+  });
+  const probeCount = () => {
+    try {
+      return readFileSync(probes, 'utf8').trim().split('\n').length;
+    } catch {
+      return 0;
+    }
+  };
+
+  it('take the probe from the record: no tool probes the video again per rendition', async () => {
+    const { token } = await server.client.signup();
+    const video = await server.client.uploadFile(token, 'probed.mp4', readFileSync(fixtures.h264Mp4), {
+      contentType: 'video/mp4',
+    });
+    await server.services.imageSummarizer.summarizeDue(50);
+    const probedOnce = probeCount();
+    assert.equal(probedOnce, 1, 'the summary probed it');
+    for (const width of [30, 31, 32]) {
+      const link = await server.client.call('GET', `/api/v1/file/${video._id}?width=${width}&format=webp`, {
+        token,
+      });
+      assert.equal((await fetch(link.body.url as string)).status, 200);
+    }
+    assert.equal(probeCount(), probedOnce, 'three posters, no probe');
   });
 });

@@ -96,6 +96,10 @@ export type MediaFixtures = {
   hevcMov: string;
   /** VP9 + Opus in WebM, 160×96, 2 s. */
   vp9Webm: string;
+  /** VP8 in WebM, 160×96, 2 s, no audio. */
+  vp8Webm: string;
+  /** AV1 in WebM, 160×96, 2 s, no audio. */
+  av1Webm: string;
   /** H.264, 160×96, 0.5 s, no audio. */
   shortClip: string;
   /** Three 32×24 frames: red 100 ms, green 200 ms, blue 300 ms, looping. */
@@ -218,6 +222,19 @@ async function makeFixtures(): Promise<MediaFixtures> {
     '-shortest',
     file('vp9.webm'),
   ]);
+  ffmpeg([
+    ...still('scene.png', 2),
+    '-c:v',
+    'libvpx',
+    '-b:v',
+    '200k',
+    '-pix_fmt',
+    'yuv420p',
+    file('vp8.webm'),
+  ]);
+  // AV1 as phones and browsers now record it; libaom's fastest preset keeps the fixture quick.
+  const av1 = ['-c:v', 'libaom-av1', '-cpu-used', '8', '-row-mt', '1', '-b:v', '100k'];
+  ffmpeg([...still('scene.png', 2), ...av1, '-pix_fmt', 'yuv420p', file('av1.webm')]);
   ffmpeg([...still('scene.png', 0.5), '-c:v', 'libx264', '-pix_fmt', 'yuv420p', file('short.mp4')]);
   const frames = await Promise.all(
     (['red', 'green', 'blue'] as const).map((colour) =>
@@ -245,6 +262,8 @@ async function makeFixtures(): Promise<MediaFixtures> {
     h264Mp4: file('h264.mp4'),
     hevcMov: file('hevc.mov'),
     vp9Webm: file('vp9.webm'),
+    vp8Webm: file('vp8.webm'),
+    av1Webm: file('av1.webm'),
     shortClip: file('short.mp4'),
     animatedGif: file('animated.gif'),
     truncatedMp4: file('truncated.mp4'),

@@ -1,9 +1,18 @@
 import { imageTooLarge, mediaUnreadable, unsupportedMedia } from '../../errors/errors.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
+import type { ImageMeta } from '../files/file-record.ts';
 import { formatBytes } from '../format-bytes.ts';
 import type { ProjectSettings } from '../identity/project-settings.ts';
-import type { MediaDecoder, MediaFile, MediaHeader, MediaKind, MediaLimits } from './media-decoder.ts';
+import type {
+  MediaDecoder,
+  MediaFile,
+  MediaHeader,
+  MediaKind,
+  MediaLimits,
+  VideoHeader,
+} from './media-decoder.ts';
 import { headerPrefixBytes, readImageBytes, type StoredImage } from './read-image-bytes.ts';
+import { toMegapixelsText } from './renderable-source.ts';
 import { sniffMediaKind } from './sniff-media-kind.ts';
 
 /** What the render path and the summarizer need to take phone media (issue 39). */
@@ -55,6 +64,24 @@ export async function readMediaHeader(
   const header = o.media.readHeifHeader(sniffed.prefix, limits);
   if (!header) throw mediaUnreadable('its header is not within its first bytes');
   return header;
+}
+
+/**
+ * The header of a video whose summary is on its record (its own probe of this version: the
+ * summary is saved for the blob version it read), held to the same rules as a fresh probe's.
+ */
+export function toKnownVideoHeader(
+  o: MediaOptions,
+  image: ImageMeta | null,
+  settings: Pick<ProjectSettings, 'videoRenditions'>,
+  limits: Pick<MediaLimits, 'maxPixels'>,
+): VideoHeader | undefined {
+  if (!image?.video) return undefined;
+  if (!o.media.supports('video')) throw unsupportedMedia('A video (this server has no decoder for it)');
+  assertVideoRenditionsOn(settings);
+  const pixels = image.width * image.height;
+  if (pixels > limits.maxPixels) throw imageTooLarge(toMegapixelsText(pixels, limits.maxPixels));
+  return { kind: 'video', width: image.width, height: image.height, ...image.video };
 }
 
 /** A HEIF is an image: its file size is bounded as any image's; a video's is read in a bounded window. */

@@ -15,6 +15,7 @@ import {
   type MediaOptions,
   readMediaHeader,
   sniffStoredMedia,
+  toKnownVideoHeader,
   withMediaFile,
 } from './render-media.ts';
 import { assertRenderableSource, isMediaType, type RenditionLimits } from './renderable-source.ts';
@@ -96,6 +97,9 @@ async function renderFromMedia(
   const limits = { ...toSourceLimits(o.limits), timeoutSeconds: o.timeoutSeconds };
   const still = await withMediaFile(o, source, async (mediaFile) => {
     const header = await refuseForGood(o, file, async () => {
+      // A summarized video's probe is on its record: probing again would cost a tool's run.
+      const known = toKnownVideoHeader(o, file.image, settings, limits);
+      if (known) return known;
       const sniffed = await sniffStoredMedia(o, source, settings);
       assertMediaSourceSize(sniffed.kind, source.sizeBytes, o.limits.maxSourceBytes);
       return readMediaHeader(o, sniffed, mediaFile, limits);
