@@ -55,7 +55,10 @@ export async function createFile(
   }
 }
 
-/** A new record's columns that its insert leaves to their defaults (null): first version, no hold. */
+/**
+ * A new record's columns that its insert leaves to their defaults (null): first version, no
+ * hold, no video probe. Kept out of toNewFileRow, which tests of older migrations insert.
+ */
 export const noVersionsNorHold = {
   version_id: null,
   version_created_at: null,
@@ -63,6 +66,9 @@ export const noVersionsNorHold = {
   hold_reason: null,
   held_at: null,
   held_by: null,
+  media_duration_ms: null,
+  media_video_codec: null,
+  media_audio_codec: null,
 } as const;
 
 /** The row of a new, unverified record: every column, in the same order on every call (it is prepared). */
@@ -100,8 +106,5 @@ export function toNewFileRow(file: NewFile, now: Date) {
     image_height: null,
     image_placeholder: null,
     image_summary_due: 0,
-    media_duration_ms: null,
-    media_video_codec: null,
-    media_audio_codec: null,
   };
 }
