@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { mediaMetaColumns } from './trash-mirror-columns.ts';
 
@@ -8,7 +8,8 @@ const tables = ['files', 'trashed_files'] as const;
  * What a verified video tells of itself (issue 39), beside the image summary's width, height
  * and placeholder (migrations/renditions.ts): its duration in milliseconds (an integer, the same
  * on both dialects) and its codecs. Null for anything that is not a video, or not yet probed.
- * `trashed_files` mirrors them (trash-mirror-columns.ts).
+ * `trashed_files` mirrors them (trash-mirror-columns.ts). Verified videos and HEIC photos of
+ * before are queued for a summary again: until now none could be made of them.
  */
 export const mediaMeta: Migration = {
   async up(db: Kysely<unknown>) {
@@ -17,6 +18,11 @@ export const mediaMeta: Migration = {
       await db.schema.alterTable(table).addColumn('media_video_codec', 'text').execute();
       await db.schema.alterTable(table).addColumn('media_audio_codec', 'text').execute();
     }
+    await sql`
+      UPDATE files SET image_summary_due = 1
+      WHERE verified = 1 AND image_width IS NULL
+        AND (content_type LIKE 'video/%' OR content_type LIKE 'image/hei%')
+    `.execute(db);
   },
   async down(db: Kysely<unknown>) {
     for (const table of tables)
