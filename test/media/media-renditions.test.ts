@@ -108,6 +108,16 @@ describe('HEIC and video renditions through the API', { skip: skipWithoutMediaTo
       assert.equal(later.status, 200, `${name} at 1.5 s: ${later.code}`);
       assert.equal(later.type, 'image/jpeg');
     }
+    // A copy names the same bytes: it keeps their probe.
+    const source = await upload(client, owner, 'copied.mp4', fixtures.h264Mp4, 'video/mp4');
+    const probed = await metaOf(client, owner, source._id);
+    const copied = await client.call('POST', `/api/v1/file/${source._id}/copy`, {
+      token: owner.token,
+      body: { filePath: 'copy-of.mp4' },
+    });
+    assert.equal(copied.status, 200, copied.text);
+    for (const field of ['width', 'height', 'durationSeconds', 'videoCodec', 'audioCodec', 'placeholder'])
+      assert.deepEqual(copied.body.meta[field], probed[field], `the copy's ${field}`);
     const short = await upload(client, owner, 'live.mp4', fixtures.shortClip, 'video/mp4');
     const first = await render(client, owner, short._id, 'width=40&format=png');
     assert.equal(first.status, 200, `a 0.5 s clip's first frame: ${first.code}`);

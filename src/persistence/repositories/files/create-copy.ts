@@ -54,6 +54,9 @@ export async function createCopy(
         hold_reason: _h,
         held_at: _hAt,
         held_by: _hBy,
+        media_duration_ms,
+        media_video_codec,
+        media_audio_codec,
         ...copied
       } = source;
       const row = {
@@ -69,6 +72,10 @@ export async function createCopy(
         version: 0,
       };
       await inserts.insertFile(trx, row);
+      // The insert is prepared with a new record's columns; a video's probe follows it (issue 39).
+      const probe = { media_duration_ms, media_video_codec, media_audio_codec };
+      if (media_video_codec !== null)
+        await trx.updateTable('files').set(probe).where('id', '=', copy.id).execute();
       await inserts.insertCreatorAcl(trx, copy.id, copy.creatorId, copy.projectId, row.created_at);
       // The quotas are judged here, after the insert moved the usage rows (locked until commit),
       // not only before the write: concurrent copies on any worker or node cannot all pass a
@@ -80,7 +87,7 @@ export async function createCopy(
       await insertEvents(trx, [event]);
       const folderAcl = (await findFolderAcls(trx, [row])).get(row.id) ?? [];
       const file = toFileRecord(
-        { ...row, ...noVersionsNorHold },
+        { ...row, ...noVersionsNorHold, ...probe },
         [{ scope: 'user', identifier: copy.creatorId }],
         folderAcl,
       );
