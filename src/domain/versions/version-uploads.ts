@@ -187,6 +187,7 @@ export class VersionUploads {
             lastModified: pinned.lastModified,
             checksumSha256: pinned.checksumSha256 ?? null,
           },
+          contentCrc32: pinned.crc32 ?? null,
           createdBy: principal.userId,
         },
         {
