@@ -89,6 +89,8 @@ export interface FileRepository {
       blobVersion: string;
       etag: string;
       content: FileContentInfo;
+      /** The CRC-32 of the pinned bytes; null or absent when not known. */
+      contentCrc32?: number | null;
       pendingVersion: string | null;
       event?: NewEvent;
     },

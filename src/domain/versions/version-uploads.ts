@@ -131,6 +131,7 @@ export class VersionUploads {
       contentType,
       lastModified: stored.lastModified,
       checksumSha256: check.checksumSha256,
+      crc32: check.crc32,
     };
     const outcome = await this.#o.versions
       .commitUpload(upload.id, pending, await this.#o.limits.quotasOf(file.projectId))
