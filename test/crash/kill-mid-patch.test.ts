@@ -5,8 +5,10 @@ import { type ClientRequest, request } from 'node:http';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { crc32 } from 'node:zlib';
 import { isStackOnS3 } from '../support/byte-streams.ts';
 import type { CofferProcess } from '../support/coffer-process.ts';
+import { queryRows } from '../support/database-integrity.ts';
 import { currentStackName } from '../support/test-stack.ts';
 import { restartAndHold, useCrashTarget } from './crash-target.ts';
 
@@ -209,6 +211,9 @@ async function assertVerifies(
   });
   assert.equal(verified.status, 200, verified.text);
   assert.equal(verified.body.meta.ChecksumSHA256, sha256(content));
+  // So is the CRC-32 (issue 40), saved with the SHA-256's state: of the bytes as they arrived.
+  const [row] = await queryRows(coffer, `select content_crc32 from files where id = '${fileId}'`);
+  assert.equal(Number(row?.content_crc32), crc32(content), 'the CRC-32 of the bytes');
   if (spoiled) return;
   const record = await coffer.client.call('GET', `/api/v1/file/${fileId}`, { token });
   const download = await fetch(record.body.url as string);

@@ -89,7 +89,7 @@ const inconsistentRows = `
 export type Target = { dataDir: string; env: Record<string, string> };
 
 /** Runs one read-only query on the target's metadata store (SQLite in its data dir, or PostgreSQL). */
-async function queryRows(target: Target, query: string): Promise<Record<string, unknown>[]> {
+export async function queryRows(target: Target, query: string): Promise<Record<string, unknown>[]> {
   const postgresUrl = target.env.COFFER_DATABASE_URL;
   if (postgresUrl?.startsWith('postgres')) {
     const client = new pg.Client({ connectionString: postgresUrl });
