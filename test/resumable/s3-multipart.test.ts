@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { crc32 } from 'node:zlib';
 import { ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
 import { parseS3StorageUrl } from '../../src/blob-stores/s3-storage-url.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
@@ -126,6 +127,9 @@ describe('parallel uploads straight to S3 (multipart)', {
     assert.equal(verified.status, 200, verified.text);
     assert.equal(verified.body.meta.ChecksumSHA256, sha256(content));
     assert.equal(verified.body.meta.ContentLength, String(content.length));
+    // The complete reads the parts back for the SHA-256: the CRC-32 comes with it (issue 40).
+    const record = await server.services.repositories.files.findById(fileId);
+    assert.equal(record?.contentCrc32, crc32(content));
     const file = await server.client.call('GET', `/api/v1/file/${fileId}`, { token });
     const downloaded = Buffer.from(await (await fetch(file.body.url)).arrayBuffer());
     assert.ok(downloaded.equals(content), 'the download is the uploaded bytes');
