@@ -341,6 +341,8 @@ function upload(blobVersion: string): PendingUpload {
     contentType: 'text/plain',
     lastModified: new Date('2026-11-22T01:15:31.000Z'),
     checksumSha256: 'n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=',
+    // The largest CRC-32: past PostgreSQL's integer (migration 0036 makes the columns BIGINT).
+    crc32: 0xffff_ffff,
   };
 }
 
