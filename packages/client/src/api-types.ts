@@ -3855,7 +3855,7 @@ export interface operations {
                     "application/json": components["schemas"]["FilePage"];
                 };
             };
-            /** @description Error: VALIDATION_FAILED */
+            /** @description Error: QUERY_TOO_BROAD, VALIDATION_FAILED */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -36,8 +36,11 @@ function probesOf(query: FileSearchQuery, { sqlite }: Dialect): RawBuilder<unkno
       sqlite
         ? sql`select n.file_id as id from file_names_fts join file_names n on n.rowid = file_names_fts.rowid
             where file_names_fts match ${phrase}`
-        : sql`select f.id from files f where f.project_id = ${projectId}
-            and lower(${sql.raw(fileNameOf('f'))}) like lower(${containsPattern(filters.name)}) escape '\\'`,
+        : // Planned without the LIMIT (a materialized CTE), PostgreSQL takes the trigram index for
+          // a rare substring rather than a sequential scan it hopes to stop early.
+          sql`with named as materialized (select f.id from files f where f.project_id = ${projectId}
+            and lower(${sql.raw(fileNameOf('f'))}) like lower(${containsPattern(filters.name)}) escape '\\')
+            select id from named`,
     );
   }
   for (const { key, value } of filters.customData)
