@@ -164,8 +164,14 @@ export const operations: Record<string, Operation> = {
   },
   'GET /api/v1/file': {
     operationId: 'listFiles',
+    description:
+      'Lists the files the caller may list, newest first; with any search parameter (name, contentType, ' +
+      'customData.<key>, createdAfter, createdBefore, minSize, maxSize, sort, order, scope, cursor: issue 40) ' +
+      'searches them at a bounded cost per page, answering `nextCursor` while more may follow (a page the ' +
+      'examination budget cut short may hold fewer files than asked, even none). A search no index serves ' +
+      'is refused with QUERY_TOO_BROAD.',
     access: 'user',
-    errors: ['VALIDATION_FAILED'],
+    errors: ['VALIDATION_FAILED', 'QUERY_TOO_BROAD'],
     success: { status: 200, component: 'FilePage' },
   },
   'PATCH /api/v1/file/:fileId': {
