@@ -34,6 +34,7 @@ import {
   scaleListNone,
   scaleReadsWhileListing,
 } from './scenarios/scale-scenarios.ts';
+import { searchScenarios } from './scenarios/search-scenarios.ts';
 import { sharedWithMe, sharedWithMeCold } from './scenarios/shared-with-me-scenario.ts';
 import { getFileOnPostgres, getFileOnPostgresS3 } from './scenarios/stack-scenarios.ts';
 import { webhookBesideTarpit } from './scenarios/webhook-tarpit-scenario.ts';
@@ -68,6 +69,7 @@ export const scenarios: readonly Scenario[] = [
   scaleListFew,
   scaleListNone,
   scaleReadsWhileListing,
+  ...searchScenarios,
   folderPageScale,
   folderPageScale20,
   folderPageScaleCold,

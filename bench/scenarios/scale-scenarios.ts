@@ -15,14 +15,15 @@ import { EventLoopDelayProbe } from '../probes/event-loop-delay.ts';
 import type { CofferServer } from '../processes/coffer-server.ts';
 import { type LoadOptions, runLoad } from '../run-load.ts';
 import type { Scenario, Side } from '../scenario.ts';
+import { searchablePathOf, searchableShapeOf } from '../seed/searchable-records.ts';
 import { seedServerRecords } from '../seed/seed-postgres-file-records.ts';
 import { seedWorkload, type Workload } from '../seed/workload.ts';
 import { withCompanion } from './sides.ts';
 
 const readerNames = ['admin', 'many', 'few', 'none'] as const;
-type ReaderName = (typeof readerNames)[number];
+export type ReaderName = (typeof readerNames)[number];
 
-type ScaleServer = {
+export type ScaleServer = {
   readers: Record<ReaderName, Workload>;
   /** Ids of other creators' files, drawn at random over the table, for the point reads. */
   readIds: string[];
@@ -33,8 +34,8 @@ type ScaleWorld = { large: ScaleServer; small: ScaleServer; projectFiles: number
 
 const worlds = new WeakMap<BenchContext, Promise<ScaleWorld>>();
 
-/** Both servers, seeded once per bench run and shared by every scale scenario. */
-function scaleWorld(context: BenchContext): Promise<ScaleWorld> {
+/** Both servers, seeded once per bench run and shared by every scale scenario (and the searches). */
+export function scaleWorld(context: BenchContext): Promise<ScaleWorld> {
   let world = worlds.get(context);
   if (!world) {
     world = seedScaleWorld(context);
@@ -81,6 +82,8 @@ async function startScaleServer(
       count,
       spanMs,
       sampleSize: 10_000,
+      // The others' records are what the searches of issue 40 filter (search-scenarios.ts).
+      ...(owner === 'others' ? { pathOf: searchablePathOf(count), shapeOf: searchableShapeOf } : {}),
     });
     if (owner === 'others') readIds = seeded.sampleIds;
   }

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 
+/** What a seeded record holds beside its path: searches filter on these (issue 40). */
+export type RecordShape = { contentType: string; sizeBytes: number; customData: string | null };
+
+const defaultShape: RecordShape = {
+  contentType: 'application/octet-stream',
+  sizeBytes: 1024,
+  customData: null,
+};
+
 /**
  * Inserts `count` verified file records (each with its creator's ACL entry, as the API would
  * write them) straight into a Coffer SQLite file: one transaction, two prepared statements,
@@ -22,6 +31,8 @@ export function seedFileRecords(options: {
   sampleSize: number;
   /** The i-th record's filePath, unique among the creator's (default: `seed-<batch>/<i>.bin`, one folder). */
   pathOf?: (i: number) => string;
+  /** The i-th record's type, size and customData (default: 1 KiB of application/octet-stream, none). */
+  shapeOf?: (i: number) => RecordShape;
 }): { seconds: number; sampleIds: string[] } {
   const started = performance.now();
   let ids: string[] = [];
@@ -30,12 +41,14 @@ export function seedFileRecords(options: {
     db.exec('pragma busy_timeout = 30000');
     // A large page cache for this connection only: random ids land all over the primary-key B-tree.
     db.exec('pragma cache_size = -262144');
+    // custom_data (migration 0009) only when asked for: the bench also runs against older commits.
     const insertFile = db.prepare(
       `insert into files (id, project_id, creator_id, file_path, permission_scope, verified, etag,
          content_size_bytes, content_type, content_last_modified, blob_version, upload_expires_at, created_at,
-         updated_at, version)
-       values (?, ?, ?, ?, 'user', 1, ?, 1024, 'application/octet-stream', ?, '000000000000000000000000', ?, ?, ?, 1)`,
+         updated_at, version${options.shapeOf ? ', custom_data' : ''})
+       values (?, ?, ?, ?, 'user', 1, ?, ?, ?, ?, '000000000000000000000000', ?, ?, ?, 1${options.shapeOf ? ', ?' : ''})`,
     );
+    const shapeOf = options.shapeOf ?? (() => defaultShape);
     // The entry's listing keys (migration 0006), when the schema has them: the bench also runs
     // against older commits for before/after figures.
     const hasListingKeys = db
@@ -62,16 +75,20 @@ export function seedFileRecords(options: {
       for (let i = 0; i < options.count; i++) {
         const id = ids[i]!;
         const createdAt = now - Math.round((options.count - i) * spacingMs);
+        const shape = shapeOf(i);
         insertFile.run(
           id,
           options.projectId,
           options.creatorId,
           pathOf(i),
           etag,
+          shape.sizeBytes,
+          shape.contentType,
           createdAt,
           Math.floor(createdAt / 1000) + 3600,
           createdAt,
           createdAt,
+          ...(options.shapeOf ? [shape.customData] : []),
         );
         if (hasListingKeys) insertAcl.run(id, options.creatorId, options.projectId, createdAt);
         else insertAcl.run(id, options.creatorId);

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { CofferServer } from '../processes/coffer-server.ts';
 import { recountPostgresTallies } from './recount-postgres-tallies.ts';
-import { seedFileRecords } from './seed-file-records.ts';
+import { type RecordShape, seedFileRecords } from './seed-file-records.ts';
 
 type SeedOptions = {
   projectId: string;
@@ -18,6 +18,8 @@ type SeedOptions = {
   sampleSize: number;
   /** The i-th record's filePath, unique among the creator's (default: `seed-<batch>/<i>.bin`, one folder). */
   pathOf?: (i: number) => string;
+  /** The i-th record's type, size and customData (default: 1 KiB of application/octet-stream, none). */
+  shapeOf?: (i: number) => RecordShape;
 };
 
 /** Seeds file records into whichever database the server runs on (its SQLite file, or PostgreSQL). */
@@ -28,6 +30,12 @@ export async function seedServerRecords(
   if (server.databaseUrl) return seedPostgresFileRecords({ databaseUrl: server.databaseUrl, ...options });
   return seedFileRecords({ databasePath: path.join(server.dataDir, 'coffer.db'), ...options });
 }
+
+const defaultShape: RecordShape = {
+  contentType: 'application/octet-stream',
+  sizeBytes: 1024,
+  customData: null,
+};
 
 /** Rows per chunk written to the COPY stream: big enough to amortize, small enough to stream. */
 const rowsPerChunk = 5000;
@@ -53,11 +61,28 @@ export async function seedPostgresFileRecords(
   const createdAtOf = (i: number) => now - Math.round((count - i) * spacingMs);
   const etag = '"0f343b0931126a20f133d67c2b018a3b"';
   const pathOf = options.pathOf ?? ((i: number) => `seed-${batch}/${String(i).padStart(width, '0')}.bin`);
+  const shapeOf = options.shapeOf ?? (() => defaultShape);
   const fileRow = (i: number) => {
     const createdAt = createdAtOf(i);
     const filePath = pathOf(i);
+    const shape = shapeOf(i);
+    // custom_data (migration 0009) only when asked for: the bench also runs against older commits.
+    const customData = options.shapeOf ? `\t${shape.customData ?? '\\N'}` : '';
     // COPY's text format: tab-separated columns; none of these values holds a tab, newline or backslash.
-    return `${ids[i]}\t${projectId}\t${creatorId}\t${filePath}\tuser\t1\t${etag}\t1024\tapplication/octet-stream\t${createdAt}\t000000000000000000000000\t${Math.floor(createdAt / 1000) + 3600}\t${createdAt}\t${createdAt}\t1\n`;
+    return `${ids[i]}\t${projectId}\t${creatorId}\t${filePath}\tuser\t1\t${etag}\t${shape.sizeBytes}\t${shape.contentType}\t${createdAt}\t000000000000000000000000\t${Math.floor(createdAt / 1000) + 3600}\t${createdAt}\t${createdAt}\t1${customData}\n`;
+  };
+  // The session skips triggers (replica role): the customData side table (migration 0037) is written here.
+  const customValueRows = (i: number) => {
+    const customData = shapeOf(i).customData;
+    if (customData === null) return '';
+    let rows = '';
+    for (const [key, value] of Object.entries(JSON.parse(customData) as Record<string, unknown>)) {
+      const kind = typeof value === 'string' ? 's' : typeof value === 'boolean' ? 'b' : 'n';
+      const text = kind === 'n' ? '\\N' : String(value);
+      const number = kind === 'n' ? String(value) : '\\N';
+      rows += `${ids[i]}\t${key}\t${projectId}\t${kind}\t${text}\t${number}\t${createdAtOf(i)}\n`;
+    }
+    return rows;
   };
   // With the entry's listing keys (migration 0006): a listing finds the reader's entries by them.
   const aclRow = (i: number) => `${ids[i]}\tuser\t${creatorId}\t0\t${projectId}\t${createdAtOf(i)}\n`;
@@ -72,7 +97,8 @@ export async function seedPostgresFileRecords(
     await copyRows(
       client,
       `copy files (id, project_id, creator_id, file_path, permission_scope, verified, etag, content_size_bytes,
-         content_type, content_last_modified, blob_version, upload_expires_at, created_at, updated_at, version)
+         content_type, content_last_modified, blob_version, upload_expires_at, created_at, updated_at, version
+         ${options.shapeOf ? ', custom_data' : ''})
        from stdin`,
       count,
       fileRow,
@@ -83,9 +109,19 @@ export async function seedPostgresFileRecords(
       count,
       aclRow,
     );
+    if (options.shapeOf)
+      await copyRows(
+        client,
+        `copy file_custom_values (file_id, key, project_id, kind, value_text, value_number, created_at)
+         from stdin`,
+        count,
+        customValueRows,
+      );
     await recountPostgresTallies(client, { projectId, creatorId });
     await client.query('commit');
-    await client.query('analyze files, file_acl');
+    await client.query(
+      options.shapeOf ? 'analyze files, file_acl, file_custom_values' : 'analyze files, file_acl',
+    );
     // The recount's rows too: the folder reads plan on them (a no-op before migration 0030).
     await client.query('analyze folders').catch(() => {});
   } catch (error) {
