@@ -6,6 +6,7 @@ import { accessEpoch } from './access-epoch.ts';
 import { accountTokens } from './account-tokens.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
 import { appCredentials } from './app-credentials.ts';
+import { archives } from './archives.ts';
 import { consoleSignInLinks } from './console-sign-in-links.ts';
 import { events } from './events.ts';
 import { fileBlobSharing } from './file-blob-sharing.ts';
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '0033_user_identities': userIdentities,
   '0034_versions_and_trash': versionsAndTrash,
   '0035_media_meta': mediaMeta,
+  '0038_archives': archives,
 };
 
 /** The names of every migration, in the order they run. */
