@@ -8,6 +8,7 @@ import { aclListingKeys } from './acl-listing-keys.ts';
 import { appCredentials } from './app-credentials.ts';
 import { archives } from './archives.ts';
 import { consoleSignInLinks } from './console-sign-in-links.ts';
+import { contentCrc32 } from './content-crc32.ts';
 import { events } from './events.ts';
 import { fileBlobSharing } from './file-blob-sharing.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '0033_user_identities': userIdentities,
   '0034_versions_and_trash': versionsAndTrash,
   '0035_media_meta': mediaMeta,
+  '0036_content_crc32': contentCrc32,
   '0038_archives': archives,
 };
 
