@@ -5,18 +5,18 @@ import { dataOffsetOf, type PlacedZipEntry, type ZipLayout } from './zip-layout.
 import { centralHeader, dataDescriptor, descriptorLength, endRecords, localHeader } from './zip-records.ts';
 
 /** Where an archive's entries and bytes come from; entries are read a page at a time. */
-export type ZipSource = {
+export type ZipSource<Entry extends PlacedZipEntry = PlacedZipEntry> = {
   layout: ZipLayout;
   /** The entries in order, from the one whose local header, data or descriptor holds `offset`. */
-  entriesFrom(offset: number): AsyncIterable<PlacedZipEntry>;
+  entriesFrom(offset: number): AsyncIterable<Entry>;
   /** The entries in order, from the one whose central header holds `centralOffset` (from the directory's start). */
-  centralEntriesFrom(centralOffset: number): AsyncIterable<PlacedZipEntry>;
+  centralEntriesFrom(centralOffset: number): AsyncIterable<Entry>;
   /** An inclusive range of an entry's stored bytes. */
-  openData(entry: PlacedZipEntry, range: ByteRange, signal: AbortSignal): Promise<Readable | Buffer>;
+  openData(entry: Entry, range: ByteRange, signal: AbortSignal): Promise<Readable | Buffer>;
   /** A CRC still unknown where it is needed and not being computed: read the bytes whole once. */
-  computeCrc(entry: PlacedZipEntry, signal: AbortSignal): Promise<number>;
+  computeCrc(entry: Entry, signal: AbortSignal): Promise<number>;
   /** A CRC computed while the entry's bytes went out: kept for the central directory and later requests. */
-  saveCrc(entry: PlacedZipEntry, crc: number): Promise<void>;
+  saveCrc(entry: Entry, crc: number): Promise<void>;
 };
 
 /**
@@ -24,11 +24,19 @@ export type ZipSource = {
  * entry, each entry's data streamed from its store, entries read a page at a time. Memory stays
  * one chunk and one page whatever the archive's size. Aborting `signal` stops the store reads.
  */
-export function openZipRange(source: ZipSource, range: ByteRange, signal: AbortSignal): Readable {
+export function openZipRange<Entry extends PlacedZipEntry>(
+  source: ZipSource<Entry>,
+  range: ByteRange,
+  signal: AbortSignal,
+): Readable {
   return Readable.from(zipBytes(source, range, signal), { objectMode: false, highWaterMark: 64 * 1024 });
 }
 
-async function* zipBytes(source: ZipSource, range: ByteRange, signal: AbortSignal): AsyncGenerator<Buffer> {
+async function* zipBytes<Entry extends PlacedZipEntry>(
+  source: ZipSource<Entry>,
+  range: ByteRange,
+  signal: AbortSignal,
+): AsyncGenerator<Buffer> {
   const { layout } = source;
   const end = range.end + 1;
   /** The part of a record placed at `at` that falls inside the range. */
