@@ -57,6 +57,8 @@ async function* zipBytes<Entry extends PlacedZipEntry>(
         // The whole of an entry's bytes going out is the moment to learn its CRC for free.
         const learnsCrc = crc === null && first === 0 && last === entry.size - 1;
         let running = 0;
+        // A client gone by now needs no more bytes opened for it.
+        signal.throwIfAborted();
         const body = await source.openData(entry, { start: first, end: last }, signal);
         for await (const chunk of toChunks(body)) {
           if (learnsCrc) running = crc32(chunk, running);

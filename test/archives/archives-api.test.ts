@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout } from 'node:timers/promises';
 import type { ProjectSettings } from '../../src/domain/identity/project-settings.ts';
 import type { ApiClient, ApiResponse } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
@@ -240,6 +241,37 @@ describe(`archives (${currentStackName()} stack)`, () => {
     const past = await fetch(answer.url, { headers: { range: `bytes=${answer.archiveBytes}-` } });
     assert.equal(past.status, 416);
     await past.arrayBuffer();
+  });
+
+  it('a client that goes away mid-download leaves no stored file open', {
+    skip: currentStackName() !== 'embedded' && 'counts open files of the local store',
+  }, async () => {
+    const client = await projectWith();
+    const owner = await client.signup();
+    const ids: string[] = [];
+    for (let index = 0; index < 4; index += 1)
+      ids.push((await client.uploadFile(owner.token, `gone/${index}.bin`, randomBytes(600_000)))._id);
+    const openBlobFiles = async () => {
+      const fds = await readdir('/proc/self/fd');
+      const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+      return targets.filter((target) => target.startsWith(server.dataDir) && target.includes('blobs')).length;
+    };
+    const baseline = await openBlobFiles();
+    for (const cut of [1, 200_000, 900_000, 1_500_000]) {
+      const answer = created(await archive(client, owner.token, { fileIds: ids }));
+      const gone = new AbortController();
+      const reader = (await fetch(answer.url, { signal: gone.signal })).body!.getReader();
+      for (let length = 0; length < cut; ) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        length += value.length;
+      }
+      gone.abort();
+    }
+    // The server learns of each close in its own time: wait for it (a leaked handle stays
+    // open until garbage collection, far past this generous bound).
+    for (let tries = 0; tries < 750 && (await openBlobFiles()) > baseline; tries += 1) await setTimeout(20);
+    assert.equal(await openBlobFiles(), baseline, 'a stored file was left open');
   });
 
   it('410 ARCHIVE_STALE once a file is trashed, deleted, replaced or its links revoked; before any byte', async () => {
