@@ -1,8 +1,10 @@
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
-import type { ByteRange } from '../domain/blobs/blob-store.ts';
 import { dataOffsetOf, type PlacedZipEntry, type ZipLayout } from './zip-layout.ts';
 import { centralHeader, dataDescriptor, descriptorLength, endRecords, localHeader } from './zip-records.ts';
+
+/** An inclusive range of bytes (the same shape as the blob stores' ByteRange). */
+export type ByteRange = { start: number; end: number };
 
 /** Where an archive's entries and bytes come from; entries are read a page at a time. */
 export type ZipSource<Entry extends PlacedZipEntry = PlacedZipEntry> = {
