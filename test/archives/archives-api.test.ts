@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
+import { deleteProject } from '../../src/domain/identity/delete-project.ts';
 import type { ProjectSettings } from '../../src/domain/identity/project-settings.ts';
 import type { ApiClient, ApiResponse } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
@@ -398,6 +399,37 @@ describe(`archives (${currentStackName()} stack)`, () => {
     expectCode(await archive(small, user.token, { fileIds: [a._id, b._id] }), 413, 'ARCHIVE_TOO_LARGE');
     expectCode(await archive(small, user.token, { folder: { path: 'bytes' } }), 413, 'ARCHIVE_TOO_LARGE');
     assert.equal(await archivedRows(), before + 1, 'only the archive within the limits was made');
+  });
+
+  it('deleting a project removes its archives', async () => {
+    const client = await projectWith();
+    const owner = await client.signup();
+    const file = await client.uploadFile(owner.token, 'doomed.txt', 'x');
+    created(await archive(client, owner.token, { fileIds: [file._id] }));
+    const { projectId } = client.credentials;
+    const rowsOf = async () =>
+      (
+        await server.services.database.db
+          .selectFrom('archives')
+          .innerJoin('archive_entries', 'archive_entries.archive_id', 'archives.id')
+          .select('archives.id')
+          .where('archives.project_id', '=', projectId)
+          .execute()
+      ).length;
+    assert.equal(await rowsOf(), 1);
+    const project = await server.services.repositories.projects.findById(projectId);
+    await deleteProject({
+      deletion: server.services.repositories.projectDeletion,
+      blobs: server.services.blobs,
+      project: project!,
+    });
+    assert.equal(await rowsOf(), 0);
+    const entries = await server.services.database.db
+      .selectFrom('archive_entries')
+      .select('file_id')
+      .where('file_id', '=', file._id)
+      .execute();
+    assert.deepEqual(entries, []);
   });
 
   it('a link refused once expired, and when any part of it is altered', async () => {
