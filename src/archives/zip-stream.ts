@@ -24,14 +24,19 @@ export type ZipSource<Entry extends PlacedZipEntry = PlacedZipEntry> = {
 /**
  * The bytes of an inclusive range of the archive, generated as they are read: headers made per
  * entry, each entry's data streamed from its store, entries read a page at a time. Memory stays
- * one chunk and one page whatever the archive's size. Aborting `signal` stops the store reads.
+ * a page of entries and up to 2 MiB of bytes read ahead (two of the local store's 1 MiB reads,
+ * so the next read overlaps the socket's write) whatever the archive's size. Aborting `signal`
+ * stops the store reads.
  */
 export function openZipRange<Entry extends PlacedZipEntry>(
   source: ZipSource<Entry>,
   range: ByteRange,
   signal: AbortSignal,
 ): Readable {
-  return Readable.from(zipBytes(source, range, signal), { objectMode: false, highWaterMark: 64 * 1024 });
+  return Readable.from(zipBytes(source, range, signal), {
+    objectMode: false,
+    highWaterMark: 2 * 1024 * 1024,
+  });
 }
 
 async function* zipBytes<Entry extends PlacedZipEntry>(
