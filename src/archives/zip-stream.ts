@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { crc32 } from 'node:zlib';
 import { dataOffsetOf, type PlacedZipEntry, type ZipLayout } from './zip-layout.ts';
 import { centralHeader, dataDescriptor, descriptorLength, endRecords, localHeader } from './zip-records.ts';
@@ -39,6 +40,9 @@ export function openZipRange<Entry extends PlacedZipEntry>(
   });
 }
 
+/** Entries made between two turns of the event loop. */
+const entriesPerTurn = 16;
+
 async function* zipBytes<Entry extends PlacedZipEntry>(
   source: ZipSource<Entry>,
   range: ByteRange,
@@ -50,6 +54,19 @@ async function* zipBytes<Entry extends PlacedZipEntry>(
   const clip = (record: Buffer, at: number) =>
     record.subarray(Math.max(0, range.start - at), Math.min(record.length, end - at));
   const overlaps = (at: number, length: number) => at < end && at + length > range.start;
+  // Small files read from memory and a synchronous database (node:sqlite) never wait on I/O:
+  // without a turn of the event loop now and then, the socket (corked by node:http until the
+  // next tick) would send nothing until the read-ahead filled, and the first byte would wait
+  // for megabytes of small entries. A turn every few entries lets each part out as it is made.
+  // The first turn comes after the first entry: the headers and first bytes go out at once.
+  let entriesSinceTurn = entriesPerTurn - 1;
+  const takeTurn = async () => {
+    entriesSinceTurn += 1;
+    if (entriesSinceTurn >= entriesPerTurn) {
+      entriesSinceTurn = 0;
+      await nextTurn();
+    }
+  };
 
   if (range.start < layout.offset) {
     for await (const entry of source.entriesFrom(range.start)) {
@@ -81,6 +98,7 @@ async function* zipBytes<Entry extends PlacedZipEntry>(
         crc ??= await source.computeCrc(entry, signal);
         yield clip(dataDescriptor(entry, crc), descriptorAt);
       }
+      await takeTurn();
     }
   }
   if (end > layout.offset && range.start < layout.offset + layout.size) {
@@ -90,6 +108,7 @@ async function* zipBytes<Entry extends PlacedZipEntry>(
       if (at >= end) return;
       const crc = entry.crc32 ?? (await source.computeCrc(entry, signal));
       yield clip(centralHeader(entry, crc), at);
+      await takeTurn();
     }
   }
   const recordsAt = layout.offset + layout.size;
