@@ -4,6 +4,7 @@
  * the wire); booleans are integer 0/1. Repositories map rows to the camelCase port types.
  */
 import type { Generated, GeneratedAlways } from 'kysely';
+import type { ArchiveTables } from './archive-schema.ts';
 import type {
   AccessEpochTable,
   AccountTokensTable,
@@ -51,7 +52,7 @@ export type {
   WebhooksTable,
 };
 
-export type DatabaseSchema = {
+export type DatabaseSchema = ArchiveTables & {
   projects: ProjectsTable;
   users: UsersTable;
   files: FilesTable;

@@ -89,6 +89,10 @@ const coverage: Record<string, string | { exempt: string }> = {
   },
   takeProviderSignInToken: 'auth.finishSignIn',
   unlinkProvider: 'auth.unlinkProvider',
+  // Issue 40: the client's archive() is its own part of the issue (not yet written).
+  createArchive: { exempt: 'archive() is still to come (issue 40, client part)' },
+  downloadArchive: { exempt: 'the archive link is a plain URL: a browser or fetch() downloads it' },
+  headArchive: { exempt: 'the archive link is a plain URL: a HEAD of it is the caller’s' },
   listAuditEvents: { exempt: adminOnly },
   createWebhook: { exempt: adminOnly },
   listWebhooks: { exempt: adminOnly },

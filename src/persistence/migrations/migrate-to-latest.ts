@@ -6,6 +6,7 @@ import { accessEpoch } from './access-epoch.ts';
 import { accountTokens } from './account-tokens.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
 import { appCredentials } from './app-credentials.ts';
+import { archives } from './archives.ts';
 import { consoleSignInLinks } from './console-sign-in-links.ts';
 import { contentCrc32 } from './content-crc32.ts';
 import { events } from './events.ts';
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '0035_media_meta': mediaMeta,
   '0036_content_crc32': contentCrc32,
   '0037_search_indexes': searchIndexes,
+  '0038_archives': archives,
 };
 
 /** The names of every migration, in the order they run. */
