@@ -55,6 +55,7 @@ const stackFiles = narrow(
     ...globSync('test/versions/*.test.ts'),
     ...globSync('test/trash/*.test.ts'),
     ...globSync('test/media/*.test.ts'),
+    ...globSync('test/search/*.test.ts'),
     'test/contract/folder-counts.test.ts',
     'test/fuzz/acl-model.property.test.ts',
     'test/fuzz/http-mutation.test.ts',

@@ -5,6 +5,9 @@ import { AppError, type StoreName } from './app-error.ts';
 export const validationFailed = (message: string) => new AppError('VALIDATION_FAILED', message);
 export const invalidFilePath = (reason: string) =>
   new AppError('INVALID_FILE_PATH', `filePath is invalid: ${reason}`);
+/** A search (issue 40) no index serves within the examination budget; `reason` says what to narrow. */
+export const queryTooBroad = (reason: string) =>
+  new AppError('QUERY_TOO_BROAD', `This search is too broad to answer at a page's cost: ${reason}`);
 export const appCredentialsRequired = () =>
   new AppError('APP_CREDENTIALS_REQUIRED', 'The sb-app-id header is required');
 export const invalidAppCredentials = () =>

@@ -72,6 +72,7 @@ export type DatabaseSchema = {
   storage_usage: StorageUsageTable;
   folders: FoldersTable;
   folder_shares: FolderSharesTable;
+  file_custom_values: FileCustomValuesTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;
   operator_sign_in_links: OperatorSignInLinksTable;
@@ -227,6 +228,18 @@ export type FolderSharesTable = {
   scope: string;
   identifier: string;
   shared_at: number | string;
+};
+
+/** One top-level scalar of a file's customData, kept by triggers on files (migrations/search-indexes.ts). */
+export type FileCustomValuesTable = {
+  file_id: string;
+  key: string;
+  project_id: string;
+  /** 's' string, 'b' boolean ('true'/'false' in value_text), 'n' number (value_number). */
+  kind: string;
+  value_text: string | null;
+  value_number: number | null;
+  created_at: number | string;
 };
 
 /** Files and bytes held, per user and per project (user_id ''), kept by triggers on files. */

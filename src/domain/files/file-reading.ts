@@ -3,6 +3,7 @@ import {
   fileNotVerified,
   internal,
   linkRevoked,
+  validationFailed,
   versionNotFound,
 } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
@@ -16,6 +17,8 @@ import type { FileContentInfo, FileRecord } from './file-record.ts';
 import type { FileStores } from './file-stores.ts';
 import { getAccessibleFile } from './get-accessible-file.ts';
 import { type GatewayLink, getLinkedFile } from './get-linked-file.ts';
+import { fromSearchCursor, toSearchCursor } from './search-cursor.ts';
+import type { SearchRequest } from './search-request.ts';
 import { toStorageKey } from './storage-key.ts';
 import { toFileName } from './validate-file-path.ts';
 
@@ -93,6 +96,41 @@ export class FileReading {
       limit: page.pageSize,
       offset: (page.pageNumber - 1) * page.pageSize,
     });
+  }
+
+  /**
+   * GET /api/v1/file with search parameters (issue 40): one page of the files the caller may
+   * list that pass every filter, in the asked order, from the cursor; `nextCursor` when more may
+   * follow (also after a page the examination budget cut short, even an empty one).
+   */
+  async search(
+    principal: Principal,
+    request: SearchRequest & { pageSize: number; pageNumber: number; filePathPrefix?: string },
+  ): Promise<{ files: FileRecord[]; nextCursor?: string }> {
+    if (request.cursor !== undefined && request.pageNumber > 1)
+      throw validationFailed('cursor and pageNumber > 1 do not combine: a cursor is where the page starts');
+    const after =
+      request.cursor === undefined
+        ? undefined
+        : fromSearchCursor(request.cursor, request.sort, request.order);
+    const page = await this.#o.files.search({
+      projectId: principal.projectId,
+      readerId: principal.userId,
+      readerRole: principal.role,
+      isAdmin: principal.isAdmin,
+      filters: { ...request.filters, filePathPrefix: request.filePathPrefix },
+      sort: request.sort,
+      order: request.order,
+      scope: request.scope,
+      limit: request.pageSize,
+      offset: (request.pageNumber - 1) * request.pageSize,
+      after,
+    });
+    return {
+      files: page.files,
+      nextCursor:
+        page.next === undefined ? undefined : toSearchCursor(request.sort, request.order, page.next),
+    };
   }
 
   /** Data plane, download link: the verified file it names (checked before any byte is read). */

@@ -8,6 +8,7 @@ import type {
   NewFile,
   PendingUpload,
 } from './file-record.ts';
+import type { FileSearchPage, FileSearchQuery } from './file-search.ts';
 import type { QuotaLimits } from './storage-usage-repository.ts';
 
 /** An abandoned upload that create() replaced: its bytes are the caller's to remove. */
@@ -40,6 +41,8 @@ export interface FileRepository {
   ): Promise<FileRecord | undefined>;
   /** Files the reader may list (creator, user entry, role entry; all of the project for admins), newest first. */
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }>;
+  /** GET /api/v1/file with search parameters (issue 40): one page, at a bounded cost. */
+  search(query: FileSearchQuery): Promise<FileSearchPage>;
   /** The console's browser: files in path order from a (path, id), an index range a page. */
   browse(page: BrowsePage): Promise<FileRecord[]>;
   /** Returns whether a record was deleted (its ACL goes with it); a held file is not (issue 38). */

@@ -28,6 +28,7 @@ import { renditionRefusals } from './rendition-refusals.ts';
 import { renditions } from './renditions.ts';
 import { resumableUploadCheckpoints } from './resumable-upload-checkpoints.ts';
 import { resumableUploads } from './resumable-uploads.ts';
+import { searchIndexes } from './search-indexes.ts';
 import { serviceKeys } from './service-keys.ts';
 import { sessionRevocation } from './session-revocation.ts';
 import { sqlitePathIndex } from './sqlite-path-index.ts';
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '0033_user_identities': userIdentities,
   '0034_versions_and_trash': versionsAndTrash,
   '0035_media_meta': mediaMeta,
+  '0037_search_indexes': searchIndexes,
 };
 
 /** The names of every migration, in the order they run. */

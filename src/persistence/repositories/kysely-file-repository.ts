@@ -16,6 +16,7 @@ import type {
   ReplacedUpload,
   SweptUpload,
 } from '../../domain/files/file-repository.ts';
+import type { FileSearchPage, FileSearchQuery } from '../../domain/files/file-search.ts';
 import type { QuotaLimits } from '../../domain/files/storage-usage-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { insertEvents } from './events/insert-events.ts';
@@ -36,6 +37,7 @@ import { listIdsCreatedBy, listIdsSharedWithUser } from './files/list-file-ids.t
 import { listFiles } from './files/list-files.ts';
 import { markVerified, type Verification } from './files/mark-verified.ts';
 import { moveFile } from './files/move-file.ts';
+import { searchFiles } from './files/search-files.ts';
 import { setHold } from './files/set-hold.ts';
 import { updateCustomData } from './files/update-custom-data.ts';
 import { groupCommitFor, type TransactionRunner } from './group-commit.ts';
@@ -91,6 +93,10 @@ export class KyselyFileRepository implements FileRepository {
 
   list(query: FileListQuery): Promise<{ files: FileRecord[]; total: number }> {
     return listFiles(this.#db, query);
+  }
+
+  search(query: FileSearchQuery): Promise<FileSearchPage> {
+    return searchFiles(this.#db, query);
   }
 
   async delete(id: string, event?: NewEvent): Promise<boolean> {

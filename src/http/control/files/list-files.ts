@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { customDataPrefix, isSearch, toSearchRequest } from '../../../domain/files/search-request.ts';
 import { validationFailed } from '../../../errors/errors.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { FileRecordSchema } from '../../wire/schemas.ts';
@@ -16,8 +17,44 @@ const ListFilesQuery = Type.Object(
     pageSize: Type.Optional(Type.String({ description: `1…${maxPageSize}, default 20` })),
     pageNumber: Type.Optional(Type.String({ description: 'from 1, default 1' })),
     filePath: Type.Optional(Type.String({ maxLength: 1024, description: 'filePath prefix' })),
+    name: Type.Optional(
+      Type.String({
+        description:
+          'search: a case-insensitive substring of the file name (last path segment), ≥ 3 characters',
+      }),
+    ),
+    contentType: Type.Optional(Type.String({ description: 'search: an exact content type, or `type/*`' })),
+    createdAfter: Type.Optional(Type.String({ description: 'search: ISO 8601; files created after it' })),
+    createdBefore: Type.Optional(Type.String({ description: 'search: ISO 8601; files created before it' })),
+    minSize: Type.Optional(Type.String({ description: 'search: bytes, at least' })),
+    maxSize: Type.Optional(Type.String({ description: 'search: bytes, at most' })),
+    sort: Type.Optional(
+      Type.Union([Type.Literal('createdAt'), Type.Literal('name'), Type.Literal('size')], {
+        description: 'search: the order, default createdAt',
+      }),
+    ),
+    order: Type.Optional(
+      Type.Union([Type.Literal('asc'), Type.Literal('desc')], { description: 'search: default desc' }),
+    ),
+    scope: Type.Optional(
+      Type.Union([Type.Literal('mine'), Type.Literal('shared'), Type.Literal('all')], {
+        description:
+          'search: own files, files shared with the caller (user, role or folder share), or both (default)',
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description: "search: a page's `nextCursor`; the next page starts after it",
+      }),
+    ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // customData.<key>=<value>: equality on a top-level key; 3 and true are a number and a
+    // boolean, "3" (quoted) and anything else a string. Several keys AND.
+    patternProperties: { [`^${customDataPrefix.replace('.', '\\.')}.+$`]: Type.String({ maxLength: 1024 }) },
+  },
 );
 const knownParameters = Object.keys(ListFilesQuery.properties);
 
@@ -46,6 +83,9 @@ export const listFiles: RouteRegistrar = (app, services) => {
             limit: Type.Integer(),
             page: Type.Integer(),
             pages: Type.Integer(),
+            nextCursor: Type.Optional(
+              Type.String({ description: 'search only: where the next page starts, when more may follow' }),
+            ),
           }),
           ...errorResponses(400, 401, 403),
         },
@@ -56,6 +96,26 @@ export const listFiles: RouteRegistrar = (app, services) => {
     async (request) => {
       const pageSize = toPositive('pageSize', request.query.pageSize, 20, maxPageSize);
       const pageNumber = toPositive('pageNumber', request.query.pageNumber, 1, 1_000_000);
+      const query = request.query as Record<string, string | undefined>;
+      if (isSearch(query)) {
+        const found = await services.fileReading.search(request.principal, {
+          ...toSearchRequest(query),
+          pageSize,
+          pageNumber,
+          filePathPrefix: request.query.filePath || undefined,
+        });
+        // A search counts what it found, not the reader's whole set: `total` is a lower bound
+        // that tells, with `pages`, whether another page follows (as `nextCursor` does).
+        const total = (pageNumber - 1) * pageSize + found.files.length + (found.nextCursor ? 1 : 0);
+        return {
+          docs: found.files.map(toFileView),
+          total,
+          limit: pageSize,
+          page: pageNumber,
+          pages: Math.ceil(total / pageSize),
+          ...(found.nextCursor === undefined ? {} : { nextCursor: found.nextCursor }),
+        };
+      }
       const { files, total } = await services.fileReading.list(request.principal, {
         pageSize,
         pageNumber,
@@ -73,7 +133,11 @@ export const listFiles: RouteRegistrar = (app, services) => {
 };
 
 function assertKnownParameters(query: Record<string, unknown>): void {
-  const unknown = Object.keys(query).filter((name) => !knownParameters.includes(name));
+  const unknown = Object.keys(query).filter(
+    (name) =>
+      !knownParameters.includes(name) &&
+      !(name.startsWith(customDataPrefix) && name.length > customDataPrefix.length),
+  );
   if (unknown.length === 0) return;
   // The names echo the request: a few, each cut short, keep the answer small.
   const names = unknown
@@ -81,7 +145,7 @@ function assertKnownParameters(query: Record<string, unknown>): void {
     .map((name) => JSON.stringify(name.slice(0, 64)))
     .join(', ');
   throw validationFailed(
-    `Unknown query parameter ${names}: GET /api/v1/file takes ${knownParameters.join(', ')} (filePath is the prefix filter)`,
+    `Unknown query parameter ${names}: GET /api/v1/file takes ${knownParameters.join(', ')} and customData.<key> (filePath is the prefix filter)`,
   );
 }
 

@@ -1,0 +1,145 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { FileSearchQuery } from '../../../domain/files/file-search.ts';
+import { queryTooBroad } from '../../../errors/errors.ts';
+import type { DatabaseSchema } from '../../database-schema.ts';
+import { afterCursor, type Dialect, idOf, matchesFilters, orderBy, sortKey } from './search-terms.ts';
+
+/** Folder shares with the caller a walk follows at most, each one more index walk. */
+export const maxFolderWalks = 16;
+
+/** A row a walk answers: a file that passes every filter (`hit`), or the last one it examined. */
+export type WalkRow = { id: string; k: number | string; hit: number | boolean; rn: number | string };
+
+/**
+ * One of the reader's sets: files from `from`/`where`, walked in `key`/`id` order (an index's
+ * order). `ordered: false`: the set has no index in the search's order; it is read whole (at
+ * most the budget, else QUERY_TOO_BROAD) and sorted.
+ */
+type ReaderSet = {
+  name: string;
+  from: RawBuilder<unknown>;
+  where: RawBuilder<unknown>;
+  key: RawBuilder<unknown>;
+  id: RawBuilder<unknown>;
+  ordered: boolean;
+};
+
+/**
+ * The walk plan: each of the reader's sets in the search's order from the cursor, at most
+ * `budget` files examined per set, each tested against every filter. A set answers its files
+ * that pass (at most `want`) and, when it examined its whole budget, the last file it examined:
+ * the search goes no further than the least of those (search-files.ts).
+ */
+export async function walkSets(
+  db: Kysely<DatabaseSchema>,
+  query: FileSearchQuery,
+  dialect: Dialect,
+  options: { budget: number; want: number },
+): Promise<WalkRow[][]> {
+  const sets = await readerSets(db, query, dialect);
+  const filters = matchesFilters(query.filters, query, dialect);
+  return Promise.all(
+    sets.map(async (set) => {
+      if (!set.ordered) return readWhole(db, query, set, filters, { ...options, dialect });
+      const direction = orderBy(set.key, set.id, query);
+      const { rows } = await sql<WalkRow>`select x.id, x.k, x.hit, x.rn from (
+          select y.id, y.k, y.hit, row_number() over (order by ${orderBy(sql`y.k`, idOf('y.id', dialect), query)}) as rn from (
+            select f.id as id, ${set.key} as k, case when ${filters} then 1 else 0 end as hit
+            from ${set.from} where ${set.where} and ${afterCursor(set.key, set.id, query)}
+            order by ${direction} limit ${options.budget}
+          ) y
+        ) x where x.hit = 1 or x.rn = ${options.budget}
+        order by ${orderBy(sql`x.k`, idOf('x.id', dialect), query)} limit ${options.want + 1}`.execute(db);
+      return rows;
+    }),
+  );
+}
+
+/** A set with no index in the search's order: all of it (at most the budget), filtered and sorted. */
+async function readWhole(
+  db: Kysely<DatabaseSchema>,
+  query: FileSearchQuery,
+  set: ReaderSet,
+  filters: RawBuilder<unknown>,
+  { budget, want, dialect }: { budget: number; want: number; dialect: Dialect },
+): Promise<WalkRow[]> {
+  const { rows: counted } = await sql<{ held: number | string }>`select count(*) as held from (
+      select 1 from ${set.from} where ${set.where} limit ${budget + 1}) c`.execute(db);
+  if (Number(counted[0]?.held ?? 0) > budget)
+    throw queryTooBroad(
+      `sort=${query.sort} over more than ${budget} files shared with you (${set.name}); ` +
+        'sort by createdAt, use scope=mine, or add a name, customData or contentType filter',
+    );
+  const key = sortKey(query, dialect);
+  const id = idOf('f.id', dialect);
+  const { rows } = await sql<WalkRow>`select f.id as id, ${key} as k, 1 as hit, 0 as rn
+    from ${set.from} where ${set.where} and ${filters} and ${afterCursor(key, id, query)}
+    order by ${orderBy(key, id, query)} limit ${want + 1}`.execute(db);
+  return rows;
+}
+
+/** The reader's sets for the query's scope (admins under `all`: the whole project, one set). */
+async function readerSets(db: Kysely<DatabaseSchema>, query: FileSearchQuery, dialect: Dialect) {
+  const { projectId, readerId, readerRole } = query;
+  const key = sortKey(query, dialect);
+  const files = sql`files f`;
+  if (query.isAdmin && query.scope === 'all')
+    return [
+      {
+        name: 'project',
+        from: files,
+        where: sql`f.project_id = ${projectId}`,
+        key,
+        id: idOf('f.id', dialect),
+        ordered: true,
+      },
+    ];
+  const sets: ReaderSet[] = [];
+  if (query.scope !== 'shared')
+    sets.push({
+      name: 'own',
+      from: files,
+      where: sql`f.project_id = ${projectId} and f.creator_id = ${readerId}`,
+      key,
+      id: idOf('f.id', dialect),
+      ordered: true,
+    });
+  if (query.scope === 'mine') return sets;
+  const notOwn = query.scope === 'shared' ? sql`and f.creator_id <> ${readerId}` : sql``;
+  for (const [scope, identifier] of [
+    ['user', readerId],
+    ['role', readerRole],
+  ] as const) {
+    // file_acl carries its file's creation time: in createdAt order its own index is walked.
+    const byTime = query.sort === 'createdAt';
+    sets.push({
+      name: `files shared with your ${scope === 'user' ? 'id' : 'role'}`,
+      from: sql`file_acl a join files f on f.id = a.file_id`,
+      where: sql`a.project_id = ${projectId} and a.scope = ${scope} and a.identifier = ${identifier}
+        and a.position > ${sql.lit(0)} ${notOwn}`,
+      key: byTime ? sql`a.file_created_at` : key,
+      id: idOf(byTime ? 'a.file_id' : 'f.id', dialect),
+      ordered: byTime,
+    });
+  }
+  const { rows: folders } = await sql<{ owner_id: string; path: string }>`select s.owner_id, s.path
+    from folder_shares s where s.project_id = ${projectId} and s.owner_id <> ${readerId}
+      and ((s.scope = 'user' and s.identifier = ${readerId}) or (s.scope = 'role' and s.identifier = ${readerRole}))
+    limit ${maxFolderWalks + 1}`.execute(db);
+  if (folders.length > maxFolderWalks)
+    throw queryTooBroad(
+      `more than ${maxFolderWalks} folders are shared with you; ` +
+        'use scope=mine or add a name, customData, contentType, size or date filter',
+    );
+  for (const folder of folders)
+    sets.push({
+      name: `folder ${folder.path}`,
+      from: files,
+      where: sql`f.project_id = ${projectId} and f.creator_id = ${folder.owner_id}
+        and substr(f.file_path, 1, length(cast(${folder.path} as text))) = ${folder.path}`,
+      key,
+      id: idOf('f.id', dialect),
+      ordered: true,
+    });
+  return sets;
+}
