@@ -60,8 +60,8 @@ export const flagHelp: Record<Flag, string> = {
   'version-id': 'a version of the file, as coffer files versions lists it',
   custom:
     'files find: customData key=value, equal at the top level (7 and true as JSON; "7" quoted for the text); repeatable',
-  after: 'files find: created at or after this ISO 8601 instant',
-  before: 'files find: created before this ISO 8601 instant',
+  after: 'files find: created after this ISO 8601 date or instant',
+  before: 'files find: created before this ISO 8601 date or instant',
   'min-size': 'files find: at least this many bytes',
   'max-size': 'files find: at most this many bytes',
   sort: 'files find: createdAt (default), name or size',

@@ -5,6 +5,7 @@ import type {
   SearchFilters,
 } from '../../packages/client/src/index.ts';
 import { ConfigError } from '../config/config-error.ts';
+import { toCustomValue } from '../domain/files/search-request.ts';
 import type { Values } from './command.ts';
 
 /** How many matches `coffer files find` prints without --limit. */
@@ -68,25 +69,10 @@ function toCustomData(pairs: readonly string[]): Record<string, CustomDataValue>
   for (const pair of pairs) {
     const equals = pair.indexOf('=');
     if (equals <= 0) throw new ConfigError(`--custom ${pair}: write key=value`);
-    customData[pair.slice(0, equals)] = fromCustomDataText(pair.slice(equals + 1));
+    // As the server reads the text: 7 and true a number and a boolean, "7" (quoted) the text 7.
+    customData[pair.slice(0, equals)] = toCustomValue(pair.slice(equals + 1));
   }
   return customData;
-}
-
-/**
- * The value typed after `key=`, read as the server reads it (a number or boolean literal is
- * that; `"7"`, quoted, is the text 7; anything else is the text as typed), so that the client
- * sends the same text on.
- */
-export function fromCustomDataText(text: string): CustomDataValue {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === 'number' || typeof parsed === 'boolean' || typeof parsed === 'string')
-      return parsed;
-  } catch {
-    // not JSON: the text itself
-  }
-  return text;
 }
 
 function toByteCount(text: string | undefined, flag: string): number | undefined {

@@ -26,7 +26,7 @@ export type TrashPage = operations['listTrash']['responses'][200]['content']['ap
 /** A trashed file: its record as it was, with `trashedAt`, `trashedBy` and `purgeAt`. */
 export type TrashItem = TrashPage['items'][number];
 /** One page of a search (GET /api/v1/file with filters): `nextCursor`, when present, continues it. */
-export type SearchPage = FilePage & { nextCursor?: string | null };
+export type SearchPage = FilePage;
 /** POST /api/v1/archives: a signed link to one ZIP of the files (`expiresAt`: Unix seconds). */
 export type ArchiveLink = {
   url: string;

@@ -76,6 +76,8 @@ export function toSearchQuery(filters: SearchFilters): Record<string, string | n
   const { customData = {}, createdAfter, createdBefore, ...rest } = filters;
   const query: Record<string, string | number | undefined> = {
     ...rest,
+    // Named always: a filePath alone would be the plain listing, which pages by number (no nextCursor).
+    sort: rest.sort ?? 'createdAt',
     createdAfter: toInstant(createdAfter),
     createdBefore: toInstant(createdBefore),
   };
