@@ -29,6 +29,7 @@ import { resetUserPassword } from './reset-user-password.ts';
 import { revokeProjectApp } from './revoke-project-app.ts';
 import { revokeProjectFileLinks } from './revoke-project-file-links.ts';
 import { rotateKeys } from './rotate-keys.ts';
+import { searchProjectFiles } from './search-project-files.ts';
 import { sendUserResetMail } from './send-user-reset-mail.ts';
 import { shareProjectFile } from './share-project-file.ts';
 import { shareProjectFolder } from './share-project-folder.ts';
@@ -60,6 +61,7 @@ const routes = [
   sendUserResetMail,
   deleteProjectUser,
   browseProjectFiles,
+  searchProjectFiles,
   getProjectFile,
   getProjectFileThumbnail,
   getProjectFileContent,
