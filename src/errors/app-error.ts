@@ -3,6 +3,9 @@ import { type ErrorCode, errorCodes } from './error-codes.ts';
 /** The stores whose failures answer UNAVAILABLE or STORAGE_FULL. */
 export type StoreName = 'database' | 'blob store';
 
+/** The files a call about many of them refused: at most a page of ids, and how many more. */
+export type ErrorDetails = { fileIds: string[]; moreFileIds: number };
+
 /** The one error type Coffer throws on purpose; build it through the factories in errors.ts. */
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -11,6 +14,8 @@ export class AppError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   /** UNAVAILABLE and STORAGE_FULL: the store that failed (metrics count by it). */
   readonly store?: StoreName;
+  /** What the message cannot carry readably: the ids a many-file call refused (issue 40). */
+  readonly details?: ErrorDetails;
 
   constructor(
     code: ErrorCode,
@@ -21,6 +26,7 @@ export class AppError extends Error {
       store?: StoreName;
       /** Where one code answers two statuses (INVALID_TOKEN: 401 for a bearer token, 400 for a mail's). */
       statusCode?: number;
+      details?: ErrorDetails;
     } = {},
   ) {
     super(message, { cause: options.cause });
@@ -29,6 +35,7 @@ export class AppError extends Error {
     this.statusCode = options.statusCode ?? errorCodes[code];
     this.headers = options.headers ?? {};
     if (options.store !== undefined) this.store = options.store;
+    if (options.details !== undefined) this.details = options.details;
   }
 }
 

@@ -69,6 +69,8 @@ export const errorCodes = {
   LAST_SIGN_IN_METHOD: 409,
   FILE_ON_HOLD: 409,
   VERSION_NOT_FOUND: 404,
+  ARCHIVE_STALE: 410,
+  ARCHIVE_TOO_LARGE: 413,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -255,3 +255,32 @@ export const fileOnHold = (filePath?: string) =>
 /** A versionId that is not one of the file's versions (never was, pruned, or deleted). */
 export const versionNotFound = () =>
   new AppError('VERSION_NOT_FOUND', 'The file has no version with this id');
+
+// Archives (issue 40).
+/** At most this many refused ids are listed in an error's details; the rest are counted. */
+const listedIdsMax = 100;
+const toDetails = (fileIds: readonly string[]) => ({
+  fileIds: fileIds.slice(0, listedIdsMax),
+  moreFileIds: Math.max(0, fileIds.length - listedIdsMax),
+});
+export const archiveAccessDenied = (fileIds: readonly string[]) =>
+  new AppError('ACCESS_DENIED', `You may not read ${fileIds.length} of these files; no archive was made`, {
+    details: toDetails(fileIds),
+  });
+export const archiveFilesNotFound = (fileIds: readonly string[]) =>
+  new AppError('FILE_NOT_FOUND', `${fileIds.length} of these files do not exist; no archive was made`, {
+    details: toDetails(fileIds),
+  });
+export const archiveFilesNotVerified = (fileIds: readonly string[]) =>
+  new AppError(
+    'FILE_NOT_VERIFIED',
+    `${fileIds.length} of these files are not verified yet; no archive was made`,
+    { details: toDetails(fileIds) },
+  );
+export const archiveTooLarge = (what: string) =>
+  new AppError('ARCHIVE_TOO_LARGE', `The archive would hold ${what}; no archive was made`);
+export const archiveStale = () =>
+  new AppError(
+    'ARCHIVE_STALE',
+    'A file of this archive was deleted, replaced or had its links revoked since the archive was made; make a new one',
+  );

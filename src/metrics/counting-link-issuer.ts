@@ -30,6 +30,12 @@ export class CountingLinkIssuer extends LinkIssuer {
     return link;
   }
 
+  override async issueArchive(...args: Parameters<LinkIssuer['issueArchive']>): Promise<IssuedLink> {
+    const link = await super.issueArchive(...args);
+    this.#metrics.linkIssued('download');
+    return link;
+  }
+
   override async issueRendition(...args: Parameters<LinkIssuer['issueRendition']>): Promise<IssuedLink> {
     const link = await super.issueRendition(...args);
     this.#metrics.linkIssued('rendition');

@@ -4,6 +4,7 @@
  * the wire); booleans are integer 0/1. Repositories map rows to the camelCase port types.
  */
 import type { Generated, GeneratedAlways } from 'kysely';
+import type { ArchiveTables } from './archive-schema.ts';
 import type {
   AccessEpochTable,
   AccountTokensTable,
@@ -51,7 +52,7 @@ export type {
   WebhooksTable,
 };
 
-export type DatabaseSchema = {
+export type DatabaseSchema = ArchiveTables & {
   projects: ProjectsTable;
   users: UsersTable;
   files: FilesTable;
@@ -166,6 +167,9 @@ export type FilesTable = {
   media_duration_ms: number | string | null;
   media_video_codec: string | null;
   media_audio_codec: string | null;
+  /** The CRC-32 (uint32) of the current version's bytes and of the pending upload's (migrations/content-crc32.ts); null: not known yet. */
+  content_crc32: number | null;
+  upload_crc32: number | null;
   /** Moved by triggers on every change of the row or its ACL (migrations/file-row-stamp.ts). */
   row_stamp: Generated<number | string>;
   /** The file's folder: its path up to the last `/`, '' at the root (generated; migrations/folders.ts). */
@@ -273,6 +277,8 @@ export type ResumableUploadsTable = {
   lease_holder: string | null;
   /** The running SHA-256's saved state (base64) at upload_offset; null when none was kept. */
   sha256_state: string | null;
+  /** The running CRC-32 at upload_offset, saved with sha256_state; null when none was kept. */
+  crc32_state: number | null;
   /** Unix ms. */
   expires_at: number;
   /** Unix ms. */

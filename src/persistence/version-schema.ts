@@ -18,6 +18,8 @@ export type FileVersionsTable = {
   content_type: string;
   content_last_modified: number;
   content_sha256: string | null;
+  /** The CRC-32 of the bytes (migrations/content-crc32.ts); null: not known yet. */
+  content_crc32: number | null;
   created_at: number;
   created_by: string;
   /** When another version became current (the retention counts from here). */
@@ -45,5 +47,6 @@ export type VersionUploadsTable = {
   upload_content_type: string | null;
   upload_last_modified: number | null;
   upload_sha256: string | null;
+  upload_crc32: number | null;
   created_at: number;
 };

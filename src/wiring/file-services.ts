@@ -1,3 +1,4 @@
+import { Archives } from '../domain/archives/archives.ts';
 import { FileHolds } from '../domain/files/file-holds.ts';
 import { FileOrganizer } from '../domain/files/file-organizer.ts';
 import { FileReading } from '../domain/files/file-reading.ts';
@@ -50,6 +51,8 @@ export type FileServices = {
   imageSummarizer: ImageSummarizer;
   /** HEIC and video decoders in a box (issue 39): closed with the services (its tools killed). */
   mediaDecoder: { close(): Promise<void> };
+  /** ZIPs of many files behind one link (issue 40): made, then served by the gateway. */
+  archives: Archives;
 };
 
 export function buildFileServices(
@@ -112,6 +115,7 @@ export function buildFileServices(
       trash: { files: repositories.trash, purging: buildTrashPurging(context, settingsOf), settingsOf },
     }),
     fileHolds: new FileHolds(stores),
+    archives: new Archives({ ...stores, archives: repositories.archives, links, settingsOf }),
     ...buildResumableServices(context, { links, limits, events, metrics }),
     ...buildRenditions(context, { links, metrics, settingsOf }),
   };

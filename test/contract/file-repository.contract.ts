@@ -27,6 +27,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         verified: false,
         etag: null,
         content: null,
+        contentCrc32: null,
         blobVersion: null,
         pendingUpload: null,
         acl: [user(input.creatorId)],

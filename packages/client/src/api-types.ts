@@ -968,6 +968,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/archives": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make one ZIP of many files (a selection or a folder), behind a signed link
+         * @description One ZIP of a selection (`fileIds`, names: the files' paths) or of a folder (`folder: {owner?, path}`, every verified file of its subtree, names relative to it), behind a signed link (`expiresInSeconds` as a download link's). Access is checked for every file now, as for a download link of it: any refused refuses all, nothing is made, and the error names the refused ids in `details` (403 ACCESS_DENIED; 404 FILE_NOT_FOUND for unknown ids; 409 FILE_NOT_VERIFIED for a selected file not verified yet). Another owner's folder counts only files shared with the caller (ACL, role, folder share) or all for an admin; one of which the caller may read nothing is 404 FOLDER_NOT_FOUND. Names clash-free (" (2)" before the extension). The project's maxArchiveFiles and maxArchiveBytes bound it (413 ARCHIVE_TOO_LARGE). The answer gives the ZIP's exact length (archiveBytes); the link answers 410 ARCHIVE_STALE once a file is deleted, trashed, replaced or its links revoked.
+         */
+        post: operations["createArchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/file/{fileId}/multipart": {
         parameters: {
             query?: never;
@@ -1352,6 +1372,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/blob/v1/archives/{archiveId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an archive (one ZIP of many files) through its signed link
+         * @description The ZIP of POST /api/v1/archives, through its signed link: stored entries (no recompression), UTF-8 names, ZIP64 where needed. Its length, ETag and every byte are fixed when the archive is made, so Range (206) with If-Range resumes a broken download; If-None-Match and If-Modified-Since as a download. Before any byte, every file is checked to be the one the archive was made of: one deleted, trashed, replaced or whose links were revoked is 410 ARCHIVE_STALE.
+         */
+        get: operations["downloadArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * An archive's headers (exact length, ETag) without its bytes
+         * @description What a GET of the archive link would answer (its exact length, ETag), without the bytes; 410 ARCHIVE_STALE as the GET.
+         */
+        head: operations["headArchive"];
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -1364,8 +1408,15 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE";
             message: string;
+            /** @description a call about many files (POST /api/v1/archives): the ones it refused */
+            details?: {
+                /** @description the refused files, at most 100 */
+                fileIds: string[];
+                /** @description how many more were refused and not listed */
+                moreFileIds: number;
+            };
         };
         /** FileRecord */
         FileRecord: {
@@ -1685,6 +1736,35 @@ export type components = {
             files: components["schemas"]["FileRecord"][];
             /** @description null on the last page */
             nextCursor: string | null;
+        };
+        /** ArchiveOfFiles */
+        ArchiveOfFiles: {
+            fileIds: string[];
+            /** @description the link's lifetime in seconds, 1…604800, default 900 */
+            expiresInSeconds?: number;
+        };
+        /** ArchiveOfFolder */
+        ArchiveOfFolder: {
+            folder: {
+                /** @description the folder owner's userId; default: the caller */
+                owner?: string;
+                /** @description the folder's path ('' for the owner's root) */
+                path: string;
+            };
+            /** @description the link's lifetime in seconds, 1…604800, default 900 */
+            expiresInSeconds?: number;
+        };
+        /** CreatedArchive */
+        CreatedArchive: {
+            /** @description the signed link to the ZIP (GET or HEAD; Range resumes) */
+            url: string;
+            /** @description Unix seconds */
+            expiresAt: number;
+            fileCount: number;
+            /** @description the files' bytes together */
+            totalBytes: number;
+            /** @description the ZIP's exact length (its Content-Length) */
+            archiveBytes: number;
         };
         /** MultipartUpload */
         MultipartUpload: {
@@ -7607,6 +7687,129 @@ export interface operations {
             };
         };
     };
+    createArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ArchiveOfFiles"] | components["schemas"]["ArchiveOfFolder"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedArchive"];
+                };
+            };
+            /** @description Error: INVALID_FILE_PATH, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND, FOLDER_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_VERIFIED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ARCHIVE_TOO_LARGE, BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listMultipartParts: {
         parameters: {
             query?: never;
@@ -10639,6 +10842,242 @@ export interface operations {
                 content?: never;
             };
             /** @description Error: RENDER_BUSY, UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    downloadArchive: {
+        parameters: {
+            query: {
+                /** @description Unix seconds at which the link expires (signed) */
+                exp: number;
+                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
+                gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
+                /** @description the signing key */
+                kid: string;
+                /** @description the signature (base64url) */
+                sig: string;
+            };
+            header?: never;
+            path: {
+                archiveId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole ZIP (application/zip) */
+            200: {
+                headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The part a Range header asked for */
+            206: {
+                headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
+                    /** @description The part answered, as `bytes first-last/size` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ARCHIVE_STALE */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RANGE_NOT_SATISFIABLE */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    headArchive: {
+        parameters: {
+            query: {
+                /** @description Unix seconds at which the link expires (signed) */
+                exp: number;
+                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
+                gen?: number;
+                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver?: string;
+                /** @description the signing key */
+                kid: string;
+                /** @description the signature (base64url) */
+                sig: string;
+            };
+            header?: never;
+            path: {
+                archiveId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The headers of the archive download, without the bytes */
+            200: {
+                headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The part a Range header asked for */
+            206: {
+                headers: {
+                    /** @description The quoted ETag of the bytes (If-None-Match, If-Range take it back) */
+                    ETag?: string;
+                    /** @description When the bytes were stored (If-Modified-Since takes it back) */
+                    "Last-Modified"?: string;
+                    /** @description `bytes`: a Range header asks for a part (answered 206) */
+                    "Accept-Ranges"?: string;
+                    /** @description How many bytes the answer carries (a HEAD: how many a GET would) */
+                    "Content-Length"?: number;
+                    /** @description `attachment` or `inline`, with the file's name */
+                    "Content-Disposition"?: string;
+                    /** @description The part answered, as `bytes first-last/size` */
+                    "Content-Range"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: ARCHIVE_STALE */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: RANGE_NOT_SATISFIABLE */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -28,6 +28,8 @@ export type PendingUpload = {
   lastModified: Date;
   /** base64 of the SHA-256 digest, computed while the bytes streamed. */
   checksumSha256?: string | null;
+  /** The CRC-32 (uint32) of the bytes, computed while they streamed; null: not known. */
+  crc32?: number | null;
 };
 
 /**
@@ -51,6 +53,12 @@ export type FileRecord = {
   /** Quoted entity tag, set at verification. */
   etag: string | null;
   content: FileContentInfo | null;
+  /**
+   * The CRC-32 (uint32) of the content's bytes (issue 40: a ZIP entry's), recorded as they
+   * streamed through Coffer; null when they did not (direct S3 uploads, files from before
+   * migration 0036) until computed on first use (content-crc.ts).
+   */
+  contentCrc32: number | null;
   /**
    * The immutable blob version a verified file serves, pinned at verification: a later PUT
    * writes another version and can never change what a verified record describes.

@@ -92,6 +92,8 @@ export interface FileRepository {
       blobVersion: string;
       etag: string;
       content: FileContentInfo;
+      /** The CRC-32 of the pinned bytes; null or absent when not known. */
+      contentCrc32?: number | null;
       pendingVersion: string | null;
       event?: NewEvent;
     },
@@ -158,6 +160,13 @@ export interface FileRepository {
     now: Date,
     event?: NewEvent,
   ): Promise<FileRecord | undefined>;
+  /**
+   * Records the CRC-32 of the file's content (computed on first use: content-crc.ts), only while
+   * `blobVersion` is still its current version (one conditional update: a file replaced or
+   * restored meanwhile never takes a stale CRC). Answers whether it was saved. Not a change of
+   * the record the API shows: version and updatedAt stay.
+   */
+  saveContentCrc32(fileId: string, blobVersion: string, crc: number): Promise<boolean>;
   /**
    * What the given records say about blob versions (coffer gc): one indexed lookup for a page
    * of file ids, never a scan. Ids without a record are absent from the map.

@@ -166,6 +166,7 @@ export class FileUploads {
       contentType,
       lastModified: stored.lastModified,
       checksumSha256: check.checksumSha256,
+      crc32: check.crc32,
     };
     const quotas = await this.#o.limits.quotasOf(file.projectId);
     const replaced = await this.#commitUpload(file, upload, quotas).catch(async (error: unknown) => {
@@ -237,6 +238,8 @@ export class FileUploads {
             lastModified: pinned.lastModified,
             checksumSha256: pinned.checksumSha256 ?? null,
           },
+          // Bytes adopted from a direct upload never passed through Coffer: none (null).
+          contentCrc32: pinned.crc32 ?? null,
           pendingVersion: file.pendingUpload?.blobVersion ?? null,
           event,
         },

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { assignProjectSettings, assignSettings } from './assign-project-settings.ts';
-import { defaultProjectSettings, readStoredSettings } from './project-settings.ts';
+import { defaultProjectSettings } from './project-settings.ts';
+import { readStoredSettings } from './read-stored-settings.ts';
 import { isContentTypeAllowed, parseByteSize } from './setting-parsers.ts';
 
 it('applies name=value assignments, and name= restores a default', () => {

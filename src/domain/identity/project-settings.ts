@@ -14,6 +14,7 @@ import {
   parseRoleNames,
   parseTokenLifetime,
   parseWholeNumber,
+  requiredSizeSetting,
   type SettingDefinition,
   sizeSetting,
   wholeNumberSetting,
@@ -104,6 +105,10 @@ export type ProjectSettings = {
   videoRenditions: 'on' | 'off';
   /** The longest video that gets a poster (and placeholder); longer ones are probed only. */
   maxVideoSeconds: number;
+  /** The most files one archive (`POST /api/v1/archives`, issue 40) may hold. */
+  maxArchiveFiles: number;
+  /** The most bytes of files one archive may hold (its ZIP is a little larger). */
+  maxArchiveBytes: number;
 };
 
 /** The most versions a file may keep, and the longest retention: bounds of what a sweep must walk. */
@@ -111,6 +116,8 @@ export const maxVersionsKept = 1000;
 export const maxRetentionDays = 3650;
 /** The highest maxVideoSeconds: a day of video. */
 export const maxVideoSecondsLimit = 86_400;
+/** The highest maxArchiveFiles: an archive's entries are rows written at once, at its creation. */
+export const maxArchiveFilesLimit = 1_000_000;
 
 /** The highest maxFolderOperationFiles: a million row changes is already a long transaction. */
 export const maxFolderOperationFilesLimit = 1_000_000;
@@ -147,6 +154,8 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   trashRetentionDays: 30,
   videoRenditions: 'on',
   maxVideoSeconds: 14_400,
+  maxArchiveFiles: 10_000,
+  maxArchiveBytes: 10 * 1024 ** 3,
 });
 
 export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDefinition> = {
@@ -273,27 +282,12 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
     maxVideoSecondsLimit,
     1,
   ),
+  maxArchiveFiles: wholeNumberSetting(
+    `the most files one zip archive may hold, 1 to ${maxArchiveFilesLimit}`,
+    maxArchiveFilesLimit,
+    1,
+  ),
+  maxArchiveBytes: requiredSizeSetting('the most bytes of files one zip archive may hold'),
 };
 
 export const projectSettingNames = Object.keys(projectSettingDefinitions) as (keyof ProjectSettings)[];
-
-/**
- * The settings stored as JSON text: every known, well-formed value over the defaults.
- * `defaults` may replace some (adminRoles: the project's own admin role, projects.admin_role).
- */
-export function readStoredSettings(json: string, defaults: Partial<ProjectSettings> = {}): ProjectSettings {
-  let stored: unknown;
-  try {
-    stored = JSON.parse(json);
-  } catch {
-    stored = {};
-  }
-  const settings: Record<string, unknown> = { ...defaultProjectSettings, ...defaults };
-  if (stored !== null && typeof stored === 'object') {
-    for (const name of projectSettingNames) {
-      const value = (stored as Record<string, unknown>)[name];
-      if (projectSettingDefinitions[name].isValid(value)) settings[name] = value;
-    }
-  }
-  return settings as ProjectSettings;
-}

@@ -112,6 +112,20 @@ export function sizeSetting(what: string): SettingDefinition {
   };
 }
 
+/** A size that must be set (never none), at least one byte. */
+export function requiredSizeSetting(what: string): SettingDefinition {
+  return {
+    description: `${what}: bytes or KiB/MiB/GiB/TiB (e.g. 10GiB)`,
+    parse: (text, name) => {
+      const bytes = text.toLowerCase() === 'none' ? null : parseByteSize(text, name);
+      if (bytes === null || bytes < 1)
+        throw validationFailed(`${name} must be a size of at least 1 byte, such as 10GiB`);
+      return bytes;
+    },
+    isValid: (value) => Number.isSafeInteger(value) && (value as number) >= 1,
+  };
+}
+
 export function countSetting(what: string): SettingDefinition {
   return {
     description: `${what}: a whole number, or none`,

@@ -10,6 +10,8 @@ export const blobPathPrefix = '/blob/v1/files/';
 export const renditionPathPrefix = '/blob/v1/renditions/';
 /** Gateway path of a new version's upload (issue 38); the signed query string is the credential. */
 export const versionUploadPathPrefix = '/blob/v1/versions/';
+/** Gateway path of an archive (issue 40): one ZIP of many files; the signed query string is the credential. */
+export const archivePathPrefix = '/blob/v1/archives/';
 /** Gateway path of a resumable upload (tus 1.0); the signed query string is the credential. */
 export const resumablePathPrefix = '/blob/v1/uploads/';
 
@@ -182,6 +184,18 @@ export class LinkIssuer {
     });
     const query = toGatewayQuery({ expiresAt, generation, keyId, signature });
     return { url: `${this.#baseUrl()}${renditionPathPrefix}${file.id}/${spec}?${query}`, expiresAt };
+  }
+
+  /**
+   * A link to an archive (issue 40): always through the gateway, which makes the ZIP. No links
+   * generation is signed: the gateway checks every file's generation against the one the
+   * archive recorded, so revoking any file's links stops the archive (ARCHIVE_STALE).
+   */
+  async issueArchive(archiveId: string, expiresAt: number): Promise<IssuedLink> {
+    return {
+      url: await this.#gatewayUrl('archive', archiveId, expiresAt, undefined, archivePathPrefix),
+      expiresAt,
+    };
   }
 
   /** Checks a gateway link; throws INVALID_SIGNATURE or LINK_EXPIRED. */

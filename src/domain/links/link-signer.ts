@@ -7,9 +7,10 @@ import { invalidSignature, linkExpired } from '../../errors/errors.ts';
  * link can never be replayed as an upload link for the same file, nor the other way round.
  * `resume` links name a resumable upload (their `fileId` is the upload's id); `render` links
  * a rendition of a file (issue 21), its canonical spec signed with it; `upload-version` links
- * a new version's upload (issue 38; their `fileId` is the version upload's id).
+ * a new version's upload (issue 38; their `fileId` is the version upload's id); `archive` links
+ * one ZIP of many files (issue 40; their `fileId` is the archive's id).
  */
-export type LinkOperation = 'upload' | 'download' | 'resume' | 'render' | 'upload-version';
+export type LinkOperation = 'upload' | 'download' | 'resume' | 'render' | 'upload-version' | 'archive';
 
 export type HmacKey = { id: string; secret: Buffer };
 

@@ -28,7 +28,7 @@ export type HeldUpload = { upload: ResumableUpload; file: FileRecord; owner: str
 
 /**
  * Writes a chunk under the upload's lease and moves the offset to what the store made durable,
- * with the running SHA-256's state there (as the bytes stream, at each flush boundary, and at
+ * with the running SHA-256's state and CRC-32 there (as the bytes stream, at each flush boundary, and at
  * the end); commits when that is the whole length. A chunk whose checksum fails moves nothing
  * (460); a body cut off midway moves the offset to what was kept (unless it carried a checksum,
  * which a part cannot match) and then fails as the body did.
@@ -53,11 +53,16 @@ export async function appendChunk(
           to: end.offset,
           expiresAt: context.expiresAt,
           sha256State: end.sha256State,
+          crc32State: end.crc32State,
         }))
       )
         throw uploadLocked(1); // the lease lapsed and another writer took the upload
     }
-    moved = { ...upload, offset: end.offset, sha256State: end.sha256State, expiresAt: context.expiresAt };
+    moved = {
+      ...upload,
+      ...{ offset: end.offset, sha256State: end.sha256State, crc32State: end.crc32State },
+      expiresAt: context.expiresAt,
+    };
     if (written.failure !== undefined) {
       if (running) discard(running);
       running = undefined;
@@ -94,17 +99,19 @@ type Written = {
 async function toKeptEnd(
   written: Written,
   running: RunningDigest | undefined,
-): Promise<{ offset: number; sha256State: Uint8Array | null }> {
+): Promise<{ offset: number; sha256State: Uint8Array | null; crc32State: number | null }> {
   const { offset, stream, rowOffset } = written;
-  if (!running) return { offset, sha256State: null };
+  const none = { offset, sha256State: null, crc32State: null };
+  if (!running) return none;
   if (running.offset + stream.hashedBytes === offset) {
     const state = await running.sha256.save().catch(() => undefined);
-    return { offset, sha256State: state?.length ? state : null };
+    return state?.length ? { offset, sha256State: state, crc32State: running.crc32 } : none;
   }
   const checkpoint = stream.takeCheckpoints(rowOffset, offset).at(-1);
   const state = checkpoint && (await checkpoint.state.catch(() => undefined));
-  if (checkpoint && state?.length) return { offset: checkpoint.offset, sha256State: state };
-  return { offset, sha256State: null };
+  if (checkpoint && state?.length)
+    return { offset: checkpoint.offset, sha256State: state, crc32State: checkpoint.crc32 };
+  return none;
 }
 
 /** Streams the chunk into the partial store; the answer is the new durable offset (or a failure). */

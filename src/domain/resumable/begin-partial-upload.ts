@@ -28,6 +28,7 @@ export async function beginPartialUpload(
     offset: 0,
     storeState,
     sha256State: null,
+    crc32State: null,
     state: 'receiving',
     etag: null,
     expiresAt: upload.expiresAt,

@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import { contentMismatch } from '../../errors/errors.ts';
 import { noteIncomingBytes } from '../blobs/incoming-bytes.ts';
 import type { RunningDigest } from './running-digests.ts';
@@ -8,8 +9,8 @@ import type { RunningDigest } from './running-digests.ts';
 export const chunkChecksumAlgorithms = ['sha1', 'sha256'] as const;
 export type ChunkChecksum = { algorithm: (typeof chunkChecksumAlgorithms)[number]; base64: string };
 
-/** The running SHA-256's saved state at an upload's offset (a save() under way). */
-export type Checkpoint = { offset: number; state: Promise<Uint8Array> };
+/** The running SHA-256's saved state at an upload's offset (a save() under way), and the CRC-32 there. */
+export type Checkpoint = { offset: number; state: Promise<Uint8Array>; crc32: number | null };
 
 /**
  * Where the running SHA-256's state is saved: every MiB of the upload (absolute offsets), the
@@ -84,13 +85,14 @@ export class ChunkStream extends Transform {
       const offset = running.offset + this.hashedBytes;
       const toCheckpoint = checkpointEveryBytes - (offset % checkpointEveryBytes);
       const piece = chunk.subarray(at, at + toCheckpoint);
+      if (running.crc32 !== null) running.crc32 = crc32(piece, running.crc32);
       await running.sha256.update(piece);
       at += piece.length;
       this.hashedBytes += piece.length;
       if (piece.length === toCheckpoint) {
         const state = running.sha256.save();
         state.catch(() => {}); // a checkpoint no one takes must not go unheard
-        this.#checkpoints.push({ offset: offset + piece.length, state });
+        this.#checkpoints.push({ offset: offset + piece.length, state, crc32: running.crc32 });
       }
     }
   }

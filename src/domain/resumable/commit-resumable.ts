@@ -36,6 +36,7 @@ export async function commitResumable(
 ): Promise<string> {
   // Finished first: whatever fails next, no digest is left open on the hashing thread.
   const sha256 = running && (await running.sha256.digest());
+  const runningCrc32 = running ? running.crc32 : undefined;
   const file = await options.targets.findById(upload.fileId);
   if (!file) throw uploadNotFound();
   const committed = committedEtag(file, upload);
@@ -44,12 +45,11 @@ export async function commitResumable(
   const contentType = toContentType(file.declared.contentType ?? undefined, file.filePath);
   // The one digest of the bytes: the file's checksum, and the disk store's ETag (content-etag.ts).
   const stored = await options.partials.complete(blob, { contentType, ...(sha256 && { sha256 }) });
-  const pending = await checkPublished(options, file, stored, sha256?.toString('base64')).catch(
-    async (error: unknown) => {
-      await refuse(options, upload, blob, error);
-      throw error;
-    },
-  );
+  const digests = sha256 && { sha256: sha256.toString('base64'), crc32: runningCrc32 ?? null };
+  const pending = await checkPublished(options, file, stored, digests).catch(async (error: unknown) => {
+    await refuse(options, upload, blob, error);
+    throw error;
+  });
   const outcome = await options.targets.commitUpload(
     file.id,
     pending,
@@ -70,10 +70,10 @@ async function checkPublished(
   options: CommitOptions,
   file: FileRecord,
   stored: StoredBlob,
-  runningSha256: string | undefined,
+  running: { sha256: string; crc32: number | null } | undefined,
 ): Promise<PendingUpload> {
-  const checksumSha256 =
-    runningSha256 ?? (await hashStoredVersion(options, toStorageKey(file), stored.version));
+  const digests = running ?? (await hashStoredVersion(options, toStorageKey(file), stored.version));
+  const checksumSha256 = digests.sha256;
   const contentType = await checkStoredContent(options, file, stored, checksumSha256);
   return {
     blobVersion: stored.version,
@@ -82,6 +82,7 @@ async function checkPublished(
     contentType,
     lastModified: stored.lastModified,
     checksumSha256,
+    crc32: digests.crc32,
   };
 }
 

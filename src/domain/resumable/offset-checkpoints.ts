@@ -18,7 +18,7 @@ export type OffsetCheckpointsOptions = {
 
 /**
  * Moves an upload's row along while a PATCH still streams (issue 35, item 4): an offset the
- * store made durable becomes the row's offset, with the running SHA-256's state there, in one
+ * store made durable becomes the row's offset, with the running SHA-256's state and CRC-32 there, in one
  * update, so a kill -9 mid-PATCH keeps what reached the store and the state agrees with the
  * offset. The state is saved at checkpoints only (chunk-stream.ts), so the row moves to the
  * last checkpoint at or below the durable offset. One update at a time; a database failure
@@ -62,6 +62,7 @@ export class OffsetCheckpoints {
         to: target.offset,
         expiresAt: this.#o.expiresAt,
         sha256State: sha256State ?? null,
+        crc32State: target.crc32 ?? null,
       };
       const moved = await this.#o.uploads
         .advance(this.#o.uploadId, this.#o.owner, move)
@@ -75,7 +76,7 @@ export class OffsetCheckpoints {
     }
   }
 
-  #nextTarget(): { offset: number; state?: Promise<Uint8Array> } | undefined {
+  #nextTarget(): { offset: number; state?: Promise<Uint8Array>; crc32?: number | null } | undefined {
     if (!this.#o.hashed) return this.#durable > this.rowOffset ? { offset: this.#durable } : undefined;
     return this.#o.stream.takeCheckpoints(this.rowOffset, this.#durable).at(-1);
   }

@@ -6,8 +6,14 @@ import type { NewResumableUpload, ResumableUpload } from './resumable-upload.ts'
  */
 export type Lease = { owner: string; until: Date; holder?: string | null };
 
-/** Where a PATCH leaves the upload: its new offset, and the running SHA-256's state there (or none). */
-export type OffsetMove = { from: number; to: number; expiresAt: Date; sha256State?: Uint8Array | null };
+/** Where a PATCH leaves the upload: its new offset, and the running SHA-256's state and CRC-32 there (or none). */
+export type OffsetMove = {
+  from: number;
+  to: number;
+  expiresAt: Date;
+  sha256State?: Uint8Array | null;
+  crc32State?: number | null;
+};
 
 /** Resumable uploads in progress: their offsets, and the lease that lets one writer at a time in. */
 export interface ResumableUploadRepository {
@@ -32,8 +38,8 @@ export interface ResumableUploadRepository {
   renewLease(id: string, lease: Lease): Promise<boolean>;
   releaseLease(id: string, owner: string): Promise<void>;
   /**
-   * Moves the offset from `from` to `to`, saves the SHA-256 state there (none when `sha256State`
-   * is null or absent) and slides the expiry, in one update, only while `owner` holds the
+   * Moves the offset from `from` to `to`, saves the SHA-256 state and the CRC-32 there (none
+   * when `sha256State` is null or absent) and slides the expiry, in one update, only while `owner` holds the
    * lease and the offset is still `from`: false otherwise (nothing changes).
    */
   advance(id: string, owner: string, move: OffsetMove): Promise<boolean>;

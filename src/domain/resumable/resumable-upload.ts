@@ -27,6 +27,11 @@ export type ResumableUpload = {
    * was kept (a chunk cut off between two checkpoints): the commit reads the bytes back.
    */
   sha256State: Uint8Array | null;
+  /**
+   * The running CRC-32 (issue 40) after the first `offset` bytes, saved with sha256State; null
+   * when none was kept (nor then the SHA-256's, or a row from before migration 0036).
+   */
+  crc32State: number | null;
   state: 'receiving' | 'committed';
   /** The ETag the commit answered (a PUT's), kept so a repeated final PATCH answers it again. */
   etag: string | null;
@@ -35,7 +40,10 @@ export type ResumableUpload = {
   createdAt: Date;
 };
 
-export type NewResumableUpload = Omit<ResumableUpload, 'offset' | 'state' | 'etag' | 'sha256State'>;
+export type NewResumableUpload = Omit<
+  ResumableUpload,
+  'offset' | 'state' | 'etag' | 'sha256State' | 'crc32State'
+>;
 
 /** Where the upload's bytes wait, as the partial blob store names them. */
 export function toPartialBlob(upload: ResumableUpload): PartialBlob {

@@ -1,8 +1,12 @@
 import type { HashDigest, HashThread } from '../files/hash-thread.ts';
 import type { ResumableUpload } from './resumable-upload.ts';
 
-/** The digest of an upload's bytes from 0 to `offset`, as they arrived. */
-export type RunningDigest = { offset: number; sha256: HashDigest };
+/**
+ * The digest of an upload's bytes from 0 to `offset`, as they arrived, and their CRC-32 (issue
+ * 40; null when it cannot be known: a state saved before migration 0036). Both move on as the
+ * chunk's bytes are hashed (chunk-stream.ts).
+ */
+export type RunningDigest = { offset: number; sha256: HashDigest; crc32: number | null };
 
 /** Idle digests kept at most: each costs the hashing thread a little state, and nothing else. */
 const maxKept = 256;
@@ -27,14 +31,16 @@ export class RunningDigests {
    * The digest to continue at the upload's offset: the kept one if it ends there, else one
    * from the state saved with the offset, else a new one at 0 (or none).
    */
-  take(upload: Pick<ResumableUpload, 'id' | 'offset' | 'sha256State'>): RunningDigest | undefined {
-    const { id, offset, sha256State } = upload;
+  take(
+    upload: Pick<ResumableUpload, 'id' | 'offset' | 'sha256State' | 'crc32State'>,
+  ): RunningDigest | undefined {
+    const { id, offset, sha256State, crc32State } = upload;
     const kept = this.#byUpload.get(id);
     this.#byUpload.delete(id);
     if (kept && kept.offset === offset) return kept;
     if (kept) discard(kept);
-    if (offset === 0) return { offset: 0, sha256: this.#hashes.openResumable() };
-    if (sha256State) return { offset, sha256: this.#hashes.openResumable(sha256State) };
+    if (offset === 0) return { offset: 0, sha256: this.#hashes.openResumable(), crc32: 0 };
+    if (sha256State) return { offset, sha256: this.#hashes.openResumable(sha256State), crc32: crc32State };
     return undefined;
   }
 

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import { contentMismatch } from '../../errors/errors.ts';
 import type { BlobStore, StoredBlob } from '../blobs/blob-store.ts';
 import { toContentType } from '../files/content-type.ts';
@@ -33,23 +34,30 @@ export async function checkStoredContent(
   return contentType;
 }
 
-/** The SHA-256 (base64) of a stored version, read back whole: when no running digest was kept. */
+/**
+ * The SHA-256 (base64) and CRC-32 of a stored version, read back whole in one pass: when no
+ * running digest was kept.
+ */
 export async function hashStoredVersion(
   options: StoredContentOptions,
   key: string,
   version: string,
-): Promise<string> {
+): Promise<{ sha256: string; crc32: number }> {
   const opened = await options.blobs.get(key, version);
   if (!opened) throw new Error(`the published version ${key}.${version} cannot be read`);
   const sha256 = options.hashes.open();
+  let crc = 0;
   try {
-    if (Buffer.isBuffer(opened.body)) await sha256.update(opened.body);
-    else for await (const chunk of opened.body as Readable) await sha256.update(chunk as Buffer);
+    const chunks = Buffer.isBuffer(opened.body) ? [opened.body] : (opened.body as Readable);
+    for await (const chunk of chunks) {
+      crc = crc32(chunk as Buffer, crc);
+      await sha256.update(chunk as Buffer);
+    }
   } catch (error) {
     sha256.discard();
     throw error;
   }
-  return (await sha256.digest()).toString('base64');
+  return { sha256: (await sha256.digest()).toString('base64'), crc32: crc };
 }
 
 async function readHead(blobs: BlobStore, file: FileRecord, stored: StoredBlob): Promise<Buffer> {

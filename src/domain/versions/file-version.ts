@@ -11,6 +11,8 @@ export type FileVersion = {
   blobVersion: string;
   etag: string;
   content: FileContentInfo;
+  /** The CRC-32 (uint32) of its bytes; null when not known (as FileRecord.contentCrc32). */
+  contentCrc32: number | null;
   createdAt: Date;
   createdBy: string;
   /** When another version became current. */

@@ -75,6 +75,8 @@ export class FileVersions {
         blobVersion: version.blobVersion,
         etag: version.etag,
         content: { ...version.content, checksumSha256: version.content.checksumSha256 ?? null },
+        // The same bytes: their CRC-32 travels with them.
+        contentCrc32: version.contentCrc32,
         createdBy: principal.userId,
       },
       {

@@ -10,6 +10,8 @@ export type NewCurrentVersion = {
   blobVersion: string;
   etag: string;
   content: { sizeBytes: number; contentType: string; lastModified: Date; checksumSha256: string | null };
+  /** The CRC-32 of the bytes, which travels with them (null: not known). */
+  contentCrc32: number | null;
   createdBy: string;
 };
 

@@ -131,6 +131,7 @@ export class VersionUploads {
       contentType,
       lastModified: stored.lastModified,
       checksumSha256: check.checksumSha256,
+      crc32: check.crc32,
     };
     const outcome = await this.#o.versions
       .commitUpload(upload.id, pending, await this.#o.limits.quotasOf(file.projectId))
@@ -187,6 +188,7 @@ export class VersionUploads {
             lastModified: pinned.lastModified,
             checksumSha256: pinned.checksumSha256 ?? null,
           },
+          contentCrc32: pinned.crc32 ?? null,
           createdBy: principal.userId,
         },
         {

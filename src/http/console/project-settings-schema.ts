@@ -1,6 +1,7 @@
 import type { Project } from '../../domain/identity/project-repository.ts';
 import {
   defaultProjectSettings,
+  maxArchiveFilesLimit,
   maxFolderOperationFilesLimit,
   maxPresignedDownloadSeconds,
   maxRetentionDays,
@@ -76,6 +77,8 @@ const controls: Record<keyof ProjectSettings, SettingControl> = {
   trashRetentionDays: { kind: 'number', unit: 'days', min: 0, max: maxRetentionDays },
   videoRenditions: { kind: 'choice' },
   maxVideoSeconds: { kind: 'number', unit: 'seconds', min: 1, max: maxVideoSecondsLimit },
+  maxArchiveFiles: { kind: 'number', unit: 'count', min: 1, max: maxArchiveFilesLimit },
+  maxArchiveBytes: { kind: 'number', unit: 'bytes', min: 1, max: Number.MAX_SAFE_INTEGER },
 };
 
 /** The defaults of one project: the domain's, with its own admin role (projects.admin_role). */

@@ -5,6 +5,7 @@ import { installNulTextGuard } from '../plugins/nul-text-guard.ts';
 import { installNoStore } from '../plugins/response-hardening.ts';
 import type { TypedApp } from '../route-context.ts';
 import { accountRoutes } from './accounts/account-routes.ts';
+import { archiveRoutes } from './archives/archive-routes.ts';
 import { auditRoutes } from './audit/audit-routes.ts';
 import { authRoutes } from './auth/auth-routes.ts';
 import { eventRoutes } from './events/events-routes.ts';
@@ -30,6 +31,7 @@ const routes = [
   ...folderRoutes,
   ...folderChangeRoutes,
   ...trashRoutes,
+  ...archiveRoutes,
   ...uploadRoutes,
   ...multipartRoutes,
   ...webhookRoutes,

@@ -1,5 +1,6 @@
 import type { Services } from '../../services.ts';
 import type { TypedApp } from '../route-context.ts';
+import { getArchive } from './get-archive.ts';
 import { getBlob } from './get-blob.ts';
 import { getRendition } from './get-rendition.ts';
 import { putBlob } from './put-blob.ts';
@@ -40,4 +41,5 @@ export async function dataPlane(app: TypedApp, services: Services): Promise<void
   resumableRoutes(app, services);
   getBlob(app, services);
   getRendition(app, services);
+  getArchive(app, services);
 }

@@ -106,4 +106,33 @@ export const dataPlaneOperations: Record<string, Operation> = {
       headers: downloadHeaders,
     },
   },
+  'GET /blob/v1/archives/:archiveId': {
+    operationId: 'downloadArchive',
+    description:
+      'The ZIP of POST /api/v1/archives, through its signed link: stored entries (no recompression), UTF-8 names, ZIP64 where needed. Its length, ETag and every byte are fixed when the archive is made, so Range (206) with If-Range resumes a broken download; If-None-Match and If-Modified-Since as a download. Before any byte, every file is checked to be the one the archive was made of: one deleted, trashed, replaced or whose links were revoked is 410 ARCHIVE_STALE.',
+    summary: 'Download an archive (one ZIP of many files) through its signed link',
+    access: 'link',
+    errors: ['NOT_FOUND', 'ARCHIVE_STALE', 'RANGE_NOT_SATISFIABLE'],
+    success: {
+      status: 200,
+      description: 'The whole ZIP (application/zip)',
+      binary: true,
+      ranges: true,
+      headers: downloadHeaders,
+    },
+  },
+  'HEAD /blob/v1/archives/:archiveId': {
+    operationId: 'headArchive',
+    description:
+      'What a GET of the archive link would answer (its exact length, ETag), without the bytes; 410 ARCHIVE_STALE as the GET.',
+    summary: "An archive's headers (exact length, ETag) without its bytes",
+    access: 'link',
+    errors: ['NOT_FOUND', 'ARCHIVE_STALE'],
+    success: {
+      status: 200,
+      description: 'The headers of the archive download, without the bytes',
+      binary: true,
+      headers: downloadHeaders,
+    },
+  },
 };

@@ -1,4 +1,5 @@
 import { accountOperations } from './account-operations.ts';
+import { archiveOperations } from './archive-operations.ts';
 import { auditOperations } from './audit-operations.ts';
 import { dataPlaneOperations } from './data-plane-operations.ts';
 import { folderChangeOperations } from './folder-change-operations.ts';
@@ -235,6 +236,7 @@ export const operations: Record<string, Operation> = {
   ...folderChangeOperations,
   ...versionOperations,
   ...trashOperations,
+  ...archiveOperations,
   ...signInOperations,
   ...dataPlaneOperations,
   ...uploadOperations,

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AppError, isAppError } from '../../errors/app-error.ts';
+import { type AppError, type ErrorDetails, isAppError } from '../../errors/app-error.ts';
 import type { ErrorCode } from '../../errors/error-codes.ts';
 import {
   bodyTooLarge,
@@ -12,7 +12,13 @@ import {
 } from '../../errors/errors.ts';
 
 /** The one JSON shape of every error (DESIGN §5). */
-export type ErrorBody = { statusCode: number; error: string; code: ErrorCode; message: string };
+export type ErrorBody = {
+  statusCode: number;
+  error: string;
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetails;
+};
 
 export function toErrorBody(error: AppError): ErrorBody {
   return {
@@ -20,6 +26,7 @@ export function toErrorBody(error: AppError): ErrorBody {
     error: STATUS_CODES[error.statusCode] ?? extraReasons[error.statusCode] ?? 'Error',
     code: error.code,
     message: error.message,
+    ...(error.details !== undefined && { details: error.details }),
   };
 }
 

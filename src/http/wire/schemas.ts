@@ -168,6 +168,15 @@ export const ErrorSchema = Type.Object(
     error: Type.String(),
     code: Type.String(),
     message: Type.String(),
+    details: Type.Optional(
+      Type.Object(
+        {
+          fileIds: Type.Array(Type.String(), { description: 'the refused files, at most 100' }),
+          moreFileIds: Type.Integer({ description: 'how many more were refused and not listed' }),
+        },
+        { description: 'a call about many files (POST /api/v1/archives): the ones it refused' },
+      ),
+    ),
   },
   { title: 'Error' },
 );

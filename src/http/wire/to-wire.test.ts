@@ -13,6 +13,7 @@ function record(): FileRecord {
     verified: true,
     etag: '"abc"',
     content: { sizeBytes: 3, contentType: 'text/plain', lastModified: new Date(0) },
+    contentCrc32: null,
     blobVersion: 'v1',
     pendingUpload: null,
     uploadExpiresAt: 0,

@@ -6,7 +6,9 @@ import { accessEpoch } from './access-epoch.ts';
 import { accountTokens } from './account-tokens.ts';
 import { aclListingKeys } from './acl-listing-keys.ts';
 import { appCredentials } from './app-credentials.ts';
+import { archives } from './archives.ts';
 import { consoleSignInLinks } from './console-sign-in-links.ts';
+import { contentCrc32 } from './content-crc32.ts';
 import { events } from './events.ts';
 import { fileBlobSharing } from './file-blob-sharing.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
@@ -77,7 +79,9 @@ const migrations: Record<string, Migration> = {
   '0033_user_identities': userIdentities,
   '0034_versions_and_trash': versionsAndTrash,
   '0035_media_meta': mediaMeta,
+  '0036_content_crc32': contentCrc32,
   '0037_search_indexes': searchIndexes,
+  '0038_archives': archives,
 };
 
 /** The names of every migration, in the order they run. */

@@ -51,13 +51,20 @@ const mirroredFileColumnsOf0034 = [
 /** The columns migration 0035 (media-meta.ts) added to `files` and `trashed_files`. */
 export const mediaMetaColumns = ['media_duration_ms', 'media_video_codec', 'media_audio_codec'] as const;
 
+/** The columns migration 0036 (content-crc32.ts) added to `files` and `trashed_files`. */
+export const contentCrc32Columns = ['content_crc32', 'upload_crc32'] as const;
+
 /**
  * The columns `trashed_files` mirrors from `files`: every column but the generated
  * `folder_path`. A trashed file is its row moved whole, so restoring it moves the row back
  * (repositories/trash/). A migration that adds a column to `files` adds it here and to
  * `trashed_files`: the type check below fails the build otherwise.
  */
-export const mirroredFileColumns = [...mirroredFileColumnsOf0034, ...mediaMetaColumns] as const;
+export const mirroredFileColumns = [
+  ...mirroredFileColumnsOf0034,
+  ...mediaMetaColumns,
+  ...contentCrc32Columns,
+] as const;
 
 /** Every column of `files` but the generated one is mirrored (a type error names any left out). */
 type UnmirroredColumn = Exclude<keyof FilesTable, (typeof mirroredFileColumns)[number] | 'folder_path'>;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AccountTokenRepository } from '../../domain/accounts/account-token.ts';
+import type { ArchiveRepository } from '../../domain/archives/archive-repository.ts';
 import type { DeliveryQueue } from '../../domain/events/delivery-queue.ts';
 import type { EventLog } from '../../domain/events/event-log.ts';
 import type { WebhookRepository } from '../../domain/events/webhook-repository.ts';
@@ -31,6 +32,7 @@ import type { TrashRepository } from '../../domain/trash/trash-repository.ts';
 import type { VersionRepository } from '../../domain/versions/version-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccountTokenRepository } from './accounts/kysely-account-token-repository.ts';
+import { KyselyArchiveRepository } from './archives/kysely-archive-repository.ts';
 import { FileViewCache } from './files/file-view-cache.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
@@ -96,6 +98,8 @@ export type Repositories = {
   sharedWithMe: SharedWithMeRepository;
   /** Trashed files: restore, purge, the trash pages (issue 38). */
   trash: TrashRepository;
+  /** ZIPs of many files, their layouts (issue 40). */
+  archives: ArchiveRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -131,5 +135,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     userIdentities: new KyselyUserIdentityRepository(db),
     sharedWithMe: new KyselySharedWithMeRepository(db, fileViews),
     trash: new KyselyTrashRepository(db),
+    archives: new KyselyArchiveRepository(db),
   };
 }

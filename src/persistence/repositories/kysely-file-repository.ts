@@ -222,6 +222,18 @@ export class KyselyFileRepository implements FileRepository {
     return setHold(this.#db, id, hold, now, event);
   }
 
+  async saveContentCrc32(fileId: string, blobVersion: string, crc: number): Promise<boolean> {
+    // A copy names its source's blob version too: the version and the bytes are the same.
+    const updated = await this.#db
+      .updateTable('files')
+      .set({ content_crc32: crc })
+      .where('id', '=', fileId)
+      .where('verified', '=', 1)
+      .where('blob_version', '=', blobVersion)
+      .executeTakeFirst();
+    return updated.numUpdatedRows > 0n;
+  }
+
   findBlobReferences(ids: readonly string[]): Promise<Map<string, BlobReferences>> {
     return findBlobReferences(this.#db, ids);
   }

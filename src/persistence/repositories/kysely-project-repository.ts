@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, SqliteAdapter, sql } from 'kysely';
 import type { NewProject, Project, ProjectRepository } from '../../domain/identity/project-repository.ts';
-import { type ProjectSettings, readStoredSettings } from '../../domain/identity/project-settings.ts';
+import type { ProjectSettings } from '../../domain/identity/project-settings.ts';
+import { readStoredSettings } from '../../domain/identity/read-stored-settings.ts';
 import { validationFailed } from '../../errors/errors.ts';
 import { isUniqueViolation } from '../database-errors.ts';
 import type { DatabaseSchema, ProjectsTable } from '../database-schema.ts';

@@ -125,6 +125,7 @@ export class KyselyResumableUploadRepository implements ResumableUploadRepositor
         expires_at: move.expiresAt.getTime(),
         // The state and the offset it belongs to in one update: they agree after any crash.
         sha256_state: move.sha256State ? Buffer.from(move.sha256State).toString('base64') : null,
+        crc32_state: move.sha256State ? (move.crc32State ?? null) : null,
       })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
@@ -193,6 +194,7 @@ function toResumableUpload(row: Selectable<ResumableUploadsTable>): ResumableUpl
     offset: Number(row.upload_offset),
     storeState: row.store_state,
     sha256State: row.sha256_state === null ? null : Buffer.from(row.sha256_state, 'base64'),
+    crc32State: row.crc32_state === null ? null : Number(row.crc32_state),
     state: row.state === 'committed' ? 'committed' : 'receiving',
     etag: row.etag,
     expiresAt: new Date(Number(row.expires_at)),

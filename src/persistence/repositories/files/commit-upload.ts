@@ -41,6 +41,7 @@ export function commitUpload(
         upload_content_type: upload.contentType,
         upload_last_modified: upload.lastModified.getTime(),
         upload_sha256: upload.checksumSha256 ?? null,
+        upload_crc32: upload.crc32 ?? null,
       })
       .where('id', '=', id)
       .execute();

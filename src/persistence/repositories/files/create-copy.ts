@@ -57,6 +57,8 @@ export async function createCopy(
         media_duration_ms,
         media_video_codec,
         media_audio_codec,
+        content_crc32,
+        upload_crc32: _uploadCrc,
         ...copied
       } = source;
       const row = {
@@ -76,6 +78,9 @@ export async function createCopy(
       const probe = { media_duration_ms, media_video_codec, media_audio_codec };
       if (media_video_codec !== null)
         await trx.updateTable('files').set(probe).where('id', '=', copy.id).execute();
+      // So does the CRC-32 of the same bytes (issue 40), when known.
+      if (content_crc32 !== null)
+        await trx.updateTable('files').set({ content_crc32 }).where('id', '=', copy.id).execute();
       await inserts.insertCreatorAcl(trx, copy.id, copy.creatorId, copy.projectId, row.created_at);
       // The quotas are judged here, after the insert moved the usage rows (locked until commit),
       // not only before the write: concurrent copies on any worker or node cannot all pass a
@@ -87,7 +92,7 @@ export async function createCopy(
       await insertEvents(trx, [event]);
       const folderAcl = (await findFolderAcls(trx, [row])).get(row.id) ?? [];
       const file = toFileRecord(
-        { ...row, ...noVersionsNorHold, ...probe },
+        { ...row, ...noVersionsNorHold, ...probe, content_crc32 },
         [{ scope: 'user', identifier: copy.creatorId }],
         folderAcl,
       );

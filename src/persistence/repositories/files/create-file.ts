@@ -57,7 +57,7 @@ export async function createFile(
 
 /**
  * A new record's columns that its insert leaves to their defaults (null): first version, no
- * hold, no video probe. Kept out of toNewFileRow, which tests of older migrations insert.
+ * hold, no video probe, no CRC-32 yet. Kept out of toNewFileRow, which tests of older migrations insert.
  */
 export const noVersionsNorHold = {
   version_id: null,
@@ -69,6 +69,8 @@ export const noVersionsNorHold = {
   media_duration_ms: null,
   media_video_codec: null,
   media_audio_codec: null,
+  content_crc32: null,
+  upload_crc32: null,
 } as const;
 
 /** The row of a new, unverified record: every column, in the same order on every call (it is prepared). */

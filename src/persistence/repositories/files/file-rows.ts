@@ -114,6 +114,7 @@ export function toFileRecord(row: FileRow, acl: AclEntry[], folderAcl: FolderAcl
           checksumSha256: row.content_sha256,
         }
       : null,
+    contentCrc32: row.content_crc32 === null ? null : Number(row.content_crc32),
     blobVersion: row.blob_version,
     pendingUpload: toPendingUpload(row),
     uploadExpiresAt: row.upload_expires_at,
@@ -161,6 +162,7 @@ function toPendingUpload(row: FileRow): PendingUpload | null {
     contentType: upload_content_type,
     lastModified: new Date(upload_last_modified),
     checksumSha256: row.upload_sha256,
+    crc32: row.upload_crc32 === null ? null : Number(row.upload_crc32),
   };
 }
 

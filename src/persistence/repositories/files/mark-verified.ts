@@ -18,7 +18,7 @@ export function markVerified(
   now: Date,
   quotas?: QuotaLimits,
 ): Promise<FileRecord | undefined> {
-  const { blobVersion, etag, content, pendingVersion, event } = verification;
+  const { blobVersion, etag, content, contentCrc32, pendingVersion, event } = verification;
   return transact(async (trx) => {
     const updated = await trx
       .updateTable('files')
@@ -36,6 +36,8 @@ export function markVerified(
         upload_last_modified: null,
         content_sha256: content.checksumSha256 ?? null,
         upload_sha256: null,
+        content_crc32: contentCrc32 ?? null,
+        upload_crc32: null,
         // An image waits for its summary (dimensions, placeholder), made off the request path.
         image_summary_due: isSummarizedType(content.contentType) ? 1 : 0,
         version: eb('version', '+', 1),

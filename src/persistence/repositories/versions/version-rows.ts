@@ -15,6 +15,7 @@ export function toFileVersion(row: Selectable<FileVersionsTable>): FileVersion {
       lastModified: new Date(Number(row.content_last_modified)),
       checksumSha256: row.content_sha256,
     },
+    contentCrc32: row.content_crc32 === null ? null : Number(row.content_crc32),
     createdAt: new Date(Number(row.created_at)),
     createdBy: row.created_by,
     noncurrentAt: new Date(Number(row.noncurrent_at)),
@@ -48,6 +49,7 @@ export function toVersionUpload(row: Selectable<VersionUploadsTable>): VersionUp
           contentType: row.upload_content_type!,
           lastModified: new Date(Number(row.upload_last_modified)),
           checksumSha256: row.upload_sha256,
+          crc32: row.upload_crc32 === null ? null : Number(row.upload_crc32),
         }
       : null,
     createdAt: new Date(Number(row.created_at)),
@@ -72,6 +74,7 @@ export function toVersionUploadRow(upload: VersionUpload): Selectable<VersionUpl
     upload_content_type: pending?.contentType ?? null,
     upload_last_modified: pending?.lastModified.getTime() ?? null,
     upload_sha256: pending?.checksumSha256 ?? null,
+    upload_crc32: pending?.crc32 ?? null,
     created_at: upload.createdAt.getTime(),
   };
 }
