@@ -7,6 +7,7 @@ import { installConsoleBarrier } from './console-barrier.ts';
 import { consoleEventRoutes } from './console-event-routes.ts';
 import { consoleHistoryRoutes } from './console-history-routes.ts';
 import { createProjectApp } from './create-project-app.ts';
+import { createProjectArchive } from './create-project-archive.ts';
 import { createProjectRoute } from './create-project-route.ts';
 import { createProjectUser } from './create-project-user.ts';
 import { deleteProjectFile } from './delete-project-file.ts';
@@ -74,6 +75,7 @@ const routes = [
   moveProjectFolder,
   deleteProjectFolder,
   shareProjectFolder,
+  createProjectArchive,
   getUsage,
   getProjectUsage,
   ...consoleEventRoutes,
