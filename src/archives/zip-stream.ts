@@ -1,8 +1,10 @@
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
-import type { ByteRange } from '../domain/blobs/blob-store.ts';
 import { dataOffsetOf, type PlacedZipEntry, type ZipLayout } from './zip-layout.ts';
 import { centralHeader, dataDescriptor, descriptorLength, endRecords, localHeader } from './zip-records.ts';
+
+/** An inclusive range of bytes (the same shape as the blob stores' ByteRange). */
+export type ByteRange = { start: number; end: number };
 
 /** Where an archive's entries and bytes come from; entries are read a page at a time. */
 export type ZipSource<Entry extends PlacedZipEntry = PlacedZipEntry> = {
@@ -22,14 +24,19 @@ export type ZipSource<Entry extends PlacedZipEntry = PlacedZipEntry> = {
 /**
  * The bytes of an inclusive range of the archive, generated as they are read: headers made per
  * entry, each entry's data streamed from its store, entries read a page at a time. Memory stays
- * one chunk and one page whatever the archive's size. Aborting `signal` stops the store reads.
+ * a page of entries and up to 2 MiB of bytes read ahead (two of the local store's 1 MiB reads,
+ * so the next read overlaps the socket's write) whatever the archive's size. Aborting `signal`
+ * stops the store reads.
  */
 export function openZipRange<Entry extends PlacedZipEntry>(
   source: ZipSource<Entry>,
   range: ByteRange,
   signal: AbortSignal,
 ): Readable {
-  return Readable.from(zipBytes(source, range, signal), { objectMode: false, highWaterMark: 64 * 1024 });
+  return Readable.from(zipBytes(source, range, signal), {
+    objectMode: false,
+    highWaterMark: 2 * 1024 * 1024,
+  });
 }
 
 async function* zipBytes<Entry extends PlacedZipEntry>(
@@ -57,6 +64,8 @@ async function* zipBytes<Entry extends PlacedZipEntry>(
         // The whole of an entry's bytes going out is the moment to learn its CRC for free.
         const learnsCrc = crc === null && first === 0 && last === entry.size - 1;
         let running = 0;
+        // A client gone by now needs no more bytes opened for it.
+        signal.throwIfAborted();
         const body = await source.openData(entry, { start: first, end: last }, signal);
         for await (const chunk of toChunks(body)) {
           if (learnsCrc) running = crc32(chunk, running);

@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { addAbortSignal, Readable } from 'node:stream';
 import type { DirectBody, DirectDestination } from '../domain/blobs/blob-store.ts';
 
 /** The size of each disk read: 1 MiB serves large downloads ~1.5x faster than 64 KiB. */
@@ -27,10 +27,14 @@ export class FileRangeBody extends Readable implements DirectBody {
   #direct = false;
 
   constructor(handle: FileHandle, range: { start: number; end: number }, signal?: AbortSignal) {
-    super({ highWaterMark: readBytes, signal });
+    super({ highWaterMark: readBytes });
     this.#handle = handle;
     this.#position = range.start;
     this.#end = range.end + 1;
+    // Not given to super(): a signal aborted already destroys the stream at once, and
+    // _destroy must find the handle to close it (before this line it would throw, and the
+    // handle would stay open until garbage collection).
+    if (signal) addAbortSignal(signal, this);
   }
 
   override _read(): void {

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { type PlacedZipEntry, ZipLayoutBuilder } from '../../archives/zip-layout.ts';
-import type { ZipSource } from '../../archives/zip-stream.ts';
+import { openZipRange } from '../../archives/zip-stream.ts';
 import { archiveStale, archiveTooLarge, notFound } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
+import type { ByteRange } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
 import type { FileStores } from '../files/file-stores.ts';
 import type { GatewayLink } from '../files/get-linked-file.ts';
@@ -39,7 +41,11 @@ export type CreatedArchive = {
 };
 
 /** An archive the gateway may serve: its record and where its bytes come from. */
-export type ServableArchive = { archive: ArchiveRecord; source: ZipSource<ArchiveEntry> };
+export type ServableArchive = {
+  archive: ArchiveRecord;
+  /** The bytes of an inclusive range, made as they are read; aborting `signal` stops the store reads. */
+  open(range: ByteRange, signal: AbortSignal): Readable;
+};
 
 /**
  * Archives (issue 40): one ZIP of many files behind one signed link. Access is decided for
@@ -159,6 +165,7 @@ export class Archives {
     const archive = await this.#o.archives.findById(link.fileId);
     if (!archive) throw notFound('archive');
     if ((await this.#o.archives.countStaleEntries(archive.id)) > 0) throw archiveStale();
-    return { archive, source: toZipSource({ ...this.#o, archive }) };
+    const source = toZipSource({ ...this.#o, archive });
+    return { archive, open: (range, signal) => openZipRange(source, range, signal) };
   }
 }

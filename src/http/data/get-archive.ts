@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { openZipRange } from '../../archives/zip-stream.ts';
 import { toAttachmentDisposition } from '../../domain/files/content-disposition.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { toGatewayLink } from './gateway-link.ts';
@@ -18,7 +17,7 @@ export const getArchive: RouteRegistrar = (app, services) => {
     exposeHeadRoute: false,
     schema: { hide: true, params: Type.Object({ archiveId: Type.String() }) },
     handler: async (request, reply) => {
-      const { archive, source } = await services.archives.getServable(
+      const { archive, open } = await services.archives.getServable(
         toGatewayLink(request.url, { fileId: request.params.archiveId }),
       );
       return sendStoredBytes(request, reply, {
@@ -32,7 +31,7 @@ export const getArchive: RouteRegistrar = (app, services) => {
           // A client gone stops the store reads: the stream's end aborts what it still had open.
           const reads = new AbortController();
           reply.raw.once('close', () => reads.abort());
-          const body = openZipRange(source, range, reads.signal);
+          const body = open(range, reads.signal);
           body.once('error', (error) => {
             reply.log.error({ err: error }, 'an archive download broke off');
           });
