@@ -80,6 +80,7 @@ const stackFiles = narrow(
     'test/client/client-folders.test.ts',
     'test/client/client-versions.test.ts',
     'test/client/client-trash.test.ts',
+    'test/client/client-find.test.ts',
     'test/client/client-sign-in.test.ts',
     'test/docs/openapi-generated-client.test.ts',
     'test/api/anonymous-signup.test.ts',

@@ -54,6 +54,16 @@ const options = {
   'userinfo-url': { type: 'string' },
   'version-id': { type: 'string' },
   empty: { type: 'boolean' },
+  custom: { type: 'string', multiple: true },
+  after: { type: 'string' },
+  before: { type: 'string' },
+  'min-size': { type: 'string' },
+  'max-size': { type: 'string' },
+  sort: { type: 'string' },
+  order: { type: 'string' },
+  scope: { type: 'string' },
+  limit: { type: 'string' },
+  folder: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -82,9 +92,10 @@ export const commonFlags: readonly Flag[] = ['data-dir', 'database-url', 'storag
 
 /**
  * Flags that may stand alone, and what one alone means: `--trust-proxy` took no value before
- * it took a number of hops or addresses (issue 25), and bare it still means the proxy in front.
+ * it took a number of hops or addresses (issue 25), and bare it still means the proxy in front;
+ * `--url` names the server to `coffer login`, and bare asks `coffer files zip` for the link.
  */
-const bareValues: Partial<Record<Flag, string>> = { 'trust-proxy': 'true' };
+const bareValues: Partial<Record<Flag, string>> = { 'trust-proxy': 'true', url: 'true' };
 
 /** Parses the command line by the flag table; a mistake in it is a ConfigError. */
 export function parseCommandLine(argv: string[]) {

@@ -2,6 +2,7 @@ import { appCommands } from './app-commands.ts';
 import { auditCommands } from './audit-commands.ts';
 import type { Command } from './command.ts';
 import { endUserCommands } from './end-user-commands.ts';
+import { findCommands } from './find-commands.ts';
 import { instanceCommands } from './instance-commands.ts';
 import { keysCommands } from './keys-commands.ts';
 import { mailCommands } from './mail-commands.ts';
@@ -25,6 +26,7 @@ export const commands: Record<string, Command> = {
   ...keysCommands,
   ...operatorCommands,
   ...endUserCommands,
+  ...findCommands,
   ...versionCommands,
   ...trashCommands,
   ...webhookCommands,

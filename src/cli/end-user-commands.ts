@@ -2,7 +2,7 @@ import { ConfigError } from '../config/config-error.ts';
 import { formatBytes } from '../domain/format-bytes.ts';
 import type { Command } from './command.ts';
 import { credentialsFilePath } from './credentials-file.ts';
-import { downloadFile, listFiles, login, logout, withSession } from './files-commands.ts';
+import { downloadFile, listFiles, login, logout, toFileLine, withSession } from './files-commands.ts';
 import { assertNotFolder, deleteFolders, moveFolder, printFolderTree } from './folder-commands.ts';
 import { createProgress } from './progress.ts';
 import {
@@ -58,11 +58,8 @@ export const endUserCommands: Record<string, Command> = {
         );
       await withSession(process.env, async (client) => {
         if (folder !== undefined) return printFolderTree(client, folder, { owner: values.owner, json });
-        for await (const file of listFiles(client, values.prefix)) {
-          const length = file.meta.ContentLength;
-          const size = length === undefined ? 'unverified' : formatBytes(Number(length));
-          console.log(json ? JSON.stringify(file) : `${file._id}  ${size.padStart(10)}  ${file.filePath}`);
-        }
+        for await (const file of listFiles(client, values.prefix))
+          console.log(json ? JSON.stringify(file) : toFileLine(file));
       });
       return undefined; // printed line by line
     },

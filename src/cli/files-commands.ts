@@ -1,9 +1,10 @@
-import { open, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CofferClient, type FileRecord, type Session } from '../../packages/client/src/index.ts';
 import { ConfigError } from '../config/config-error.ts';
+import { formatBytes } from '../domain/format-bytes.ts';
 import {
   credentialsFilePath,
   readSavedLogin,
@@ -13,6 +14,7 @@ import {
 } from './credentials-file.ts';
 import type { ProgressReporter } from './progress.ts';
 import { askSilently, readPassword } from './read-password.ts';
+import { openOutput } from './zip-files.ts';
 
 // The end-user commands (`coffer login`, `coffer files …`) talk HTTP to a running server
 // through @coffer/client, as any app would: the one exception to "the CLI calls services".
@@ -87,6 +89,13 @@ export async function* listFiles(
   yield* client.list({ filePath: prefix, pageSize: 100 });
 }
 
+/** A file as `coffer files ls` and `find` print it: id, size, path. */
+export function toFileLine(file: FileRecord): string {
+  const length = file.meta.ContentLength;
+  const size = length === undefined ? 'unverified' : formatBytes(Number(length));
+  return `${file._id}  ${size.padStart(10)}  ${file.filePath}`;
+}
+
 /** Streams a file's content to `out` (never over an existing file unless `force`). */
 export async function downloadFile(
   client: CofferClient,
@@ -96,12 +105,7 @@ export async function downloadFile(
   const record = await client.get(input.fileId);
   const out = input.out ?? path.basename(record.filePath);
   // Opened before the transfer: an existing file is refused before any byte moves.
-  const file = await open(out, input.force ? 'w' : 'wx').catch((error: unknown) => {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError(
-      code === 'EEXIST' ? `${out} exists (--force overwrites it)` : `${out}: cannot write it (${code})`,
-    );
-  });
+  const file = await openOutput(out, input.force);
   try {
     const response = await client.download(input.fileId);
     const length = Number(response.headers.get('content-length'));

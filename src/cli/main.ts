@@ -58,6 +58,10 @@ As a user of a running server (the session is kept in ~/.config/coffer/credentia
   coffer files ls <folder/> [--owner ID] [--json]   (the folder's tree with sizes; / is your root)
   coffer files upload <localPath> [--path filePath] [--json]
   coffer files download <fileId> [--out F] [--force] [--json]
+  coffer files find [--name N] [--type T] [--custom key=value]... [--after ISO] [--before ISO] [--min-size B] [--max-size B]
+    [--sort createdAt|name|size] [--order asc|desc] [--scope mine|shared|all] [--path P] [--limit 100] [--json]
+  coffer files zip --folder <folder/> [--owner ID] | <fileId>... [--out F.zip] [--force] [--url] [--json]
+    (one ZIP of the folder's files or of the ids; a broken download resumes once; --url prints the link instead)
   coffer files share|unshare <fileId> --user <userId> | --role <role> | --email E [--json]   (unshare: not --email)
   coffer files share|unshare <folder/> --user <userId> | --role <role> | --email E [--owner ID] [--json]
     (every file under the folder, present and future; unsharing ends the links it let the grantee take)
@@ -73,7 +77,7 @@ As a user of a running server (the session is kept in ~/.config/coffer/credentia
   coffer files trash --empty [--owner ID] [--json]   (purges them all, bytes and all)
   coffer files restore <fileId> [--path filePath] [--json]   (from the trash: at its old path or --path)
   coffer files purge <fileId> [--json]   (from the trash, for good)
-Export, import, upload and download show progress on stderr: a bar at a terminal, JSON lines with --json.
+Export, import, upload, download and zip show progress on stderr: a bar at a terminal, JSON lines with --json.
 Project settings:
 ${settingsHelp()}
 Every command takes --data-dir (COFFER_DATA_DIR, default ./data), --database-url and --storage-url.

@@ -252,6 +252,29 @@ const cases: Case[] = [
     args: (f) => ['import', '--in', f.badMetadataDir],
     names: (f) => new RegExp(`${literal(path.join(f.badMetadataDir, 'metadata.ndjson'))}.*line 2`),
   },
+  // files find and zip check their flags before they look for a saved login.
+  { name: 'files find --limit 0', args: () => ['files', 'find', '--limit', '0'], names: flag('--limit 0') },
+  {
+    name: 'files find --custom without =',
+    args: () => ['files', 'find', '--custom', 'album'],
+    names: flag('--custom album'),
+  },
+  {
+    name: 'files find --min-size in words',
+    args: () => ['files', 'find', '--min-size', 'big'],
+    names: flag('--min-size big'),
+  },
+  { name: 'files zip with nothing to zip', args: () => ['files', 'zip'], names: flag('--folder') },
+  {
+    name: 'files zip with a folder and ids',
+    args: () => ['files', 'zip', '--folder', 'a/', 'AAAAAAAAAAAAAAAAAAAAAA'],
+    names: flag('--folder'),
+  },
+  {
+    name: 'files zip --url with a value',
+    args: () => ['files', 'zip', '--url', 'AAAAAAAAAAAAAAAAAAAAAA'],
+    names: flag('--url'),
+  },
 ];
 
 describe('bad invocations: exit status 2 and one line naming what to fix', {

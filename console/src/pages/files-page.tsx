@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type FileView, formatBytes, type Project } from '../api.ts';
+import { downloadZip } from '../download-zip.ts';
 import { DropZone } from '../drop-zone.tsx';
 import { href } from '../router.ts';
 import {
@@ -14,16 +15,19 @@ import {
 } from '../ui.tsx';
 import { uploadFiles } from '../upload-file.ts';
 import { FileDetail, Person } from './file-detail.tsx';
+import { FileSearch, type SearchTerms } from './file-search.tsx';
 import { FileThumbnail } from './file-thumbnail.tsx';
 import { UploadForm } from './upload-form.tsx';
 
 type Page = { files: FileView[]; next: string | null };
-type Filter = { owner?: string; prefix?: string };
+/** The listing shown: an owner's or a prefix's files in path order, or (name, type) a search. */
+type Filter = { owner?: string; prefix?: string } & SearchTerms;
 
 /**
  * A project's files in path order, a page at a time (a cursor: as fast on the millionth file).
  * The open file is in the address (`#/projects/<p>/files/<fileId>`): a link to it opens it.
- * Files dropped on the list are uploaded for the owner named in the upload form.
+ * Files dropped on the list are uploaded for the owner named in the upload form. The search box
+ * (issue 40) finds by name and type across owners; files ticked in the list download as one zip.
  */
 export function FilesPage({ project, fileId }: { project: Project; fileId?: string }) {
   const [filter, setFilter] = useState<Filter>({});
@@ -31,7 +35,11 @@ export function FilesPage({ project, fileId }: { project: Project; fileId?: stri
   const [open, setOpen] = useState<FileView | null>(null);
   const [owner, setOwner] = useState('');
   const [dropped, setDropped] = useState('');
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [zipNote, setZipNote] = useState('');
   const listing = useAction();
+  const searching = useAction();
+  const zipping = useAction();
   const filtering = useAction();
   const opening = useAction();
   const dropping = useAction();
@@ -49,7 +57,9 @@ export function FilesPage({ project, fileId }: { project: Project; fileId?: stri
   };
   const load = async (wanted: Filter, cursor?: string) => {
     const query = new URLSearchParams({ ...wanted, ...(cursor ? { cursor } : {}) }).toString();
-    const answer = await api<Page>('GET', `${path}${query ? `?${query}` : ''}`);
+    const search = wanted.name !== undefined || wanted.contentType !== undefined;
+    const answer = await api<Page>('GET', `${path}${search ? '/search' : ''}${query ? `?${query}` : ''}`);
+    if (!cursor) setSelected(new Set());
     setPage((before) =>
       cursor && before ? { files: [...before.files, ...answer.files], next: answer.next } : answer,
     );
@@ -63,6 +73,24 @@ export function FilesPage({ project, fileId }: { project: Project; fileId?: stri
       setFilter(wanted);
     });
   };
+  // A search keeps the path prefix of the listing and looks across owners (the admin's view).
+  const search = async (terms: SearchTerms) => {
+    const wanted = { ...(filter.prefix ? { prefix: filter.prefix } : {}), ...terms };
+    await load(wanted);
+    setFilter(wanted);
+  };
+  const clearSearch = () => search({});
+  const toggle = (fileId: string) =>
+    setSelected((before) => {
+      const after = new Set(before);
+      if (!after.delete(fileId)) after.add(fileId);
+      return after;
+    });
+  const zipSelected = () =>
+    zipping.run(async () => {
+      setZipNote('');
+      setZipNote(await downloadZip(project, { fileIds: [...selected] }));
+    });
   const drop = (files: File[]) =>
     dropping.run(async () => {
       setDropped('');
@@ -96,6 +124,7 @@ export function FilesPage({ project, fileId }: { project: Project; fileId?: stri
         onUploaded={() => listing.run(() => load(filter))}
       />
       <Section title="Files">
+        <FileSearch action={searching} terms={filter} onSearch={search} onClear={clearSearch} />
         <ActionForm action={filtering} onSubmit={applyFilter} class="row">
           <label>
             Owner (email or user id) <input name="owner" defaultValue={filter.owner} />
@@ -109,12 +138,21 @@ export function FilesPage({ project, fileId }: { project: Project; fileId?: stri
         </ActionForm>
         <ErrorNote error={dropping.error} />
         {dropped && <StatusNote text={dropped} />}
+        <div class="row selection-actions">
+          <button type="button" disabled={selected.size === 0 || zipping.busy} onClick={zipSelected}>
+            Download selected as zip{selected.size > 0 ? ` (${selected.size})` : ''}
+          </button>
+          {zipNote && <StatusNote text={zipNote} />}
+          <ErrorNote error={zipping.error} />
+        </div>
         {page ? (
           <FileList
             project={project}
             page={page}
             open={open}
             onOpen={show}
+            selected={selected}
+            onToggle={toggle}
             onDrop={drop}
             dropLabel={owner ? `Drop to upload for ${owner}` : 'Name the owner in the upload form first'}
           />
@@ -140,16 +178,26 @@ type ListProps = {
   page: Page;
   open: FileView | null;
   onOpen: (file: FileView) => void;
+  selected: ReadonlySet<string>;
+  onToggle: (fileId: string) => void;
   onDrop: (files: File[]) => void;
   dropLabel: string;
 };
 
-function FileList({ project, page, open, onOpen, onDrop, dropLabel }: ListProps) {
+function FileList({ project, page, open, onOpen, selected, onToggle, onDrop, dropLabel }: ListProps) {
   return (
     <DropZone label={dropLabel} name="File list (drop files here to upload them)" onFiles={onDrop}>
-      <DataTable headers={['Image', 'Path', 'Owner', 'Size', 'Type', 'State']}>
+      <DataTable headers={['Select', 'Image', 'Path', 'Owner', 'Size', 'Type', 'State']}>
         {page.files.map((file) => (
           <tr key={file._id} aria-current={open?._id === file._id ? 'true' : undefined}>
+            <td>
+              <input
+                type="checkbox"
+                aria-label={`Select ${file.filePath}`}
+                checked={selected.has(file._id)}
+                onChange={() => onToggle(file._id)}
+              />
+            </td>
             <td>
               <FileThumbnail project={project} file={file} />
             </td>

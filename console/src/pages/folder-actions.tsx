@@ -1,5 +1,7 @@
+import { useState } from 'preact/hooks';
 import { api, type FolderPage, formatBytes, type Project } from '../api.ts';
-import { ActionForm, ErrorNote, formValues, useAction } from '../ui.tsx';
+import { downloadZip } from '../download-zip.ts';
+import { ActionForm, ErrorNote, formValues, StatusNote, useAction } from '../ui.tsx';
 
 type Props = {
   project: Project;
@@ -15,12 +17,19 @@ const toFolderPath = (text: string) => (text.endsWith('/') ? text : `${text}/`);
 
 /**
  * Moving (renaming) and deleting the folder shown, each one call that changes every file under
- * it or none, and sharing it. Deleting asks first, naming what goes; a refused move says why
+ * it or none, sharing it, and downloading its whole subtree as one zip (issue 40). Deleting asks first, naming what goes; a refused move says why
  * beside its field. The root has no move or delete (the API has none) but may be shared.
  */
 export function FolderActions({ project, folder, onMoved, onDeleted, onShare }: Props) {
   const moving = useAction();
   const deleting = useAction();
+  const zipping = useAction();
+  const [zipNote, setZipNote] = useState('');
+  const zip = () =>
+    zipping.run(async () => {
+      setZipNote('');
+      setZipNote(await downloadZip(project, { folder: { owner: folder.owner, path: folder.path } }));
+    });
   const base = `/projects/${project.id}/folders`;
   const move = (event: Event) => {
     const to = toFolderPath(formValues(event).to ?? '');
@@ -51,6 +60,11 @@ export function FolderActions({ project, folder, onMoved, onDeleted, onShare }: 
       <button type="button" class="secondary" onClick={onShare}>
         Share folder
       </button>
+      <button type="button" class="secondary" disabled={zipping.busy} onClick={zip}>
+        Download as zip
+      </button>
+      {zipNote && <StatusNote text={zipNote} />}
+      <ErrorNote error={zipping.error} />
       {folder.path !== '' && (
         <>
           <ActionForm action={moving} onSubmit={move} class="row">

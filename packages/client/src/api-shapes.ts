@@ -25,6 +25,16 @@ export type SharedItem = SharedPage['items'][number];
 export type TrashPage = operations['listTrash']['responses'][200]['content']['application/json'];
 /** A trashed file: its record as it was, with `trashedAt`, `trashedBy` and `purgeAt`. */
 export type TrashItem = TrashPage['items'][number];
+/** One page of a search (GET /api/v1/file with filters): `nextCursor`, when present, continues it. */
+export type SearchPage = FilePage;
+/** POST /api/v1/archives: a signed link to one ZIP of the files (`expiresAt`: Unix seconds). */
+export type ArchiveLink = {
+  url: string;
+  expiresAt: number;
+  fileCount: number;
+  totalBytes: number;
+  archiveBytes: number;
+};
 export type UploadRequest = operations['requestUpload']['requestBody']['content']['application/json'];
 
 export type Call = {

@@ -1,10 +1,12 @@
 import { AccountCalls } from './account-calls.ts';
 import type {
+  ArchiveLink,
   FilePage,
   FileRecord,
   FileVersion,
   FileWithLink,
   LoginResult,
+  SearchPage,
   SharedPage,
   TrashPage,
   UserProfile,
@@ -14,30 +16,13 @@ import type { CofferClientOptions, Session } from './client-options.ts';
 import { defaultResumeStore } from './default-resume-store.ts';
 import { downloadContent } from './download-content.ts';
 import { type CofferEvent, type EventsOptions, streamEvents } from './event-stream.ts';
-import {
-  copyFile,
-  type DeleteOutcome,
-  deleteFiles,
-  findUser,
-  holdFile,
-  moveFile,
-  releaseFile,
-  revokeLinks,
-  signupAnonymous,
-  updateFile,
-} from './file-organizing.ts';
+import * as organizing from './file-organizing.ts';
+import * as find from './find-calls.ts';
 import { FolderCalls } from './folder-calls.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
 import { aclPath, type ShareWith } from './request-paths.ts';
 import { SessionTransport } from './session-transport.ts';
-import {
-  emptyTrash,
-  listTrash,
-  purgeTrashed,
-  restoreTrashed,
-  type TrashListOptions,
-  type TrashOwnerOption,
-} from './trash-calls.ts';
+import * as trash from './trash-calls.ts';
 import type { UploadBody } from './upload-body.ts';
 import { resumeUploadFile, type UploadContext, uploadFile } from './upload-file.ts';
 import type { TransferOptions, UploadOptions } from './upload-options.ts';
@@ -89,7 +74,7 @@ export class CofferClient {
 
   /** A guest account without email or password (if the project allows them). */
   async signupAnonymous(): Promise<Session> {
-    return this.#transport.startSession(await signupAnonymous(this.#transport.call));
+    return this.#transport.startSession(await organizing.signupAnonymous(this.#transport.call));
   }
 
   async login(input: { email: string; password: string }): Promise<Session> {
@@ -184,22 +169,22 @@ export class CofferClient {
   }
 
   /** Deletes several files (up to the API's limit): one outcome per id, in order. */
-  deleteMany(fileIds: string[]): Promise<DeleteOutcome[]> {
-    return deleteFiles(this.#transport.call, fileIds);
+  deleteMany(fileIds: string[]): Promise<organizing.DeleteOutcome[]> {
+    return organizing.deleteFiles(this.#transport.call, fileIds);
   }
 
   /** A copy at `filePath` in the caller's folder (its own ACL: the source's is not copied). */
   copy(fileId: string, to: { filePath: string; permissionScope?: 'user' | '*' }): Promise<FileRecord> {
-    return copyFile(this.#transport.call, fileId, to);
+    return organizing.copyFile(this.#transport.call, fileId, to);
   }
 
   move(fileId: string, to: { filePath: string }): Promise<FileRecord> {
-    return moveFile(this.#transport.call, fileId, to);
+    return organizing.moveFile(this.#transport.call, fileId, to);
   }
 
   /** Replaces the file's customData (the app's own JSON about it). */
   update(fileId: string, changes: { customData: unknown }): Promise<FileRecord> {
-    return updateFile(this.#transport.call, fileId, changes);
+    return organizing.updateFile(this.#transport.call, fileId, changes);
   }
 
   /** New content under the same id (one PUT, retried whole): the record, the new version current. */
@@ -223,43 +208,43 @@ export class CofferClient {
 
   /** Every link handed out for the file stops working (upload, download, rendition links). */
   revokeLinks(fileId: string): Promise<void> {
-    return revokeLinks(this.#transport.call, fileId);
+    return organizing.revokeLinks(this.#transport.call, fileId);
   }
 
   /** A legal hold on the file (a project admin's token): no one may delete, replace or move it until release(). */
   hold(fileId: string, reason: string): Promise<FileRecord> {
-    return holdFile(this.#transport.call, fileId, reason);
+    return organizing.holdFile(this.#transport.call, fileId, reason);
   }
 
   release(fileId: string): Promise<void> {
-    return releaseFile(this.#transport.call, fileId);
+    return organizing.releaseFile(this.#transport.call, fileId);
   }
 
   // Trash
 
   /** One page of the caller's trash (an admin: `owner`'s), latest first; `nextCursor` as `cursor`: the next. */
-  trash(options: TrashListOptions = {}): Promise<TrashPage> {
-    return listTrash(this.#transport.call, options);
+  trash(options: trash.TrashListOptions = {}): Promise<TrashPage> {
+    return trash.listTrash(this.#transport.call, options);
   }
 
   /** A trashed file back at its old path, or at `filePath`: same id, ACL, shares and versions; old links stay dead. */
   restore(fileId: string, to: { filePath?: string } = {}): Promise<FileRecord> {
-    return restoreTrashed(this.#transport.call, fileId, to);
+    return trash.restoreTrashed(this.#transport.call, fileId, to);
   }
 
   /** A trashed file gone for good, its bytes with it. */
   purge(fileId: string): Promise<void> {
-    return purgeTrashed(this.#transport.call, fileId);
+    return trash.purgeTrashed(this.#transport.call, fileId);
   }
 
   /** The caller's whole trash (an admin: `owner`'s) purged: answers how many files went. */
-  emptyTrash(options: TrashOwnerOption = {}): Promise<number> {
-    return emptyTrash(this.#transport.call, options);
+  emptyTrash(options: trash.TrashOwnerOption = {}): Promise<number> {
+    return trash.emptyTrash(this.#transport.call, options);
   }
 
   /** The project's user of this email (as the project allows: see the API's findUser). */
   findUser(email: string): Promise<UserProfile> {
-    return findUser(this.#transport.call, email);
+    return organizing.findUser(this.#transport.call, email);
   }
 
   /** One page of the files the caller may read, newest first. */
@@ -268,12 +253,23 @@ export class CofferClient {
   }
 
   /** Every file the caller may read, newest first, a page at a time: `for await (const file of client.list())`. */
-  async *list(options: { filePath?: string; pageSize?: number } = {}): AsyncGenerator<FileRecord> {
-    for (let pageNumber = 1; ; pageNumber++) {
-      const page = await this.listPage({ ...options, pageNumber });
-      yield* page.docs;
-      if (page.docs.length === 0 || pageNumber >= page.pages) return;
-    }
+  list(options: { filePath?: string; pageSize?: number } = {}): AsyncGenerator<FileRecord> {
+    return find.listAllFiles((pageNumber) => this.listPage({ ...options, pageNumber }));
+  }
+
+  /** One page of the readable files matching every filter given; pass `nextCursor` as `cursor` for the next. */
+  search(filters: find.SearchFilters = {}): Promise<SearchPage> {
+    return find.searchFiles(this.#transport.call, filters);
+  }
+
+  /** Every readable file matching the filters, following `nextCursor`: `for await (const file of client.searchAll({ name }))`. */
+  searchAll(filters: find.SearchFilters = {}): AsyncGenerator<FileRecord> {
+    return find.searchAllFiles(this.#transport.call, filters);
+  }
+
+  /** A signed link to one ZIP of the files (by id, or an owner's folder), every file access-checked now. */
+  archive(selection: find.ArchiveSelection, options: find.ArchiveOptions = {}): Promise<ArchiveLink> {
+    return find.createArchive(this.#transport.call, selection, options);
   }
 
   /**

@@ -1,6 +1,7 @@
 /** What @coffer/client exports beside CofferClient: its errors, helpers and the types of its answers. */
 export { AccountCalls, tokenFromLink } from './account-calls.ts';
 export type {
+  ArchiveLink,
   FileMeta,
   FilePage,
   FileRecord,
@@ -13,6 +14,7 @@ export type {
   FolderShare,
   FolderShares,
   LoginResult,
+  SearchPage,
   SharedItem,
   SharedPage,
   TrashItem,
@@ -26,6 +28,12 @@ export { CofferError } from './errors.ts';
 export type { CofferEvent, EventsOptions } from './event-stream.ts';
 export type { DeleteOutcome } from './file-organizing.ts';
 export { defaultResumeDirectory, fileResumeStore } from './file-resume-store.ts';
+export type {
+  ArchiveOptions,
+  ArchiveSelection,
+  CustomDataValue,
+  SearchFilters,
+} from './find-calls.ts';
 export type { FolderCalls, FolderListOptions, FolderOwnerOption } from './folder-calls.ts';
 export { durationOf, formatDuration, hasStill, isVideo, type MediaRecord } from './media-info.ts';
 export type {

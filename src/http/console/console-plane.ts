@@ -7,6 +7,7 @@ import { installConsoleBarrier } from './console-barrier.ts';
 import { consoleEventRoutes } from './console-event-routes.ts';
 import { consoleHistoryRoutes } from './console-history-routes.ts';
 import { createProjectApp } from './create-project-app.ts';
+import { createProjectArchive } from './create-project-archive.ts';
 import { createProjectRoute } from './create-project-route.ts';
 import { createProjectUser } from './create-project-user.ts';
 import { deleteProjectFile } from './delete-project-file.ts';
@@ -29,6 +30,7 @@ import { resetUserPassword } from './reset-user-password.ts';
 import { revokeProjectApp } from './revoke-project-app.ts';
 import { revokeProjectFileLinks } from './revoke-project-file-links.ts';
 import { rotateKeys } from './rotate-keys.ts';
+import { searchProjectFiles } from './search-project-files.ts';
 import { sendUserResetMail } from './send-user-reset-mail.ts';
 import { shareProjectFile } from './share-project-file.ts';
 import { shareProjectFolder } from './share-project-folder.ts';
@@ -60,6 +62,7 @@ const routes = [
   sendUserResetMail,
   deleteProjectUser,
   browseProjectFiles,
+  searchProjectFiles,
   getProjectFile,
   getProjectFileThumbnail,
   getProjectFileContent,
@@ -72,6 +75,7 @@ const routes = [
   moveProjectFolder,
   deleteProjectFolder,
   shareProjectFolder,
+  createProjectArchive,
   getUsage,
   getProjectUsage,
   ...consoleEventRoutes,
