@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { crc32 } from 'node:zlib';
+import { writeZipParts, type ZipDataPart, type ZipDestination } from './zip-direct.ts';
 import { dataOffsetOf, type PlacedZipEntry, type ZipLayout } from './zip-layout.ts';
 import { centralHeader, dataDescriptor, descriptorLength, endRecords, localHeader } from './zip-records.ts';
 
@@ -14,7 +15,10 @@ export type ZipSource<Entry extends PlacedZipEntry = PlacedZipEntry> = {
   entriesFrom(offset: number): AsyncIterable<Entry>;
   /** The entries in order, from the one whose central header holds `centralOffset` (from the directory's start). */
   centralEntriesFrom(centralOffset: number): AsyncIterable<Entry>;
-  /** An inclusive range of an entry's stored bytes. */
+  /**
+   * An inclusive range of an entry's stored bytes: a Buffer, a stream, or a stream that can
+   * also write itself with buffers it reuses (a local file's, file-range-body.ts).
+   */
   openData(entry: Entry, range: ByteRange, signal: AbortSignal): Promise<Readable | Buffer>;
   /** A CRC still unknown where it is needed and not being computed: read the bytes whole once. */
   computeCrc(entry: Entry, signal: AbortSignal): Promise<number>;
@@ -22,32 +26,71 @@ export type ZipSource<Entry extends PlacedZipEntry = PlacedZipEntry> = {
   saveCrc(entry: Entry, crc: number): Promise<void>;
 };
 
+/** An archive's range as a body: a Readable, which can also write itself into a response. */
+export type ZipBody = Readable & { writeTo(destination: ZipDestination): Promise<void> };
+
 /**
  * The bytes of an inclusive range of the archive, generated as they are read: headers made per
  * entry, each entry's data streamed from its store, entries read a page at a time. Memory stays
- * a page of entries and up to 2 MiB of bytes read ahead (two of the local store's 1 MiB reads,
- * so the next read overlaps the socket's write) whatever the archive's size. Aborting `signal`
- * stops the store reads.
+ * a page of entries and about 2 MiB of bytes read ahead or queued on the socket, whatever the
+ * archive's size. Aborting `signal` stops the store reads.
+ *
+ * Read as a Readable, each entry's bytes pass through it as its store's stream gives them.
+ * Written with writeTo() (zip-direct.ts), a local file's bytes go out in the store's pooled
+ * buffers instead, as a plain download's do: fresh 1 MiB buffers per read, held in the
+ * read-ahead long enough to be promoted, made the garbage collector half of the CPU.
  */
 export function openZipRange<Entry extends PlacedZipEntry>(
   source: ZipSource<Entry>,
   range: ByteRange,
   signal: AbortSignal,
-): Readable {
-  return Readable.from(zipBytes(source, range, signal), {
+): ZipBody {
+  const readable = Readable.from(zipBytes(source, range, signal), {
     objectMode: false,
     highWaterMark: 2 * 1024 * 1024,
   });
+  const writeTo = async (destination: ZipDestination) => {
+    if (readable.readableFlowing !== null || readable.readableDidRead)
+      throw new Error('writeTo() on an archive body that is already being read');
+    try {
+      await writeZipParts(zipParts(source, range, signal), destination);
+    } finally {
+      readable.destroy();
+    }
+  };
+  return Object.assign(readable, { writeTo });
 }
 
-/** Entries made between two turns of the event loop. */
-const entriesPerTurn = 16;
-
+/** The bytes of a range as the Readable sends them: each entry's data as its store's chunks. */
 async function* zipBytes<Entry extends PlacedZipEntry>(
   source: ZipSource<Entry>,
   range: ByteRange,
   signal: AbortSignal,
 ): AsyncGenerator<Buffer> {
+  for await (const part of zipParts(source, range, signal)) {
+    if (Buffer.isBuffer(part)) {
+      yield part;
+      continue;
+    }
+    for await (const chunk of toChunks(part.body)) {
+      if (part.learnsCrc) part.crc = crc32(chunk, part.crc);
+      yield chunk;
+    }
+  }
+}
+
+/** Entries made between two turns of the event loop. */
+const entriesPerTurn = 16;
+
+/**
+ * A range of the archive as its parts, in order: header records (clipped to the range) as
+ * Buffers, and each entry's stored bytes in the range as a ZipDataPart its consumer sends.
+ */
+async function* zipParts<Entry extends PlacedZipEntry>(
+  source: ZipSource<Entry>,
+  range: ByteRange,
+  signal: AbortSignal,
+): AsyncGenerator<Buffer | ZipDataPart> {
   const { layout } = source;
   const end = range.end + 1;
   /** The part of a record placed at `at` that falls inside the range. */
@@ -80,16 +123,14 @@ async function* zipBytes<Entry extends PlacedZipEntry>(
         const last = Math.min(end, dataAt + entry.size) - dataAt - 1;
         // The whole of an entry's bytes going out is the moment to learn its CRC for free.
         const learnsCrc = crc === null && first === 0 && last === entry.size - 1;
-        let running = 0;
         // A client gone by now needs no more bytes opened for it.
         signal.throwIfAborted();
         const body = await source.openData(entry, { start: first, end: last }, signal);
-        for await (const chunk of toChunks(body)) {
-          if (learnsCrc) running = crc32(chunk, running);
-          yield chunk;
-        }
+        const part: ZipDataPart = { body, learnsCrc, crc: 0 };
+        // The consumer sends the bytes (and runs the CRC over them) before this resumes.
+        yield part;
         if (learnsCrc) {
-          crc = running >>> 0;
+          crc = part.crc >>> 0;
           await source.saveCrc(entry, crc);
         }
       }
