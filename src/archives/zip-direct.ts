@@ -51,6 +51,13 @@ export async function writeZipParts(
 
 async function sendData(part: ZipDataPart, sink: QueuedSink) {
   const { body } = part;
+  // A stream destroyed by its signal (the client gone) emits an error nobody else may be
+  // listening for by then; one that matters also fails the writing below.
+  let failure: unknown;
+  if (!Buffer.isBuffer(body))
+    body.on('error', (error) => {
+      failure ??= error;
+    });
   // Chunks are checksummed as they are written: before a pooled buffer can be reused.
   sink.checksum = part.learnsCrc ? part : undefined;
   try {
@@ -59,6 +66,7 @@ async function sendData(part: ZipDataPart, sink: QueuedSink) {
       await sink.send(body);
     } else if (isPartWriter(body)) {
       await body.writeInto(sink);
+      if (failure !== undefined) throw failure;
     } else {
       // for await destroys the stream when the loop ends early (the client gone).
       for await (const chunk of body) {
