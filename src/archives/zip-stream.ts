@@ -112,34 +112,66 @@ async function* zipParts<Entry extends PlacedZipEntry>(
   };
 
   if (range.start < layout.offset) {
-    for await (const entry of source.entriesFrom(range.start)) {
-      if (entry.localHeaderOffset >= end) return;
-      const header = localHeader(entry);
-      if (overlaps(entry.localHeaderOffset, header.length)) yield clip(header, entry.localHeaderOffset);
+    /** The inclusive range of an entry's data that falls inside the range, if any. */
+    const dataRangeOf = (entry: Entry): ByteRange | undefined => {
       const dataAt = dataOffsetOf(entry);
-      let crc = entry.crc32;
-      if (entry.size > 0 && overlaps(dataAt, entry.size)) {
-        const first = Math.max(range.start, dataAt) - dataAt;
-        const last = Math.min(end, dataAt + entry.size) - dataAt - 1;
-        // The whole of an entry's bytes going out is the moment to learn its CRC for free.
-        const learnsCrc = crc === null && first === 0 && last === entry.size - 1;
-        // A client gone by now needs no more bytes opened for it.
-        signal.throwIfAborted();
-        const body = await source.openData(entry, { start: first, end: last }, signal);
-        const part: ZipDataPart = { body, learnsCrc, crc: 0 };
-        // The consumer sends the bytes (and runs the CRC over them) before this resumes.
-        yield part;
-        if (learnsCrc) {
-          crc = part.crc >>> 0;
-          await source.saveCrc(entry, crc);
+      if (entry.size === 0 || !overlaps(dataAt, entry.size)) return undefined;
+      return {
+        start: Math.max(range.start, dataAt) - dataAt,
+        end: Math.min(end, dataAt + entry.size) - dataAt - 1,
+      };
+    };
+    // The next entry's bytes are asked for while this one's go out, so a store's wait for its
+    // first byte (an S3 GET) overlaps the sending instead of following it. Bodies opened and
+    // not handed out yet are closed if the archive stops first (the client gone, an error).
+    const unsent = new Set<Promise<Readable | Buffer>>();
+    const openDataOf = (entry: Entry | undefined) => {
+      const dataRange = entry && entry.localHeaderOffset < end ? dataRangeOf(entry) : undefined;
+      if (!entry || !dataRange) return undefined;
+      // A client gone by now needs no more bytes opened for it.
+      signal.throwIfAborted();
+      const opening = source.openData(entry, dataRange, signal);
+      unsent.add(opening);
+      // One destroyed while it waits (its signal aborted) errors before anyone reads it.
+      opening.then((body) => Buffer.isBuffer(body) || body.on('error', ignore), ignore);
+      return opening;
+    };
+    const entries = source.entriesFrom(range.start)[Symbol.asyncIterator]();
+    try {
+      let step = await entries.next();
+      let opening = openDataOf(step.done ? undefined : step.value);
+      while (!step.done && step.value.localHeaderOffset < end) {
+        const entry = step.value;
+        const data = opening;
+        step = await entries.next();
+        opening = openDataOf(step.done ? undefined : step.value);
+        const header = localHeader(entry);
+        if (overlaps(entry.localHeaderOffset, header.length)) yield clip(header, entry.localHeaderOffset);
+        let crc = entry.crc32;
+        if (data) {
+          unsent.delete(data);
+          const dataRange = dataRangeOf(entry)!;
+          // The whole of an entry's bytes going out is the moment to learn its CRC for free.
+          const learnsCrc = crc === null && dataRange.start === 0 && dataRange.end === entry.size - 1;
+          const part: ZipDataPart = { body: await data, learnsCrc, crc: 0 };
+          // The consumer sends the bytes (and runs the CRC over them) before this resumes.
+          yield part;
+          if (learnsCrc) {
+            crc = part.crc >>> 0;
+            await source.saveCrc(entry, crc);
+          }
         }
+        const descriptorAt = dataOffsetOf(entry) + entry.size;
+        if (entry.hasDescriptor && overlaps(descriptorAt, descriptorLength(entry))) {
+          crc ??= await source.computeCrc(entry, signal);
+          yield clip(dataDescriptor(entry, crc), descriptorAt);
+        }
+        await takeTurn();
       }
-      const descriptorAt = dataAt + entry.size;
-      if (entry.hasDescriptor && overlaps(descriptorAt, descriptorLength(entry))) {
-        crc ??= await source.computeCrc(entry, signal);
-        yield clip(dataDescriptor(entry, crc), descriptorAt);
-      }
-      await takeTurn();
+      if (!step.done) return;
+    } finally {
+      for (const opening of unsent) opening.then(closeBody, ignore);
+      await entries.return?.();
     }
   }
   if (end > layout.offset && range.start < layout.offset + layout.size) {
@@ -155,6 +187,12 @@ async function* zipParts<Entry extends PlacedZipEntry>(
   const recordsAt = layout.offset + layout.size;
   if (end > recordsAt) yield clip(endRecords(layout), recordsAt);
 }
+
+function closeBody(body: Readable | Buffer) {
+  if (!Buffer.isBuffer(body)) body.destroy();
+}
+
+function ignore() {}
 
 /** A store's body as chunks: a Buffer it already held, or its stream. */
 async function* toChunks(body: Readable | Buffer): AsyncGenerator<Buffer> {
