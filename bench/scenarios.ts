@@ -5,6 +5,7 @@
  */
 
 import type { Scenario } from './scenario.ts';
+import { archiveDownload } from './scenarios/archive-scenarios.ts';
 import {
   getFile,
   getUser,
@@ -50,6 +51,7 @@ export const scenarios: readonly Scenario[] = [
   verifyUpload,
   download1k,
   downloadLarge,
+  archiveDownload,
   uploadLargeRaw,
   uploadLargeMultipart,
   renditionRender,

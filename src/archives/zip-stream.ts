@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { crc32 } from 'node:zlib';
+import { writeZipParts, type ZipDataPart, type ZipDestination } from './zip-direct.ts';
 import { dataOffsetOf, type PlacedZipEntry, type ZipLayout } from './zip-layout.ts';
 import { centralHeader, dataDescriptor, descriptorLength, endRecords, localHeader } from './zip-records.ts';
 
@@ -14,7 +15,10 @@ export type ZipSource<Entry extends PlacedZipEntry = PlacedZipEntry> = {
   entriesFrom(offset: number): AsyncIterable<Entry>;
   /** The entries in order, from the one whose central header holds `centralOffset` (from the directory's start). */
   centralEntriesFrom(centralOffset: number): AsyncIterable<Entry>;
-  /** An inclusive range of an entry's stored bytes. */
+  /**
+   * An inclusive range of an entry's stored bytes: a Buffer, a stream, or a stream that can
+   * also write itself with buffers it reuses (a local file's, file-range-body.ts).
+   */
   openData(entry: Entry, range: ByteRange, signal: AbortSignal): Promise<Readable | Buffer>;
   /** A CRC still unknown where it is needed and not being computed: read the bytes whole once. */
   computeCrc(entry: Entry, signal: AbortSignal): Promise<number>;
@@ -22,32 +26,71 @@ export type ZipSource<Entry extends PlacedZipEntry = PlacedZipEntry> = {
   saveCrc(entry: Entry, crc: number): Promise<void>;
 };
 
+/** An archive's range as a body: a Readable, which can also write itself into a response. */
+export type ZipBody = Readable & { writeTo(destination: ZipDestination): Promise<void> };
+
 /**
  * The bytes of an inclusive range of the archive, generated as they are read: headers made per
  * entry, each entry's data streamed from its store, entries read a page at a time. Memory stays
- * a page of entries and up to 2 MiB of bytes read ahead (two of the local store's 1 MiB reads,
- * so the next read overlaps the socket's write) whatever the archive's size. Aborting `signal`
- * stops the store reads.
+ * a page of entries and about 2 MiB of bytes read ahead or queued on the socket, whatever the
+ * archive's size. Aborting `signal` stops the store reads.
+ *
+ * Read as a Readable, each entry's bytes pass through it as its store's stream gives them.
+ * Written with writeTo() (zip-direct.ts), a local file's bytes go out in the store's pooled
+ * buffers instead, as a plain download's do: fresh 1 MiB buffers per read, held in the
+ * read-ahead long enough to be promoted, made the garbage collector half of the CPU.
  */
 export function openZipRange<Entry extends PlacedZipEntry>(
   source: ZipSource<Entry>,
   range: ByteRange,
   signal: AbortSignal,
-): Readable {
-  return Readable.from(zipBytes(source, range, signal), {
+): ZipBody {
+  const readable = Readable.from(zipBytes(source, range, signal), {
     objectMode: false,
     highWaterMark: 2 * 1024 * 1024,
   });
+  const writeTo = async (destination: ZipDestination) => {
+    if (readable.readableFlowing !== null || readable.readableDidRead)
+      throw new Error('writeTo() on an archive body that is already being read');
+    try {
+      await writeZipParts(zipParts(source, range, signal), destination);
+    } finally {
+      readable.destroy();
+    }
+  };
+  return Object.assign(readable, { writeTo });
 }
 
-/** Entries made between two turns of the event loop. */
-const entriesPerTurn = 16;
-
+/** The bytes of a range as the Readable sends them: each entry's data as its store's chunks. */
 async function* zipBytes<Entry extends PlacedZipEntry>(
   source: ZipSource<Entry>,
   range: ByteRange,
   signal: AbortSignal,
 ): AsyncGenerator<Buffer> {
+  for await (const part of zipParts(source, range, signal)) {
+    if (Buffer.isBuffer(part)) {
+      yield part;
+      continue;
+    }
+    for await (const chunk of toChunks(part.body)) {
+      if (part.learnsCrc) part.crc = crc32(chunk, part.crc);
+      yield chunk;
+    }
+  }
+}
+
+/** Entries made between two turns of the event loop. */
+const entriesPerTurn = 16;
+
+/**
+ * A range of the archive as its parts, in order: header records (clipped to the range) as
+ * Buffers, and each entry's stored bytes in the range as a ZipDataPart its consumer sends.
+ */
+async function* zipParts<Entry extends PlacedZipEntry>(
+  source: ZipSource<Entry>,
+  range: ByteRange,
+  signal: AbortSignal,
+): AsyncGenerator<Buffer | ZipDataPart> {
   const { layout } = source;
   const end = range.end + 1;
   /** The part of a record placed at `at` that falls inside the range. */
@@ -69,36 +112,66 @@ async function* zipBytes<Entry extends PlacedZipEntry>(
   };
 
   if (range.start < layout.offset) {
-    for await (const entry of source.entriesFrom(range.start)) {
-      if (entry.localHeaderOffset >= end) return;
-      const header = localHeader(entry);
-      if (overlaps(entry.localHeaderOffset, header.length)) yield clip(header, entry.localHeaderOffset);
+    /** The inclusive range of an entry's data that falls inside the range, if any. */
+    const dataRangeOf = (entry: Entry): ByteRange | undefined => {
       const dataAt = dataOffsetOf(entry);
-      let crc = entry.crc32;
-      if (entry.size > 0 && overlaps(dataAt, entry.size)) {
-        const first = Math.max(range.start, dataAt) - dataAt;
-        const last = Math.min(end, dataAt + entry.size) - dataAt - 1;
-        // The whole of an entry's bytes going out is the moment to learn its CRC for free.
-        const learnsCrc = crc === null && first === 0 && last === entry.size - 1;
-        let running = 0;
-        // A client gone by now needs no more bytes opened for it.
-        signal.throwIfAborted();
-        const body = await source.openData(entry, { start: first, end: last }, signal);
-        for await (const chunk of toChunks(body)) {
-          if (learnsCrc) running = crc32(chunk, running);
-          yield chunk;
+      if (entry.size === 0 || !overlaps(dataAt, entry.size)) return undefined;
+      return {
+        start: Math.max(range.start, dataAt) - dataAt,
+        end: Math.min(end, dataAt + entry.size) - dataAt - 1,
+      };
+    };
+    // The next entry's bytes are asked for while this one's go out, so a store's wait for its
+    // first byte (an S3 GET) overlaps the sending instead of following it. Bodies opened and
+    // not handed out yet are closed if the archive stops first (the client gone, an error).
+    const unsent = new Set<Promise<Readable | Buffer>>();
+    const openDataOf = (entry: Entry | undefined) => {
+      const dataRange = entry && entry.localHeaderOffset < end ? dataRangeOf(entry) : undefined;
+      if (!entry || !dataRange) return undefined;
+      // A client gone by now needs no more bytes opened for it.
+      signal.throwIfAborted();
+      const opening = source.openData(entry, dataRange, signal);
+      unsent.add(opening);
+      // One destroyed while it waits (its signal aborted) errors before anyone reads it.
+      opening.then((body) => Buffer.isBuffer(body) || body.on('error', ignore), ignore);
+      return opening;
+    };
+    const entries = source.entriesFrom(range.start)[Symbol.asyncIterator]();
+    try {
+      let step = await entries.next();
+      let opening = openDataOf(step.done ? undefined : step.value);
+      while (!step.done && step.value.localHeaderOffset < end) {
+        const entry = step.value;
+        const data = opening;
+        step = await entries.next();
+        opening = openDataOf(step.done ? undefined : step.value);
+        const header = localHeader(entry);
+        if (overlaps(entry.localHeaderOffset, header.length)) yield clip(header, entry.localHeaderOffset);
+        let crc = entry.crc32;
+        if (data) {
+          unsent.delete(data);
+          const dataRange = dataRangeOf(entry)!;
+          // The whole of an entry's bytes going out is the moment to learn its CRC for free.
+          const learnsCrc = crc === null && dataRange.start === 0 && dataRange.end === entry.size - 1;
+          const part: ZipDataPart = { body: await data, learnsCrc, crc: 0 };
+          // The consumer sends the bytes (and runs the CRC over them) before this resumes.
+          yield part;
+          if (learnsCrc) {
+            crc = part.crc >>> 0;
+            await source.saveCrc(entry, crc);
+          }
         }
-        if (learnsCrc) {
-          crc = running >>> 0;
-          await source.saveCrc(entry, crc);
+        const descriptorAt = dataOffsetOf(entry) + entry.size;
+        if (entry.hasDescriptor && overlaps(descriptorAt, descriptorLength(entry))) {
+          crc ??= await source.computeCrc(entry, signal);
+          yield clip(dataDescriptor(entry, crc), descriptorAt);
         }
+        await takeTurn();
       }
-      const descriptorAt = dataAt + entry.size;
-      if (entry.hasDescriptor && overlaps(descriptorAt, descriptorLength(entry))) {
-        crc ??= await source.computeCrc(entry, signal);
-        yield clip(dataDescriptor(entry, crc), descriptorAt);
-      }
-      await takeTurn();
+      if (!step.done) return;
+    } finally {
+      for (const opening of unsent) opening.then(closeBody, ignore);
+      await entries.return?.();
     }
   }
   if (end > layout.offset && range.start < layout.offset + layout.size) {
@@ -114,6 +187,12 @@ async function* zipBytes<Entry extends PlacedZipEntry>(
   const recordsAt = layout.offset + layout.size;
   if (end > recordsAt) yield clip(endRecords(layout), recordsAt);
 }
+
+function closeBody(body: Readable | Buffer) {
+  if (!Buffer.isBuffer(body)) body.destroy();
+}
+
+function ignore() {}
 
 /** A store's body as chunks: a Buffer it already held, or its stream. */
 async function* toChunks(body: Readable | Buffer): AsyncGenerator<Buffer> {

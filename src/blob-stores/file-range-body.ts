@@ -14,8 +14,9 @@ const idleBuffers: Buffer[] = [];
  * An inclusive byte range of a local file. As a Readable (exports, renditions, any consumer)
  * it reads into a fresh buffer per chunk, which the consumer then owns, as fs streams do.
  *
- * Written to a response with writeTo() it reuses its buffers instead: each goes back to a
- * pool once the socket's write callback says the kernel has taken its bytes. Fresh 1 MiB
+ * Written to a response with writeTo() (or into a part of one with writeInto(), as an archive's
+ * entry) it reuses its buffers instead: each goes back to a pool once the socket's write
+ * callback says the kernel has taken its bytes. Fresh 1 MiB
  * buffers per read made the garbage collector (and the page faults of new memory) half of a
  * large download's CPU (issue 26, item 4).
  */
@@ -65,9 +66,44 @@ export class FileRangeBody extends Readable implements DirectBody {
    * nothing has read yet.
    */
   async writeTo(destination: DirectDestination): Promise<void> {
+    this.#claimDirect('writeTo');
+    try {
+      if (await this.#pump(destination)) destination.end();
+    } finally {
+      this.destroy();
+    }
+  }
+
+  /**
+   * Sends the range into `destination` as one part of a larger body (an archive's entry): the
+   * same pooled buffers and writes in flight as writeTo(), but the destination is neither
+   * ended nor owned; the body is closed afterwards. Settles once its last write is queued, or
+   * at once when the destination closes; rejects when the file cannot be read.
+   */
+  async writeInto(destination: DirectDestination): Promise<void> {
+    this.#claimDirect('writeInto');
+    try {
+      const open = await this.#pump(destination);
+      // Destroyed midway (its signal aborted) with the destination still open: the bytes that
+      // follow in the destination would land where this range's should be.
+      if (open && this.#position < this.#end)
+        throw new Error('the body was closed before its range was sent');
+    } finally {
+      this.destroy();
+    }
+  }
+
+  #claimDirect(method: string) {
     if (this.#direct || this.readableFlowing !== null || this.readableLength > 0)
-      throw new Error('writeTo() on a body that is already being read');
+      throw new Error(`${method}() on a body that is already being read`);
     this.#direct = true;
+  }
+
+  /**
+   * Writes the range with pooled buffers, at most `writesInFlight` of its own on the wire.
+   * Answers whether the destination is still open (false: it closed or was destroyed early).
+   */
+  async #pump(destination: DirectDestination): Promise<boolean> {
     let inFlight = 0;
     let closed = false;
     let wake: (() => void) | undefined;
@@ -100,10 +136,9 @@ export class FileRangeBody extends Readable implements DirectBody {
           });
         }
       }
-      if (!closed && !destination.destroyed) destination.end();
+      return !closed && !destination.destroyed;
     } finally {
       destination.off('close', onClose);
-      this.destroy();
     }
   }
 

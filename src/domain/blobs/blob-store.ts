@@ -62,7 +62,12 @@ export type DirectDestination = {
  * A body that can also write itself into a response, reusing its buffers once the socket has
  * sent them (file-range-body.ts). Any other consumer reads it as the Readable it is.
  */
-export type DirectBody = Readable & { writeTo(destination: DirectDestination): Promise<void> };
+export type DirectBody = Readable & {
+  /** Writes the whole body and ends the destination. */
+  writeTo(destination: DirectDestination): Promise<void>;
+  /** Writes the whole body as one part of the destination's (an archive's entry), leaving it open. */
+  writeInto?(destination: DirectDestination): Promise<void>;
+};
 
 export function isDirectBody(body: unknown): body is DirectBody {
   return typeof (body as Partial<DirectBody> | undefined)?.writeTo === 'function';
