@@ -53,24 +53,7 @@ export async function searchFiles(
   const budget = options.budget ?? searchBudget;
   const dialect: Dialect = { sqlite: isSqlite(db) };
   const want = query.offset + query.limit;
-  const glance = Math.min(budget, glancePages * (want + 1));
-  const walk = async (examine: number) =>
-    merge(await walkSets(db, query, dialect, { examine, budget, want }), query, examine);
-  // A walk the reader's sets refuse (QUERY_TOO_BROAD) may still be served by a filter's index.
-  let refused: AppError | undefined;
-  let found = await walk(glance).catch((error: unknown) => {
-    if (!isAppError(error) || error.code !== 'QUERY_TOO_BROAD') throw error;
-    refused = error;
-    return undefined;
-  });
-  if (found === undefined || (found.rows.length <= want && found.bound !== undefined)) {
-    const candidates = await findCandidates(db, query, dialect, budget);
-    if (candidates !== undefined)
-      found = { rows: await pageOfCandidates(db, query, dialect, candidates, want) };
-    else if (found === undefined) throw refused;
-    else if (glance < budget) found = await walk(budget);
-  }
-  const { rows, bound } = found;
+  const { rows, bound } = await findRows(db, query, { dialect, budget, want });
   const page = rows.slice(query.offset, want);
   const last = page.at(-1);
   const next: SearchPosition | undefined =
@@ -86,6 +69,38 @@ export async function searchFiles(
 
 /** The rows a plan found, in order, and where a walk that ran out of budget stopped. */
 type Found = { rows: WalkRow[]; bound?: SearchPosition };
+
+/**
+ * The first `want` + 1 matches in order (or fewer and the bound), by the cheapest step that
+ * answers: the glance; the whole budget's walk when the glance's matches foretell it fills the
+ * page; the filter plan; the whole budget's walk.
+ */
+async function findRows(
+  db: Kysely<DatabaseSchema>,
+  query: FileSearchQuery,
+  { dialect, budget, want }: { dialect: Dialect; budget: number; want: number },
+): Promise<Found> {
+  const filled = (found: Found) => found.rows.length > want || found.bound === undefined;
+  const walk = async (examine: number) =>
+    merge(await walkSets(db, query, dialect, { examine, budget, want }), query, examine);
+  let examined = Math.min(budget, glancePages * (want + 1));
+  // A walk the reader's sets refuse (QUERY_TOO_BROAD) may still be served by a filter's index.
+  let refused: AppError | undefined;
+  let walked = await walk(examined).catch((error: unknown) => {
+    if (!isAppError(error) || error.code !== 'QUERY_TOO_BROAD') throw error;
+    refused = error;
+    return undefined;
+  });
+  if (walked !== undefined && filled(walked)) return walked;
+  if (walked !== undefined && examined < budget && walked.rows.length * budget > want * examined) {
+    [walked, examined] = [await walk(budget), budget];
+    if (filled(walked)) return walked;
+  }
+  const candidates = await findCandidates(db, query, dialect, budget);
+  if (candidates !== undefined) return { rows: await pageOfCandidates(db, query, dialect, candidates, want) };
+  if (walked === undefined) throw refused;
+  return examined < budget ? walk(budget) : walked;
+}
 
 /** The candidates the reader may list that pass every filter, after the cursor, sorted. */
 async function pageOfCandidates(
