@@ -4,7 +4,7 @@ import { type AppError, isAppError } from '../../../errors/app-error.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { isSqlite } from '../../is-sqlite.ts';
 import { toFileRecords } from './file-rows.ts';
-import { findCandidates } from './search-candidates.ts';
+import { type Candidates, findCandidates } from './search-candidates.ts';
 import {
   afterCursor,
   type Dialect,
@@ -107,14 +107,21 @@ async function pageOfCandidates(
   db: Kysely<DatabaseSchema>,
   query: FileSearchQuery,
   dialect: Dialect,
-  ids: string[],
+  candidates: Candidates,
   want: number,
 ): Promise<WalkRow[]> {
-  if (ids.length === 0) return [];
+  if ('ids' in candidates && candidates.ids.length === 0) return [];
   const key = sortKey(query, dialect);
   const id = idOf('f.id', dialect);
-  const { rows } = await sql<WalkRow>`select f.id as id, ${key} as k, 1 as hit, 0 as rn from files f
-    where f.id in (${sql.join(ids)}) and f.project_id = ${query.projectId}
+  // The filter's own index range (SQLite, without statistics, is told which), or the ids a
+  // side table gave: SQLite would rather walk the project's index in the page's order than
+  // look them up, and `+` keeps project_id off every index there.
+  const from =
+    'index' in candidates
+      ? sql`files f ${dialect.sqlite ? sql`indexed by ${sql.raw(candidates.index)}` : sql``} where ${candidates.where}`
+      : sql`files f where f.id in (${sql.join(candidates.ids)})
+          and ${dialect.sqlite ? sql`+f.project_id` : sql`f.project_id`} = ${query.projectId}`;
+  const { rows } = await sql<WalkRow>`select f.id as id, ${key} as k, 1 as hit, 0 as rn from ${from}
       and ${matchesFilters(query.filters, query, dialect)} and ${isVisible(query, dialect)}
       and ${afterCursor(key, id, query)}
     order by ${orderBy(key, id, query)} limit ${want + 1}`.execute(db);
