@@ -43,10 +43,12 @@ export function describeCommit(): string {
 export async function writeReport(report: BenchReport): Promise<string> {
   const dir = path.resolve(import.meta.dirname, '../results');
   await mkdir(dir, { recursive: true });
+  const only = report.options.only.join('+');
+  // A long --only list would pass the file system's 255-byte name limit (ENAMETOOLONG).
   const mode = report.options.smoke
     ? 'smoke'
-    : report.options.only.length > 0
-      ? report.options.only.join('+')
+    : only.length > 0
+      ? `${only.slice(0, 120)}${only.length > 120 ? `+${report.options.only.length}-scenarios` : ''}`
       : 'full';
   const file = path.join(dir, `${report.startedAt.replace(/[:.]/g, '-')}-${mode}.json`);
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);

@@ -1,9 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import type { FileSearchPage, FileSearchQuery, SearchPosition } from '../../../domain/files/file-search.ts';
+import { type AppError, isAppError } from '../../../errors/app-error.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { isSqlite } from '../../is-sqlite.ts';
 import { toFileRecords } from './file-rows.ts';
-import { findCandidates } from './search-candidates.ts';
+import { type Candidates, findCandidates } from './search-candidates.ts';
 import {
   afterCursor,
   type Dialect,
@@ -24,8 +25,17 @@ import { type WalkRow, walkSets } from './search-walk.ts';
 export const searchBudget = 1_000;
 
 /**
+ * The examination of the first, short walk: a few pages' worth, so a common filter fills its
+ * page before any index of a filter is counted.
+ */
+const glancePages = 4;
+
+/**
  * A search of the files the reader may list (GET /api/v1/file with any issue-40 parameter).
- * Two plans, each reading a bounded number of rows whatever the project holds:
+ * Three steps, each reading a bounded number of rows whatever the project holds, the first
+ * that answers the page ending the search:
+ * - a glance: the walk plan (below) with a few pages' worth of examination; a common filter
+ *   (or none) fills its page here, and a reader with few files sees all of them;
  * - the filter plan: a filter whose index holds at most `budget` files of the project (or of
  *   all projects, for SQLite's trigram table) gives the candidates; each is tested against
  *   every filter, the reader's access and the cursor, and the page is cut from them, sorted;
@@ -33,6 +43,7 @@ export const searchBudget = 1_000;
  *   cursor, `budget` files at most each; a set that ran out of budget bounds the page, which
  *   then ends there with `next` at the last file examined, so a rare match is still reached,
  *   page after page, at a page's cost each.
+ * Each step answers the same page when it answers: the first `want` matches in order.
  */
 export async function searchFiles(
   db: Kysely<DatabaseSchema>,
@@ -42,11 +53,7 @@ export async function searchFiles(
   const budget = options.budget ?? searchBudget;
   const dialect: Dialect = { sqlite: isSqlite(db) };
   const want = query.offset + query.limit;
-  const candidates = await findCandidates(db, query, dialect, budget);
-  const { rows, bound } =
-    candidates === undefined
-      ? merge(await walkSets(db, query, dialect, { budget, want }), query, budget)
-      : { rows: await pageOfCandidates(db, query, dialect, candidates, want), bound: undefined };
+  const { rows, bound } = await findRows(db, query, { dialect, budget, want });
   const page = rows.slice(query.offset, want);
   const last = page.at(-1);
   const next: SearchPosition | undefined =
@@ -60,19 +67,61 @@ export async function searchFiles(
   };
 }
 
+/** The rows a plan found, in order, and where a walk that ran out of budget stopped. */
+type Found = { rows: WalkRow[]; bound?: SearchPosition };
+
+/**
+ * The first `want` + 1 matches in order (or fewer and the bound), by the cheapest step that
+ * answers: the glance; the whole budget's walk when the glance's matches foretell it fills the
+ * page; the filter plan; the whole budget's walk.
+ */
+async function findRows(
+  db: Kysely<DatabaseSchema>,
+  query: FileSearchQuery,
+  { dialect, budget, want }: { dialect: Dialect; budget: number; want: number },
+): Promise<Found> {
+  const filled = (found: Found) => found.rows.length > want || found.bound === undefined;
+  const walk = async (examine: number) =>
+    merge(await walkSets(db, query, dialect, { examine, budget, want }), query, examine);
+  let examined = Math.min(budget, glancePages * (want + 1));
+  // A walk the reader's sets refuse (QUERY_TOO_BROAD) may still be served by a filter's index.
+  let refused: AppError | undefined;
+  let walked = await walk(examined).catch((error: unknown) => {
+    if (!isAppError(error) || error.code !== 'QUERY_TOO_BROAD') throw error;
+    refused = error;
+    return undefined;
+  });
+  if (walked !== undefined && filled(walked)) return walked;
+  if (walked !== undefined && examined < budget && walked.rows.length * budget > want * examined) {
+    [walked, examined] = [await walk(budget), budget];
+    if (filled(walked)) return walked;
+  }
+  const candidates = await findCandidates(db, query, dialect, budget);
+  if (candidates !== undefined) return { rows: await pageOfCandidates(db, query, dialect, candidates, want) };
+  if (walked === undefined) throw refused;
+  return examined < budget ? walk(budget) : walked;
+}
+
 /** The candidates the reader may list that pass every filter, after the cursor, sorted. */
 async function pageOfCandidates(
   db: Kysely<DatabaseSchema>,
   query: FileSearchQuery,
   dialect: Dialect,
-  ids: string[],
+  candidates: Candidates,
   want: number,
 ): Promise<WalkRow[]> {
-  if (ids.length === 0) return [];
+  if ('ids' in candidates && candidates.ids.length === 0) return [];
   const key = sortKey(query, dialect);
   const id = idOf('f.id', dialect);
-  const { rows } = await sql<WalkRow>`select f.id as id, ${key} as k, 1 as hit, 0 as rn from files f
-    where f.id in (${sql.join(ids)}) and f.project_id = ${query.projectId}
+  // The filter's own index range (SQLite, without statistics, is told which), or the ids a
+  // side table gave: SQLite would rather walk the project's index in the page's order than
+  // look them up, and `+` keeps project_id off every index there.
+  const from =
+    'index' in candidates
+      ? sql`files f ${dialect.sqlite ? sql`indexed by ${sql.raw(candidates.index)}` : sql``} where ${candidates.where}`
+      : sql`files f where f.id in (${sql.join(candidates.ids)})
+          and ${dialect.sqlite ? sql`+f.project_id` : sql`f.project_id`} = ${query.projectId}`;
+  const { rows } = await sql<WalkRow>`select f.id as id, ${key} as k, 1 as hit, 0 as rn from ${from}
       and ${matchesFilters(query.filters, query, dialect)} and ${isVisible(query, dialect)}
       and ${afterCursor(key, id, query)}
     order by ${orderBy(key, id, query)} limit ${want + 1}`.execute(db);
@@ -85,11 +134,7 @@ async function pageOfCandidates(
  * past it, that set may hold files not yet examined, so the page stops there and `bound` is
  * where the next one starts.
  */
-function merge(
-  sets: WalkRow[][],
-  query: FileSearchQuery,
-  budget: number,
-): { rows: WalkRow[]; bound?: SearchPosition } {
+function merge(sets: WalkRow[][], query: FileSearchQuery, budget: number): Found {
   const compare = comparator(query);
   let bound: WalkRow | undefined;
   const byId = new Map<string, WalkRow>();

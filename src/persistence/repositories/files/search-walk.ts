@@ -26,15 +26,18 @@ type ReaderSet = {
 
 /**
  * The walk plan: each of the reader's sets in the search's order from the cursor, at most
- * `budget` files examined per set, each tested against every filter. A set answers its files
- * that pass (at most `want`) and, when it examined its whole budget, the last file it examined:
- * the search goes no further than the least of those (search-files.ts).
+ * `examine` files examined per set (a set with no index in the order: read whole, at most
+ * `budget` files, else QUERY_TOO_BROAD), each tested against every filter. A set answers its files
+ * that pass (at most `want` + 1: its statement streams its index and stops there, so a common
+ * filter examines a page's worth, not the budget) and, when it found fewer and examined its
+ * whole examination, the last file it examined (`rn` = examine): the search goes no further than the
+ * least of those (search-files.ts).
  */
 export async function walkSets(
   db: Kysely<DatabaseSchema>,
   query: FileSearchQuery,
   dialect: Dialect,
-  options: { budget: number; want: number },
+  options: { examine: number; budget: number; want: number },
 ): Promise<WalkRow[][]> {
   const sets = await readerSets(db, query, dialect);
   const filters = matchesFilters(query.filters, query, dialect);
@@ -42,15 +45,21 @@ export async function walkSets(
     sets.map(async (set) => {
       if (!set.ordered) return readWhole(db, query, set, filters, { ...options, dialect });
       const direction = orderBy(set.key, set.id, query);
-      const { rows } = await sql<WalkRow>`select x.id, x.k, x.hit, x.rn from (
-          select y.id, y.k, y.hit, row_number() over (order by ${orderBy(sql`y.k`, idOf('y.id', dialect), query)}) as rn from (
-            select f.id as id, ${set.key} as k, case when ${filters} then 1 else 0 end as hit
-            from ${set.from} where ${set.where} and ${afterCursor(set.key, set.id, query)}
-            order by ${direction} limit ${options.budget}
-          ) y
-        ) x where x.hit = 1 or x.rn = ${options.budget}
-        order by ${orderBy(sql`x.k`, idOf('x.id', dialect), query)} limit ${options.want + 1}`.execute(db);
-      return rows;
+      const walked = sql`select f.id as id, ${set.key} as k from ${set.from}
+      where ${set.where} and ${afterCursor(set.key, set.id, query)} order by ${direction}`;
+      // No outer order: the subquery streams in its index's order (a coroutine on SQLite, a
+      // Limit over a Subquery Scan on PostgreSQL) and the outer limit stops it at want + 1 hits;
+      // an outer sort would read the whole budget first. The merge sorts again.
+      const { rows: hits } = await sql<WalkRow>`select y.id, y.k, 1 as hit, 0 as rn from (
+        select f.id as id, ${set.key} as k, case when ${filters} then 1 else 0 end as hit
+        from ${set.from} where ${set.where} and ${afterCursor(set.key, set.id, query)}
+        order by ${direction} limit ${options.examine}
+      ) y where y.hit = 1 limit ${options.want + 1}`.execute(db);
+      if (hits.length > options.want) return hits;
+      // Fewer: the walk examined all it could; the examine-th file, if any, is its bound.
+      const { rows: last } = await sql<WalkRow>`select w.id, w.k, 0 as hit, ${sql.lit(options.examine)} as rn
+      from (${walked} limit 1 offset ${options.examine - 1}) w`.execute(db);
+      return [...hits, ...last];
     }),
   );
 }
