@@ -86,11 +86,13 @@ describe('HTTP conformance', () => {
     assert.equal(refused.body.code, 'VALIDATION_FAILED');
     assert.equal(
       refused.body.message,
-      'Unknown query parameter "prefix": GET /api/v1/file takes pageSize, pageNumber, filePath (filePath is the prefix filter)',
+      'Unknown query parameter "prefix": GET /api/v1/file takes pageSize, pageNumber, filePath, name, contentType, ' +
+        'createdAfter, createdBefore, minSize, maxSize, sort, order, scope, cursor and customData.<key> ' +
+        '(filePath is the prefix filter)',
     );
-    const mixed = await server.client.call('GET', '/api/v1/file?filePath=in/&sort=name&limit=1', { token });
+    const mixed = await server.client.call('GET', '/api/v1/file?filePath=in/&sortBy=name&limit=1', { token });
     assert.equal(mixed.status, 400);
-    assert.match(mixed.body.message, /^Unknown query parameter "sort", "limit": /);
+    assert.match(mixed.body.message, /^Unknown query parameter "sortBy", "limit": /);
     // Barriers first: without a token the answer is 401, whatever the query (DESIGN §3).
     const anonymous = await server.client.call('GET', '/api/v1/file?prefix=in/');
     assert.equal(anonymous.body.code, 'AUTH_REQUIRED');
