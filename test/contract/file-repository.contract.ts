@@ -243,6 +243,17 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
       );
     });
 
+    it('finds many records by id as findById finds each, leaving unknown ids out', async () => {
+      const { file: shared } = await create();
+      await fixture.repos.files.addAclEntry(shared.id, role('editors'), at(1000));
+      const ids = [shared.id, (await create()).file.id, (await create()).file.id];
+      const found = await fixture.repos.files.findByIds([...ids, newId()]);
+      assert.deepEqual([...found.keys()].sort(), [...ids].sort());
+      for (const id of ids) assert.deepEqual(found.get(id), await fixture.repos.files.findById(id));
+      assert.deepEqual(found.get(shared.id)?.acl.at(-1), role('editors'));
+      assert.equal((await fixture.repos.files.findByIds([])).size, 0);
+    });
+
     it('deletes a record together with its ACL', async () => {
       const { file } = await create();
       await fixture.repos.files.addAclEntry(file.id, role('editors'), at(1000));

@@ -29,10 +29,11 @@ const folderPage = 500;
  * A selection: every id once (duplicates collapse, the first place kept), each checked as a
  * download link of it would be (spec 4.5, DESIGN §4). Any refusal refuses all, naming the ids:
  * unknown ones first (404, as GET /api/v1/file/:id answers them), then ones the caller may not
- * read (403), then unverified ones (409). Files are read one id at a time from the kept records.
+ * read (403), then unverified ones (409). Files are read 500 ids a statement (findByIds): one
+ * read per id made a 10,000-file selection take seconds.
  */
 export async function selectFiles(
-  files: Pick<FileRepository, 'findById'>,
+  files: Pick<FileRepository, 'findByIds'>,
   principal: Principal,
   fileIds: readonly string[],
   limits: ArchiveLimits,
@@ -44,8 +45,9 @@ export async function selectFiles(
   const missing: string[] = [];
   const denied: string[] = [];
   const unverified: string[] = [];
+  const records = await files.findByIds(unique.filter(isWellFormedId));
   for (const id of unique) {
-    const file = isWellFormedId(id) ? await files.findById(id) : undefined;
+    const file = records.get(id);
     if (!file) missing.push(id);
     else if (!canAccessFile({ principal, file, action: 'read' })) denied.push(id);
     else if (!file.verified || !file.content || !file.blobVersion) unverified.push(id);

@@ -34,6 +34,8 @@ export interface FileRepository {
     quotas?: QuotaLimits,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload }>;
   findById(id: string): Promise<FileRecord | undefined>;
+  /** Many records by id, read in a few statements (an archive's selection); unknown ids are absent. */
+  findByIds(ids: readonly string[]): Promise<Map<string, FileRecord>>;
   /** The record a creator holds at a path (the path is unique per creator), if any. */
   findByPath(
     owner: { projectId: string; creatorId: string },

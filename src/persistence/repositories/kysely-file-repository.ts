@@ -33,6 +33,7 @@ import {
 } from './files/file-blob-references.ts';
 import { type FileInserts, prepareFileInserts } from './files/file-inserts.ts';
 import { FileViewCache } from './files/file-view-cache.ts';
+import { findFilesByIds } from './files/find-files-by-ids.ts';
 import { listIdsCreatedBy, listIdsSharedWithUser } from './files/list-file-ids.ts';
 import { listFiles } from './files/list-files.ts';
 import { markVerified, type Verification } from './files/mark-verified.ts';
@@ -70,6 +71,10 @@ export class KyselyFileRepository implements FileRepository {
 
   findById(id: string): Promise<FileRecord | undefined> {
     return this.#views.find(id);
+  }
+
+  findByIds(ids: readonly string[]): Promise<Map<string, FileRecord>> {
+    return findFilesByIds(this.#db, ids);
   }
 
   async findByPath(
