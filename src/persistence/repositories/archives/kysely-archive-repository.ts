@@ -65,25 +65,26 @@ export class KyselyArchiveRepository implements ArchiveRepository {
     return Number(row.stale);
   }
 
-  async positionAtOffset(archiveId: string, offset: number): Promise<number> {
-    const row = await this.#db
-      .selectFrom('archive_entries')
-      .select('position')
-      .where('archive_id', '=', archiveId)
-      .where('local_header_offset', '<=', offset)
-      .orderBy('local_header_offset', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.position ?? 0;
+  positionAtOffset(archiveId: string, offset: number): Promise<number> {
+    return this.#positionAt(archiveId, 'local_header_offset', offset);
   }
 
-  async positionAtCentralOffset(archiveId: string, centralOffset: number): Promise<number> {
+  positionAtCentralOffset(archiveId: string, centralOffset: number): Promise<number> {
+    return this.#positionAt(archiveId, 'central_offset', centralOffset);
+  }
+
+  /** The entry whose record (local or central, by `column`) holds `offset`: one index probe. */
+  async #positionAt(
+    archiveId: string,
+    column: 'local_header_offset' | 'central_offset',
+    offset: number,
+  ): Promise<number> {
     const row = await this.#db
       .selectFrom('archive_entries')
       .select('position')
       .where('archive_id', '=', archiveId)
-      .where('central_offset', '<=', centralOffset)
-      .orderBy('central_offset', 'desc')
+      .where(column, '<=', offset)
+      .orderBy(column, 'desc')
       .limit(1)
       .executeTakeFirst();
     return row?.position ?? 0;
