@@ -1,8 +1,25 @@
 import { validationFailed } from '../../errors/errors.ts';
+import {
+  type AdmissionSettings,
+  admissionSettingDefinitions,
+  defaultAdmissionSettings,
+} from '../admission/admission-settings.ts';
 import { isMailTemplateTable, type MailTemplateTable } from '../mail/mail-template-settings.ts';
 import { isPresetTable, type PresetTable } from '../renditions/rendition-presets.ts';
+import {
+  type AccountControlSettings,
+  accountControlSettingDefinitions,
+  defaultAccountControlSettings,
+} from './account-control-settings.ts';
 import { isAccountLinkUrl, parseAccountLinkUrl } from './account-link-url.ts';
-import { isOAuthProviderTable, type OAuthProviderTable } from './oauth-provider-settings.ts';
+import {
+  maxArchiveFilesLimit,
+  maxFolderOperationFilesLimit,
+  maxPresignedDownloadSeconds,
+  maxRetentionDays,
+  maxVersionsKept,
+  maxVideoSecondsLimit,
+} from './setting-bounds.ts';
 import {
   booleanSetting,
   countSetting,
@@ -19,7 +36,7 @@ import {
   sizeSetting,
   wholeNumberSetting,
 } from './setting-parsers.ts';
-import { isTrustedIssuerTable, type TrustedIssuerTable } from './trusted-issuer-settings.ts';
+import { defaultSignInSettings, type SignInSettings, signInSettingDefinitions } from './sign-in-settings.ts';
 
 /**
  * What an operator may tune per project (`coffer project set <project> name=value…`). Stored as
@@ -27,7 +44,10 @@ import { isTrustedIssuerTable, type TrustedIssuerTable } from './trusted-issuer-
  * migration; a stored value that no longer parses (or an unknown name) falls back to its
  * default instead of failing every request of the project.
  */
-export type ProjectSettings = {
+export type ProjectSettings = CoreSettings & SignInSettings & AccountControlSettings & AdmissionSettings;
+
+/** The settings of the first waves; later groups have modules of their own. */
+type CoreSettings = {
   /** Whether `POST /api/v1/auth/signup` creates accounts; `closed` leaves account creation to operators. */
   signup: 'open' | 'closed';
   /** Whether `POST /api/v1/auth/signup/anonymous` creates accounts of role `anonymous`. */
@@ -83,18 +103,6 @@ export type ProjectSettings = {
    * this bounds how long it holds its locks and how many events it writes at once.
    */
   maxFolderOperationFiles: number;
-  /** Sign-in providers (issue 37), set as `oauth.<name>.<field>=…`; secrets never shown back. */
-  oauth: OAuthProviderTable;
-  /**
-   * Whether a provider sign-in whose verified email matches an existing, verified account links
-   * to it; false: 409 ACCOUNT_EXISTS, and the user links from a signed-in session.
-   */
-  oauthLinkByEmail: boolean;
-  /**
-   * Issuers whose JWTs are bearer tokens (issue 37, item 4), set as
-   * `trustedIssuers.<name>.<issuer|jwksUrl|audience|roleClaim|roles>=…`.
-   */
-  trustedIssuers: TrustedIssuerTable;
   /** The most non-current versions a file keeps (issue 38); the oldest beyond are pruned. 0: none. */
   versionsKept: number;
   /** Days a non-current version is kept after another became current; 0: pruned at once. */
@@ -110,20 +118,6 @@ export type ProjectSettings = {
   /** The most bytes of files one archive may hold (its ZIP is a little larger). */
   maxArchiveBytes: number;
 };
-
-/** The most versions a file may keep, and the longest retention: bounds of what a sweep must walk. */
-export const maxVersionsKept = 1000;
-export const maxRetentionDays = 3650;
-/** The highest maxVideoSeconds: a day of video. */
-export const maxVideoSecondsLimit = 86_400;
-/** The highest maxArchiveFiles: an archive's entries are rows written at once, at its creation. */
-export const maxArchiveFilesLimit = 1_000_000;
-
-/** The highest maxFolderOperationFiles: a million row changes is already a long transaction. */
-export const maxFolderOperationFilesLimit = 1_000_000;
-
-/** S3 refuses presigned URLs that live longer than 7 days. */
-export const maxPresignedDownloadSeconds = 604_800;
 
 export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   signup: 'open',
@@ -146,9 +140,6 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   downloads: 'gateway',
   presignedDownloadMaxSeconds: 300,
   maxFolderOperationFiles: 100_000,
-  oauth: {},
-  oauthLinkByEmail: false,
-  trustedIssuers: {},
   versionsKept: 10,
   versionRetentionDays: 30,
   trashRetentionDays: 30,
@@ -156,6 +147,9 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   maxVideoSeconds: 14_400,
   maxArchiveFiles: 10_000,
   maxArchiveBytes: 10 * 1024 ** 3,
+  ...defaultSignInSettings,
+  ...defaultAccountControlSettings,
+  ...defaultAdmissionSettings,
 });
 
 export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDefinition> = {
@@ -240,25 +234,6 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
       (value as number) >= 1 &&
       (value as number) <= maxFolderOperationFilesLimit,
   },
-  oauth: {
-    description:
-      'sign-in providers, set one field at a time as oauth.<name>.<clientId|clientSecret|issuer|authorizationUrl|tokenUrl|userinfoUrl>=…; presets: google, apple, microsoft, gitlab, github; oauth.<name>= removes one',
-    parse: (_text, name) => {
-      throw validationFailed(`${name} is set one field at a time: oauth.google.clientId=…`);
-    },
-    isValid: isOAuthProviderTable,
-  },
-  oauthLinkByEmail: booleanSetting(
-    'whether a provider sign-in with a verified email links to the verified account of that email (else 409 ACCOUNT_EXISTS)',
-  ),
-  trustedIssuers: {
-    description:
-      'issuers whose JWTs are bearer tokens, set one field at a time as trustedIssuers.<name>.<issuer|jwksUrl|audience|roleClaim|roles>=… (roles: comma-separated roles roleClaim may grant); trustedIssuers.<name>= removes one',
-    parse: (_text, name) => {
-      throw validationFailed(`${name} is set one field at a time: trustedIssuers.acme.issuer=…`);
-    },
-    isValid: isTrustedIssuerTable,
-  },
   versionsKept: wholeNumberSetting(
     `the most earlier versions a file keeps (the oldest beyond are pruned), 0 to ${maxVersionsKept}`,
     maxVersionsKept,
@@ -288,6 +263,9 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
     1,
   ),
   maxArchiveBytes: requiredSizeSetting('the most bytes of files one zip archive may hold'),
+  ...signInSettingDefinitions,
+  ...accountControlSettingDefinitions,
+  ...admissionSettingDefinitions,
 };
 
 export const projectSettingNames = Object.keys(projectSettingDefinitions) as (keyof ProjectSettings)[];

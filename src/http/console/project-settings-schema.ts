@@ -1,16 +1,18 @@
 import type { Project } from '../../domain/identity/project-repository.ts';
 import {
   defaultProjectSettings,
+  type ProjectSettings,
+  projectSettingDefinitions,
+  projectSettingNames,
+} from '../../domain/identity/project-settings.ts';
+import {
   maxArchiveFilesLimit,
   maxFolderOperationFilesLimit,
   maxPresignedDownloadSeconds,
   maxRetentionDays,
   maxVersionsKept,
   maxVideoSecondsLimit,
-  type ProjectSettings,
-  projectSettingDefinitions,
-  projectSettingNames,
-} from '../../domain/identity/project-settings.ts';
+} from '../../domain/identity/setting-bounds.ts';
 import { maxTokenLifetimeSeconds, minTokenLifetimeSeconds } from '../../domain/identity/setting-parsers.ts';
 
 /** How the console edits a setting: the control that fits its values. */
@@ -79,6 +81,11 @@ const controls: Record<keyof ProjectSettings, SettingControl> = {
   maxVideoSeconds: { kind: 'number', unit: 'seconds', min: 1, max: maxVideoSecondsLimit },
   maxArchiveFiles: { kind: 'number', unit: 'count', min: 1, max: maxArchiveFilesLimit },
   maxArchiveBytes: { kind: 'number', unit: 'bytes', min: 1, max: Number.MAX_SAFE_INTEGER },
+  requireMfa: { kind: 'flag' },
+  passkeyRpId: { kind: 'text' },
+  selfDeletion: { kind: 'flag' },
+  scan: { kind: 'choice' },
+  scanOversize: { kind: 'choice' },
 };
 
 /** The defaults of one project: the domain's, with its own admin role (projects.admin_role). */
