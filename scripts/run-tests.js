@@ -56,6 +56,8 @@ const stackFiles = narrow(
     ...globSync('test/trash/*.test.ts'),
     ...globSync('test/media/*.test.ts'),
     ...globSync('test/search/*.test.ts'),
+    ...globSync('test/account-controls/*.test.ts'),
+    ...globSync('test/admission/*.test.ts'),
     'test/archives/archives-api.test.ts',
     'test/archives/archive-refusals.test.ts',
     'test/contract/folder-counts.test.ts',

@@ -32,6 +32,11 @@ export const emailNotVerified = () =>
 export const tokenExpired = () => new AppError('TOKEN_EXPIRED', 'The access token has expired');
 export const invalidLogin = (message = 'Email or password is wrong') =>
   new AppError('INVALID_LOGIN', message);
+export const reauthenticationRequired = () =>
+  new AppError(
+    'REAUTHENTICATION_REQUIRED',
+    'Confirm it is you: send your password or a code of your second factor, or sign in again',
+  );
 export const invalidRefreshToken = () =>
   new AppError(
     'INVALID_REFRESH_TOKEN',

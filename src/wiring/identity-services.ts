@@ -1,5 +1,6 @@
 import { IdentityService } from '../domain/identity/identity-service.ts';
 import { LoginThrottle } from '../domain/identity/login-throttle.ts';
+import { Reauthentication } from '../domain/identity/reauthentication.ts';
 import { RefreshTokenService } from '../domain/identity/refresh-token-service.ts';
 import { ServiceKeys } from '../domain/identity/service-keys.ts';
 import { SignupThrottle } from '../domain/identity/signup-throttle.ts';
@@ -21,6 +22,8 @@ export type IdentityServices = {
   refreshTokens: RefreshTokenService;
   /** Projects' server-only admin credentials (issue 35). */
   serviceKeys: ServiceKeys;
+  /** Proof that a session's holder is its user, before a risky step (issue 41). */
+  reauthentication: Reauthentication;
 };
 
 export function buildIdentityServices(context: WiringContext, keys: InitialKeys): IdentityServices {
@@ -39,6 +42,11 @@ export function buildIdentityServices(context: WiringContext, keys: InitialKeys)
   });
   return {
     refreshTokens,
+    reauthentication: new Reauthentication({
+      loginThrottle: throttles.loginThrottle,
+      refreshTokens: repositories.refreshTokens,
+      clock,
+    }),
     serviceKeys: new ServiceKeys({ repository: repositories.serviceKeys, accessEpoch: context.accessEpoch }),
     operators: new OperatorService({
       operators: repositories.operators,

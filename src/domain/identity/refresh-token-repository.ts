@@ -54,6 +54,8 @@ export interface RefreshTokenRepository {
   deleteExpired(now: Date, limit: number): Promise<number>;
   /** When the family's newest token expires (Unix ms), or undefined once it is revoked or swept. */
   findFamilyExpiresAt(familyId: string): Promise<number | undefined>;
+  /** When the family began (its sign-in, Unix ms), or undefined once it is revoked or swept. */
+  findFamilyCreatedAt(familyId: string): Promise<number | undefined>;
   /**
    * A number the database bumps whenever a family that had not expired is deleted, by any
    * process or node (migrations/session-revocation.ts).

@@ -165,6 +165,15 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
     return row && Number(row.expires_at);
   }
 
+  async findFamilyCreatedAt(familyId: string): Promise<number | undefined> {
+    const row = await this.#db
+      .selectFrom('refresh_token_families')
+      .select('created_at')
+      .where('id', '=', familyId)
+      .executeTakeFirst();
+    return row && Number(row.created_at);
+  }
+
   async readSessionEpoch(): Promise<number> {
     const [row] = await this.#selectEpoch(sessionEpochId);
     if (row === undefined) throw new Error('access_epoch has no session row: run the migrations');
