@@ -61,8 +61,24 @@ export async function walkSets(
       // No outer order: the subquery streams in its index's order (a coroutine on SQLite, a
       // Limit over a Subquery Scan on PostgreSQL) and the outer limit stops it at want + 1 hits;
       // an outer sort would read the whole budget first. The merge sorts again.
+      const examined = walked(
+        sql`f.id as id, ${set.key} as k, case when ${filters} then 1 else 0 end as hit`,
+        options.examine,
+      );
+      if (!dialect.sqlite) {
+        // One round trip: the walk's rows are kept as they stream (a CTE read on demand); the
+        // bound (the examine-th file) is read from them only when fewer than want + 1 passed.
+        const { rows } = await sql<WalkRow>`with w as materialized (${examined}),
+          h as (select id, k from w where hit = 1 limit ${options.want + 1})
+          select id, k, 1 as hit, 0 as rn from h
+          union all
+          select b.id, b.k, 0 as hit, ${sql.lit(options.examine)} as rn
+          from (select id, k from w offset ${options.examine - 1} limit 1) b
+          where (select count(*) from h) <= ${options.want}`.execute(db);
+        return rows;
+      }
       const { rows: hits } = await sql<WalkRow>`select y.id, y.k, 1 as hit, 0 as rn from (
-        ${walked(sql`f.id as id, ${set.key} as k, case when ${filters} then 1 else 0 end as hit`, options.examine)}
+        ${examined}
       ) y where y.hit = 1 limit ${options.want + 1}`.execute(db);
       if (hits.length > options.want) return hits;
       // Fewer: the walk examined all it could; the examine-th file, if any, is its bound.
