@@ -27,6 +27,8 @@ const projectId = 'scale-project';
 
 const admin = { readerId: 'admin', isAdmin: true };
 const many = { readerId: 'many', isAdmin: false };
+/** 10,000 of `many`'s files shared with `grantee` (a quarter by its role `viewer`), as the bench's. */
+const grantee = { readerId: 'grantee', readerRole: 'viewer', isAdmin: false };
 const cases: Array<{ name: string; query: Partial<FileSearchQuery> }> = [
   { name: 'admin, name rare', query: { ...admin, filters: { customData: [], name: 'x00042' } } },
   { name: 'many, name rare', query: { ...many, filters: { customData: [], name: 'x00042' } } },
@@ -58,6 +60,14 @@ const cases: Array<{ name: string; query: Partial<FileSearchQuery> }> = [
   { name: 'admin, sort name', query: { ...admin, sort: 'name', order: 'asc' } },
   { name: 'many, sort size', query: { ...many, sort: 'size' } },
   { name: 'few, scope shared', query: { readerId: 'few', isAdmin: false, scope: 'shared' } },
+  {
+    name: 'grantee (10,000 shared), scope shared, image/*',
+    query: { ...grantee, scope: 'shared', filters: { customData: [], contentType: { prefix: 'image/' } } },
+  },
+  {
+    name: 'grantee (10,000 shared), scope shared, name rare',
+    query: { ...grantee, scope: 'shared', filters: { customData: [], name: 'x00042' } },
+  },
 ];
 
 async function explainAll(
@@ -112,6 +122,11 @@ async function seed(db: Kysely<DatabaseSchema>, sqlite: boolean) {
     select id, 'user', 'few', 1, project_id, created_at from files where creator_id = 'others' and created_at % 2000 = 0`.execute(
     db,
   );
+  const grantees = Math.min(10_000, Math.floor(files / 2));
+  await sql`insert into file_acl (file_id, scope, identifier, position, project_id, file_created_at)
+    select id, case when id like '%00' then 'role' else 'user' end,
+      case when id like '%00' then 'viewer' else 'grantee' end, 1, project_id, created_at
+    from files where creator_id = 'many' and (id like '%0' or id like '%5') limit ${grantees}`.execute(db);
   if (!sqlite) await sql`analyze`.execute(db);
 }
 

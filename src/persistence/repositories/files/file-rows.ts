@@ -14,7 +14,7 @@ import type { DatabaseSchema, FilesTable } from '../../database-schema.ts';
 import { findFolderAcls } from './folder-acl-rows.ts';
 
 /** A file's row as records are made from it (the row stamp is the view cache's, not the record's). */
-type FileRow = Omit<Selectable<FilesTable>, 'row_stamp' | 'folder_path'>;
+export type FileRow = Omit<Selectable<FilesTable>, 'row_stamp' | 'folder_path'>;
 
 /**
  * The hot path (every read, download and link check): one indexed query, the file row joined

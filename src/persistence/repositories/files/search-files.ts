@@ -3,7 +3,7 @@ import type { FileSearchPage, FileSearchQuery, SearchPosition } from '../../../d
 import { type AppError, isAppError } from '../../../errors/app-error.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { isSqlite } from '../../is-sqlite.ts';
-import { toFileRecords } from './file-rows.ts';
+import { type FileRow, toFileRecords } from './file-rows.ts';
 import { type Candidates, findCandidates } from './search-candidates.ts';
 import {
   afterCursor,
@@ -58,13 +58,14 @@ export async function searchFiles(
   const last = page.at(-1);
   const next: SearchPosition | undefined =
     rows.length > want && last !== undefined ? toPosition(last, query) : bound;
-  return {
-    files: await readRecords(
-      db,
-      page.map((row) => row.id),
-    ),
-    next,
-  };
+  // The filter plan's page statement read the files' rows already: no second read.
+  const read = page.every((row) => 'project_id' in row)
+    ? toFileRecords(db, page as unknown as FileRow[])
+    : readRecords(
+        db,
+        page.map((row) => row.id),
+      );
+  return { files: await read, next };
 }
 
 /** The rows a plan found, in order, and where a walk that ran out of budget stopped. */
@@ -121,7 +122,10 @@ async function pageOfCandidates(
       ? sql`files f ${dialect.sqlite ? sql`indexed by ${sql.raw(candidates.index)}` : sql``} where ${candidates.where}`
       : sql`files f where f.id in (${sql.join(candidates.ids)})
           and ${dialect.sqlite ? sql`+f.project_id` : sql`f.project_id`} = ${query.projectId}`;
-  const { rows } = await sql<WalkRow>`select f.id as id, ${key} as k, 1 as hit, 0 as rn from ${from}
+  // PostgreSQL: the whole row, so the page's records need no second round trip (searchFiles).
+  // SQLite, in process, has no round trip to save, and sorting whole rows cost more there.
+  const columns = dialect.sqlite ? sql`f.id as id` : sql`f.*`;
+  const { rows } = await sql<WalkRow>`select ${columns}, ${key} as k, 1 as hit, 0 as rn from ${from}
       and ${matchesFilters(query.filters, query, dialect)} and ${isVisible(query, dialect)}
       and ${afterCursor(key, id, query)}
     order by ${orderBy(key, id, query)} limit ${want + 1}`.execute(db);

@@ -22,6 +22,8 @@ type ReaderSet = {
   key: RawBuilder<unknown>;
   id: RawBuilder<unknown>;
   ordered: boolean;
+  /** PostgreSQL: the set's index is in `key` order but not in `id collate "C"` (`asc`/`desc`). */
+  byKeyOnly?: RawBuilder<unknown>;
 };
 
 /**
@@ -45,20 +47,44 @@ export async function walkSets(
     sets.map(async (set) => {
       if (!set.ordered) return readWhole(db, query, set, filters, { ...options, dialect });
       const direction = orderBy(set.key, set.id, query);
-      const walked = sql`select f.id as id, ${set.key} as k from ${set.from}
-      where ${set.where} and ${afterCursor(set.key, set.id, query)} order by ${direction}`;
+      const walked = (columns: RawBuilder<unknown>, limit: number) => {
+        const where = sql`${set.where} and ${afterCursor(set.key, set.id, query)}`;
+        if (set.byKeyOnly === undefined || dialect.sqlite)
+          return sql`select ${columns} from ${set.from} where ${where} order by ${direction} limit ${limit}`;
+        // The index orders ids in the database's collation, the walk in "C": stream the index
+        // by its key alone, cut after `limit` entries and their ties (an entry passing every
+        // test, ties included, is among them), and sort only those — not the whole set.
+        return sql`select * from (select ${columns} from ${set.from} where ${where}
+          order by ${set.key} ${set.byKeyOnly} fetch first ${sql.lit(limit)} rows with ties) t
+          order by ${orderBy(sql`t.k`, sql.raw('t.id collate "C"'), query)} limit ${limit}`;
+      };
       // No outer order: the subquery streams in its index's order (a coroutine on SQLite, a
       // Limit over a Subquery Scan on PostgreSQL) and the outer limit stops it at want + 1 hits;
       // an outer sort would read the whole budget first. The merge sorts again.
+      const examined = walked(
+        sql`f.id as id, ${set.key} as k, case when ${filters} then 1 else 0 end as hit`,
+        options.examine,
+      );
+      if (!dialect.sqlite) {
+        // One round trip: the walk's rows are kept as they stream (a CTE read on demand); the
+        // bound (the examine-th file) is read from them only when fewer than want + 1 passed.
+        const { rows } = await sql<WalkRow>`with w as materialized (${examined}),
+          h as (select id, k from w where hit = 1 limit ${options.want + 1})
+          select id, k, 1 as hit, 0 as rn from h
+          union all
+          select b.id, b.k, 0 as hit, ${sql.lit(options.examine)} as rn
+          from (select id, k from w offset ${options.examine - 1} limit 1) b
+          where (select count(*) from h) <= ${options.want}`.execute(db);
+        return rows;
+      }
       const { rows: hits } = await sql<WalkRow>`select y.id, y.k, 1 as hit, 0 as rn from (
-        select f.id as id, ${set.key} as k, case when ${filters} then 1 else 0 end as hit
-        from ${set.from} where ${set.where} and ${afterCursor(set.key, set.id, query)}
-        order by ${direction} limit ${options.examine}
+        ${examined}
       ) y where y.hit = 1 limit ${options.want + 1}`.execute(db);
       if (hits.length > options.want) return hits;
       // Fewer: the walk examined all it could; the examine-th file, if any, is its bound.
       const { rows: last } = await sql<WalkRow>`select w.id, w.k, 0 as hit, ${sql.lit(options.examine)} as rn
-      from (${walked} limit 1 offset ${options.examine - 1}) w`.execute(db);
+      from (${walked(sql`f.id as id, ${set.key} as k`, options.examine)}) w
+      limit 1 offset ${options.examine - 1}`.execute(db);
       return [...hits, ...last];
     }),
   );
@@ -129,6 +155,7 @@ async function readerSets(db: Kysely<DatabaseSchema>, query: FileSearchQuery, di
       key: byTime ? sql`a.file_created_at` : key,
       id: idOf(byTime ? 'a.file_id' : 'f.id', dialect),
       ordered: byTime,
+      byKeyOnly: byTime ? sql.raw(query.order === 'asc' ? 'asc' : 'desc') : undefined,
     });
   }
   const { rows: folders } = await sql<{ owner_id: string; path: string }>`select s.owner_id, s.path
