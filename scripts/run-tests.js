@@ -10,26 +10,59 @@
 // Test files given as arguments narrow both passes to them (the second pass only to those of
 // its list); other arguments go to node --test (e.g. --test-name-pattern=…).
 import { spawnSync } from 'node:child_process';
-import { globSync } from 'node:fs';
+import { existsSync, globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 // --test-timeout is a hang guard, not a speed check: sized for a machine running other test
 // suites beside this one (a whole pass then takes several times as long as alone).
-// No files means no pass: `node --test` without files would run every test it finds.
-const nodeTest = (files, env = process.env) =>
-  files.length === 0
-    ? 0
-    : (spawnSync(
-        process.execPath,
-        [
-          '--test',
-          '--test-force-exit',
-          '--test-concurrency=2',
-          '--test-timeout=600000',
-          ...testFlags,
-          ...files,
-        ],
-        { stdio: 'inherit', env },
-      ).status ?? 1);
+// No files means no pass: `node --test` without files would run every test it finds. Beside the
+// usual report, each file's time goes to a temporary file: the pass ends with its ten slowest.
+const nodeTest = (files, env = process.env) => {
+  if (files.length === 0) return 0;
+  const timings = join(mkdtempSync(join(tmpdir(), 'coffer-test-times-')), 'times.jsonl');
+  const reporters = testFlags.some((flag) => flag.startsWith('--test-reporter'))
+    ? []
+    : [
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        `--test-reporter=${fileURLToPath(new URL('./file-durations-reporter.js', import.meta.url))}`,
+        `--test-reporter-destination=${timings}`,
+      ];
+  const status =
+    spawnSync(
+      process.execPath,
+      [
+        '--test',
+        '--test-force-exit',
+        '--test-concurrency=2',
+        '--test-timeout=600000',
+        ...reporters,
+        ...testFlags,
+        ...files,
+      ],
+      { stdio: 'inherit', env },
+    ).status ?? 1;
+  printSlowest(timings);
+  rmSync(dirname(timings), { recursive: true, force: true });
+  return status;
+};
+
+/** The ten test files that took longest in the pass (their top-level tests' wall time). */
+function printSlowest(timings) {
+  if (!existsSync(timings)) return;
+  const rows = readFileSync(timings, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10);
+  if (rows.length === 0) return;
+  console.log('\nslowest test files of this pass:');
+  for (const { file, ms } of rows)
+    console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${relative(process.cwd(), file)}`);
+}
 
 const args = process.argv.slice(2);
 const testFlags = args.filter((arg) => !arg.endsWith('.test.ts'));

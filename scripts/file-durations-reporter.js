@@ -1,0 +1,12 @@
+// A node:test reporter that writes, per test file, the wall time of its top-level tests (one
+// JSON line per file) for run-tests.js to print the slowest files of a pass (issue 44, item 7).
+export default async function* fileDurations(source) {
+  const durations = new Map();
+  for await (const event of source) {
+    if ((event.type === 'test:pass' || event.type === 'test:fail') && event.data.nesting === 0) {
+      const file = event.data.file ?? '(unknown)';
+      durations.set(file, (durations.get(file) ?? 0) + (event.data.details?.duration_ms ?? 0));
+    }
+  }
+  for (const [file, ms] of durations) yield `${JSON.stringify({ file, ms })}\n`;
+}
