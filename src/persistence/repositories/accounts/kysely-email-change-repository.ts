@@ -70,6 +70,8 @@ export class KyselyEmailChangeRepository implements EmailChangeRepository {
       .where('id', '=', taken.user_id)
       .executeTakeFirst();
     if (!row) return undefined;
+    // A disabled account is its operator's to change; its owner's way back (a revert) still works.
+    if (input.purpose === 'email-change' && row.enabled !== 1) return undefined;
     // A change applies only to the address it was asked for (a revert since then made it stale).
     if (input.purpose === 'email-change' && row.email_normalized !== normalizeEmail(taken.from_email ?? ''))
       return undefined;
