@@ -147,6 +147,11 @@ describe(`email change (${currentStackName()} stack)`, () => {
       0,
       'the holder of a taken address gets nothing',
     );
+    // The account mails' per-recipient limit: a second mail to the address within the minute is not sent.
+    const limitedBefore = await settled('recipient_limited');
+    const twice = await requestChange(user.token, { newEmail: free, password: user.password });
+    assert.equal(twice.text, toFree.text);
+    assert.equal(await settled('recipient_limited'), limitedBefore + 1);
 
     // Someone takes the free address before the link is opened.
     const taker = await client.signup(free);
