@@ -32,6 +32,8 @@ export type AccountTokensTable = {
   user_id: string;
   purpose: string;
   email: string;
+  /** An email change's: the address it changes (see email-change-tokens.ts); null otherwise. */
+  from_email: string | null;
   created_at: number;
   expires_at: number;
 };

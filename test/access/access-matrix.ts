@@ -83,6 +83,10 @@ export const endpoints = {
     exclusive: true,
   },
   getProfile: { method: 'GET', path: '/api/v1/user', group: 'account', okStatus: 200 },
+  // Asks only (a mail to a new address nobody has): the world's addresses stay as built. Its
+  // confirm and revert take a mail's token, played in test/account-controls/email-change.test.ts;
+  // DELETE /api/v1/user would end the world's accounts and is played in self-deletion.test.ts.
+  requestEmailChange: { method: 'POST', path: '/api/v1/user/email', group: 'account', okStatus: 202 },
   // Looks up the creator's email.
   findUser: { method: 'GET', path: '/api/v1/users?email=:email', group: 'admin', okStatus: 200 },
   requestUpload: { method: 'POST', path: '/api/v1/file', group: 'account', okStatus: 200 },
@@ -259,6 +263,7 @@ export const matrix: Record<CallerId, Row> = {
     api: 'ok',
     getProfile: 'ACCESS_DENIED',
     changePassword: 'ACCESS_DENIED',
+    requestEmailChange: 'ACCESS_DENIED',
     logout: 'ACCESS_DENIED',
     requestUpload: 'ACCESS_DENIED',
     copyFile: 'ACCESS_DENIED',

@@ -64,4 +64,28 @@ describe('@coffer/client accounts by email', () => {
     const session = await newClient().login({ email, password: 'chosen through the client' });
     assert.ok(session.token);
   });
+
+  it('changes the address (this session stays), undoes the change from the old address, and leaves', async () => {
+    const email = `client-move-${Date.now()}@example.com`;
+    const newEmail = `client-moved-${Date.now()}@example.com`;
+    const coffer = newClient();
+    await coffer.signup({ email, password: 'correct horse battery' });
+    await coffer.account.requestEmailChange(newEmail, { password: 'correct horse battery' });
+    const change = linkOf(await waitForMail(receiver.received, newEmail));
+    await coffer.account.confirmEmailChange(change.token);
+    assert.equal((await coffer.profile()).emails[0]?.email, newEmail, 'the confirming session goes on');
+
+    const back = linkOf(await waitForMail(receiver.received, email));
+    await newClient().account.revertEmailChange(back.token);
+    await assert.rejects(coffer.profile(), (error: CofferError) => error.status === 401);
+
+    const again = newClient();
+    await again.login({ email, password: 'correct horse battery' });
+    await again.account.deleteAccount();
+    assert.equal(again.session, undefined, 'the client is logged out');
+    await assert.rejects(
+      newClient().login({ email, password: 'correct horse battery' }),
+      (error: CofferError) => error.code === 'INVALID_LOGIN',
+    );
+  });
 });

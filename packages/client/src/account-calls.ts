@@ -10,19 +10,34 @@ export type SendCall = <T>(call: {
 
 type LoginAnswer = Session;
 
+/** What these calls need of the client's session (session-transport.ts). */
+type AccountSession = {
+  call: SendCall;
+  session: Session | undefined;
+  startSession(result: LoginAnswer): Session;
+  setSession(session: undefined): void;
+};
+
+/**
+ * What proves the signed-in user is themselves before a risky step: the password, a code of
+ * their second factor, or a recovery code; nothing when they signed in within 5 minutes.
+ */
+export type IdentityProof = { password?: string; code?: string; recoveryCode?: string };
+
 /**
  * Accounts by email (`client.account`): password reset, email verification and sign-in by
  * link. The requests answer the same whether or not an address has an account; the mails link
  * to the app's page (the project's `accountLinkUrl`) with the token after `#token=`, which
- * `tokenFromLink` reads. Only the confirm calls spend a token.
+ * `tokenFromLink` reads. Only the confirm calls spend a token. Also the signed-in user's own
+ * account: a new address, and leaving.
  */
 export class AccountCalls {
   readonly #send: SendCall;
-  readonly #startSession: (result: LoginAnswer) => Session;
+  readonly #transport: AccountSession;
 
-  constructor(send: SendCall, startSession: (result: LoginAnswer) => Session) {
-    this.#send = send;
-    this.#startSession = startSession;
+  constructor(transport: AccountSession) {
+    this.#send = transport.call;
+    this.#transport = transport;
   }
 
   /** Mails a link to choose a new password (if the address has an account). */
@@ -62,7 +77,46 @@ export class AccountCalls {
       path: '/api/v1/auth/magic-link/confirm',
       body: { token },
     });
-    return this.#startSession(result);
+    return this.#transport.startSession(result);
+  }
+
+  /**
+   * Mails the new address a link that makes the change (the same answer if another account has
+   * it: that one gets no mail). Needs the password (or a second-factor code), unless the
+   * session signed in within 5 minutes.
+   */
+  async requestEmailChange(newEmail: string, proof: IdentityProof = {}): Promise<void> {
+    await this.#send({
+      method: 'POST',
+      path: '/api/v1/user/email',
+      body: { newEmail, ...proof },
+      auth: true,
+    });
+  }
+
+  /**
+   * Spends the new address's token: the account has it from now on. Signed in as that account,
+   * this session goes on and every other one ends; not signed in, they all end.
+   */
+  async confirmEmailChange(token: string): Promise<void> {
+    const auth = this.#transport.session !== undefined;
+    await this.#send({ method: 'POST', path: '/api/v1/user/email/confirm', body: { token }, auth });
+  }
+
+  /** Spends the old address's token (7 days): the old address is back and every session ends. */
+  async revertEmailChange(token: string): Promise<void> {
+    await this.#send({ method: 'POST', path: '/api/v1/user/email/revert', body: { token } });
+    this.#transport.setSession(undefined);
+  }
+
+  /**
+   * Deletes the signed-in user's account with its files, shares and sessions (where the
+   * project allows it): the password or a second-factor code, or nothing within 5 minutes of
+   * signing in. The client is logged out.
+   */
+  async deleteAccount(proof: IdentityProof = {}): Promise<void> {
+    await this.#send({ method: 'DELETE', path: '/api/v1/user', body: proof, auth: true });
+    this.#transport.setSession(undefined);
   }
 }
 

@@ -394,7 +394,11 @@ export type paths = {
         get: operations["getProfile"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete the caller’s own account
+         * @description The account goes with its sessions, sign-in identities, files (and their bytes, its trash included: storage is freed) and the shares naming it; `user.deleted` is emitted with `method: "self"`. The caller proves it is them: the password (401 INVALID_LOGIN when wrong, counted as a failed login), a second-factor code or recovery code, or no body when the session signed in within 5 minutes (else 403 REAUTHENTICATION_REQUIRED). 403 ACCESS_DENIED where the project’s selfDeletion setting is off, for a service key, and for a trusted issuer’s token (no session: its issuer keeps the account).
+         */
+        delete: operations["deleteOwnAccount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -414,6 +418,66 @@ export type paths = {
         get: operations["findUser"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the account’s email address
+         * @description Mails the new address a link that makes the change (24 hours). The caller proves it is them first: the password (counted as a failed login when wrong; 401 INVALID_LOGIN), a second-factor code, or a sign-in within 5 minutes (else 403 REAUTHENTICATION_REQUIRED). Answers 202 whether or not another account has the new address (that one gets no mail). The account mails’ limits apply: one mail a minute and five an hour per address (silently); 429 past the client address’s or the project’s daily limit.
+         */
+        post: operations["requestEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/email/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm an email change with the new address’s token
+         * @description Spends the token (once): the account’s address becomes the new one (verified), every other session of the account ends (all of them when the call carries no bearer token of the account), `user.email_changed` is emitted, and the old address gets a link that undoes the change for 7 days. 409 EMAIL_TAKEN when another account took the address meanwhile (the token stays unspent). A wrong, spent, replaced or expired token, or one whose account changed its address since, is 400 INVALID_TOKEN.
+         */
+        post: operations["confirmEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/email/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo an email change with the old address’s token
+         * @description Spends the token mailed to the old address when the change was confirmed (good for 7 days): the account gets that address back (verified), every session of the account ends, changes asked since are dropped, and `user.email_changed` is emitted with `reverted: true`. 409 EMAIL_TAKEN when another account has the old address by now. A wrong, spent or expired token is 400 INVALID_TOKEN.
+         */
+        post: operations["revertEmailChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1408,7 +1472,7 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE";
             message: string;
             /** @description a call about many files (POST /api/v1/archives): the ones it refused */
             details?: {
@@ -3805,6 +3869,125 @@ export interface operations {
             };
         };
     };
+    deleteOwnAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The account’s password */
+                    password?: string;
+                    /** @description A current code of the account’s second factor (TOTP) */
+                    code?: string;
+                    /** @description One of the account’s recovery codes (spent by it) */
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account and everything it held are deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_LOGIN, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED, REAUTHENTICATION_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     findUser: {
         parameters: {
             query: {
@@ -3854,6 +4037,359 @@ export interface operations {
             };
             /** @description Error: USER_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The address to change to */
+                    newEmail: string;
+                    /** @description The account’s password */
+                    password?: string;
+                    /** @description A current code of the account’s second factor (TOTP) */
+                    code?: string;
+                    /** @description One of the account’s recovery codes (spent by it) */
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the same answer whether the new address is free (it gets a link) or another account’s (no mail goes) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_LOGIN, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED, REAUTHENTICATION_REQUIRED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the mail’s link (the part after #token=) */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The address is changed and verified, other sessions ended, the old address mailed a way back */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: INVALID_TOKEN, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, INVALID_APP_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: EMAIL_TAKEN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revertEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the mail’s link (the part after #token=) */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The old address is back and every session of the account ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: INVALID_TOKEN, VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, INVALID_APP_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: EMAIL_TAKEN */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -40,7 +40,7 @@ export class CofferClient {
   readonly #transport: SessionTransport;
   /** What upload() works with (upload-file.ts); its resume store: the client's option, else the default. */
   readonly #uploadContext: UploadContext;
-  /** Password reset, email verification and sign-in by link (account-calls.ts). */
+  /** Password reset, email verification, sign-in by link, a new address, leaving (account-calls.ts). */
   readonly account: AccountCalls;
   /** Sign-in with identity providers (popup or redirect), linking, unlinking, guests to members (auth-calls.ts). */
   readonly auth: AuthCalls;
@@ -55,7 +55,7 @@ export class CofferClient {
       get: (fileId) => this.get(fileId),
       delete: (fileId) => this.delete(fileId),
     };
-    this.account = new AccountCalls(this.#transport.call, (result) => this.#transport.startSession(result));
+    this.account = new AccountCalls(this.#transport);
     this.folders = new FolderCalls(this.#transport.call);
     this.auth = new AuthCalls(this.#transport);
   }

@@ -1,5 +1,5 @@
 /** What @coffer/client exports beside CofferClient: its errors, helpers and the types of its answers. */
-export { AccountCalls, tokenFromLink } from './account-calls.ts';
+export { AccountCalls, type IdentityProof, tokenFromLink } from './account-calls.ts';
 export type {
   ArchiveLink,
   FileMeta,

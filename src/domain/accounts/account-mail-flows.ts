@@ -56,10 +56,16 @@ export type AccountMailFlowsOptions = {
   onRequestSettled?(purpose: AccountTokenPurpose, outcome: AccountMailOutcome): void;
 };
 
-const purposes: Record<AccountTokenPurpose, { template: MailPurpose; page: AccountLinkPurpose }> = {
+export const accountMailPurposes: Record<
+  AccountTokenPurpose,
+  { template: MailPurpose; page: AccountLinkPurpose }
+> = {
   'password-reset': { template: 'passwordReset', page: 'reset-password' },
   'verify-email': { template: 'emailVerification', page: 'verify-email' },
   'magic-link': { template: 'magicLink', page: 'magic-link' },
+  // Sent by email-change-flows.ts, which mints them itself; listed so every purpose has its mail.
+  'email-change': { template: 'emailChange', page: 'change-email' },
+  'email-revert': { template: 'emailChanged', page: 'revert-email' },
 };
 
 /** One address, as signup takes it (accounts.ts); longer or malformed is a 400, before any limit. */
@@ -191,7 +197,7 @@ export class AccountMailFlows {
     const now = this.#o.clock.now();
     const lifetimeSeconds = this.#o.lifetimes[purpose];
     const { token, tokenHash } = mintAccountToken();
-    const { template, page } = purposes[purpose];
+    const { template, page } = accountMailPurposes[purpose];
     const message = renderAccountMail(template, project.settings.mailTemplates, {
       to: user.email,
       link: toAccountLink(project, page, token, this.#o.baseUrl()),

@@ -1,8 +1,17 @@
 import type { MailMessage } from '../mail/mail.ts';
 import type { MailPurpose, MailTemplate, MailTemplateTable } from '../mail/mail-template-settings.ts';
 
-/** What a template may say: `{{link}}`, `{{project}}`, `{{email}}`, `{{minutes}}`. */
-export type AccountMailValues = { link: string; project: string; email: string; minutes: number };
+/**
+ * What a template may say: `{{link}}`, `{{project}}`, `{{email}}` (the recipient's address),
+ * `{{minutes}}`, and `{{newEmail}}` (an email change's new address; elsewhere the recipient's).
+ */
+export type AccountMailValues = {
+  link: string;
+  project: string;
+  email: string;
+  minutes: number;
+  newEmail?: string;
+};
 
 /** Coffer's own wording; a project replaces any part (mailTemplates.<purpose>.<part>). */
 const defaults: Record<MailPurpose, Required<MailTemplate>> = {
@@ -48,6 +57,37 @@ const defaults: Record<MailPurpose, Required<MailTemplate>> = {
       '<p>If you did not ask to sign in, ignore this mail.</p>',
     ].join('\n'),
   },
+  emailChange: {
+    subject: 'Confirm your new email address for {{project}}',
+    text: [
+      'Someone signed in to {{project}} asked to use {{email}} as their address.',
+      '',
+      'To confirm the change, open this link within {{minutes}} minutes:',
+      '{{link}}',
+      '',
+      'If it was not you, ignore this mail: nothing changes.',
+    ].join('\n'),
+    html: [
+      '<p>Someone signed in to {{project}} asked to use {{email}} as their address.</p>',
+      '<p><a href="{{link}}">Confirm the change</a> (the link works for {{minutes}} minutes).</p>',
+      '<p>If it was not you, ignore this mail: nothing changes.</p>',
+    ].join('\n'),
+  },
+  emailChanged: {
+    subject: 'The email address of your {{project}} account changed',
+    text: [
+      'The address of your {{project}} account changed from {{email}} to {{newEmail}}, and its other sessions were signed out.',
+      '',
+      'If it was not you, open this link within 7 days to undo the change and sign everyone out:',
+      '{{link}}',
+      '',
+      'Then choose a new password.',
+    ].join('\n'),
+    html: [
+      '<p>The address of your {{project}} account changed from {{email}} to {{newEmail}}, and its other sessions were signed out.</p>',
+      '<p>If it was not you, <a href="{{link}}">undo the change and sign everyone out</a> (the link works for 7 days). Then choose a new password.</p>',
+    ].join('\n'),
+  },
 };
 
 /**
@@ -60,10 +100,11 @@ export function renderAccountMail(
   values: AccountMailValues & { to: string },
 ): MailMessage {
   const template = { ...defaults[purpose], ...overrides[purpose] };
+  const filled: Required<AccountMailValues> = { ...values, newEmail: values.newEmail ?? values.email };
   const fill = (text: string, asText: (value: string) => string) =>
     text.replace(
-      /\{\{\s*(link|project|email|minutes)\s*\}\}/g,
-      (_placeholder, name: keyof AccountMailValues) => asText(String(values[name])),
+      /\{\{\s*(link|project|email|minutes|newEmail)\s*\}\}/g,
+      (_placeholder, name: keyof AccountMailValues) => asText(String(filled[name])),
     );
   return {
     to: values.to,

@@ -4,7 +4,14 @@ import type { User } from '../identity/user-repository.ts';
 import type { NewMail } from '../mail/mail.ts';
 
 /** What an account mail's token lets its holder do, once. */
-export type AccountTokenPurpose = 'password-reset' | 'verify-email' | 'magic-link';
+export type AccountTokenPurpose =
+  | 'password-reset'
+  | 'verify-email'
+  | 'magic-link'
+  /** Mailed to a new address: switches the account to it (email-change-flows.ts). */
+  | 'email-change'
+  /** Mailed to the address a change replaced: switches back to it, for 7 days. */
+  | 'email-revert';
 
 export type NewAccountToken = {
   tokenHash: string;
@@ -13,6 +20,8 @@ export type NewAccountToken = {
   purpose: AccountTokenPurpose;
   /** The address the mail goes to: the token is good only while the account still has it. */
   email: string;
+  /** An email change's: the address it changes (the change applies only while the account has it). */
+  fromEmail?: string;
   createdAt: Date;
   expiresAt: Date;
 };

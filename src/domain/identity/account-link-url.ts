@@ -1,7 +1,12 @@
 import { validationFailed } from '../../errors/errors.ts';
 
 /** What `{purpose}` in a project's accountLinkUrl stands for: the page a mail's link opens. */
-export type AccountLinkPurpose = 'reset-password' | 'verify-email' | 'magic-link';
+export type AccountLinkPurpose =
+  | 'reset-password'
+  | 'verify-email'
+  | 'magic-link'
+  | 'change-email'
+  | 'revert-email';
 
 const maxLength = 2048;
 

@@ -1,7 +1,7 @@
 import { isAppError } from '../../errors/app-error.ts';
 import { userNotFound } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
-import type { Actor } from '../events/event.ts';
+import type { Actor, EventData } from '../events/event.ts';
 import { operatorActor, toUserEvent } from '../events/user-events.ts';
 import type { FileOrganizer } from '../files/file-organizer.ts';
 import type { FileRepository } from '../files/file-repository.ts';
@@ -43,6 +43,8 @@ export async function deleteAccount(
   project: Project,
   userId: string,
   by: Actor = operatorActor(null),
+  /** What `user.deleted` adds (a user's own deletion: `method: "self"`). */
+  eventData: EventData = {},
 ): Promise<AccountRemoval> {
   const { users } = options;
   const user = await users.findById(project.id, userId);
@@ -52,7 +54,7 @@ export async function deleteAccount(
   await options.settle();
   let files = await deleteFilesOf(options, user);
   const shares = await removeSharesWith(options, project, user.id);
-  await users.delete(project.id, user.id, toUserEvent('user.deleted', by, user, new Date()));
+  await users.delete(project.id, user.id, toUserEvent('user.deleted', by, user, new Date(), eventData));
   files += await deleteFilesOf(options, user);
   // Last: its own files went for good above (never to the trash), so nothing is trashed after this.
   files += await options.trashPurging.empty({ projectId: project.id, ownerId: user.id }, by);

@@ -199,13 +199,13 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
   magicLink: booleanSetting('whether users may sign in with a link sent by email'),
   accountLinkUrl: {
     description:
-      "the app's page mail links open ({purpose}: reset-password, verify-email, magic-link; #token=… is appended); its origin must be allowed; none: Coffer's /account pages",
+      "the app's page mail links open ({purpose}: reset-password, verify-email, magic-link, change-email, revert-email; #token=… is appended); its origin must be allowed; none: Coffer's /account pages",
     parse: parseAccountLinkUrl,
     isValid: (value) => value === null || isAccountLinkUrl(value),
   },
   mailTemplates: {
     description:
-      'set one at a time as mailTemplates.<passwordReset|emailVerification|magicLink>.<subject|text|html>=…; {{link}}, {{project}}, {{email}}, {{minutes}} are replaced; an empty value restores the default',
+      'set one at a time as mailTemplates.<passwordReset|emailVerification|magicLink|emailChange|emailChanged>.<subject|text|html>=…; {{link}}, {{project}}, {{email}}, {{minutes}}, {{newEmail}} are replaced; an empty value restores the default',
     parse: (_text, name) => {
       throw validationFailed(`${name} is set one part at a time: mailTemplates.passwordReset.subject=…`);
     },

@@ -1,7 +1,13 @@
 import { validationFailed } from '../../errors/errors.ts';
 
 /** The account mails a project may word itself. */
-export const mailPurposes = ['passwordReset', 'emailVerification', 'magicLink'] as const;
+export const mailPurposes = [
+  'passwordReset',
+  'emailVerification',
+  'magicLink',
+  'emailChange',
+  'emailChanged',
+] as const;
 export type MailPurpose = (typeof mailPurposes)[number];
 const templateParts = ['subject', 'text', 'html'] as const;
 export type MailTemplatePart = (typeof templateParts)[number];

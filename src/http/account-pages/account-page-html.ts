@@ -15,6 +15,16 @@ const pages: Record<AccountLinkPurpose, PageText> = {
     form: '<button type="submit">Confirm my address</button>',
     done: 'Your address is confirmed. You can close this page.',
   },
+  'change-email': {
+    title: 'Confirm your new email address',
+    form: '<button type="submit">Use this address</button>',
+    done: 'Your account now uses this address, and its other sessions are signed out. You can close this page.',
+  },
+  'revert-email': {
+    title: 'Undo the change of your email address',
+    form: '<button type="submit">Restore my address and sign everyone out</button>',
+    done: 'Your account has its old address again and every session is signed out. Sign in again and choose a new password.',
+  },
   'magic-link': {
     title: 'Sign in',
     // A session started here would reach no app: signing in by link needs the app's own page.

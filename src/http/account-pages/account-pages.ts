@@ -60,6 +60,8 @@ export const accountPages: RouteRegistrar = (app, services) => {
         );
       else if (purpose === 'verify-email')
         await services.accountMail.confirmEmailVerification(undefined, token, client);
+      else if (purpose === 'change-email') await services.emailChange.confirmChange(undefined, token, client);
+      else if (purpose === 'revert-email') await services.emailChange.revertChange(undefined, token, client);
       else throw notFound('account page');
       return reply.code(204).send();
     },

@@ -5,6 +5,7 @@ import { dataPlaneOperations } from './data-plane-operations.ts';
 import { folderChangeOperations } from './folder-change-operations.ts';
 import { holdOperations } from './hold-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
+import { ownAccountOperations } from './own-account-operations.ts';
 import { probeOperations } from './probe-operations.ts';
 import { signInOperations } from './sign-in-operations.ts';
 import { trashOperations } from './trash-operations.ts';
@@ -247,6 +248,7 @@ export const operations: Record<string, Operation> = {
   ...dataPlaneOperations,
   ...uploadOperations,
   ...accountOperations,
+  ...ownAccountOperations,
   ...webhookOperations,
   'GET /api/v1/events': {
     operationId: 'streamEvents',

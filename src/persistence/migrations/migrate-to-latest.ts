@@ -9,6 +9,7 @@ import { appCredentials } from './app-credentials.ts';
 import { archives } from './archives.ts';
 import { consoleSignInLinks } from './console-sign-in-links.ts';
 import { contentCrc32 } from './content-crc32.ts';
+import { emailChangeTokens } from './email-change-tokens.ts';
 import { events } from './events.ts';
 import { fileBlobSharing } from './file-blob-sharing.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '0036_content_crc32': contentCrc32,
   '0037_search_indexes': searchIndexes,
   '0038_archives': archives,
+  '0041_email_change_tokens': emailChangeTokens,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AccountTokenRepository } from '../../domain/accounts/account-token.ts';
+import type { EmailChangeRepository } from '../../domain/accounts/email-change-repository.ts';
 import type { ArchiveRepository } from '../../domain/archives/archive-repository.ts';
 import type { DeliveryQueue } from '../../domain/events/delivery-queue.ts';
 import type { EventLog } from '../../domain/events/event-log.ts';
@@ -32,6 +33,7 @@ import type { TrashRepository } from '../../domain/trash/trash-repository.ts';
 import type { VersionRepository } from '../../domain/versions/version-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccountTokenRepository } from './accounts/kysely-account-token-repository.ts';
+import { KyselyEmailChangeRepository } from './accounts/kysely-email-change-repository.ts';
 import { KyselyArchiveRepository } from './archives/kysely-archive-repository.ts';
 import { FileViewCache } from './files/file-view-cache.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
@@ -89,6 +91,7 @@ export type Repositories = {
   mail: MailQueue;
   /** Single-use tokens of account mails (issue 23). */
   accountTokens: AccountTokenRepository;
+  emailChanges: EmailChangeRepository;
   /** Folder moves and deletes (issue 36). */
   folderChanges: FolderChangeRepository;
   folderShares: FolderShareRepository;
@@ -129,6 +132,7 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     events: new KyselyEventLog(db),
     mail: new KyselyMailQueue(db),
     accountTokens: new KyselyAccountTokenRepository(db),
+    emailChanges: new KyselyEmailChangeRepository(db),
     folderChanges: new KyselyFolderChangeRepository(db),
     folderShares: new KyselyFolderShareRepository(db),
     oauthFlows: new KyselyOAuthFlowRepository(db),

@@ -37,6 +37,7 @@ export class KyselyAccountTokenRepository implements AccountTokenRepository {
         user_id: token.userId,
         purpose: token.purpose,
         email: token.email,
+        from_email: token.fromEmail ?? null,
         created_at: token.createdAt.getTime(),
         expires_at: token.expiresAt.getTime(),
       };
@@ -47,6 +48,7 @@ export class KyselyAccountTokenRepository implements AccountTokenRepository {
           conflict.columns(['project_id', 'user_id', 'purpose']).doUpdateSet({
             token_hash: row.token_hash,
             email: row.email,
+            from_email: row.from_email,
             created_at: row.created_at,
             expires_at: row.expires_at,
           }),
