@@ -34,6 +34,7 @@ export const eventTypes = [
   'user.identity_linked',
   'user.identity_unlinked',
   'user.converted',
+  'user.session_ended',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
