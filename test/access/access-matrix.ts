@@ -83,6 +83,22 @@ export const endpoints = {
     exclusive: true,
   },
   getProfile: { method: 'GET', path: '/api/v1/user', group: 'account', okStatus: 200 },
+  // A user's own sessions (issue 41): ending one aims at a new session of the caller's account.
+  listSessions: { method: 'GET', path: '/api/v1/user/sessions', group: 'account', okStatus: 200 },
+  endSession: {
+    method: 'DELETE',
+    path: '/api/v1/user/sessions/:sessionId',
+    group: 'account',
+    okStatus: 204,
+  },
+  // Ends the caller's other sessions, as a password change does: a refresh cell may hold one.
+  endOtherSessions: {
+    method: 'DELETE',
+    path: '/api/v1/user/sessions',
+    group: 'account',
+    okStatus: 204,
+    exclusive: true,
+  },
   // Looks up the creator's email.
   findUser: { method: 'GET', path: '/api/v1/users?email=:email', group: 'admin', okStatus: 200 },
   requestUpload: { method: 'POST', path: '/api/v1/file', group: 'account', okStatus: 200 },
@@ -258,6 +274,9 @@ export const matrix: Record<CallerId, Row> = {
   serviceKey: {
     api: 'ok',
     getProfile: 'ACCESS_DENIED',
+    listSessions: 'ACCESS_DENIED',
+    endSession: 'ACCESS_DENIED',
+    endOtherSessions: 'ACCESS_DENIED',
     changePassword: 'ACCESS_DENIED',
     logout: 'ACCESS_DENIED',
     requestUpload: 'ACCESS_DENIED',

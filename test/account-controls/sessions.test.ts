@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CofferClient, type CofferError } from '../../packages/client/src/index.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
@@ -172,6 +173,44 @@ describe('a user sees and ends their own sessions', () => {
     assert.equal(`${byKey.status} ${byKey.body.code}`, '403 ACCESS_DENIED');
     const anonymous = await server.client.call('GET', '/api/v1/user/sessions');
     assert.equal(anonymous.status, 401);
+  });
+});
+
+describe('@coffer/client: client.sessions', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server?.stop());
+
+  it('lists the sessions, ends one and the others', async () => {
+    const user = await server.client.signup();
+    const signIn = async () => {
+      const { appId, appSecret } = server.credentials;
+      const client = new CofferClient({ baseUrl: server.baseUrl, appId, appSecret });
+      await client.login({ email: user.email, password });
+      return client;
+    };
+    const [phone, laptop, tablet] = [await signIn(), await signIn(), await signIn()];
+    const sessions = await laptop.sessions.list();
+    assert.equal(sessions.length, 4);
+    const own = sessions.filter((session) => session.current);
+    assert.deepEqual(
+      own.map(({ id }) => id),
+      [sessionOf(laptop.session!.token)],
+    );
+    await laptop.sessions.end(sessionOf(phone.session!.token));
+    await assert.rejects(phone.profile(), (error: CofferError) => error.status === 401);
+    await assert.rejects(
+      laptop.sessions.end('no-such-session'),
+      (error: CofferError) => error.code === 'SESSION_NOT_FOUND',
+    );
+    await laptop.sessions.endOthers();
+    await assert.rejects(tablet.profile(), (error: CofferError) => error.status === 401);
+    assert.deepEqual(
+      (await laptop.sessions.list()).map(({ id }) => id),
+      [sessionOf(laptop.session!.token)],
+    );
   });
 });
 
