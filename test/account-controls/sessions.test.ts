@@ -88,6 +88,26 @@ describe('a user sees and ends their own sessions', () => {
       assert.equal(json.includes(secret), false, 'no token in the list');
   });
 
+  it('a guest’s session began `anonymous`, from the address it came from', async () => {
+    const guests = await server.createProject('session-guests');
+    const { projects } = server.services.repositories;
+    const project = await projects.findById(guests.credentials.projectId);
+    await projects.updateSettings(project!.id, { ...project!.settings, anonymousSignup: true });
+    const signup = () => guests.call('POST', '/api/v1/auth/signup/anonymous', { localAddress: '127.0.0.5' });
+    let guest = await signup();
+    // The setting reaches this process within the access epoch's interval.
+    for (const deadline = Date.now() + 30_000; guest.status !== 200 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      guest = await signup();
+    }
+    assert.equal(guest.status, 200, guest.text);
+    const listed = await guests.call('GET', '/api/v1/user/sessions', { token: guest.body.token });
+    assert.deepEqual(
+      listed.body.map(({ ip, method, current }: Record<string, unknown>) => ({ ip, method, current })),
+      [{ ip: '127.0.0.5', method: 'anonymous', current: true }],
+    );
+  });
+
   it('bounds the user agent it keeps; lastUsedAt moves with a refresh, not with a call', async () => {
     const user = await server.client.signup();
     const long = await login(user.email, `Agent/${'x'.repeat(1000)}`);
