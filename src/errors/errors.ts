@@ -289,3 +289,7 @@ export const archiveStale = () =>
     'ARCHIVE_STALE',
     'A file of this archive was deleted, replaced or had its links revoked since the archive was made; make a new one',
   );
+
+// Sessions (issue 41, item 4).
+/** Not a live session of this user: another user's id answers the same (no oracle across users). */
+export const sessionNotFound = () => new AppError('SESSION_NOT_FOUND', 'No such session of this user');

@@ -72,6 +72,13 @@ export type RefreshTokenFamiliesTable = {
    * only for a family written by a server from before that migration.
    */
   secret: string | null;
+  /** What the session shows its user (migrations/session-details.ts); null for older families. */
+  ip: string | null;
+  user_agent: string | null;
+  /** How it began: `password`, `magic-link`, `oauth:<provider>`, `anonymous`, `passkey`… */
+  method: string | null;
+  /** Unix ms: its sign-in or its latest refresh (never each request). */
+  last_used_at: number | null;
 };
 
 export type RefreshTokensTable = {

@@ -5,6 +5,7 @@ import { RefreshTokenService } from '../domain/identity/refresh-token-service.ts
 import { ServiceKeys } from '../domain/identity/service-keys.ts';
 import { SignupThrottle } from '../domain/identity/signup-throttle.ts';
 import { TokenService } from '../domain/identity/token-service.ts';
+import { UserSessions } from '../domain/identity/user-sessions.ts';
 import { OperatorService } from '../domain/operators/operator-service.ts';
 import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
 import { TrustedIssuerSignIn } from '../domain/sign-in/trusted-issuer-sign-in.ts';
@@ -24,6 +25,8 @@ export type IdentityServices = {
   serviceKeys: ServiceKeys;
   /** Proof that a session's holder is its user, before a risky step (issue 41). */
   reauthentication: Reauthentication;
+  /** A user's own list of their sessions, and ending them (issue 41, item 4). */
+  sessions: UserSessions;
 };
 
 export function buildIdentityServices(context: WiringContext, keys: InitialKeys): IdentityServices {
@@ -42,6 +45,7 @@ export function buildIdentityServices(context: WiringContext, keys: InitialKeys)
   });
   return {
     refreshTokens,
+    sessions: new UserSessions(refreshTokens),
     reauthentication: new Reauthentication({
       loginThrottle: throttles.loginThrottle,
       refreshTokens: repositories.refreshTokens,

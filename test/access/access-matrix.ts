@@ -87,6 +87,22 @@ export const endpoints = {
   // confirm and revert take a mail's token, played in test/account-controls/email-change.test.ts;
   // DELETE /api/v1/user would end the world's accounts and is played in self-deletion.test.ts.
   requestEmailChange: { method: 'POST', path: '/api/v1/user/email', group: 'account', okStatus: 202 },
+  // A user's own sessions (issue 41): ending one aims at a new session of the caller's account.
+  listSessions: { method: 'GET', path: '/api/v1/user/sessions', group: 'account', okStatus: 200 },
+  endSession: {
+    method: 'DELETE',
+    path: '/api/v1/user/sessions/:sessionId',
+    group: 'account',
+    okStatus: 204,
+  },
+  // Ends the caller's other sessions, as a password change does: a refresh cell may hold one.
+  endOtherSessions: {
+    method: 'DELETE',
+    path: '/api/v1/user/sessions',
+    group: 'account',
+    okStatus: 204,
+    exclusive: true,
+  },
   // Looks up the creator's email.
   findUser: { method: 'GET', path: '/api/v1/users?email=:email', group: 'admin', okStatus: 200 },
   requestUpload: { method: 'POST', path: '/api/v1/file', group: 'account', okStatus: 200 },
@@ -262,6 +278,9 @@ export const matrix: Record<CallerId, Row> = {
   serviceKey: {
     api: 'ok',
     getProfile: 'ACCESS_DENIED',
+    listSessions: 'ACCESS_DENIED',
+    endSession: 'ACCESS_DENIED',
+    endOtherSessions: 'ACCESS_DENIED',
     changePassword: 'ACCESS_DENIED',
     requestEmailChange: 'ACCESS_DENIED',
     logout: 'ACCESS_DENIED',

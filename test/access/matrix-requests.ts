@@ -16,6 +16,11 @@ export type CellRequest = {
   body?: string;
 };
 
+/** The session (`sid`) an access token was issued with. */
+function sessionOf(token: string): string {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid;
+}
+
 /** An id no user has: unsharing it is a no-op for whoever may manage the file. */
 const absentUserId = 'AAAAAAAAAAAAAAAAAAAAAA';
 let serial = 0;
@@ -70,6 +75,17 @@ export async function toCellRequest(
       return request('/api/v1/user');
     case 'requestEmailChange':
       return request('/api/v1/user/email', json({ newEmail: `moved-${++serial}@example.com`, password }));
+    case 'listSessions':
+    case 'endOtherSessions':
+      return request('/api/v1/user/sessions');
+    case 'endSession': {
+      // As a logout: the cell ends a new session of the caller's account, never the one it calls with.
+      const account = Object.values(world.accounts).find(
+        ({ token }) => headers.authorization === `Bearer ${token}`,
+      );
+      const sessionId = account ? sessionOf(await world.freshAccessToken(account)) : 'no-such-session';
+      return request(`/api/v1/user/sessions/${sessionId}`);
+    }
     case 'findUser':
       return request(`/api/v1/users?email=${encodeURIComponent(world.accounts.creator.email)}`);
     case 'requestUpload':

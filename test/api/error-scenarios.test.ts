@@ -439,6 +439,7 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   LAST_SIGN_IN_METHOD: 'test/sign-in/oauth-sign-in.test.ts',
   FILE_ON_HOLD: 'test/trash/holds.test.ts',
   VERSION_NOT_FOUND: 'test/versions/file-versions.test.ts',
+  SESSION_NOT_FOUND: 'test/account-controls/sessions.test.ts',
   ARCHIVE_STALE: 'test/archives/archive-refusals.test.ts',
   ARCHIVE_TOO_LARGE: 'test/archives/archive-refusals.test.ts',
 };

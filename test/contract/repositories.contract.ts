@@ -16,6 +16,7 @@ import { runRefreshTokenContract } from './refresh-token-repository.contract.ts'
 import { runRenditionRefusalContract } from './rendition-refusal.contract.ts';
 import { at, newProjectId, type RepositoryFixture } from './repository-fixtures.ts';
 import { runStorageUsageContract } from './storage-usage.contract.ts';
+import { runUserFamiliesContract } from './user-families.contract.ts';
 
 /** Every call opens another handle to the same, initially empty database. */
 export type OpenDatabase = () => Promise<Database>;
@@ -57,6 +58,7 @@ export function runRepositoryContract(name: string, open: OpenDatabase): void {
     runAppCredentialContract(fixture);
     runStorageUsageContract(fixture);
     runRefreshTokenContract(fixture);
+    runUserFamiliesContract(fixture);
     runRenditionRefusalContract(fixture);
   });
 }

@@ -11,12 +11,13 @@ import {
   StatusNote,
   useAction,
 } from '../ui.tsx';
+import { UserSecurity } from './user-security.tsx';
 
 type Props = { project: Project; userId: string };
 
 /**
  * One user (`#/projects/<p>/users/<userId>`): the record, role, enable or disable, password,
- * delete, and the identities that sign them in at providers.
+ * delete, the identities that sign them in at providers, and their security (user-security.tsx).
  */
 export function UserPage({ project, userId }: Props) {
   const [user, setUser] = useState<User | null>(null);
@@ -140,6 +141,7 @@ export function UserPage({ project, userId }: Props) {
         </p>
       </Section>
       <Identities identities={user.identities ?? []} />
+      <UserSecurity project={project} user={user} />
     </>
   );
 }

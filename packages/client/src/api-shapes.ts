@@ -11,6 +11,8 @@ export type FileVersion = Schemas['FileVersion'];
 export type FileMeta = FileRecord['meta'];
 export type LoginResult = Schemas['LoginResult'];
 export type UserProfile = Schemas['UserProfile'];
+/** One of the user's sessions (GET /api/v1/user/sessions): where and how it began, `current`: the caller's. */
+export type UserSession = Schemas['UserSession'];
 export type UploadTicket = Schemas['UploadTicket'];
 export type FilePage = Schemas['FilePage'];
 export type FolderPage = Schemas['FolderPage'];

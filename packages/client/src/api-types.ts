@@ -484,6 +484,50 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your sessions
+         * @description The caller's live sessions (each sign-in that has not ended: logout, expiry, a password change, an end here), newest first, at most 100: where each began (`ip`, `userAgent`), how (`method`: password, magic-link, oauth:<provider>, anonymous, passkey…), when (`createdAt`) and when it was last refreshed (`lastUsedAt`: calls with its access token are not recorded). `current` marks the caller's own.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * End your other sessions
+         * @description Ends every session of the caller but the one calling (a `user.session_ended` each), at once on every node: sign out everywhere else.
+         */
+        delete: operations["endOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your sessions
+         * @description Ends one of the caller's sessions as its logout would: its refresh token and its access tokens are refused at once, on every node (`user.session_ended`). An id that is not a live session of the caller (another user's too) is 404 SESSION_NOT_FOUND. Ending the caller's own session is a logout.
+         */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/file": {
         parameters: {
             query?: never;
@@ -1472,7 +1516,7 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE" | "SESSION_NOT_FOUND";
             message: string;
             /** @description a call about many files (POST /api/v1/archives): the ones it refused */
             details?: {
@@ -1546,6 +1590,29 @@ export type components = {
                 /** @description the admin's user id, or `service-key:<name>` */
                 heldBy: string;
             };
+        };
+        /** UserSession */
+        UserSession: {
+            /** @description the session's id (the access token's `sid` claim) */
+            id: string;
+            /**
+             * Format: date-time
+             * @description when it began (its sign-in)
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description its sign-in or its latest refresh (not each call with its access token)
+             */
+            lastUsedAt: string;
+            /** @description the address it began from */
+            ip: string | null;
+            /** @description the User-Agent it began with (at most 256 characters) */
+            userAgent: string | null;
+            /** @description how it began: password, magic-link, oauth:<provider>, anonymous, passkey, token:<issuer>… */
+            method: string | null;
+            /** @description the caller's own session */
+            current: boolean;
         };
         /** FileVersion */
         FileVersion: {
@@ -4390,6 +4457,217 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSession"][];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every other session is ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SESSION_NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,6 +21,7 @@ import * as find from './find-calls.ts';
 import { FolderCalls } from './folder-calls.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
 import { aclPath, type ShareWith } from './request-paths.ts';
+import { SessionCalls } from './session-calls.ts';
 import { SessionTransport } from './session-transport.ts';
 import * as trash from './trash-calls.ts';
 import type { UploadBody } from './upload-body.ts';
@@ -46,6 +47,8 @@ export class CofferClient {
   readonly auth: AuthCalls;
   /** One owner's folders: browse with counts and sizes, move and delete a whole folder (folder-calls.ts). */
   readonly folders: FolderCalls;
+  /** Where the user is signed in: list and end sessions (session-calls.ts). */
+  readonly sessions: SessionCalls;
 
   constructor(options: CofferClientOptions) {
     this.#transport = new SessionTransport(options);
@@ -57,6 +60,7 @@ export class CofferClient {
     };
     this.account = new AccountCalls(this.#transport);
     this.folders = new FolderCalls(this.#transport.call);
+    this.sessions = new SessionCalls(this.#transport.call);
     this.auth = new AuthCalls(this.#transport);
   }
 

@@ -21,6 +21,7 @@ export type {
   TrashPage,
   UploadTicket,
   UserProfile,
+  UserSession,
 } from './api-shapes.ts';
 export type { AuthCalls, SignInOptions } from './auth-calls.ts';
 export type { CofferClientOptions, Session } from './client-options.ts';
@@ -51,6 +52,7 @@ export {
   type ResumeStore,
   webStorageResumeStore,
 } from './resume-store.ts';
+export type { SessionCalls } from './session-calls.ts';
 export type { OpenSignInWindow, SignInWindow } from './sign-in-window.ts';
 export type { TrashListOptions, TrashOwnerOption } from './trash-calls.ts';
 export type { UploadBody, UploadPhase, UploadProgress } from './upload-body.ts';

@@ -35,6 +35,7 @@ export const eventTypes = [
   'user.identity_unlinked',
   'user.converted',
   'user.email_changed',
+  'user.session_ended',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

@@ -25,6 +25,7 @@ import {
   type SignInMethod,
   toClientInfo,
   toLogoutEvent,
+  toMethodName,
 } from './session-types.ts';
 import type { IssuedToken } from './token-service.ts';
 import type { User } from './user-repository.ts';
@@ -161,9 +162,10 @@ export class IdentityService {
     how: SignInMethod,
   ): Promise<Session> {
     const at = this.#o.clock.now();
-    const actor = userActor(user.id, client && toClientInfo(client));
-    const login = toUserEvent('user.login', actor, user, at, how);
-    const { familyId, refreshToken } = await this.#o.refreshTokens.start(user, login);
+    const info = client && toClientInfo(client);
+    const login = toUserEvent('user.login', userActor(user.id, info), user, at, how);
+    const details = { ip: info?.ip ?? null, userAgent: info?.userAgent ?? null, method: toMethodName(how) };
+    const { familyId, refreshToken } = await this.#o.refreshTokens.start(user, login, details);
     const owner = project ?? (await this.#o.projects.findById(user.projectId));
     return { ...(await this.#issueAccessToken(user, familyId, owner)), refreshToken, user };
   }

@@ -15,6 +15,21 @@ export type RefreshToken = {
 export type NewRefreshToken = { tokenHash: string; expiresAt: Date };
 
 /**
+ * What a session (family) shows its user, from its sign-in: the address, the user agent
+ * (bounded) and how it began (`password`, `magic-link`, `oauth:<provider>`, `anonymous`,
+ * `passkey`…). Null for a family from before these were kept.
+ */
+export type SessionDetails = { ip: string | null; userAgent: string | null; method: string | null };
+
+/** A live family as its user's session list shows it (Unix ms). */
+export type FamilySummary = SessionDetails & {
+  id: string;
+  createdAt: number;
+  /** Its sign-in or its latest refresh (access-token use is not written: a write per request). */
+  lastUsedAt: number;
+};
+
+/**
  * The token a rotation adds, made from the family's secret (null for a family from before
  * secrets existed): derived from it, a rotation repeated within the grace adds the same one.
  */
@@ -31,7 +46,7 @@ export type RotationOutcome =
 export interface RefreshTokenRepository {
   /** Starts a family (a login) with its first token. */
   createFamily(
-    family: { id: string; projectId: string; userId: string; secret?: string },
+    family: { id: string; projectId: string; userId: string; secret?: string; details?: SessionDetails },
     token: NewRefreshToken,
     now: Date,
     /** A login's user.login event, written with the family. */
@@ -50,6 +65,26 @@ export interface RefreshTokenRepository {
   deleteFamily(familyId: string, event?: NewEvent): Promise<boolean>;
   /** Revokes every family of the user but `exceptFamilyId`; answers how many. */
   deleteUserFamilies(projectId: string, userId: string, exceptFamilyId?: string): Promise<number>;
+  /** The user's live families at `now`, newest first, at most `limit`. */
+  listUserFamilies(projectId: string, userId: string, now: Date, limit: number): Promise<FamilySummary[]>;
+  /**
+   * Revokes one of the user's families, live at `now`, with `event` in the same transaction;
+   * answers false (and writes nothing) for any other id: another user's, ended, or none.
+   */
+  deleteUserFamily(
+    owner: { projectId: string; userId: string },
+    familyId: string,
+    now: Date,
+    event: NewEvent,
+  ): Promise<boolean>;
+  /**
+   * Revokes every family of the user but `exceptFamilyId`, writing `toEvent(family)` with each
+   * that was live at `now` (in batches, each one transaction); answers how many live ones ended.
+   */
+  deleteUserFamiliesNoting(
+    owner: { projectId: string; userId: string },
+    options: { exceptFamilyId?: string; now: Date; toEvent: (family: FamilySummary) => NewEvent },
+  ): Promise<number>;
   /** Deletes at most `limit` families whose every token has expired at `now`; answers how many. */
   deleteExpired(now: Date, limit: number): Promise<number>;
   /** When the family's newest token expires (Unix ms), or undefined once it is revoked or swept. */

@@ -4,7 +4,12 @@ import type { Clock } from '../clock.ts';
 import type { NewEvent } from '../events/event.ts';
 import { newId } from '../ids.ts';
 import { AccessEpochWatch } from './access-epoch-watch.ts';
-import type { RefreshToken, RefreshTokenRepository } from './refresh-token-repository.ts';
+import type {
+  FamilySummary,
+  RefreshToken,
+  RefreshTokenRepository,
+  SessionDetails,
+} from './refresh-token-repository.ts';
 import { SessionLiveness } from './session-liveness.ts';
 
 export type RefreshTokenOptions = {
@@ -40,16 +45,18 @@ export class RefreshTokenService {
     });
   }
 
-  /** Starts a family for a new login: answers its id and first token. */
+  /** Starts a family for a new login (with what its session list shows): answers its id and first token. */
   async start(
     user: { id: string; projectId: string },
     event?: NewEvent,
+    details?: SessionDetails,
   ): Promise<{ familyId: string; refreshToken: string }> {
     const familyId = newId();
     const refreshToken = newRandomToken();
     const now = this.#o.clock.now();
+    const family = { id: familyId, projectId: user.projectId, userId: user.id, secret: newRandomToken() };
     await this.#o.repository.createFamily(
-      { id: familyId, projectId: user.projectId, userId: user.id, secret: newRandomToken() },
+      { ...family, details },
       { tokenHash: toTokenHash(refreshToken), expiresAt: this.#expiresAt(now) },
       now,
       event,
@@ -108,6 +115,45 @@ export class RefreshTokenService {
   /** Password reset, and whatever else ends every session of the user: revokes all its families. */
   async revokeAllFamilies(user: { id: string; projectId: string }): Promise<void> {
     await this.#ending(() => this.#o.repository.deleteUserFamilies(user.projectId, user.id));
+  }
+
+  /** The user's live sessions, newest first, at most `limit`. */
+  listFamilies(user: { id: string; projectId: string }, limit: number): Promise<FamilySummary[]> {
+    return this.#o.repository.listUserFamilies(user.projectId, user.id, this.#o.clock.now(), limit);
+  }
+
+  /** Ends one live session of the user, with its event; false for an id that is none of theirs. */
+  async endFamily(
+    user: { id: string; projectId: string },
+    familyId: string,
+    toEvent: (at: Date) => NewEvent,
+  ): Promise<boolean> {
+    const now = this.#o.clock.now();
+    const owner = { projectId: user.projectId, userId: user.id };
+    let ended = false;
+    await this.#ending(async () => {
+      ended = await this.#o.repository.deleteUserFamily(owner, familyId, now, toEvent(now));
+    });
+    return ended;
+  }
+
+  /** Ends every session of the user but `keepFamilyId`, an event for each; answers how many. */
+  async endOtherFamilies(
+    user: { id: string; projectId: string },
+    keepFamilyId: string | undefined,
+    toEvent: (family: FamilySummary, at: Date) => NewEvent,
+  ): Promise<number> {
+    const now = this.#o.clock.now();
+    const owner = { projectId: user.projectId, userId: user.id };
+    let ended = 0;
+    await this.#ending(async () => {
+      ended = await this.#o.repository.deleteUserFamiliesNoting(owner, {
+        exceptFamilyId: keepFamilyId,
+        now,
+        toEvent: (family) => toEvent(family, now),
+      });
+    });
+    return ended;
   }
 
   /** Runs a revocation; this process then trusts no session it remembers (the others within the epoch's interval). */

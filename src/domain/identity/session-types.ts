@@ -15,6 +15,11 @@ export type SignInMethod =
   | { method: 'password' | 'anonymous' | 'magic-link' }
   | { method: 'oauth' | 'token'; provider: string };
 
+/** How a session began, as its list shows it: the method, and `oauth:<provider>` for a provider's. */
+export function toMethodName(how: SignInMethod): string {
+  return 'provider' in how ? `${how.method}:${how.provider}` : how.method;
+}
+
 export type Session = IssuedToken & { user: User; refreshToken: string };
 
 /** A bearer token's caller: who, the session (refresh-token family) its token came with; `expiresAt`: the token's `exp` (Unix seconds). */

@@ -7,6 +7,7 @@ import { holdOperations } from './hold-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { ownAccountOperations } from './own-account-operations.ts';
 import { probeOperations } from './probe-operations.ts';
+import { sessionOperations } from './session-operations.ts';
 import { signInOperations } from './sign-in-operations.ts';
 import { trashOperations } from './trash-operations.ts';
 import { uploadOperations } from './upload-operations.ts';
@@ -244,6 +245,7 @@ export const operations: Record<string, Operation> = {
   ...versionOperations,
   ...trashOperations,
   ...archiveOperations,
+  ...sessionOperations,
   ...signInOperations,
   ...dataPlaneOperations,
   ...uploadOperations,

@@ -33,6 +33,7 @@ import { resumableUploadCheckpoints } from './resumable-upload-checkpoints.ts';
 import { resumableUploads } from './resumable-uploads.ts';
 import { searchIndexes } from './search-indexes.ts';
 import { serviceKeys } from './service-keys.ts';
+import { sessionDetails } from './session-details.ts';
 import { sessionRevocation } from './session-revocation.ts';
 import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   '0037_search_indexes': searchIndexes,
   '0038_archives': archives,
   '0041_email_change_tokens': emailChangeTokens,
+  '0042_session_details': sessionDetails,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,17 +1,20 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { NewEvent } from '../../domain/events/event.ts';
 import type {
+  FamilySummary,
   NewRefreshToken,
   NextRefreshToken,
   RefreshToken,
   RefreshTokenRepository,
   RotationOutcome,
+  SessionDetails,
 } from '../../domain/identity/refresh-token-repository.ts';
 import type { DatabaseSchema, RefreshTokenFamiliesTable, RefreshTokensTable } from '../database-schema.ts';
 import { sessionEpochId } from '../migrations/session-revocation.ts';
 import { deleteExpiredRows } from './delete-expired-rows.ts';
 import { insertEvents } from './events/insert-events.ts';
 import { prepareQuery } from './prepared-query.ts';
+import { deleteUserFamiliesNoting, deleteUserFamily, listUserFamilies } from './user-family-rows.ts';
 import { writeTransaction } from './write-transaction.ts';
 
 type TokenRow = Selectable<RefreshTokensTable> &
@@ -39,7 +42,7 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
   }
 
   async createFamily(
-    family: { id: string; projectId: string; userId: string; secret?: string },
+    family: { id: string; projectId: string; userId: string; secret?: string; details?: SessionDetails },
     token: NewRefreshToken,
     now: Date,
     event?: NewEvent,
@@ -54,6 +57,10 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
           created_at: now.getTime(),
           expires_at: token.expiresAt.getTime(),
           secret: family.secret ?? null,
+          ip: family.details?.ip ?? null,
+          user_agent: family.details?.userAgent ?? null,
+          method: family.details?.method ?? null,
+          last_used_at: now.getTime(),
         })
         .execute();
       await trx
@@ -100,7 +107,8 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
       // waits and then removes the token added here too.
       const family = await trx
         .updateTable('refresh_token_families')
-        .set({ expires_at: next.expiresAt.getTime() })
+        // A refresh is the session's last use as its list shows it (never each access token's use).
+        .set({ expires_at: next.expiresAt.getTime(), last_used_at: nowMs })
         .where('id', '=', row.family_id)
         .executeTakeFirst();
       if (family.numUpdatedRows === 0n) {
@@ -149,6 +157,26 @@ export class KyselyRefreshTokenRepository implements RefreshTokenRepository {
       .where('user_id', '=', userId);
     if (exceptFamilyId !== undefined) query = query.where('id', '!=', exceptFamilyId);
     return Number((await query.executeTakeFirst()).numDeletedRows);
+  }
+
+  listUserFamilies(projectId: string, userId: string, now: Date, limit: number): Promise<FamilySummary[]> {
+    return listUserFamilies(this.#db, { projectId, userId }, now, limit);
+  }
+
+  deleteUserFamily(
+    owner: { projectId: string; userId: string },
+    familyId: string,
+    now: Date,
+    event: NewEvent,
+  ): Promise<boolean> {
+    return deleteUserFamily(this.#db, owner, familyId, now, event);
+  }
+
+  deleteUserFamiliesNoting(
+    owner: { projectId: string; userId: string },
+    options: { exceptFamilyId?: string; now: Date; toEvent: (family: FamilySummary) => NewEvent },
+  ): Promise<number> {
+    return deleteUserFamiliesNoting(this.#db, owner, options);
   }
 
   deleteExpired(now: Date, limit: number): Promise<number> {

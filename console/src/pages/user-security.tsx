@@ -1,0 +1,19 @@
+import type { Project, User } from '../api.ts';
+import { Section } from '../ui.tsx';
+import { UserSessions } from './user-sessions.tsx';
+
+type Props = { project: Project; user: User };
+
+/**
+ * The user page's "Security" area (issue 41, item 6): what signs the user in and where they
+ * are signed in. Each part is a component of its own file, one line here each.
+ */
+export function UserSecurity({ project, user }: Props) {
+  return (
+    <Section title="Security">
+      {/* Two-factor authentication: <UserFactors project={project} user={user} /> (user-factors.tsx) */}
+      {/* Passkeys: <UserPasskeys project={project} user={user} /> (user-passkeys.tsx) */}
+      <UserSessions project={project} user={user} />
+    </Section>
+  );
+}
