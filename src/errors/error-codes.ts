@@ -72,6 +72,7 @@ export const errorCodes = {
   VERSION_NOT_FOUND: 404,
   ARCHIVE_STALE: 410,
   ARCHIVE_TOO_LARGE: 413,
+  PASSKEY_LIMIT_REACHED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -289,3 +289,7 @@ export const archiveStale = () =>
     'ARCHIVE_STALE',
     'A file of this archive was deleted, replaced or had its links revoked since the archive was made; make a new one',
   );
+// Passkeys (issue 41).
+export const passkeyLimitReached = (max: number) =>
+  new AppError('PASSKEY_LIMIT_REACHED', `A user holds at most ${max} passkeys; remove one first`);
+export const passkeyNotAccepted = () => new AppError('INVALID_LOGIN', 'The passkey was not accepted');

@@ -34,6 +34,8 @@ export const eventTypes = [
   'user.identity_linked',
   'user.identity_unlinked',
   'user.converted',
+  'user.passkey_added',
+  'user.passkey_removed',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

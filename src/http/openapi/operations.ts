@@ -5,6 +5,7 @@ import { dataPlaneOperations } from './data-plane-operations.ts';
 import { folderChangeOperations } from './folder-change-operations.ts';
 import { holdOperations } from './hold-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
+import { passkeyOperations } from './passkey-operations.ts';
 import { probeOperations } from './probe-operations.ts';
 import { signInOperations } from './sign-in-operations.ts';
 import { trashOperations } from './trash-operations.ts';
@@ -244,6 +245,7 @@ export const operations: Record<string, Operation> = {
   ...trashOperations,
   ...archiveOperations,
   ...signInOperations,
+  ...passkeyOperations,
   ...dataPlaneOperations,
   ...uploadOperations,
   ...accountOperations,

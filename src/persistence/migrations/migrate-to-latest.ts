@@ -23,6 +23,7 @@ import { initialSchema } from './initial-schema.ts';
 import { mailOutbox } from './mail-outbox.ts';
 import { mediaMeta } from './media-meta.ts';
 import { operators } from './operators.ts';
+import { passkeys } from './passkeys.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '0036_content_crc32': contentCrc32,
   '0037_search_indexes': searchIndexes,
   '0038_archives': archives,
+  '0040_passkeys': passkeys,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ApiClient } from '../support/api-client.ts';
+import { skipWithoutChromium } from '../support/console-browser.ts';
+import { startTestServer, type TestServer } from '../support/in-process-server.ts';
+import { PasskeyBrowser, startAppPage } from '../support/passkey-browser.ts';
+
+// Issue 41: real passkeys, made and used by Chromium's virtual authenticator (DevTools protocol)
+// through the stock @simplewebauthn/browser, on an app page of an allowed origin.
+describe('passkeys in Chromium', { skip: skipWithoutChromium }, () => {
+  let server: TestServer;
+  let api: ApiClient;
+  let browser: PasskeyBrowser;
+  let app: Awaited<ReturnType<typeof startAppPage>>;
+  let elsewhere: Awaited<ReturnType<typeof startAppPage>>;
+  let alice: { token: string; userId: string; email: string };
+  let passkeyId: string;
+
+  before(async () => {
+    server = await startTestServer();
+    app = await startAppPage();
+    elsewhere = await startAppPage();
+    // The RP ID is the host of the first allowed origin: localhost.
+    api = await server.createProject('passkeys', [app.origin]);
+    browser = await PasskeyBrowser.launch();
+    alice = await api.signup();
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+    await elsewhere?.close();
+    await server?.stop();
+  });
+
+  const signInOptions = async (body: unknown) => {
+    const options = await api.call('POST', '/api/v1/auth/passkey/options', { body });
+    assert.equal(options.status, 200, options.text);
+    return options.body;
+  };
+  const signIn = (response: unknown) => api.call('POST', '/api/v1/auth/passkey', { body: { response } });
+
+  it('registers a passkey and lists it', async () => {
+    const options = await api.call('POST', '/api/v1/user/passkeys/options', { token: alice.token });
+    assert.equal(options.status, 200, options.text);
+    assert.equal(options.body.rp.id, 'localhost');
+    assert.deepEqual(options.body.excludeCredentials, []);
+    assert.equal(options.body.authenticatorSelection.residentKey, 'preferred');
+    assert.equal(options.body.authenticatorSelection.userVerification, 'preferred');
+    // The user handle is random bytes, never the address.
+    const handle = Buffer.from(options.body.user.id, 'base64url').toString('latin1');
+    assert.ok(!handle.includes(alice.email) && !handle.includes(alice.userId));
+
+    const response = await browser.register(app.origin, options.body);
+    const added = await api.call('POST', '/api/v1/user/passkeys', {
+      token: alice.token,
+      body: { response, name: 'Laptop' },
+    });
+    assert.equal(added.status, 201, added.text);
+    assert.equal(added.body.name, 'Laptop');
+    passkeyId = added.body.id;
+
+    const listed = await api.call('GET', '/api/v1/user/passkeys', { token: alice.token });
+    assert.deepEqual(listed.body, [
+      { id: passkeyId, name: 'Laptop', createdAt: added.body.createdAt, lastUsedAt: null },
+    ]);
+
+    // The same answer again: its challenge was used.
+    const again = await api.call('POST', '/api/v1/user/passkeys', { token: alice.token, body: { response } });
+    assert.equal(again.status, 400, again.text);
+    assert.equal(again.body.code, 'VALIDATION_FAILED');
+
+    // The next options exclude it and keep the user's handle.
+    const next = await api.call('POST', '/api/v1/user/passkeys/options', { token: alice.token });
+    assert.deepEqual(
+      next.body.excludeCredentials.map((one: { id: string }) => one.id),
+      [response.id],
+    );
+    assert.equal(next.body.user.id, options.body.user.id);
+  });
+
+  it('signs in with the email, and the session works', async () => {
+    const options = await signInOptions({ email: alice.email });
+    assert.equal(options.rpId, 'localhost');
+    assert.equal(options.allowCredentials.length, 1);
+    const response = await browser.authenticate(app.origin, options);
+    const signedIn = await signIn(response);
+    assert.equal(signedIn.status, 200, signedIn.text);
+    assert.equal(signedIn.body.userId, alice.userId);
+    assert.ok(signedIn.body.refreshToken);
+    const profile = await api.call('GET', '/api/v1/user', { token: signedIn.body.token });
+    assert.equal(profile.status, 200, profile.text);
+    assert.equal(profile.body._id, alice.userId);
+    const listed = await api.call('GET', '/api/v1/user/passkeys', { token: signedIn.body.token });
+    assert.ok(listed.body[0].lastUsedAt, 'the use is recorded');
+
+    // The same assertion again: its challenge was taken.
+    const replayed = await signIn(response);
+    assert.equal(replayed.status, 401, replayed.text);
+    assert.equal(replayed.body.code, 'INVALID_LOGIN');
+  });
+
+  it('signs in with a discoverable passkey, no email given', async () => {
+    const options = await signInOptions({});
+    assert.ok(options.allowCredentials === undefined || options.allowCredentials.length === 0);
+    const response = await browser.authenticate(app.origin, options);
+    assert.equal(typeof (response.response as { userHandle?: string }).userHandle, 'string');
+    const signedIn = await signIn(response);
+    assert.equal(signedIn.status, 200, signedIn.text);
+    assert.equal(signedIn.body.userId, alice.userId);
+    const profile = await api.call('GET', '/api/v1/user', { token: signedIn.body.token });
+    assert.equal(profile.status, 200);
+  });
+
+  it('refuses an assertion made on an origin the project does not allow', async () => {
+    const options = await signInOptions({});
+    const response = await browser.authenticate(elsewhere.origin, options);
+    const refused = await signIn(response);
+    assert.equal(refused.status, 401, refused.text);
+    assert.equal(refused.body.code, 'INVALID_LOGIN');
+  });
+
+  it('refuses a challenge handed out for another account', async () => {
+    const bob = await api.signup();
+    const options = await signInOptions({ email: bob.email });
+    // The browser is told to use any passkey: alice's signs the challenge meant for bob.
+    const response = await browser.authenticate(app.origin, { ...options, allowCredentials: [] });
+    const refused = await signIn(response);
+    assert.equal(refused.status, 401, refused.text);
+  });
+
+  it('no longer signs in with a removed passkey', async () => {
+    const removed = await api.call('DELETE', `/api/v1/user/passkeys/${passkeyId}`, { token: alice.token });
+    assert.equal(removed.status, 204, removed.text);
+    const gone = await api.call('DELETE', `/api/v1/user/passkeys/${passkeyId}`, { token: alice.token });
+    assert.equal(gone.status, 404);
+    const listed = await api.call('GET', '/api/v1/user/passkeys', { token: alice.token });
+    assert.deepEqual(listed.body, []);
+    // The authenticator still holds it (a discoverable credential): the server refuses it.
+    const response = await browser.authenticate(app.origin, await signInOptions({}));
+    const refused = await signIn(response);
+    assert.equal(refused.status, 401, refused.text);
+    assert.equal(refused.body.code, 'INVALID_LOGIN');
+  });
+});
