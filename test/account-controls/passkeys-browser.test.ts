@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CofferClient } from '../../packages/client/src/index.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { skipWithoutChromium } from '../support/console-browser.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
@@ -140,5 +141,36 @@ describe('passkeys in Chromium', { skip: skipWithoutChromium }, () => {
     const refused = await signIn(response);
     assert.equal(refused.status, 401, refused.text);
     assert.equal(refused.body.code, 'INVALID_LOGIN');
+  });
+
+  it('runs through @coffer/client, the app calling @simplewebauthn/browser', async () => {
+    // A client as a page of the app's origin holds it: an app id, no secret.
+    const pageClient = () =>
+      new CofferClient({
+        baseUrl: server.baseUrl,
+        appId: api.credentials.appId,
+        fetch: (url, init) =>
+          fetch(url, {
+            ...init,
+            headers: { ...(init?.headers as Record<string, string>), origin: app.origin },
+          }),
+      });
+    const client = pageClient();
+    await client.login({ email: alice.email, password: 'correct horse battery' });
+    const options = await client.passkeys.registrationOptions();
+    const added = await client.passkeys.register(await browser.register(app.origin, options), 'Phone');
+    assert.equal(added.name, 'Phone');
+    assert.deepEqual(
+      (await client.passkeys.list()).map((one) => one.id),
+      [added.id],
+    );
+
+    const other = pageClient();
+    const request = await other.passkeys.signInOptions(alice.email);
+    const session = await other.passkeys.signIn(await browser.authenticate(app.origin, request));
+    assert.equal(session.userId, alice.userId);
+    assert.equal((await other.profile())._id, alice.userId);
+    await other.passkeys.remove(added.id);
+    assert.deepEqual(await client.passkeys.list(), []);
   });
 });
