@@ -83,6 +83,8 @@ export const endpoints = {
     exclusive: true,
   },
   getProfile: { method: 'GET', path: '/api/v1/user', group: 'account', okStatus: 200 },
+  // A user's own passkeys (issue 41): a user's call, as the profile is.
+  listPasskeys: { method: 'GET', path: '/api/v1/user/passkeys', group: 'account', okStatus: 200 },
   // Looks up the creator's email.
   findUser: { method: 'GET', path: '/api/v1/users?email=:email', group: 'admin', okStatus: 200 },
   requestUpload: { method: 'POST', path: '/api/v1/file', group: 'account', okStatus: 200 },
@@ -258,6 +260,7 @@ export const matrix: Record<CallerId, Row> = {
   serviceKey: {
     api: 'ok',
     getProfile: 'ACCESS_DENIED',
+    listPasskeys: 'ACCESS_DENIED',
     changePassword: 'ACCESS_DENIED',
     logout: 'ACCESS_DENIED',
     requestUpload: 'ACCESS_DENIED',

@@ -68,6 +68,8 @@ export async function toCellRequest(
       return request('/api/v1/auth/password', json({ oldPassword: password, newPassword: password }));
     case 'getProfile':
       return request('/api/v1/user');
+    case 'listPasskeys':
+      return request('/api/v1/user/passkeys');
     case 'findUser':
       return request(`/api/v1/users?email=${encodeURIComponent(world.accounts.creator.email)}`);
     case 'requestUpload':
