@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CofferClient } from '../../packages/client/src/index.ts';
+import { createOperator } from '../../src/domain/operators/operator-accounts.ts';
 import type { ApiClient } from '../support/api-client.ts';
-import { skipWithoutChromium } from '../support/console-browser.ts';
+import {
+  openPage,
+  operator,
+  signIn as signInToConsole,
+  skipWithoutChromium,
+} from '../support/console-browser.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { PasskeyBrowser, startAppPage } from '../support/passkey-browser.ts';
 
@@ -172,5 +178,34 @@ describe('passkeys in Chromium', { skip: skipWithoutChromium }, () => {
     assert.equal((await other.profile())._id, alice.userId);
     await other.passkeys.remove(added.id);
     assert.deepEqual(await client.passkeys.list(), []);
+  });
+
+  it("shows an operator the user's passkeys on the console's user page, and removes one", async () => {
+    const options = await api.call('POST', '/api/v1/user/passkeys/options', { token: alice.token });
+    const response = await browser.register(app.origin, options.body);
+    const added = await api.call('POST', '/api/v1/user/passkeys', {
+      token: alice.token,
+      body: { response, name: 'Desk' },
+    });
+    assert.equal(added.status, 201, added.text);
+
+    await createOperator(server.services.repositories.operators, operator, new Date());
+    const { page, problems } = await openPage(browser.browser);
+    try {
+      await signInToConsole(page, server.baseUrl);
+      await page.goto(
+        `${server.baseUrl}/console#/projects/${api.credentials.projectId}/users/${alice.userId}`,
+      );
+      const passkeys = page.getByRole('region', { name: 'Passkeys' });
+      await passkeys.getByRole('cell', { name: 'Desk', exact: true }).waitFor();
+      await passkeys.getByRole('button', { name: 'Remove the passkey Desk' }).click();
+      await passkeys.getByRole('status').filter({ hasText: 'Removed the passkey "Desk".' }).waitFor();
+      await passkeys.getByText('None.').waitFor();
+      assert.deepEqual(problems, []);
+    } finally {
+      await page.close();
+    }
+    const listed = await api.call('GET', '/api/v1/user/passkeys', { token: alice.token });
+    assert.deepEqual(listed.body, []);
   });
 });

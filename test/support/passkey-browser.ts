@@ -102,6 +102,11 @@ export class PasskeyBrowser {
     );
   }
 
+  /** The browser itself, for other pages (the console). */
+  get browser(): Browser {
+    return this.#browser;
+  }
+
   close(): Promise<void> {
     return this.#browser.close();
   }

@@ -11,6 +11,7 @@ import {
   StatusNote,
   useAction,
 } from '../ui.tsx';
+import { UserPasskeys } from './user-passkeys.tsx';
 
 type Props = { project: Project; userId: string };
 
@@ -140,6 +141,7 @@ export function UserPage({ project, userId }: Props) {
         </p>
       </Section>
       <Identities identities={user.identities ?? []} />
+      <UserPasskeys projectId={project.id} userId={user.userId} email={user.email} />
     </>
   );
 }
