@@ -104,6 +104,10 @@ describe('passkeys in Chromium', { skip: skipWithoutChromium }, () => {
     const replayed = await signIn(response);
     assert.equal(replayed.status, 401, replayed.text);
     assert.equal(replayed.body.code, 'INVALID_LOGIN');
+    // A new assertion over the same challenge (a higher counter, a fresh signature): still used.
+    const reused = await signIn(await browser.authenticate(app.origin, options));
+    assert.equal(reused.status, 401, reused.text);
+    assert.equal(reused.body.code, 'INVALID_LOGIN');
   });
 
   it('signs in with a discoverable passkey, no email given', async () => {
