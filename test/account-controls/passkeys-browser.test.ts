@@ -10,6 +10,7 @@ import {
   skipWithoutChromium,
 } from '../support/console-browser.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
+import { ManualClock } from '../support/manual-clock.ts';
 import { PasskeyBrowser, startAppPage } from '../support/passkey-browser.ts';
 
 // Issue 41: real passkeys, made and used by Chromium's virtual authenticator (DevTools protocol)
@@ -22,9 +23,10 @@ describe('passkeys in Chromium', { skip: skipWithoutChromium }, () => {
   let elsewhere: Awaited<ReturnType<typeof startAppPage>>;
   let alice: { token: string; userId: string; email: string };
   let passkeyId: string;
+  const clock = new ManualClock();
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer({}, {}, { clock });
     app = await startAppPage();
     elsewhere = await startAppPage();
     // The RP ID is the host of the first allowed origin: localhost.
@@ -211,5 +213,26 @@ describe('passkeys in Chromium', { skip: skipWithoutChromium }, () => {
     }
     const listed = await api.call('GET', '/api/v1/user/passkeys', { token: alice.token });
     assert.deepEqual(listed.body, []);
+  });
+
+  // Last: the server's clock moves on (nothing after this runs on the real time).
+  it('refuses a challenge older than 5 minutes', async () => {
+    const options = await api.call('POST', '/api/v1/user/passkeys/options', { token: alice.token });
+    const registered = await browser.register(app.origin, options.body);
+    const added = await api.call('POST', '/api/v1/user/passkeys', {
+      token: alice.token,
+      body: { response: registered },
+    });
+    assert.equal(added.status, 201, added.text);
+
+    const late = await browser.authenticate(app.origin, await signInOptions({ email: alice.email }));
+    clock.advance(5 * 60 + 1);
+    const refused = await signIn(late);
+    assert.equal(refused.status, 401, refused.text);
+    assert.equal(refused.body.code, 'INVALID_LOGIN');
+    const inTime = await signIn(
+      await browser.authenticate(app.origin, await signInOptions({ email: alice.email })),
+    );
+    assert.equal(inTime.status, 200, inTime.text);
   });
 });

@@ -126,6 +126,11 @@ export class PasskeyRegistration {
     return (await this.#o.passkeys.listByUser(projectId, userId)).map(toPasskeyView);
   }
 
+  /** Whether the user holds a passkey: the MFA answer's `methods` lists "passkey" then (secondFactorMethodsOf). */
+  async hasPasskeys(user: User): Promise<boolean> {
+    return (await this.#o.passkeys.listByUser(user.projectId, user.id)).length > 0;
+  }
+
   /** DELETE /user/passkeys/:id (and the console's removal): NOT_FOUND when the user has no such passkey. */
   async remove(user: User, id: string, by: Actor): Promise<void> {
     const event = toUserEvent('user.passkey_removed', by, user, this.#o.clock.now(), { passkeyId: id });
