@@ -30,8 +30,3 @@ export type PasskeyChallengesTable = {
   user_handle: string | null;
   expires_at: number | string;
 };
-
-export type PasskeyTables = {
-  passkeys: PasskeysTable;
-  passkey_challenges: PasskeyChallengesTable;
-};
