@@ -29,6 +29,7 @@ import { openLocalLeaseHolders } from './wiring/local-lease-holders.ts';
 import { buildMailServices, type MailServices } from './wiring/mail-services.ts';
 import { buildMetricsServices, type MetricsServices } from './wiring/metrics-services.ts';
 import { openStores } from './wiring/open-stores.ts';
+import { buildPasskeyServices, type PasskeyServices } from './wiring/passkey-services.ts';
 import { buildSignInServices, type SignInServices } from './wiring/sign-in-services.ts';
 import { loadSigningKeys } from './wiring/signing-keys.ts';
 import { buildTrashServices, type TrashServices } from './wiring/trash-services.ts';
@@ -43,6 +44,7 @@ export type Services = Pick<
   FolderServices &
   FolderChangeServices &
   SignInServices &
+  PasskeyServices &
   EventServices &
   MailServices &
   AccountServices &
@@ -112,6 +114,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
       ...buildFolderServices(context),
       ...buildFolderChangeServices(context),
       ...buildSignInServices(context, { identity }),
+      ...buildPasskeyServices(context, { identity, keys }),
       ...events,
       ...buildMailServices(context, { metrics: observed.metrics }),
       ...buildBackgroundJobs(context),

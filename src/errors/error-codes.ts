@@ -73,6 +73,7 @@ export const errorCodes = {
   ARCHIVE_STALE: 410,
   ARCHIVE_TOO_LARGE: 413,
   SESSION_NOT_FOUND: 404,
+  PASSKEY_LIMIT_REACHED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

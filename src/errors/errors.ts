@@ -293,3 +293,7 @@ export const archiveStale = () =>
 // Sessions (issue 41, item 4).
 /** Not a live session of this user: another user's id answers the same (no oracle across users). */
 export const sessionNotFound = () => new AppError('SESSION_NOT_FOUND', 'No such session of this user');
+// Passkeys (issue 41).
+export const passkeyLimitReached = (max: number) =>
+  new AppError('PASSKEY_LIMIT_REACHED', `A user holds at most ${max} passkeys; remove one first`);
+export const passkeyNotAccepted = () => new AppError('INVALID_LOGIN', 'The passkey was not accepted');

@@ -24,5 +24,7 @@ declare module 'fastify' {
     public?: boolean;
     /** Uploads: the body may take up to the request timeout, not the body timeout. */
     streamsBody?: boolean;
+    /** The MFA enrolment token is accepted here (issue 41: the TOTP and passkey enrolment calls). */
+    allowEnrolmentToken?: boolean;
   }
 }

@@ -103,6 +103,8 @@ export const endpoints = {
     okStatus: 204,
     exclusive: true,
   },
+  // A user's own passkeys (issue 41): a user's call, as the profile is.
+  listPasskeys: { method: 'GET', path: '/api/v1/user/passkeys', group: 'account', okStatus: 200 },
   // Looks up the creator's email.
   findUser: { method: 'GET', path: '/api/v1/users?email=:email', group: 'admin', okStatus: 200 },
   requestUpload: { method: 'POST', path: '/api/v1/file', group: 'account', okStatus: 200 },
@@ -281,6 +283,7 @@ export const matrix: Record<CallerId, Row> = {
     listSessions: 'ACCESS_DENIED',
     endSession: 'ACCESS_DENIED',
     endOtherSessions: 'ACCESS_DENIED',
+    listPasskeys: 'ACCESS_DENIED',
     changePassword: 'ACCESS_DENIED',
     requestEmailChange: 'ACCESS_DENIED',
     logout: 'ACCESS_DENIED',

@@ -86,6 +86,8 @@ export async function toCellRequest(
       const sessionId = account ? sessionOf(await world.freshAccessToken(account)) : 'no-such-session';
       return request(`/api/v1/user/sessions/${sessionId}`);
     }
+    case 'listPasskeys':
+      return request('/api/v1/user/passkeys');
     case 'findUser':
       return request(`/api/v1/users?email=${encodeURIComponent(world.accounts.creator.email)}`);
     case 'requestUpload':

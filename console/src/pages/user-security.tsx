@@ -1,5 +1,6 @@
 import type { Project, User } from '../api.ts';
 import { Section } from '../ui.tsx';
+import { UserPasskeys } from './user-passkeys.tsx';
 import { UserSessions } from './user-sessions.tsx';
 
 type Props = { project: Project; user: User };
@@ -12,7 +13,7 @@ export function UserSecurity({ project, user }: Props) {
   return (
     <Section title="Security">
       {/* Two-factor authentication: <UserFactors project={project} user={user} /> (user-factors.tsx) */}
-      {/* Passkeys: <UserPasskeys project={project} user={user} /> (user-passkeys.tsx) */}
+      <UserPasskeys projectId={project.id} userId={user.userId} email={user.email} />
       <UserSessions project={project} user={user} />
     </Section>
   );

@@ -260,6 +260,110 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Options to sign in with a passkey
+         * @description Options for `navigator.credentials.get` (give them to `startAuthentication` of `@simplewebauthn/browser`): a challenge good once, for 5 minutes, user verification required. With an `email`, `allowCredentials` lists that account's passkeys; an unknown email (or an account without passkeys) gets the same shape, a stand-in id derived from it. Without one, the browser offers the discoverable passkeys of the project's RP ID (`passkeyRpId`, else the host of its first allowed origin).
+         */
+        post: operations["passkeySignInOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a passkey
+         * @description Signs in with the browser's answer (`startAuthentication`'s result as `response`) and answers as login does. The challenge is the one inside the signed client data, taken once; the origin must be one of the project's allowed origins. A passkey sign-in is two factors in itself: it never answers MFA_REQUIRED. Refusals are 401 INVALID_LOGIN and count toward the login limits.
+         */
+        post: operations["signInWithPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Options to register a passkey
+         * @description Options for `navigator.credentials.create` (give them to `startRegistration` of `@simplewebauthn/browser`): resident key and user verification preferred, the caller's passkeys excluded, a user handle of random bytes (never the email). Also accepts the enrolment token of MFA_ENROLMENT_REQUIRED. At most 10 passkeys per user (409 PASSKEY_LIMIT_REACHED).
+         */
+        post: operations["passkeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's passkeys
+         * @description The caller's passkeys, oldest first (never a key or a credential id).
+         */
+        get: operations["listPasskeys"];
+        put?: never;
+        /**
+         * Register a passkey
+         * @description Registers the passkey of the browser's answer (`startRegistration`'s result as `response`), with an optional `name`; its challenge must be one the caller was given, unused and under 5 minutes old. Emits `user.passkey_added`.
+         */
+        post: operations["registerPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a passkey
+         * @description Removes one of the caller's passkeys: it signs in no more. Emits `user.passkey_removed`.
+         */
+        delete: operations["removePasskey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/password-reset": {
         parameters: {
             query?: never;
@@ -1516,7 +1620,7 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE" | "SESSION_NOT_FOUND";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE" | "SESSION_NOT_FOUND" | "PASSKEY_LIMIT_REACHED";
             message: string;
             /** @description a call about many files (POST /api/v1/archives): the ones it refused */
             details?: {
@@ -1709,6 +1813,21 @@ export type components = {
             expiresAt: number;
             /** @description single use: POST /api/v1/auth/refresh answers a new token and a new refreshToken */
             refreshToken: string;
+        };
+        /** PasskeyOptions */
+        PasskeyOptions: {
+            /** @description base64url; good once, for 5 minutes */
+            challenge: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** Passkey */
+        Passkey: {
+            id: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
         };
         /** UserProfile */
         UserProfile: {
@@ -3162,6 +3281,610 @@ export interface operations {
             };
             /** @description Error: LAST_SIGN_IN_METHOD */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeySignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptions"];
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, INVALID_APP_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signInWithPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginResult"];
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_LOGIN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, EMAIL_NOT_VERIFIED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    passkeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyOptions"];
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PASSKEY_LIMIT_REACHED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"][];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @enum {string} */
+                        type: "public-key";
+                        response: {
+                            clientDataJSON: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PASSKEY_LIMIT_REACHED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

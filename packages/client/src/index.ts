@@ -5,7 +5,6 @@ import type {
   FileRecord,
   FileVersion,
   FileWithLink,
-  LoginResult,
   SearchPage,
   SharedPage,
   TrashPage,
@@ -19,9 +18,11 @@ import { type CofferEvent, type EventsOptions, streamEvents } from './event-stre
 import * as organizing from './file-organizing.ts';
 import * as find from './find-calls.ts';
 import { FolderCalls } from './folder-calls.ts';
+import { PasskeyCalls } from './passkey-calls.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
 import { aclPath, type ShareWith } from './request-paths.ts';
 import { SessionCalls } from './session-calls.ts';
+import * as start from './session-calls-start.ts';
 import { SessionTransport } from './session-transport.ts';
 import * as trash from './trash-calls.ts';
 import type { UploadBody } from './upload-body.ts';
@@ -49,6 +50,8 @@ export class CofferClient {
   readonly folders: FolderCalls;
   /** Where the user is signed in: list and end sessions (session-calls.ts). */
   readonly sessions: SessionCalls;
+  /** Passkeys: sign in with one, register, list and remove them (passkey-calls.ts). */
+  readonly passkeys: PasskeyCalls;
 
   constructor(options: CofferClientOptions) {
     this.#transport = new SessionTransport(options);
@@ -62,6 +65,7 @@ export class CofferClient {
     this.folders = new FolderCalls(this.#transport.call);
     this.sessions = new SessionCalls(this.#transport.call);
     this.auth = new AuthCalls(this.#transport);
+    this.passkeys = new PasskeyCalls(this.#transport.call, (result) => this.#transport.startSession(result));
   }
 
   get session(): Session | undefined {
@@ -70,10 +74,8 @@ export class CofferClient {
 
   // Sessions
 
-  async signup(input: { email: string; password: string; displayName?: string }): Promise<Session> {
-    return this.#transport.startSession(
-      await this.#transport.call<LoginResult>({ method: 'POST', path: '/api/v1/auth/signup', body: input }),
-    );
+  signup(input: { email: string; password: string; displayName?: string }): Promise<Session> {
+    return start.signup(this.#transport, input);
   }
 
   /** A guest account without email or password (if the project allows them). */
@@ -81,22 +83,13 @@ export class CofferClient {
     return this.#transport.startSession(await organizing.signupAnonymous(this.#transport.call));
   }
 
-  async login(input: { email: string; password: string }): Promise<Session> {
-    return this.#transport.startSession(
-      await this.#transport.call<LoginResult>({ method: 'POST', path: '/api/v1/auth/login', body: input }),
-    );
+  login(input: { email: string; password: string }): Promise<Session> {
+    return start.login(this.#transport, input);
   }
 
   /** Ends the session on the server too (its refresh token stops working). */
-  async logout(): Promise<void> {
-    const session = this.#transport.session;
-    this.#transport.setSession(undefined);
-    if (session)
-      await this.#transport.call({
-        method: 'POST',
-        path: '/api/v1/auth/logout',
-        body: { refreshToken: session.refreshToken },
-      });
+  logout(): Promise<void> {
+    return start.logout(this.#transport);
   }
 
   /** Trades the refresh token for a new session; calls do it by themselves when a token expires. */

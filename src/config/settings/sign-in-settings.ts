@@ -21,6 +21,6 @@ export const signInSettings = {
     kind: 'integer',
     defaultValue: 60,
     min: 1,
-    doc: 'Provider sign-ins one client address may start an hour per project, and as many token fetches; past it 429 RATE_LIMITED.',
+    doc: 'Provider sign-ins one client address may start an hour per project, and as many token fetches and passkey sign-in options; past it 429 RATE_LIMITED.',
   },
 } as const satisfies Record<string, Setting>;

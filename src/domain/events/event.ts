@@ -36,6 +36,8 @@ export const eventTypes = [
   'user.converted',
   'user.email_changed',
   'user.session_ended',
+  'user.passkey_added',
+  'user.passkey_removed',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

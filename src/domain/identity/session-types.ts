@@ -9,10 +9,10 @@ export type ClientContext = { clientAddress: string; userAgent?: string | null }
 /**
  * How a session began, as `user.login` records it (issue 37, item 6): `password` (a login, a
  * signup, a guest's conversion), `anonymous` (a guest's signup), `magic-link`, `oauth` with its
- * `provider`, `token` (a trusted issuer's).
+ * `provider`, `token` (a trusted issuer's), `passkey` (issue 41).
  */
 export type SignInMethod =
-  | { method: 'password' | 'anonymous' | 'magic-link' }
+  | { method: 'password' | 'anonymous' | 'magic-link' | 'passkey' }
   | { method: 'oauth' | 'token'; provider: string };
 
 /** How a session began, as its list shows it: the method, and `oauth:<provider>` for a provider's. */

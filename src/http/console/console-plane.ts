@@ -39,6 +39,7 @@ import { signInWithLink } from './sign-in-with-link.ts';
 import { signOut } from './sign-out.ts';
 import { updateSettingsRoute } from './update-project-settings.ts';
 import { updateProjectUser } from './update-project-user.ts';
+import { userPasskeyRoutes } from './user-passkey-routes.ts';
 import { userSessionRoutes } from './user-session-routes.ts';
 import { verifyProjectUpload } from './verify-project-upload.ts';
 
@@ -63,6 +64,7 @@ const routes = [
   sendUserResetMail,
   deleteProjectUser,
   ...userSessionRoutes,
+  ...userPasskeyRoutes,
   browseProjectFiles,
   searchProjectFiles,
   getProjectFile,

@@ -13,6 +13,7 @@ import { fileRoutes } from './files/file-routes.ts';
 import { folderChangeRoutes } from './folders/folder-change-routes.ts';
 import { folderRoutes } from './folders/folder-routes.ts';
 import { multipartRoutes } from './multipart/multipart-routes.ts';
+import { passkeyRoutes } from './passkeys/passkey-routes.ts';
 import { signInRoutes } from './sign-in/sign-in-routes.ts';
 import { trashRoutes } from './trash/trash-routes.ts';
 import { uploadRoutes } from './uploads/upload-routes.ts';
@@ -24,6 +25,7 @@ import { webhookRoutes } from './webhooks/webhook-routes.ts';
 const routes = [
   ...authRoutes,
   ...signInRoutes,
+  ...passkeyRoutes,
   ...accountRoutes,
   ...userRoutes,
   ...fileRoutes,

@@ -6,6 +6,7 @@ import { folderChangeOperations } from './folder-change-operations.ts';
 import { holdOperations } from './hold-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { ownAccountOperations } from './own-account-operations.ts';
+import { passkeyOperations } from './passkey-operations.ts';
 import { probeOperations } from './probe-operations.ts';
 import { sessionOperations } from './session-operations.ts';
 import { signInOperations } from './sign-in-operations.ts';
@@ -247,6 +248,7 @@ export const operations: Record<string, Operation> = {
   ...archiveOperations,
   ...sessionOperations,
   ...signInOperations,
+  ...passkeyOperations,
   ...dataPlaneOperations,
   ...uploadOperations,
   ...accountOperations,

@@ -24,6 +24,7 @@ import { initialSchema } from './initial-schema.ts';
 import { mailOutbox } from './mail-outbox.ts';
 import { mediaMeta } from './media-meta.ts';
 import { operators } from './operators.ts';
+import { passkeys } from './passkeys.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
 import { refreshTokens } from './refresh-tokens.ts';
@@ -86,6 +87,7 @@ const migrations: Record<string, Migration> = {
   '0038_archives': archives,
   '0041_email_change_tokens': emailChangeTokens,
   '0042_session_details': sessionDetails,
+  '0040_passkeys': passkeys,
 };
 
 /** The names of every migration, in the order they run. */

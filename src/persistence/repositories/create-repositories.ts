@@ -21,6 +21,7 @@ import type { UserRepository } from '../../domain/identity/user-repository.ts';
 import type { SigningKeyRepository } from '../../domain/keys/signing-key-repository.ts';
 import type { MailQueue } from '../../domain/mail/mail-queue.ts';
 import type { OperatorRepository } from '../../domain/operators/operator-repository.ts';
+import type { PasskeyRepository } from '../../domain/passkeys/passkey-repository.ts';
 import type { RateLimitRepository } from '../../domain/rate-limits/rate-limit-repository.ts';
 import type { ImageSummaryRepository } from '../../domain/renditions/image-summary-repository.ts';
 import type { RenditionRepository } from '../../domain/renditions/rendition-repository.ts';
@@ -60,6 +61,7 @@ import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.
 import { KyselyUserRepository } from './kysely-user-repository.ts';
 import { KyselyVersionRepository } from './kysely-version-repository.ts';
 import { KyselyWebhookRepository } from './kysely-webhook-repository.ts';
+import { KyselyPasskeyRepository } from './passkeys/kysely-passkey-repository.ts';
 import { KyselyOAuthFlowRepository } from './sign-in/kysely-oauth-flow-repository.ts';
 import { KyselyUserIdentityRepository } from './sign-in/kysely-user-identity-repository.ts';
 import { KyselyTrashRepository } from './trash/kysely-trash-repository.ts';
@@ -103,6 +105,8 @@ export type Repositories = {
   trash: TrashRepository;
   /** ZIPs of many files, their layouts (issue 40). */
   archives: ArchiveRepository;
+  /** Users' WebAuthn credentials and the challenges handed out (issue 41). */
+  passkeys: PasskeyRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -140,5 +144,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     sharedWithMe: new KyselySharedWithMeRepository(db, fileViews),
     trash: new KyselyTrashRepository(db),
     archives: new KyselyArchiveRepository(db),
+    passkeys: new KyselyPasskeyRepository(db),
   };
 }

@@ -11,7 +11,7 @@ import type { DatabaseSchema } from '../database-schema.ts';
 export async function deleteExpiredRows(
   db: Kysely<DatabaseSchema>,
   where: {
-    table: 'rate_limit_buckets' | 'refresh_token_families' | 'oauth_flows';
+    table: 'rate_limit_buckets' | 'refresh_token_families' | 'oauth_flows' | 'passkey_challenges';
     key: string;
     deadline: string;
   },

@@ -147,6 +147,17 @@ export class KyselyUserRepository implements UserRepository {
         .where('project_id', '=', projectId)
         .where('user_id', '=', id)
         .execute();
+      // And its passkeys (issue 41), with any challenge handed out to it.
+      await trx
+        .deleteFrom('passkeys')
+        .where('project_id', '=', projectId)
+        .where('user_id', '=', id)
+        .execute();
+      await trx
+        .deleteFrom('passkey_challenges')
+        .where('project_id', '=', projectId)
+        .where('user_id', '=', id)
+        .execute();
       await insertEvents(trx, [event]);
       return true;
     });
