@@ -72,6 +72,7 @@ export const errorCodes = {
   VERSION_NOT_FOUND: 404,
   ARCHIVE_STALE: 410,
   ARCHIVE_TOO_LARGE: 413,
+  FILE_QUARANTINED: 451,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -257,6 +257,17 @@ export const fileOnHold = (filePath?: string) =>
       ? 'The file is on hold: it cannot be deleted, replaced or moved until a project admin lifts the hold'
       : `${JSON.stringify(filePath)} is on hold: nothing was changed; a project admin lifts the hold first`,
   );
+/**
+ * A file a re-scan found infected (issue 42, item 2): its bytes are served to no one, in any
+ * form, until a project admin releases it (or deletes it). 451: the content is withheld on purpose.
+ */
+export const fileQuarantined = (signature?: string) =>
+  new AppError(
+    'FILE_QUARANTINED',
+    signature === undefined
+      ? 'The file is quarantined: a scan found malware in it; a project admin may release or delete it'
+      : `The file is quarantined: a scan found ${JSON.stringify(signature)} in it; a project admin may release or delete it`,
+  );
 /** A versionId that is not one of the file's versions (never was, pruned, or deleted). */
 export const versionNotFound = () =>
   new AppError('VERSION_NOT_FOUND', 'The file has no version with this id');

@@ -441,6 +441,7 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   VERSION_NOT_FOUND: 'test/versions/file-versions.test.ts',
   ARCHIVE_STALE: 'test/archives/archive-refusals.test.ts',
   ARCHIVE_TOO_LARGE: 'test/archives/archive-refusals.test.ts',
+  FILE_QUARANTINED: 'test/admission/quarantine.test.ts',
 };
 
 describe('error scenarios', () => {

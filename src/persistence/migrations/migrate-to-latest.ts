@@ -14,6 +14,7 @@ import { fileBlobSharing } from './file-blob-sharing.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { fileCustomData } from './file-custom-data.ts';
 import { fileLinksGeneration } from './file-links-generation.ts';
+import { fileQuarantine } from './file-quarantine.ts';
 import { fileRowStamp } from './file-row-stamp.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { folderShares } from './folder-shares.ts';
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '0036_content_crc32': contentCrc32,
   '0037_search_indexes': searchIndexes,
   '0038_archives': archives,
+  '0044_file_quarantine': fileQuarantine,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { QuarantineRepository } from '../../domain/admission/quarantine-repository.ts';
 import type { AccountTokenRepository } from '../../domain/accounts/account-token.ts';
 import type { ArchiveRepository } from '../../domain/archives/archive-repository.ts';
 import type { DeliveryQueue } from '../../domain/events/delivery-queue.ts';
@@ -31,6 +32,7 @@ import type {
 import type { TrashRepository } from '../../domain/trash/trash-repository.ts';
 import type { VersionRepository } from '../../domain/versions/version-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
+import { KyselyQuarantineRepository } from './admission/kysely-quarantine-repository.ts';
 import { KyselyAccountTokenRepository } from './accounts/kysely-account-token-repository.ts';
 import { KyselyArchiveRepository } from './archives/kysely-archive-repository.ts';
 import { FileViewCache } from './files/file-view-cache.ts';
@@ -100,6 +102,8 @@ export type Repositories = {
   trash: TrashRepository;
   /** ZIPs of many files, their layouts (issue 40). */
   archives: ArchiveRepository;
+  /** Quarantined files and what a re-scan reads (issue 42). */
+  quarantine: QuarantineRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -136,5 +140,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     sharedWithMe: new KyselySharedWithMeRepository(db, fileViews),
     trash: new KyselyTrashRepository(db),
     archives: new KyselyArchiveRepository(db),
+    quarantine: new KyselyQuarantineRepository(db),
   };
 }
