@@ -283,6 +283,10 @@ export const archiveAccessDenied = (fileIds: readonly string[]) =>
   new AppError('ACCESS_DENIED', `You may not read ${fileIds.length} of these files; no archive was made`, {
     details: toDetails(fileIds),
   });
+export const archiveFilesQuarantined = (fileIds: readonly string[]) =>
+  new AppError('FILE_QUARANTINED', `${fileIds.length} of these files are quarantined; no archive was made`, {
+    details: toDetails(fileIds),
+  });
 export const archiveFilesNotFound = (fileIds: readonly string[]) =>
   new AppError('FILE_NOT_FOUND', `${fileIds.length} of these files do not exist; no archive was made`, {
     details: toDetails(fileIds),

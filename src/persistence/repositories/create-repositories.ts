@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { QuarantineRepository } from '../../domain/admission/quarantine-repository.ts';
 import type { AccountTokenRepository } from '../../domain/accounts/account-token.ts';
+import type { QuarantineRepository } from '../../domain/admission/quarantine-repository.ts';
 import type { ArchiveRepository } from '../../domain/archives/archive-repository.ts';
 import type { DeliveryQueue } from '../../domain/events/delivery-queue.ts';
 import type { EventLog } from '../../domain/events/event-log.ts';
@@ -32,8 +32,8 @@ import type {
 import type { TrashRepository } from '../../domain/trash/trash-repository.ts';
 import type { VersionRepository } from '../../domain/versions/version-repository.ts';
 import type { DatabaseSchema } from '../database-schema.ts';
-import { KyselyQuarantineRepository } from './admission/kysely-quarantine-repository.ts';
 import { KyselyAccountTokenRepository } from './accounts/kysely-account-token-repository.ts';
+import { KyselyQuarantineRepository } from './admission/kysely-quarantine-repository.ts';
 import { KyselyArchiveRepository } from './archives/kysely-archive-repository.ts';
 import { FileViewCache } from './files/file-view-cache.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';

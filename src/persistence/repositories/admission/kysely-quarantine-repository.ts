@@ -121,7 +121,10 @@ export class KyselyQuarantineRepository implements QuarantineRepository {
       page = page.where((eb) =>
         eb.or([
           eb('v.created_at', '>', after.createdAt.getTime()),
-          eb.and([eb('v.created_at', '=', after.createdAt.getTime()), eb('v.version_id', '>', after.versionId)]),
+          eb.and([
+            eb('v.created_at', '=', after.createdAt.getTime()),
+            eb('v.version_id', '>', after.versionId),
+          ]),
         ]),
       );
     const rows = await page.orderBy('v.created_at').orderBy('v.version_id').limit(query.limit).execute();
