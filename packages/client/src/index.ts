@@ -220,6 +220,14 @@ export class CofferClient {
     return organizing.releaseFile(this.#transport.call, fileId);
   }
 
+  /**
+   * Releases a file a re-scan quarantined (a project admin's token): its bytes are readable again
+   * (while quarantined, reads of them fail with FILE_QUARANTINED, 451). Links of before stay dead.
+   */
+  releaseQuarantine(fileId: string): Promise<FileRecord> {
+    return organizing.releaseQuarantine(this.#transport.call, fileId);
+  }
+
   // Trash
 
   /** One page of the caller's trash (an admin: `owner`'s), latest first; `nextCursor` as `cursor`: the next. */
