@@ -9,7 +9,7 @@ import { prepareLocalPaths, withLocalPaths } from './local-paths.ts';
 import { openScanner } from './open-scanner.ts';
 import { tightenExistingFiles } from './private-files.ts';
 import { createProgress } from './progress.ts';
-import { scanProject, toScanText } from './scan-command.ts';
+import { scanProject, toScanText, toSince } from './scan-command.ts';
 
 /** `coffer serve`, `migrate`, `export`, `import`, `gc` and `scan`: the service and its stores as a whole. */
 export const instanceCommands: Record<string, Command> = {
@@ -71,10 +71,11 @@ export const instanceCommands: Record<string, Command> = {
     flags: ['since', 'json'],
     args: ['<project>'],
     run: async (config, values, [project]) => {
+      const since = toSince(values.since);
       const scanner = openScanner(config);
       const progress = createProgress('scan', { json: values.json === true });
       const report = await withLocalPaths(config, { stores: 'existing' }, () =>
-        scanProject(config, { project: project!, since: values.since, scanner, progress }),
+        scanProject(config, { project: project!, ...(since && { since }), scanner, progress }),
       );
       // A run the scanner cut short fails (exit 1) after its report: the rest is not scanned yet.
       return {

@@ -18,9 +18,9 @@ import type { ProgressReporter } from './progress.ts';
  */
 export async function scanProject(
   config: Config,
-  input: { project: string; since?: string; scanner: Scanner; progress: ProgressReporter },
+  input: { project: string; since?: Date; scanner: Scanner; progress: ProgressReporter },
 ): Promise<RescanReport> {
-  const since = toSince(input.since);
+  const since = input.since ?? new Date(0);
   const { database, repositories } = await openStores(config, (line) => console.error(line));
   const blobs = openBlobStore(config.storageUrl);
   try {
@@ -44,8 +44,8 @@ export async function scanProject(
 }
 
 /** `--since`: an ISO 8601 date or time; absent, the beginning (every stored version). */
-function toSince(since: string | undefined): Date {
-  if (since === undefined) return new Date(0);
+export function toSince(since: string | undefined): Date | undefined {
+  if (since === undefined) return undefined;
   const date = new Date(since);
   if (!/^\d{4}-\d{2}-\d{2}/.test(since) || Number.isNaN(date.getTime()))
     throw new ConfigError(`--since: ${JSON.stringify(since)} is not an ISO 8601 date (e.g. 2026-11-01)`);

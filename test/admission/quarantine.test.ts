@@ -40,7 +40,7 @@ describe(`quarantine by re-scan (${currentStackName()} stack)`, { skip: clamdSki
   const scan = (since?: string) =>
     scanProject(server.services.config, {
       project: server.credentials.projectId,
-      ...(since !== undefined && { since }),
+      ...(since !== undefined && { since: new Date(since) }),
       scanner: clamd.scanner,
       progress: quiet,
     });
