@@ -37,11 +37,11 @@ describe(`quarantine by re-scan (${currentStackName()} stack)`, { skip: clamdSki
     await clamd?.stop();
   });
 
-  const scan = (since?: string) =>
+  const scan = (since?: string, daemon = clamd) =>
     scanProject(server.services.config, {
       project: server.credentials.projectId,
       ...(since !== undefined && { since: new Date(since) }),
-      scanner: clamd.scanner,
+      scanner: daemon.scanner,
       progress: quiet,
     });
   const call = (method: string, url: string, as: { token?: string; serviceKey?: string }, body?: unknown) =>
@@ -220,5 +220,32 @@ describe(`quarantine by re-scan (${currentStackName()} stack)`, { skip: clamdSki
     const deleted = await call('DELETE', `/api/v1/file/${infected._id}`, { token: admin.token });
     assert.equal(deleted.status, 204, deleted.text);
     assert.equal((await call('GET', `/api/v1/file/${infected._id}`, { token: owner.token })).status, 404);
+  });
+
+  it('says what it could not scan, and where to resume when the scanner stops', async () => {
+    const since = new Date().toISOString();
+    const small = await startClamd({ maxBytes: 100 });
+    try {
+      const large = await server.client.uploadFile(owner.token, 'resume/large.txt', 'x'.repeat(200));
+      const report = await scan(since, small);
+      assert.deepEqual(report.skipped, [{ fileId: large._id, versionId: large._id, reason: 'oversize' }]);
+      assert.equal(report.resumeSince, undefined);
+    } finally {
+      await small.stop();
+    }
+    const infected = await server.client.uploadFile(owner.token, 'resume/eicar.com', eicarBytes());
+    // The daemon is gone: the run stops at the first version it could not scan, and says so.
+    const cut = await scan(since, small);
+    assert.equal(cut.scanned, 0);
+    assert.ok(cut.resumeSince !== undefined && cut.error !== undefined);
+    assert.ok(cut.resumeSince <= new Date().toISOString());
+    assert.equal((await call('GET', `/api/v1/file/${infected._id}`, { token: owner.token })).status, 200);
+    // Resumed from there with a running scanner: the file is met and quarantined.
+    const resumed = await scan(cut.resumeSince);
+    assert.deepEqual(
+      resumed.infected.map((hit) => hit.fileId),
+      [infected._id],
+    );
+    assertQuarantined(await call('GET', `/api/v1/file/${infected._id}`, { token: owner.token }));
   });
 });
