@@ -18,7 +18,7 @@ import type { ProgressReporter } from './progress.ts';
  */
 export async function scanProject(
   config: Config,
-  input: { project: string; since?: Date; scanner: Scanner; progress: ProgressReporter },
+  input: { project: string; since?: Date; scanner: Scanner; progress: ProgressReporter; pageSize?: number },
 ): Promise<RescanReport> {
   const since = input.since ?? new Date(0);
   const { database, repositories } = await openStores(config, (line) => console.error(line));
@@ -33,7 +33,12 @@ export async function scanProject(
     input.progress.phase('scan');
     const report = await rescanProject(
       { quarantine: repositories.quarantine, fileQuarantine, blobs, scanner: input.scanner },
-      { projectId: project.id, since, onScanned: (version) => input.progress.advance(1, version.sizeBytes) },
+      {
+        projectId: project.id,
+        since,
+        onScanned: (version) => input.progress.advance(1, version.sizeBytes),
+        ...(input.pageSize !== undefined && { pageSize: input.pageSize }),
+      },
     );
     input.progress.finish();
     return report;

@@ -5,7 +5,7 @@ import type { QuarantineRepository, StoredVersion } from './quarantine-repositor
 import type { Scanner } from './scanner.ts';
 
 /** Stored versions read from the database at a time: memory stays bounded whatever the project holds. */
-const pageSize = 100;
+const defaultPageSize = 100;
 
 export type RescanOptions = {
   quarantine: Pick<QuarantineRepository, 'listStoredVersions'>;
@@ -37,6 +37,8 @@ export type RescanRequest = {
   /** Called after each version, with the bytes it read (progress). */
   onScanned?: (version: StoredVersion) => void;
   signal?: AbortSignal;
+  /** Versions read a page (100 by default). */
+  pageSize?: number;
 };
 
 /**
@@ -56,6 +58,7 @@ export async function rescanProject(o: RescanOptions, request: RescanRequest): P
   };
   // A copy serves its source's bytes: one verdict per stored blob found infected is enough.
   const infectedBlobs = new Map<string, string>();
+  const pageSize = request.pageSize ?? defaultPageSize;
   let after: StoredVersion | undefined;
   for (;;) {
     const page = await o.quarantine.listStoredVersions({
