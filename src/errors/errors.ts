@@ -257,17 +257,6 @@ export const fileOnHold = (filePath?: string) =>
       ? 'The file is on hold: it cannot be deleted, replaced or moved until a project admin lifts the hold'
       : `${JSON.stringify(filePath)} is on hold: nothing was changed; a project admin lifts the hold first`,
   );
-/**
- * A file a re-scan found infected (issue 42, item 2): its bytes are served to no one, in any
- * form, until a project admin releases it (or deletes it). 451: the content is withheld on purpose.
- */
-export const fileQuarantined = (signature?: string) =>
-  new AppError(
-    'FILE_QUARANTINED',
-    signature === undefined
-      ? 'The file is quarantined: a scan found malware in it; a project admin may release or delete it'
-      : `The file is quarantined: a scan found ${JSON.stringify(signature)} in it; a project admin may release or delete it`,
-  );
 /** A versionId that is not one of the file's versions (never was, pruned, or deleted). */
 export const versionNotFound = () =>
   new AppError('VERSION_NOT_FOUND', 'The file has no version with this id');
@@ -275,27 +264,24 @@ export const versionNotFound = () =>
 // Archives (issue 40).
 /** At most this many refused ids are listed in an error's details; the rest are counted. */
 const listedIdsMax = 100;
-const toDetails = (fileIds: readonly string[]) => ({
+/** The ids a many-file call refused, in an error's details: the first 100, and how many more. */
+export const toFileIdDetails = (fileIds: readonly string[]) => ({
   fileIds: fileIds.slice(0, listedIdsMax),
   moreFileIds: Math.max(0, fileIds.length - listedIdsMax),
 });
 export const archiveAccessDenied = (fileIds: readonly string[]) =>
   new AppError('ACCESS_DENIED', `You may not read ${fileIds.length} of these files; no archive was made`, {
-    details: toDetails(fileIds),
-  });
-export const archiveFilesQuarantined = (fileIds: readonly string[]) =>
-  new AppError('FILE_QUARANTINED', `${fileIds.length} of these files are quarantined; no archive was made`, {
-    details: toDetails(fileIds),
+    details: toFileIdDetails(fileIds),
   });
 export const archiveFilesNotFound = (fileIds: readonly string[]) =>
   new AppError('FILE_NOT_FOUND', `${fileIds.length} of these files do not exist; no archive was made`, {
-    details: toDetails(fileIds),
+    details: toFileIdDetails(fileIds),
   });
 export const archiveFilesNotVerified = (fileIds: readonly string[]) =>
   new AppError(
     'FILE_NOT_VERIFIED',
     `${fileIds.length} of these files are not verified yet; no archive was made`,
-    { details: toDetails(fileIds) },
+    { details: toFileIdDetails(fileIds) },
   );
 export const archiveTooLarge = (what: string) =>
   new AppError('ARCHIVE_TOO_LARGE', `The archive would hold ${what}; no archive was made`);

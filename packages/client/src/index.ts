@@ -220,10 +220,7 @@ export class CofferClient {
     return organizing.releaseFile(this.#transport.call, fileId);
   }
 
-  /**
-   * Releases a file a re-scan quarantined (a project admin's token): its bytes are readable again
-   * (while quarantined, reads of them fail with FILE_QUARANTINED, 451). Links of before stay dead.
-   */
+  /** Releases a file a re-scan quarantined (reads failed with FILE_QUARANTINED, 451): a project admin's. */
   releaseQuarantine(fileId: string): Promise<FileRecord> {
     return organizing.releaseQuarantine(this.#transport.call, fileId);
   }

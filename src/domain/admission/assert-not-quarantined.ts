@@ -1,4 +1,4 @@
-import { fileQuarantined } from '../../errors/errors.ts';
+import { fileQuarantined } from '../../errors/quarantine-errors.ts';
 import type { FileRecord } from '../files/file-record.ts';
 
 /**

@@ -3,11 +3,11 @@ import {
   archiveAccessDenied,
   archiveFilesNotFound,
   archiveFilesNotVerified,
-  archiveFilesQuarantined,
   archiveTooLarge,
   folderNotFound,
   validationFailed,
 } from '../../errors/errors.ts';
+import { archiveFilesQuarantined } from '../../errors/quarantine-errors.ts';
 import { canAccessFile, type Principal } from '../access/decide-file-access.ts';
 import type { FileRecord } from '../files/file-record.ts';
 import type { FileRepository } from '../files/file-repository.ts';
