@@ -125,6 +125,8 @@ export type FileView = {
   versionId?: string;
   /** A legal hold: no one may delete, purge, replace or move the file until it is lifted. */
   hold?: { reason: string; heldAt: string; heldBy: string };
+  /** Set while a re-scan's hit keeps the bytes from everyone (issue 42): released or deleted by an operator. */
+  quarantine?: { signature: string; quarantinedAt: string; versionId: string };
   customData?: unknown;
   acl: AclEntry[];
   /** The email of each account the record names (owner, access list), by id. */

@@ -7,6 +7,7 @@ import { FilesPage } from './pages/files-page.tsx';
 import { FoldersPage } from './pages/folders-page.tsx';
 import { ProjectPage } from './pages/project-page.tsx';
 import { ProjectsPage } from './pages/projects-page.tsx';
+import { QuarantinePage } from './pages/quarantine-page.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { TrashPage } from './pages/trash-page.tsx';
 import { UsagePage } from './pages/usage-page.tsx';
@@ -70,6 +71,7 @@ const tabs = [
   ['files', 'Files'],
   ['folders', 'Folders'],
   ['trash', 'Trash'],
+  ['quarantine', 'Quarantine'],
   ['webhooks', 'Webhooks'],
   ['audit', 'Audit log'],
 ] as const;
@@ -113,6 +115,7 @@ function ProjectPages({ projectId, tab, itemId, subItem }: ProjectPagesProps) {
       {tab === 'files' && <FilesPage project={project} fileId={itemId} />}
       {tab === 'folders' && <FoldersPage project={project} owner={itemId} path={subItem ?? ''} />}
       {tab === 'trash' && <TrashPage project={project} />}
+      {tab === 'quarantine' && <QuarantinePage project={project} />}
       {tab === 'webhooks' && <WebhooksPage project={project} />}
       {tab === 'audit' && <AuditPage project={project} />}
       {tab === 'settings' && <ProjectPage project={project} onChange={setProject} />}

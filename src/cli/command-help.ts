@@ -61,6 +61,8 @@ export const flagHelp: Record<Flag, string> = {
   custom:
     'files find: customData key=value, equal at the top level (7 and true as JSON; "7" quoted for the text); repeatable',
   after: 'files find: created after this ISO 8601 date or instant',
+  since:
+    'scan: only versions created at or after this ISO 8601 date or instant (where a cut-short run says to resume)',
   before: 'files find: created before this ISO 8601 date or instant',
   'min-size': 'files find: at least this many bytes',
   'max-size': 'files find: at most this many bytes',

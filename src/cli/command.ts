@@ -56,6 +56,7 @@ const options = {
   empty: { type: 'boolean' },
   custom: { type: 'string', multiple: true },
   after: { type: 'string' },
+  since: { type: 'string' },
   before: { type: 'string' },
   'min-size': { type: 'string' },
   'max-size': { type: 'string' },
@@ -72,8 +73,11 @@ export type Flag = keyof typeof options;
 export type Values = ReturnType<
   typeof parseArgs<{ args: string[]; options: typeof options; allowPositionals: true }>
 >['values'];
-/** What a command prints: `json` with --json, `text` otherwise; nothing when it printed as it went. */
-export type CommandOutput = { json: Record<string, unknown>; text: string } | undefined;
+/**
+ * What a command prints: `json` with --json, `text` otherwise; nothing when it printed as it went.
+ * `exitStatus` (default 0): a command that reports and still failed (a `coffer scan` cut short).
+ */
+export type CommandOutput = { json: Record<string, unknown>; text: string; exitStatus?: number } | undefined;
 
 /**
  * One command: the flags it takes besides the common ones, its positional arguments (`<name>`

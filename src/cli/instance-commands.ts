@@ -6,10 +6,12 @@ import { type Command, required } from './command.ts';
 import { exportData, importData, verifyExport } from './export-import.ts';
 import { collectGarbage, toGcText } from './gc-command.ts';
 import { prepareLocalPaths, withLocalPaths } from './local-paths.ts';
+import { openScanner } from './open-scanner.ts';
 import { tightenExistingFiles } from './private-files.ts';
 import { createProgress } from './progress.ts';
+import { scanProject, toScanText, toSince } from './scan-command.ts';
 
-/** `coffer serve`, `migrate`, `export`, `import` and `gc`: the service and its stores as a whole. */
+/** `coffer serve`, `migrate`, `export`, `import`, `gc` and `scan`: the service and its stores as a whole. */
 export const instanceCommands: Record<string, Command> = {
   serve: {
     summary: 'Start the service: a supervising primary and --workers server processes.',
@@ -61,6 +63,26 @@ export const instanceCommands: Record<string, Command> = {
         collectGarbage(config, { apply: values.apply ?? false }),
       );
       return { json: report, text: toGcText(report) };
+    },
+  },
+  scan: {
+    summary:
+      "Re-scan a project's stored versions (created since --since, all without it) with COFFER_SCAN_URL's scanner; a hit quarantines the file.",
+    flags: ['since', 'json'],
+    args: ['<project>'],
+    run: async (config, values, [project]) => {
+      const since = toSince(values.since);
+      const scanner = openScanner(config);
+      const progress = createProgress('scan', { json: values.json === true });
+      const report = await withLocalPaths(config, { stores: 'existing' }, () =>
+        scanProject(config, { project: project!, ...(since && { since }), scanner, progress }),
+      );
+      // A run the scanner cut short fails (exit 1) after its report: the rest is not scanned yet.
+      return {
+        json: report,
+        text: toScanText(report),
+        exitStatus: report.resumeSince === undefined ? 0 : 1,
+      };
     },
   },
 };

@@ -51,6 +51,8 @@ const usage = `Usage (coffer help <group> for its commands, coffer help <command
   coffer export --verify DIR       (checks an export as import would, bytes included, without importing it)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)
   coffer gc [--apply] [--json]     (reports stray blobs: a dry run unless --apply, which removes them)
+  coffer scan <projectId|name> [--since ISO] [--json]   (re-scans stored versions with COFFER_SCAN_URL's scanner after a
+                                   signature update; a hit quarantines the file; a cut-short run says where to resume)
 As a user of a running server (the session is kept in ~/.config/coffer/credentials.json, mode 0600):
   coffer login --url URL --app-id ID --email E [--password-stdin]   (the app secret: COFFER_APP_SECRET or a prompt)
   coffer logout
@@ -123,7 +125,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     const config = loadConfig(values as Record<string, string | boolean | undefined>, env);
     const output = await command.run(config, values, args);
     if (output) console.log(json ? JSON.stringify(output.json) : output.text);
-    return 0;
+    return output?.exitStatus ?? 0;
   } catch (error) {
     const message = toOneLine(error);
     if (json) console.log(JSON.stringify({ code: toErrorCode(error), message }));

@@ -74,6 +74,7 @@ export const errorCodes = {
   ARCHIVE_TOO_LARGE: 413,
   SESSION_NOT_FOUND: 404,
   PASSKEY_LIMIT_REACHED: 409,
+  FILE_QUARANTINED: 451,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

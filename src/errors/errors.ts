@@ -264,23 +264,24 @@ export const versionNotFound = () =>
 // Archives (issue 40).
 /** At most this many refused ids are listed in an error's details; the rest are counted. */
 const listedIdsMax = 100;
-const toDetails = (fileIds: readonly string[]) => ({
+/** The ids a many-file call refused, in an error's details: the first 100, and how many more. */
+export const toFileIdDetails = (fileIds: readonly string[]) => ({
   fileIds: fileIds.slice(0, listedIdsMax),
   moreFileIds: Math.max(0, fileIds.length - listedIdsMax),
 });
 export const archiveAccessDenied = (fileIds: readonly string[]) =>
   new AppError('ACCESS_DENIED', `You may not read ${fileIds.length} of these files; no archive was made`, {
-    details: toDetails(fileIds),
+    details: toFileIdDetails(fileIds),
   });
 export const archiveFilesNotFound = (fileIds: readonly string[]) =>
   new AppError('FILE_NOT_FOUND', `${fileIds.length} of these files do not exist; no archive was made`, {
-    details: toDetails(fileIds),
+    details: toFileIdDetails(fileIds),
   });
 export const archiveFilesNotVerified = (fileIds: readonly string[]) =>
   new AppError(
     'FILE_NOT_VERIFIED',
     `${fileIds.length} of these files are not verified yet; no archive was made`,
-    { details: toDetails(fileIds) },
+    { details: toFileIdDetails(fileIds) },
   );
 export const archiveTooLarge = (what: string) =>
   new AppError('ARCHIVE_TOO_LARGE', `The archive would hold ${what}; no archive was made`);

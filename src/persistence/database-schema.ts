@@ -189,6 +189,10 @@ export type FilesTable = {
   hold_reason: string | null;
   held_at: number | null;
   held_by: string | null;
+  /** While a re-scan's hit keeps the file's bytes from everyone (migrations/file-quarantine.ts): when (ms), what, in which version. */
+  quarantined_at: number | null;
+  quarantine_signature: string | null;
+  quarantine_version_id: string | null;
 };
 
 /** A trashed file: its `files` row moved whole, with when, by whom and what it keeps stored. */

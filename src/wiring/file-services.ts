@@ -1,3 +1,4 @@
+import { FileQuarantine } from '../domain/admission/file-quarantine.ts';
 import { Archives } from '../domain/archives/archives.ts';
 import { FileHolds } from '../domain/files/file-holds.ts';
 import { FileOrganizer } from '../domain/files/file-organizer.ts';
@@ -37,6 +38,8 @@ export type FileServices = {
   fileOrganizer: FileOrganizer;
   /** Legal holds (issue 38): set and lifted by project admins. */
   fileHolds: FileHolds;
+  /** Quarantined files (issue 42): set by a re-scan, released by project admins. */
+  fileQuarantine: FileQuarantine;
   /** Resumable uploads (tus 1.0); undefined on a store without them. */
   resumableUploads: ResumableUploads | undefined;
   /** Parallel uploads of parts straight to S3; undefined on other stores. */
@@ -115,6 +118,7 @@ export function buildFileServices(
       trash: { files: repositories.trash, purging: buildTrashPurging(context, settingsOf), settingsOf },
     }),
     fileHolds: new FileHolds(stores),
+    fileQuarantine: new FileQuarantine({ ...stores, quarantine: repositories.quarantine }),
     archives: new Archives({ ...stores, archives: repositories.archives, links, settingsOf }),
     ...buildResumableServices(context, { links, limits, events, metrics }),
     ...buildRenditions(context, { links, metrics, settingsOf }),

@@ -161,6 +161,13 @@ export const endpoints = {
   // Legal holds (issue 38): the project's admins and service keys, the file's creator not included.
   holdFile: { method: 'POST', path: '/api/v1/file/:fileId/hold', group: 'admin', okStatus: 200 },
   releaseFile: { method: 'DELETE', path: '/api/v1/file/:fileId/hold', group: 'admin', okStatus: 204 },
+  // Quarantine (issue 42): its release is the project's admins' and service keys', as a hold's.
+  releaseQuarantine: {
+    method: 'POST',
+    path: '/api/v1/file/:fileId/quarantine/release',
+    group: 'admin',
+    okStatus: 200,
+  },
   // Per-id outcomes: the barriers answer for the request, the ACL for each id (API tests).
   deleteFiles: { method: 'POST', path: '/api/v1/file/delete', group: 'account', okStatus: 200 },
   // The creator's folder, named by its owner: the creator, admins and service keys (issue 36).
@@ -340,6 +347,7 @@ export const matrix: Record<CallerId, Row> = {
     // An admin there, but the file is of another project: denied like any file of it.
     holdFile: 'ACCESS_DENIED',
     releaseFile: 'ACCESS_DENIED',
+    releaseQuarantine: 'ACCESS_DENIED',
     // Its own project's log and webhooks (the audit cell checks that the page is that project's).
     projectAdmin: 'ok',
     // An admin there: the creator has no folder in its project.

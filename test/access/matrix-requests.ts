@@ -153,6 +153,9 @@ export async function toCellRequest(
         endpoint === 'holdFile' ? json({ reason: 'matrix' }) : undefined,
       );
     }
+    // Releasing a file not quarantined changes nothing: the world's file itself.
+    case 'releaseQuarantine':
+      return request(`/api/v1/file/${fileId}/quarantine/release`);
     // An id no file has: the barriers are what this cell plays (its outcome is per id).
     case 'deleteFiles':
       return request('/api/v1/file/delete', json({ fileIds: [absentUserId] }));

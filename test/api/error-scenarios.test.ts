@@ -443,6 +443,7 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   SESSION_NOT_FOUND: 'test/account-controls/sessions.test.ts',
   ARCHIVE_STALE: 'test/archives/archive-refusals.test.ts',
   ARCHIVE_TOO_LARGE: 'test/archives/archive-refusals.test.ts',
+  FILE_QUARANTINED: 'test/admission/quarantine.test.ts',
 };
 
 describe('error scenarios', () => {

@@ -67,6 +67,7 @@ const coverage: Record<string, string | { exempt: string }> = {
   revokeLinks: 'revokeLinks',
   holdFile: 'hold',
   releaseFile: 'release',
+  releaseQuarantine: 'releaseQuarantine',
   listTrash: 'trash',
   restoreTrashed: 'restore',
   purgeTrashed: 'purge',

@@ -79,6 +79,12 @@ export function FileDetail({ project, file, onChange }: Props) {
   const summary = useImageSummary(project, file);
   return (
     <Section title={`File ${file.filePath}`}>
+      {file.quarantine && (
+        <p role="alert" class="error">
+          Quarantined: a scan found <code>{file.quarantine.signature}</code> in it; no one can read its bytes.
+          Release or delete it on the <a href={href('projects', project.id, 'quarantine')}>Quarantine</a> tab.
+        </p>
+      )}
       <PlaceholderThumbnail project={project} file={file} summary={summary} />
       <dl class="record">
         <dt>File id</dt>

@@ -753,7 +753,7 @@ export type paths = {
         };
         /**
          * Get file metadata and a download link
-         * @description The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, animated, posterAt, or a named rendition, beside which animated and posterAt may go) the link is to a rendition of the image instead (of a HEIC photo, the photo; of a video, a poster frame: at posterAt seconds, else 1 s or the first frame of a shorter clip). With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked.
+         * @description The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, animated, posterAt, or a named rendition, beside which animated and posterAt may go) the link is to a rendition of the image instead (of a HEIC photo, the photo; of a video, a poster frame: at posterAt seconds, else 1 s or the first frame of a shorter clip). With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked. A quarantined file (a re-scan found malware in it) is 451 FILE_QUARANTINED, for admins too, until released.
          */
         get: operations["getFile"];
         put?: never;
@@ -871,6 +871,26 @@ export type paths = {
          * @description Lifts the file's legal hold; a file not held stays as it is. Project admins only. Event: file.released (only when a hold was lifted).
          */
         delete: operations["releaseFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{fileId}/quarantine/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a quarantined file
+         * @description A re-scan (`coffer scan`) quarantined the file; releasing it makes its bytes readable again. Links issued before the quarantine stay dead. A file not quarantined stays as it is.
+         */
+        post: operations["releaseQuarantine"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1191,7 +1211,7 @@ export type paths = {
         put?: never;
         /**
          * Make one ZIP of many files (a selection or a folder), behind a signed link
-         * @description One ZIP of a selection (`fileIds`, names: the files' paths) or of a folder (`folder: {owner?, path}`, every verified file of its subtree, names relative to it), behind a signed link (`expiresInSeconds` as a download link's). Access is checked for every file now, as for a download link of it: any refused refuses all, nothing is made, and the error names the refused ids in `details` (403 ACCESS_DENIED; 404 FILE_NOT_FOUND for unknown ids; 409 FILE_NOT_VERIFIED for a selected file not verified yet). Another owner's folder counts only files shared with the caller (ACL, role, folder share) or all for an admin; one of which the caller may read nothing is 404 FOLDER_NOT_FOUND. Names clash-free (" (2)" before the extension). The project's maxArchiveFiles and maxArchiveBytes bound it (413 ARCHIVE_TOO_LARGE). The answer gives the ZIP's exact length (archiveBytes); the link answers 410 ARCHIVE_STALE once a file is deleted, trashed, replaced or its links revoked.
+         * @description One ZIP of a selection (`fileIds`, names: the files' paths) or of a folder (`folder: {owner?, path}`, every verified file of its subtree, names relative to it), behind a signed link (`expiresInSeconds` as a download link's). Access is checked for every file now, as for a download link of it: any refused refuses all, nothing is made, and the error names the refused ids in `details` (403 ACCESS_DENIED; 404 FILE_NOT_FOUND for unknown ids; 409 FILE_NOT_VERIFIED for a selected file not verified yet; 451 FILE_QUARANTINED for a quarantined one, which a folder's archive leaves out). Another owner's folder counts only files shared with the caller (ACL, role, folder share) or all for an admin; one of which the caller may read nothing is 404 FOLDER_NOT_FOUND. Names clash-free (" (2)" before the extension). The project's maxArchiveFiles and maxArchiveBytes bound it (413 ARCHIVE_TOO_LARGE). The answer gives the ZIP's exact length (archiveBytes); the link answers 410 ARCHIVE_STALE once a file is deleted, trashed, replaced or its links revoked.
          */
         post: operations["createArchive"];
         delete?: never;
@@ -1620,7 +1640,7 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE" | "SESSION_NOT_FOUND" | "PASSKEY_LIMIT_REACHED";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE" | "SESSION_NOT_FOUND" | "PASSKEY_LIMIT_REACHED" | "FILE_QUARANTINED";
             message: string;
             /** @description a call about many files (POST /api/v1/archives): the ones it refused */
             details?: {
@@ -1693,6 +1713,15 @@ export type components = {
                 heldAt: string;
                 /** @description the admin's user id, or `service-key:<name>` */
                 heldBy: string;
+            };
+            /** @description present while the file is quarantined (issue 42): a re-scan found malware in one of its versions; its bytes answer 451 FILE_QUARANTINED until a project admin releases it */
+            quarantine?: {
+                /** @description what the scanner found, e.g. `Win.Test.EICAR_HDB-1` */
+                signature: string;
+                /** Format: date-time */
+                quarantinedAt: string;
+                /** @description the version it was found in */
+                versionId: string;
             };
         };
         /** UserSession */
@@ -1953,6 +1982,15 @@ export type components = {
                 heldAt: string;
                 /** @description the admin's user id, or `service-key:<name>` */
                 heldBy: string;
+            };
+            /** @description present while the file is quarantined (issue 42): a re-scan found malware in one of its versions; its bytes answer 451 FILE_QUARANTINED until a project admin releases it */
+            quarantine?: {
+                /** @description what the scanner found, e.g. `Win.Test.EICAR_HDB-1` */
+                signature: string;
+                /** Format: date-time */
+                quarantinedAt: string;
+                /** @description the version it was found in */
+                versionId: string;
             };
             /** @description signed download link */
             url: string;
@@ -5639,6 +5677,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: FILE_QUARANTINED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -5871,6 +5918,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: FILE_QUARANTINED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -6045,6 +6101,15 @@ export interface operations {
             };
             /** @description Error: HEADERS_TOO_LARGE */
             431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_QUARANTINED */
+            451: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6243,6 +6308,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: FILE_QUARANTINED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -6387,6 +6461,15 @@ export interface operations {
             };
             /** @description Error: HEADERS_TOO_LARGE */
             431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_QUARANTINED */
+            451: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7250,6 +7333,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    releaseQuarantine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileRecord"];
+                };
             };
             /** @description Error: VALIDATION_FAILED */
             400: {
@@ -8841,6 +9009,15 @@ export interface operations {
                                 /** @description the admin's user id, or `service-key:<name>` */
                                 heldBy: string;
                             };
+                            /** @description present while the file is quarantined (issue 42): a re-scan found malware in one of its versions; its bytes answer 451 FILE_QUARANTINED until a project admin releases it */
+                            quarantine?: {
+                                /** @description what the scanner found, e.g. `Win.Test.EICAR_HDB-1` */
+                                signature: string;
+                                /** Format: date-time */
+                                quarantinedAt: string;
+                                /** @description the version it was found in */
+                                versionId: string;
+                            };
                             /**
                              * Format: date-time
                              * @description when it went to the trash
@@ -9320,6 +9497,15 @@ export interface operations {
             };
             /** @description Error: HEADERS_TOO_LARGE */
             431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_QUARANTINED */
+            451: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11177,6 +11363,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: FILE_QUARANTINED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -11428,6 +11623,13 @@ export interface operations {
             };
             /** @description Error: HEADERS_TOO_LARGE */
             431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: FILE_QUARANTINED */
+            451: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12243,6 +12445,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: FILE_QUARANTINED */
+            451: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: INTERNAL */
             500: {
                 headers: {
@@ -12366,6 +12577,13 @@ export interface operations {
             };
             /** @description Error: HEADERS_TOO_LARGE */
             431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: FILE_QUARANTINED */
+            451: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -62,6 +62,10 @@ export const releaseFile = async (send: Send, fileId: string) => {
   await send({ method: 'DELETE', path: `${filePath(fileId)}/hold`, auth: true });
 };
 
+/** Releases a file a re-scan quarantined (project admins): its bytes are readable again. */
+export const releaseQuarantine = (send: Send, fileId: string) =>
+  send<FileRecord>({ method: 'POST', path: `${filePath(fileId)}/quarantine/release`, auth: true });
+
 export const signupAnonymous = (send: Send) =>
   send<LoginResult>({ method: 'POST', path: '/api/v1/auth/signup/anonymous' });
 

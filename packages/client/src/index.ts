@@ -217,6 +217,11 @@ export class CofferClient {
     return organizing.releaseFile(this.#transport.call, fileId);
   }
 
+  /** Releases a file a re-scan quarantined (reads failed with FILE_QUARANTINED, 451): a project admin's. */
+  releaseQuarantine(fileId: string): Promise<FileRecord> {
+    return organizing.releaseQuarantine(this.#transport.call, fileId);
+  }
+
   // Trash
 
   /** One page of the caller's trash (an admin: `owner`'s), latest first; `nextCursor` as `cursor`: the next. */

@@ -7,6 +7,7 @@ import {
   folderNotFound,
   validationFailed,
 } from '../../errors/errors.ts';
+import { archiveFilesQuarantined } from '../../errors/quarantine-errors.ts';
 import { canAccessFile, type Principal } from '../access/decide-file-access.ts';
 import type { FileRecord } from '../files/file-record.ts';
 import type { FileRepository } from '../files/file-repository.ts';
@@ -29,7 +30,7 @@ const folderPage = 500;
  * A selection: every id once (duplicates collapse, the first place kept), each checked as a
  * download link of it would be (spec 4.5, DESIGN §4). Any refusal refuses all, naming the ids:
  * unknown ones first (404, as GET /api/v1/file/:id answers them), then ones the caller may not
- * read (403), then unverified ones (409). Files are read 500 ids a statement (findByIds): one
+ * read (403), then unverified ones (409), then quarantined ones (451). Files are read 500 ids a statement (findByIds): one
  * read per id made a 10,000-file selection take seconds.
  */
 export async function selectFiles(
@@ -45,24 +46,28 @@ export async function selectFiles(
   const missing: string[] = [];
   const denied: string[] = [];
   const unverified: string[] = [];
+  const quarantined: string[] = [];
   const records = await files.findByIds(unique.filter(isWellFormedId));
   for (const id of unique) {
     const file = records.get(id);
     if (!file) missing.push(id);
     else if (!canAccessFile({ principal, file, action: 'read' })) denied.push(id);
     else if (!file.verified || !file.content || !file.blobVersion) unverified.push(id);
+    else if (file.quarantine) quarantined.push(id);
     else found.push(file);
   }
   if (missing.length > 0) throw archiveFilesNotFound(missing);
   if (denied.length > 0) throw archiveAccessDenied(denied);
   if (unverified.length > 0) throw archiveFilesNotVerified(unverified);
+  // security: a quarantined file's bytes go to no one (issue 42), in a ZIP neither.
+  if (quarantined.length > 0) throw archiveFilesQuarantined(quarantined);
   return found;
 }
 
 /**
  * A folder: every verified file of the owner under `path` (its subtree, in path order), read a
  * page at a time and never past the limit (one file more says it is over). Files not verified
- * yet are left out: they have no content to put in. security: a caller reads another owner's
+ * yet are left out: they have no content to put in; nor are quarantined ones (issue 42). security: a caller reads another owner's
  * files through ACL entries, folder shares or the admin role only, never `*` scope, which lets
  * in those who hold a file's id (a folder hands out none); and a folder of which the caller may
  * read nothing is FOLDER_NOT_FOUND, as one with no file, so its existence is not told.
@@ -87,7 +92,8 @@ export async function folderFiles(
     for (const file of page) {
       const asReader = { ...file, permissionScope: 'user' as const };
       if (!canAccessFile({ principal, file: asReader, action: 'read' })) denied += 1;
-      else if (file.verified && file.content && file.blobVersion) chosen.push(file);
+      // Quarantined files (issue 42) are left out, as those with no content yet.
+      else if (file.verified && file.content && file.blobVersion && !file.quarantine) chosen.push(file);
       if (chosen.length > limits.maxFiles)
         throw archiveTooLarge(
           `more than ${limits.maxFiles} files; the project allows ${limits.maxFiles} (maxArchiveFiles)`,

@@ -19,6 +19,8 @@ export const eventTypes = [
   'file.purged',
   'file.held',
   'file.released',
+  'file.quarantined',
+  'file.quarantine_released',
   'upload.expired',
   'folder.moved',
   'folder.deleted',

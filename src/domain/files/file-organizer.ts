@@ -1,6 +1,7 @@
 import { isAppError } from '../../errors/app-error.ts';
 import { fileNotFound, fileNotVerified, fileOnHold } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
+import { assertNotQuarantined } from '../admission/assert-not-quarantined.ts';
 import type { NewEvent } from '../events/event.ts';
 import { toActor, toFileEvent } from '../events/file-events.ts';
 import type { ProjectSettings } from '../identity/project-settings.ts';
@@ -72,6 +73,8 @@ export class FileOrganizer {
     source: FileRecord,
     target: { filePath: string; permissionScope: PermissionScope },
   ): Promise<FileRecord> {
+    // security: a quarantined file's bytes go to no one (issue 42), through a copy neither.
+    assertNotQuarantined(source);
     // Its full size counts against its owner, though the bytes are shared (docs/decisions.md).
     // This early check answers most refusals cheaply; the write re-checks the quotas it is
     // handed under its lock, so concurrent copies cannot all pass (issue 25, item 3).

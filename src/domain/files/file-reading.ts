@@ -7,6 +7,7 @@ import {
   versionNotFound,
 } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
+import { assertNotQuarantined } from '../admission/assert-not-quarantined.ts';
 import type { ByteRange } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
 import type { ProjectSettings } from '../identity/project-settings.ts';
@@ -53,6 +54,7 @@ export class FileReading {
     versionId?: string,
   ): Promise<{ file: FileRecord; download: IssuedLink }> {
     const current = await getAccessibleFile(this.#o.files, principal, fileId, 'read');
+    assertNotQuarantined(current);
     const file =
       versionId === undefined || versionId === current.contentVersion.id
         ? current
@@ -136,6 +138,8 @@ export class FileReading {
   /** Data plane, download link: the verified file it names (checked before any byte is read). */
   async getDownloadable(link: GatewayLink): Promise<DownloadableFile> {
     const file = await getLinkedFile(this.#o, link, 'download');
+    // Before the generation (which the quarantine moved on): a link of a quarantined file says why.
+    assertNotQuarantined(file);
     // The generation came with the record (no other read): a revocation or an unshare moved it
     // on, in the database, so every process and node refuses the older links at once.
     if ((link.generation ?? 0) !== file.linksGeneration) throw linkRevoked();

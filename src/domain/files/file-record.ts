@@ -101,9 +101,14 @@ export type FileRecord = {
   contentVersion: { id: string; createdAt: Date; createdBy: string };
   /** A project admin's legal hold (issue 38): no delete, purge, replace or move while set. */
   hold: FileHold | null;
+  /** Set while a re-scan's hit keeps the file's bytes from everyone (issue 42, item 2); else null. */
+  quarantine: FileQuarantineState | null;
 };
 
 export type FileHold = { reason: string; heldAt: Date; heldBy: string };
+
+/** What a re-scan found: the scanner's signature name, when, and in which of the file's versions. */
+export type FileQuarantineState = { signature: string; quarantinedAt: Date; versionId: string };
 
 /** What a verified image tells of itself: shown in `meta` (width, height, placeholder). */
 export type ImageMeta = {

@@ -1,5 +1,6 @@
 import { fileNotFound, validationFailed } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
+import { assertNotQuarantined } from '../admission/assert-not-quarantined.ts';
 import { toFileEvent } from '../events/file-events.ts';
 import type { AclEntry, FileRecord } from './file-record.ts';
 import type { FileStores } from './file-stores.ts';
@@ -24,6 +25,8 @@ export class FileSharing {
    */
   async share(principal: Principal, fileId: string, target: ShareTarget): Promise<FileRecord> {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
+    // A quarantined file (issue 42) reaches no one new: released first, then shared.
+    assertNotQuarantined(file);
     // The file's project is the principal's: getAccessibleFile crosses no project.
     const entry = await toShareEntry(this.#o, principal, target);
     const now = this.#o.clock.now();

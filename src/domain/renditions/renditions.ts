@@ -7,6 +7,7 @@ import {
   linkRevoked,
 } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
+import { assertNotQuarantined } from '../admission/assert-not-quarantined.ts';
 import type { BlobStore, ByteRange } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
 import type { DownloadableFile } from '../files/file-reading.ts';
@@ -105,6 +106,7 @@ export class Renditions {
     specOf: (file: FileRecord) => Promise<RenditionSpec>,
   ): Promise<{ file: FileRecord; download: IssuedLink }> {
     const file = await getAccessibleFile(this.#o.files, principal, fileId, 'read');
+    assertNotQuarantined(file);
     if (!file.verified || !file.content || !file.blobVersion) throw fileNotVerified();
     const asked = await specOf(file);
     // posterAt picks a video's frame, animated keeps a GIF's or WebP's frames: for any other
@@ -153,6 +155,7 @@ export class Renditions {
     );
     const file = await this.#o.files.findById(link.fileId);
     if (!file) throw fileNotFound();
+    assertNotQuarantined(file);
     if (link.generation !== file.linksGeneration) throw linkRevoked();
     if (!file.verified || !file.content || !file.etag || !file.blobVersion) throw fileNotVerified();
     const downloadable = file as DownloadableFile;

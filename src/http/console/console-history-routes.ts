@@ -4,13 +4,15 @@ import { emptyProjectTrash } from './empty-project-trash.ts';
 import { holdProjectFile } from './hold-project-file.ts';
 import { listProjectFileVersions } from './list-project-file-versions.ts';
 import { listProjectTrash } from './list-project-trash.ts';
+import { projectQuarantine } from './project-quarantine.ts';
 import { purgeProjectTrashed } from './purge-project-trashed.ts';
 import { restoreProjectFileVersion } from './restore-project-file-version.ts';
 import { restoreProjectTrashed } from './restore-project-trashed.ts';
 
 /**
- * The console's versions, trash and holds (issue 38): the operator acts as the project's admin
- * through FileVersions, Trash and FileHolds, whose rules (holds, quotas, paths) apply unchanged.
+ * The console's versions, trash and holds (issue 38) and quarantine (issue 42): the operator acts
+ * as the project's admin through FileVersions, Trash, FileHolds and FileQuarantine, whose rules
+ * (holds, quotas, paths) apply unchanged.
  */
 export const consoleHistoryRoutes: RouteRegistrar[] = [
   listProjectFileVersions,
@@ -21,4 +23,5 @@ export const consoleHistoryRoutes: RouteRegistrar[] = [
   restoreProjectTrashed,
   purgeProjectTrashed,
   emptyProjectTrash,
+  projectQuarantine,
 ];

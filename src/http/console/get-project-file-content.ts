@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { assertNotQuarantined } from '../../domain/admission/assert-not-quarantined.ts';
 import { toAttachmentDisposition, toInlineDisposition } from '../../domain/files/content-disposition.ts';
 import type { DownloadableFile } from '../../domain/files/file-reading.ts';
 import { toEssence } from '../../domain/files/upload-contract.ts';
@@ -39,6 +40,7 @@ export const getProjectFileContent: RouteRegistrar = (app, services) => {
     },
     async (request, reply) => {
       const file = await findProjectFile(services, request.params.projectId, request.params.fileId);
+      assertNotQuarantined(file);
       if (!file.verified || !file.content || !file.etag || !file.blobVersion) throw fileNotVerified();
       const { sizeBytes, contentType } = file.content;
       const essence = toEssence(contentType);

@@ -35,7 +35,13 @@ export const dataPlaneOperations: Record<string, Operation> = {
       "The file's bytes, through the signed link of GET /api/v1/file/{fileId}, with its own Content-Type. Takes Range (206), If-None-Match, If-Modified-Since and If-Range. No app credentials or token: the signed query string is the credential.",
     summary: "Download a verified file's content through its signed link",
     access: 'link',
-    errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'LINK_REVOKED', 'RANGE_NOT_SATISFIABLE'],
+    errors: [
+      'FILE_NOT_FOUND',
+      'FILE_NOT_VERIFIED',
+      'LINK_REVOKED',
+      'RANGE_NOT_SATISFIABLE',
+      'FILE_QUARANTINED',
+    ],
     success: {
       status: 200,
       description: 'The whole file, with its own Content-Type',
@@ -49,7 +55,7 @@ export const dataPlaneOperations: Record<string, Operation> = {
     description: 'What a GET of the link would answer (size, type, ETag, Last-Modified), without the bytes.',
     summary: "The download's headers (size, type, ETag) without the content",
     access: 'link',
-    errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'LINK_REVOKED'],
+    errors: ['FILE_NOT_FOUND', 'FILE_NOT_VERIFIED', 'LINK_REVOKED', 'FILE_QUARANTINED'],
     success: {
       status: 200,
       description: 'The headers of the download, without the bytes',
@@ -69,6 +75,7 @@ export const dataPlaneOperations: Record<string, Operation> = {
       'FILE_NOT_VERIFIED',
       'LINK_REVOKED',
       'RANGE_NOT_SATISFIABLE',
+      'FILE_QUARANTINED',
       'UNSUPPORTED_MEDIA',
       'IMAGE_TOO_LARGE',
       'IMAGE_UNREADABLE',

@@ -1,6 +1,6 @@
 import { fileRead, type Operation } from './operation.ts';
 
-/** Legal holds (issue 38, item 4): project admins only. */
+/** Legal holds (issue 38, item 4) and the release of a quarantined file (issue 42): project admins only. */
 export const holdOperations: Record<string, Operation> = {
   'POST /api/v1/file/:fileId/hold': {
     operationId: 'holdFile',
@@ -17,5 +17,13 @@ export const holdOperations: Record<string, Operation> = {
     access: 'admin',
     errors: fileRead,
     success: { status: 204, description: 'The file is not on hold' },
+  },
+  'POST /api/v1/file/:fileId/quarantine/release': {
+    operationId: 'releaseQuarantine',
+    description:
+      "Releases a file a re-scan (`coffer scan`) quarantined: its bytes are readable again (while quarantined every read of them answers 451 FILE_QUARANTINED, admins' too). Links issued before the quarantine stay dead: ask for new ones. A file not quarantined stays as it is. Project admins only (an admin's token or a service key): 403 ACCESS_DENIED for others, the file's creator included. Event: file.quarantine_released (only when a quarantine was lifted).",
+    access: 'admin',
+    errors: fileRead,
+    success: { status: 200, component: 'FileRecord' },
   },
 };

@@ -99,6 +99,7 @@ export const operations: Record<string, Operation> = {
       'QUOTA_EXCEEDED',
       'CONTENT_TYPE_NOT_ALLOWED',
       'STORAGE_FULL',
+      'FILE_QUARANTINED',
     ],
     success: { status: 200, component: 'UploadTicket' },
   },
@@ -115,7 +116,7 @@ export const operations: Record<string, Operation> = {
     description:
       "Adds a user of the project, by id, to the file's ACL: that user may read the file. An id no user of the project has is 404 USER_NOT_FOUND. Only the creator and admins may share.",
     access: 'user',
-    errors: [...fileRead, 'USER_NOT_FOUND', 'STORAGE_FULL'],
+    errors: [...fileRead, 'USER_NOT_FOUND', 'STORAGE_FULL', 'FILE_QUARANTINED'],
     success: { status: 200, component: 'FileRecord' },
   },
   'POST /api/v1/file/:fileId/acl/email/:email': {
@@ -123,7 +124,7 @@ export const operations: Record<string, Operation> = {
     description:
       'Shares the file with the user of that email (case-insensitive, percent-encoded in the path; no body); the ACL names the user by id. Only the creator and admins may share.',
     access: 'user',
-    errors: [...fileRead, 'USER_NOT_FOUND', 'RATE_LIMITED', 'STORAGE_FULL'],
+    errors: [...fileRead, 'USER_NOT_FOUND', 'RATE_LIMITED', 'STORAGE_FULL', 'FILE_QUARANTINED'],
     success: { status: 200, component: 'FileRecord' },
   },
   'POST /api/v1/file/:fileId/acl/role/:roleName': {
@@ -131,7 +132,7 @@ export const operations: Record<string, Operation> = {
     description:
       "Adds a role to the file's ACL: every user of the project holding that role may read the file. Roles are free-form. Only the creator and admins may share.",
     access: 'user',
-    errors: [...fileRead, 'STORAGE_FULL'],
+    errors: [...fileRead, 'STORAGE_FULL', 'FILE_QUARANTINED'],
     success: { status: 200, component: 'FileRecord' },
   },
   'DELETE /api/v1/file/:fileId/acl/user/:userId': {
@@ -152,7 +153,7 @@ export const operations: Record<string, Operation> = {
   'GET /api/v1/file/:fileId': {
     operationId: 'getFile',
     description:
-      "The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, animated, posterAt, or a named rendition, beside which animated and posterAt may go) the link is to a rendition of the image instead (of a HEIC photo, the photo; of a video, a poster frame: at posterAt seconds, else 1 s or the first frame of a shorter clip). With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked.",
+      "The file's record and a download link (`url`), valid for expiresInSeconds (default 900, at most 7 days). With rendition parameters (width, height, resize, format, quality, animated, posterAt, or a named rendition, beside which animated and posterAt may go) the link is to a rendition of the image instead (of a HEIC photo, the photo; of a video, a poster frame: at posterAt seconds, else 1 s or the first frame of a shorter clip). With `versionId`, the record of that version (its etag, meta and versionId) and a link to its bytes. A link names the version it was issued for: it keeps serving those bytes after the file gets new content, until it expires or the file's links are revoked. A quarantined file (a re-scan found malware in it) is 451 FILE_QUARANTINED, for admins too, until released.",
     access: 'user',
     errors: [
       ...fileRead,
@@ -163,6 +164,7 @@ export const operations: Record<string, Operation> = {
       'RENDITIONS_DISABLED',
       'RATE_LIMITED',
       'VERSION_NOT_FOUND',
+      'FILE_QUARANTINED',
     ],
     success: { status: 200, component: 'FileWithLink' },
   },

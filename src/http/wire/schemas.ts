@@ -103,6 +103,19 @@ const fileRecordFields = {
       { description: 'a legal hold (issue 38): present while the file is held' },
     ),
   ),
+  quarantine: Type.Optional(
+    Type.Object(
+      {
+        signature: Type.String({ description: 'what the scanner found, e.g. `Win.Test.EICAR_HDB-1`' }),
+        quarantinedAt: Type.String({ format: 'date-time' }),
+        versionId: Type.String({ description: 'the version it was found in' }),
+      },
+      {
+        description:
+          'present while the file is quarantined (issue 42): a re-scan found malware in one of its versions; its bytes answer 451 FILE_QUARANTINED until a project admin releases it',
+      },
+    ),
+  ),
 };
 
 export const FileRecordSchema = Type.Object(fileRecordFields, { $id: 'FileRecord', title: 'FileRecord' });

@@ -61,6 +61,12 @@ function buildFileView(file: FileRecord): FileRecordView {
       heldAt: file.hold.heldAt.toISOString(),
       heldBy: file.hold.heldBy,
     };
+  if (file.quarantine)
+    view.quarantine = {
+      signature: file.quarantine.signature,
+      quarantinedAt: file.quarantine.quarantinedAt.toISOString(),
+      versionId: file.quarantine.versionId,
+    };
   return view;
 }
 

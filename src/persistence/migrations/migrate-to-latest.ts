@@ -15,6 +15,7 @@ import { fileBlobSharing } from './file-blob-sharing.ts';
 import { fileBlobVersions } from './file-blob-versions.ts';
 import { fileCustomData } from './file-custom-data.ts';
 import { fileLinksGeneration } from './file-links-generation.ts';
+import { fileQuarantine } from './file-quarantine.ts';
 import { fileRowStamp } from './file-row-stamp.ts';
 import { filesCreatorIndex } from './files-creator-index.ts';
 import { folderShares } from './folder-shares.ts';
@@ -88,6 +89,7 @@ const migrations: Record<string, Migration> = {
   '0041_email_change_tokens': emailChangeTokens,
   '0042_session_details': sessionDetails,
   '0040_passkeys': passkeys,
+  '0044_file_quarantine': fileQuarantine,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AccountTokenRepository } from '../../domain/accounts/account-token.ts';
 import type { EmailChangeRepository } from '../../domain/accounts/email-change-repository.ts';
+import type { QuarantineRepository } from '../../domain/admission/quarantine-repository.ts';
 import type { ArchiveRepository } from '../../domain/archives/archive-repository.ts';
 import type { DeliveryQueue } from '../../domain/events/delivery-queue.ts';
 import type { EventLog } from '../../domain/events/event-log.ts';
@@ -35,6 +36,7 @@ import type { VersionRepository } from '../../domain/versions/version-repository
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccountTokenRepository } from './accounts/kysely-account-token-repository.ts';
 import { KyselyEmailChangeRepository } from './accounts/kysely-email-change-repository.ts';
+import { KyselyQuarantineRepository } from './admission/kysely-quarantine-repository.ts';
 import { KyselyArchiveRepository } from './archives/kysely-archive-repository.ts';
 import { FileViewCache } from './files/file-view-cache.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
@@ -107,6 +109,8 @@ export type Repositories = {
   archives: ArchiveRepository;
   /** Users' WebAuthn credentials and the challenges handed out (issue 41). */
   passkeys: PasskeyRepository;
+  /** Quarantined files and what a re-scan reads (issue 42). */
+  quarantine: QuarantineRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -145,5 +149,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     trash: new KyselyTrashRepository(db),
     archives: new KyselyArchiveRepository(db),
     passkeys: new KyselyPasskeyRepository(db),
+    quarantine: new KyselyQuarantineRepository(db),
   };
 }

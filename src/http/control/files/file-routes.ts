@@ -6,6 +6,7 @@ import { holdFile } from './hold-file.ts';
 import { listFiles } from './list-files.ts';
 import { moveFile } from './move-file.ts';
 import { releaseFile } from './release-file.ts';
+import { releaseQuarantine } from './release-quarantine.ts';
 import { requestUpload } from './request-upload.ts';
 import { revokeLinks } from './revoke-links.ts';
 import { shareFile } from './share-file.ts';
@@ -31,4 +32,5 @@ export const fileRoutes = [
   deleteFiles,
   holdFile,
   releaseFile,
+  releaseQuarantine,
 ];

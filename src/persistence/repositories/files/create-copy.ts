@@ -37,6 +37,8 @@ export async function createCopy(
         .set((eb) => ({ version: eb.ref('version') }))
         .where('id', '=', copy.sourceId)
         .where('verified', '=', 1)
+        // security: a quarantined file's bytes are served to no one (issue 42), a copy's neither.
+        .where('quarantined_at', 'is', null)
         .returningAll()
         .executeTakeFirst();
       if (source === undefined || source.project_id !== copy.projectId) return undefined;
@@ -59,6 +61,9 @@ export async function createCopy(
         media_audio_codec,
         content_crc32,
         upload_crc32: _uploadCrc,
+        quarantined_at: _qAt,
+        quarantine_signature: _qSig,
+        quarantine_version_id: _qVersion,
         ...copied
       } = source;
       const row = {

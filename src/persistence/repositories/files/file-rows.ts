@@ -141,6 +141,14 @@ export function toFileRecord(row: FileRow, acl: AclEntry[], folderAcl: FolderAcl
       row.hold_reason === null
         ? null
         : { reason: row.hold_reason, heldAt: new Date(row.held_at ?? 0), heldBy: row.held_by ?? '' },
+    quarantine:
+      row.quarantined_at === null
+        ? null
+        : {
+            signature: row.quarantine_signature ?? '',
+            quarantinedAt: new Date(Number(row.quarantined_at)),
+            versionId: row.quarantine_version_id ?? row.id,
+          },
   };
 }
 
