@@ -72,6 +72,8 @@ export const errorCodes = {
   VERSION_NOT_FOUND: 404,
   ARCHIVE_STALE: 410,
   ARCHIVE_TOO_LARGE: 413,
+  FILE_INFECTED: 422,
+  SCANNER_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -42,6 +42,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         image: null,
         contentVersion: { id: input.id, createdAt: T0, createdBy: input.creatorId },
         hold: null,
+        scan: null,
       };
       assert.deepEqual(file, expected);
       assert.equal(replaced, undefined);

@@ -19,6 +19,7 @@ export const eventTypes = [
   'file.purged',
   'file.held',
   'file.released',
+  'file.infected',
   'upload.expired',
   'folder.moved',
   'folder.deleted',

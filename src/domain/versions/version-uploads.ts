@@ -189,6 +189,7 @@ export class VersionUploads {
             checksumSha256: pinned.checksumSha256 ?? null,
           },
           contentCrc32: pinned.crc32 ?? null,
+          scan: pinned.scan ?? null,
           createdBy: principal.userId,
         },
         {

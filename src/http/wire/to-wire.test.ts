@@ -29,6 +29,7 @@ function record(): FileRecord {
     image: null,
     contentVersion: { id: 'f1', createdAt: new Date(1000), createdBy: 'u1' },
     hold: null,
+    scan: null,
   };
 }
 

@@ -37,6 +37,7 @@ import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
 import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
 import { uploadContracts } from './upload-contracts.ts';
+import { uploadScans } from './upload-scans.ts';
 import { userIdentities } from './user-identities.ts';
 import { versionsAndTrash } from './versions-and-trash.ts';
 
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '0036_content_crc32': contentCrc32,
   '0037_search_indexes': searchIndexes,
   '0038_archives': archives,
+  '0043_upload_scans': uploadScans,
 };
 
 /** The names of every migration, in the order they run. */

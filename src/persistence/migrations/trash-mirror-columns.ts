@@ -54,6 +54,9 @@ export const mediaMetaColumns = ['media_duration_ms', 'media_video_codec', 'medi
 /** The columns migration 0036 (content-crc32.ts) added to `files` and `trashed_files`. */
 export const contentCrc32Columns = ['content_crc32', 'upload_crc32'] as const;
 
+/** The columns migration 0043 (upload-scans.ts) added to `files` and `trashed_files`. */
+export const uploadScanColumns = ['content_scan', 'upload_scan'] as const;
+
 /**
  * The columns `trashed_files` mirrors from `files`: every column but the generated
  * `folder_path`. A trashed file is its row moved whole, so restoring it moves the row back
@@ -64,6 +67,7 @@ export const mirroredFileColumns = [
   ...mirroredFileColumnsOf0034,
   ...mediaMetaColumns,
   ...contentCrc32Columns,
+  ...uploadScanColumns,
 ] as const;
 
 /** Every column of `files` but the generated one is mirrored (a type error names any left out). */

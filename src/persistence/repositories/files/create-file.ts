@@ -57,7 +57,7 @@ export async function createFile(
 
 /**
  * A new record's columns that its insert leaves to their defaults (null): first version, no
- * hold, no video probe, no CRC-32 yet. Kept out of toNewFileRow, which tests of older migrations insert.
+ * hold, no video probe, no CRC-32 nor scan yet. Kept out of toNewFileRow, which tests of older migrations insert.
  */
 export const noVersionsNorHold = {
   version_id: null,
@@ -71,6 +71,8 @@ export const noVersionsNorHold = {
   media_audio_codec: null,
   content_crc32: null,
   upload_crc32: null,
+  content_scan: null,
+  upload_scan: null,
 } as const;
 
 /** The row of a new, unverified record: every column, in the same order on every call (it is prepared). */

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { toScanRecord } from '../../../domain/admission/scan-record.ts';
 import type { CustomData } from '../../../domain/files/custom-data.ts';
 import type {
   AclEntry,
@@ -141,6 +142,7 @@ export function toFileRecord(row: FileRow, acl: AclEntry[], folderAcl: FolderAcl
       row.hold_reason === null
         ? null
         : { reason: row.hold_reason, heldAt: new Date(row.held_at ?? 0), heldBy: row.held_by ?? '' },
+    scan: toScanRecord(row.content_scan),
   };
 }
 
@@ -163,6 +165,7 @@ function toPendingUpload(row: FileRow): PendingUpload | null {
     lastModified: new Date(upload_last_modified),
     checksumSha256: row.upload_sha256,
     crc32: row.upload_crc32 === null ? null : Number(row.upload_crc32),
+    scan: toScanRecord(row.upload_scan),
   };
 }
 
