@@ -16,11 +16,14 @@ export type AdmitUpload = {
   /** Where the pinned bytes are stored. */
   key: string;
   pinned: PendingUpload;
+  /** The pinned bytes were adopted from a direct upload just now: no record names them yet. */
+  adopted: boolean;
   /**
-   * Records an infected verdict with its `file.infected` event on the upload it judged, only
-   * while that upload is still the target's pending one (or none was, a direct upload's).
+   * Records the upload (with an infected verdict and its `file.infected` event, or adopted bytes
+   * kept for a later verify) only while the target's pending upload is still the one judged
+   * (or none was, a direct upload's).
    */
-  recordInfected: (pinned: PendingUpload, event: NewEvent) => Promise<unknown>;
+  record: (pinned: PendingUpload, event?: NewEvent) => Promise<unknown>;
   infectedEvent: (verdict: Extract<ScanRecord, { result: 'infected' }>) => NewEvent;
 };
 
@@ -37,12 +40,19 @@ export async function admitUpload(o: AdmitUpload): Promise<ScanRecord | null> {
   if (!o.gate || !policy) return null;
   let scan = o.pinned.scan ?? undefined;
   if (!scan) {
-    scan = await o.gate.verdictOn(policy, o.pinned.sizeBytes, async () => {
-      const stored = await o.blobs.get(o.key, o.pinned.blobVersion);
-      if (!stored) throw uploadMissing();
-      return Buffer.isBuffer(stored.body) ? Readable.from([stored.body]) : stored.body;
-    });
-    if (scan.result === 'infected') await o.recordInfected({ ...o.pinned, scan }, o.infectedEvent(scan));
+    scan = await o.gate
+      .verdictOn(policy, o.pinned.sizeBytes, async () => {
+        const stored = await o.blobs.get(o.key, o.pinned.blobVersion);
+        if (!stored) throw uploadMissing();
+        return Buffer.isBuffer(stored.body) ? Readable.from([stored.body]) : stored.body;
+      })
+      .catch(async (error: unknown) => {
+        // The store dropped the direct upload's staging object once copied: the copy is all
+        // there is, so it becomes the pending upload and a later verify scans it (nothing lost).
+        if (o.adopted) await o.record(o.pinned);
+        throw error;
+      });
+    if (scan.result === 'infected') await o.record({ ...o.pinned, scan }, o.infectedEvent(scan));
   }
   if (scan.result === 'infected') {
     await o.blobs.delete(o.key, o.pinned.blobVersion).catch(() => {});

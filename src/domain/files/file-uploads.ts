@@ -230,7 +230,8 @@ export class FileUploads {
       blobs: this.#o.blobs,
       key: toStorageKey(file),
       pinned,
-      recordInfected: (judged, event) =>
+      adopted: !file.pendingUpload,
+      record: (judged, event) =>
         this.#o.files.recordUpload(file.id, file.pendingUpload?.blobVersion ?? null, judged, event),
       infectedEvent: (verdict) => this.#infectedEvent(file, { ...pinned, scan: verdict }, principal),
     });
