@@ -5,6 +5,7 @@ import type { ProjectSettings } from '../../src/domain/identity/project-settings
 import type { ApiClient, ApiResponse } from '../support/api-client.ts';
 import { type Clamd, clamdMissing, eicarBytes, eicarSignature, startClamd } from '../support/clamd.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
+import { currentStackName } from '../support/test-stack.ts';
 import { runTusUpload } from '../support/tus-upload.ts';
 
 /** EICAR inside other bytes: a body signature finds it anywhere (anchors §7.2). */
@@ -283,5 +284,128 @@ describe('malware scanning: fail-open and the scanner limit', { skip: clamdMissi
     );
     const small = await putAndVerify(allowed.client, allowed.token, Buffer.from('small and clean'));
     assert.equal(small.verified.body.meta.scan.result, 'clean');
+  });
+});
+
+/** Bytes that went straight to S3 are read back once, at verify (direct PUT) or completion's verify (multipart). */
+describe('malware scanning of direct S3 uploads', {
+  skip:
+    clamdMissing ?? (currentStackName() === 'pg-s3' ? false : 'needs S3: runs in the PostgreSQL + S3 pass'),
+}, () => {
+  let clamd: Clamd;
+  let direct: TestServer;
+  let proxied: TestServer;
+  before(async () => {
+    clamd = await startClamd();
+    const env = { COFFER_SCAN_URL: clamd.url, COFFER_SCAN_MAX_BYTES: String(clamd.maxBytes) };
+    direct = await startTestServer({}, { ...env, COFFER_UPLOAD_MODE: 'direct' });
+    proxied = await startTestServer({}, env);
+  });
+  after(async () => {
+    await direct?.stop();
+    await proxied?.stop();
+    await clamd?.close();
+  });
+  const verify = (server: TestServer, token: string, fileId: string, etag: string | null) =>
+    server.client.call('POST', `/api/v1/file/${fileId}/verify`, { token, body: { etag } });
+
+  it('a direct PUT to S3: EICAR refused at verify, deleted, refused again on retry; clean bytes pass', async () => {
+    const { token } = await direct.client.signup();
+    const send = async (content: Buffer) => {
+      const requested = await direct.client.call('POST', '/api/v1/file', {
+        token,
+        body: { filePath: `d/${randomBytes(4).toString('hex')}`, contentType: 'application/octet-stream' },
+      });
+      assert.equal(requested.status, 200, requested.text);
+      assert.ok(!requested.body.putFileUrl.startsWith(direct.baseUrl), 'the link points at S3');
+      const put = await fetch(requested.body.putFileUrl, {
+        method: 'PUT',
+        body: new Uint8Array(content),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      assert.equal(put.status, 200);
+      return { fileId: requested.body.fileId as string, etag: put.headers.get('etag') };
+    };
+    const bad = await send(infected());
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const refused = await verify(direct, token, bad.fileId, bad.etag);
+      assert.equal(refused.status, 422, refused.text);
+      assert.equal(refused.body.code, 'FILE_INFECTED');
+      assert.ok(refused.body.details.signature.startsWith(eicarSignature));
+    }
+    const record = await direct.services.repositories.files.findById(bad.fileId);
+    assert.equal(record?.verified, false);
+    const kept = record?.pendingUpload;
+    assert.ok(kept);
+    assert.equal(
+      await direct.services.blobs.get(`${record.projectId}/${bad.fileId}`, kept.blobVersion),
+      undefined,
+    );
+    const good = await send(randomBytes(1000));
+    const verified = await verify(direct, token, good.fileId, good.etag);
+    assert.equal(verified.status, 200, verified.text);
+    assert.equal(verified.body.meta.scan.result, 'clean');
+  });
+
+  it('a direct PUT while the scanner is stopped: 503, and the bytes wait for a later verify', async () => {
+    const { token } = await direct.client.signup();
+    const requested = await direct.client.call('POST', '/api/v1/file', {
+      token,
+      body: { filePath: 'd/later.bin', contentType: 'application/octet-stream' },
+    });
+    const put = await fetch(requested.body.putFileUrl, {
+      method: 'PUT',
+      body: 'later',
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    await clamd.stop();
+    try {
+      const refused = await verify(direct, token, requested.body.fileId, put.headers.get('etag'));
+      assert.equal(refused.status, 503, refused.text);
+      assert.equal(refused.body.code, 'SCANNER_UNAVAILABLE');
+    } finally {
+      await clamd.start();
+    }
+    const verified = await verify(direct, token, requested.body.fileId, put.headers.get('etag'));
+    assert.equal(verified.status, 200, verified.text);
+    assert.equal(verified.body.meta.scan.result, 'clean');
+  });
+
+  it('a multipart upload straight to S3: EICAR refused at verify after completion; clean parts pass', async () => {
+    const { token } = await proxied.client.signup();
+    const send = async (content: Buffer) => {
+      const requested = await proxied.client.call('POST', '/api/v1/file', {
+        token,
+        body: { filePath: `m/${randomBytes(4).toString('hex')}`, contentLength: content.length },
+      });
+      assert.equal(requested.status, 200, requested.text);
+      const fileId = requested.body.fileId as string;
+      const started = await proxied.client.call('POST', `/api/v1/file/${fileId}/multipart`, { token });
+      assert.equal(started.status, 200, started.text);
+      const parts = await Promise.all(
+        (started.body.parts as { partNumber: number; url: string }[]).map(async ({ partNumber, url }) => {
+          const from = (partNumber - 1) * started.body.partSize;
+          const body = new Uint8Array(content.subarray(from, from + started.body.partSize));
+          const put = await fetch(url, { method: 'PUT', body });
+          assert.equal(put.status, 200, await put.text());
+          return { partNumber, etag: put.headers.get('etag') ?? '' };
+        }),
+      );
+      const completed = await proxied.client.call('POST', `/api/v1/file/${fileId}/multipart/complete`, {
+        token,
+        body: { parts },
+      });
+      assert.equal(completed.status, 200, completed.text);
+      return { fileId, etag: completed.body.etag as string };
+    };
+    const bad = await send(infected());
+    const refused = await verify(proxied, token, bad.fileId, bad.etag);
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(refused.body.code, 'FILE_INFECTED');
+    assert.equal((await verify(proxied, token, bad.fileId, bad.etag)).body.code, 'FILE_INFECTED');
+    const good = await send(randomBytes(2000));
+    const verified = await verify(proxied, token, good.fileId, good.etag);
+    assert.equal(verified.status, 200, verified.text);
+    assert.equal(verified.body.meta.scan.result, 'clean');
   });
 });
