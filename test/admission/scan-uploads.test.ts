@@ -195,7 +195,10 @@ describe('malware scanning at verify', { skip: clamdMissing ?? false }, () => {
     }
   });
 
-  it('scan=off: nothing is scanned, no meta.scan', async () => {
+  it('scan=off: nothing is scanned, no meta.scan (the same bytes a scanning project refuses)', async () => {
+    const scanning = await projectWith();
+    const refused = await put(scanning.client, scanning.token, infected());
+    assert.equal(refused.answer.status, 422);
     const { client, token } = await projectWith({ scan: 'off' });
     const { fileId, answer } = await put(client, token, infected());
     assert.equal(answer.status, 200);

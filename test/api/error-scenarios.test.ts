@@ -441,6 +441,8 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   VERSION_NOT_FOUND: 'test/versions/file-versions.test.ts',
   ARCHIVE_STALE: 'test/archives/archive-refusals.test.ts',
   ARCHIVE_TOO_LARGE: 'test/archives/archive-refusals.test.ts',
+  FILE_INFECTED: 'test/admission/scan-uploads.test.ts (needs a clamd)',
+  SCANNER_UNAVAILABLE: 'test/admission/scan-uploads.test.ts (a stopped clamd)',
 };
 
 describe('error scenarios', () => {
