@@ -165,7 +165,8 @@ function toPendingUpload(row: FileRow): PendingUpload | null {
     lastModified: new Date(upload_last_modified),
     checksumSha256: row.upload_sha256,
     crc32: row.upload_crc32 === null ? null : Number(row.upload_crc32),
-    scan: toScanRecord(row.upload_scan),
+    // Only when scanned (issue 42): a pending upload without a verdict reads as it always did.
+    ...(row.upload_scan !== null && { scan: toScanRecord(row.upload_scan) }),
   };
 }
 

@@ -52,7 +52,7 @@ export function toVersionUpload(row: Selectable<VersionUploadsTable>): VersionUp
           lastModified: new Date(Number(row.upload_last_modified)),
           checksumSha256: row.upload_sha256,
           crc32: row.upload_crc32 === null ? null : Number(row.upload_crc32),
-          scan: toScanRecord(row.upload_scan),
+          ...(row.upload_scan !== null && { scan: toScanRecord(row.upload_scan) }),
         }
       : null,
     createdAt: new Date(Number(row.created_at)),
