@@ -60,7 +60,8 @@ export async function startClamd(options: { maxBytes?: number } = {}): Promise<C
       `MaxScanSize ${maxBytes}`,
       'AlertExceedsMax yes',
       'MaxThreads 4',
-      'LogFile /dev/null',
+      // A log of its own: clamd locks its log file, so two daemons cannot share one.
+      `LogFile ${join(dir, 'clamd.log')}`,
       '',
     ].join('\n'),
   );
