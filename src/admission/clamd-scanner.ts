@@ -99,7 +99,7 @@ export class ClamdScanner implements Scanner {
   }
 
   #open(signal?: AbortSignal): ClamdConnection {
-    return new ClamdConnection(connect(this.#o.address as never), this.#o.timeoutMs, signal);
+    return new ClamdConnection(connect(this.#o.address), this.#o.timeoutMs, signal);
   }
 }
 

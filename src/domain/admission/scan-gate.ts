@@ -60,29 +60,22 @@ export class ScanGate {
     sizeBytes: number,
     read: () => Promise<AsyncIterable<Uint8Array>>,
   ): Promise<ScanRecord> {
-    return verdictOn(policy, sizeBytes, read);
+    const { scanner } = policy;
+    if (sizeBytes > scanner.maxBytes) {
+      if (policy.oversize === 'refuse') throw tooLargeToScan(scanner.maxBytes);
+      return skipped(policy, 'oversize');
+    }
+    try {
+      return await scanner.scan(await read());
+    } catch (error) {
+      if (!isAppError(error) || error.code !== 'SCANNER_UNAVAILABLE') throw error;
+      if (policy.failOpen) return skipped(policy, 'unavailable');
+      throw error;
+    }
   }
 }
 
-export async function verdictOn(
-  policy: ScanPolicy,
-  sizeBytes: number,
-  read: () => Promise<AsyncIterable<Uint8Array>>,
-): Promise<ScanRecord> {
-  const { scanner } = policy;
-  if (sizeBytes > scanner.maxBytes) {
-    if (policy.oversize === 'refuse') throw tooLargeToScan(scanner.maxBytes);
-    return skipped(policy, 'oversize');
-  }
-  try {
-    return await scanner.scan(await read());
-  } catch (error) {
-    if (!isAppError(error) || error.code !== 'SCANNER_UNAVAILABLE') throw error;
-    if (policy.failOpen) return skipped(policy, 'unavailable');
-    throw error;
-  }
-}
-
+/** A verdict of bytes admitted unscanned (`meta.scan.result` "skipped"). */
 export function skipped(policy: Pick<ScanPolicy, 'clock'>, reason: 'oversize' | 'unavailable'): ScanRecord {
   return { result: 'skipped', reason, scannedAt: policy.clock.now().toISOString() };
 }
