@@ -177,6 +177,59 @@ describe('malware scanning at verify', { skip: clamdMissing ?? false }, () => {
     assert.equal(promoted.body.meta.scan.result, 'clean');
   });
 
+  it('verifies racing each other over unscanned bytes: one verdict, one event, nothing readable when infected', async () => {
+    const { client, token } = await projectWith();
+    const tusUpload = async (content: Buffer) => {
+      const requested = await client.call('POST', '/api/v1/file', {
+        token,
+        body: {
+          filePath: `race/${randomBytes(4).toString('hex')}`,
+          contentLength: content.length,
+          resumable: true,
+        },
+      });
+      const sent = await runTusUpload(content, { uploadUrl: requested.body.resumableUrl });
+      assert.ok(sent.ok);
+      return { fileId: requested.body.fileId as string, etag: sent.etag };
+    };
+    const bad = await tusUpload(infected());
+    const refused = await Promise.all([1, 2, 3].map(() => verify(client, token, bad.fileId, bad.etag)));
+    for (const answer of refused) assertInfectedAnswer(answer);
+    assert.equal((await infectedEventsOf(bad.fileId)).length, 1);
+    assert.equal((await server.services.repositories.files.findById(bad.fileId))?.verified, false);
+    const good = await tusUpload(randomBytes(5000));
+    const answers = await Promise.all([1, 2, 3].map(() => verify(client, token, good.fileId, good.etag)));
+    for (const answer of answers) assert.equal(answer.status, 200, answer.text);
+    const recorded = (await server.services.repositories.files.findById(good.fileId))?.scan;
+    for (const answer of answers)
+      assert.deepEqual(answer.body.meta.scan, recorded, 'one verdict, the recorded one');
+  });
+
+  it('a version restore and a trash restore keep the verdict of their bytes', async () => {
+    const { client, token } = await projectWith();
+    const { fileId, answer } = await put(client, token, Buffer.from('first bytes'), 'keep/a.txt');
+    const first = await verify(client, token, fileId, answer.headers.get('etag'));
+    const scan = first.body.meta.scan;
+    assert.equal(scan.result, 'clean');
+    const requested = await client.call('POST', `/api/v1/file/${fileId}/versions`, { token, body: {} });
+    const sent = await fetch(requested.body.putFileUrl, { method: 'PUT', body: 'second bytes' });
+    const second = await client.call('POST', new URL(requested.body.postVerifyUploadUrl).pathname, {
+      token,
+      body: { etag: sent.headers.get('etag') },
+    });
+    assert.equal(second.status, 200, second.text);
+    assert.notDeepEqual(second.body.meta.scan, scan, 'the new bytes have a verdict of their own');
+    const restored = await client.call('POST', `/api/v1/file/${fileId}/versions/${fileId}/restore`, {
+      token,
+    });
+    assert.equal(restored.status, 200, restored.text);
+    assert.deepEqual(restored.body.meta.scan, scan);
+    assert.equal((await client.call('DELETE', `/api/v1/file/${fileId}`, { token })).status, 204);
+    const back = await client.call('POST', `/api/v1/trash/${fileId}/restore`, { token });
+    assert.equal(back.status, 200, back.text);
+    assert.deepEqual(back.body.meta.scan, scan);
+  });
+
   it('the scanner stopped: 503 SCANNER_UNAVAILABLE with Retry-After, and the same verify succeeds once it is back', async () => {
     const { client, token } = await projectWith();
     await clamd.stop();

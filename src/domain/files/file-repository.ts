@@ -87,8 +87,8 @@ export interface FileRepository {
   ): Promise<{ replaced: string | null } | 'verified' | 'missing'>;
   /**
    * Takes `upload` (bytes judged by the malware scanner, issue 42) as the pending upload only
-   * while the record is unverified and its pending upload is still `expected` (null: none),
-   * writing `event` with it; false when another upload or verify came first.
+   * while the record is unverified, its pending upload is still `expected` (null: none) and has
+   * no verdict yet, writing `event` with it; false when another upload or verify came first.
    */
   recordUpload(
     id: string,

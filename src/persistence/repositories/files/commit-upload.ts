@@ -69,6 +69,8 @@ export function recordUpload(
       .where((eb) =>
         expected === null ? eb('upload_blob_version', 'is', null) : eb('upload_blob_version', '=', expected),
       )
+      // A verdict is recorded once: racing verifies that scanned the same bytes record nothing more.
+      .where('upload_scan', 'is', null)
       .executeTakeFirst();
     if (updated.numUpdatedRows === 0n) return false;
     await insertEvents(trx, [event]);

@@ -62,6 +62,8 @@ export function recordVersionUpload(
       .where((eb) =>
         expected === null ? eb('upload_blob_version', 'is', null) : eb('upload_blob_version', '=', expected),
       )
+      // A verdict is recorded once: racing verifies that scanned the same bytes record nothing more.
+      .where('upload_scan', 'is', null)
       .executeTakeFirst();
     if (updated.numUpdatedRows === 0n) return false;
     await insertEvents(trx, [event]);
