@@ -77,8 +77,7 @@ export class ClamdScanner implements Scanner {
           length.writeUInt32BE(part.length);
           // A reply before the end is clamd refusing (a size limit): stop sending, read it.
           if (connection.answered) break;
-          await connection.write(length);
-          await connection.write(part);
+          await connection.write(length, part);
         }
       }
       if (!connection.answered) await connection.write(endOfStream);
@@ -149,13 +148,19 @@ class ClamdConnection {
     this.reply.catch(() => {});
   }
 
-  /** Resolves once the bytes are handed to the kernel or the socket drains; rejects as the reply does. */
-  write(bytes: Buffer | Uint8Array): Promise<void> {
+  /**
+   * Resolves once the bytes are handed to the kernel or the socket drains; rejects as the reply
+   * does. Several buffers go in one writev (a chunk's length and its bytes: one syscall, not two).
+   */
+  write(...buffers: Array<Buffer | Uint8Array>): Promise<void> {
     if (this.#failure) return this.reply.then(() => {});
     return new Promise<void>((resolve, reject) => {
-      const drained = this.#socket.write(bytes, (error) => {
+      this.#socket.cork();
+      for (const bytes of buffers.slice(0, -1)) this.#socket.write(bytes);
+      const drained = this.#socket.write(buffers.at(-1)!, (error) => {
         if (error) this.reply.then(() => resolve(), reject);
       });
+      this.#socket.uncork();
       if (drained) resolve();
       else this.#socket.once('drain', resolve);
       this.reply.then(() => resolve(), reject);
