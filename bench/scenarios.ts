@@ -35,6 +35,7 @@ import {
   scaleListNone,
   scaleReadsWhileListing,
 } from './scenarios/scale-scenarios.ts';
+import { uploadScanned } from './scenarios/scan-scenarios.ts';
 import { searchScenarios } from './scenarios/search-scenarios.ts';
 import { sharedWithMe, sharedWithMeCold } from './scenarios/shared-with-me-scenario.ts';
 import { getFileOnPostgres, getFileOnPostgresS3 } from './scenarios/stack-scenarios.ts';
@@ -54,6 +55,7 @@ export const scenarios: readonly Scenario[] = [
   archiveDownload,
   uploadLargeRaw,
   uploadLargeMultipart,
+  uploadScanned,
   renditionRender,
   renditionCached,
   heicRender,

@@ -119,6 +119,14 @@ export type FileView = {
     durationSeconds?: number;
     videoCodec?: string;
     audioCodec?: string | null;
+    /** The malware scanner's verdict (issue 42); absent when the file was not scanned. */
+    scan?: {
+      result: 'clean' | 'skipped';
+      engine?: string;
+      signatures?: string;
+      reason?: 'oversize' | 'unavailable';
+      scannedAt: string;
+    };
   };
   etag?: string;
   /** The current version's id (verified files; the first version's is the file's own). */

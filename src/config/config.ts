@@ -4,6 +4,7 @@ import { ConfigError } from './config-error.ts';
 import { describeValue, parseSetting, type SettingSource } from './parse-setting.ts';
 import type { Setting } from './setting.ts';
 import { assertMailSettings } from './settings/mail-settings.ts';
+import { assertScanSettings } from './settings/scan-settings.ts';
 import { settings } from './settings.ts';
 import type { TrustedProxies } from './trusted-proxies.ts';
 
@@ -71,6 +72,11 @@ export type Config = Readonly<{
   mailRetrySeconds: string;
   mailTimeoutSeconds: number;
   mailDeliveryIntervalMs: number;
+  scanUrl: string | undefined;
+  scanFailOpen: boolean;
+  scanConcurrency: number;
+  scanMaxBytes: number;
+  scanTimeoutSeconds: number;
   passwordResetTtlSeconds: number;
   emailVerificationTtlSeconds: number;
   magicLinkTtlSeconds: number;
@@ -129,6 +135,7 @@ export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv): Config {
       `${describeValue(settings.webhookRetrySeconds, sources.webhookRetrySeconds!, values.webhookRetrySeconds)}: must be whole seconds separated by commas, such as 1,2,5`,
     );
   assertMailSettings(values, (text) => parseRetrySchedule(text) !== undefined);
+  assertScanSettings(values);
   return Object.freeze(values) as Config;
 }
 

@@ -13,6 +13,7 @@ import { rateLimitSettings } from './settings/rate-limit-settings.ts';
 import { renditionSettings } from './settings/rendition-settings.ts';
 import { requestLimitSettings } from './settings/request-limit-settings.ts';
 import { resumableSettings } from './settings/resumable-settings.ts';
+import { scanSettings } from './settings/scan-settings.ts';
 import { signInSettings } from './settings/sign-in-settings.ts';
 import { storeSettings } from './settings/store-settings.ts';
 import { tokenSettings } from './settings/token-settings.ts';
@@ -34,6 +35,7 @@ export const settings = {
   ...databaseTimeoutSettings,
   ...blobSettings,
   ...resumableSettings,
+  ...scanSettings,
   ...renditionSettings,
   ...mediaSettings,
   ...eventSettings,

@@ -4,7 +4,7 @@ import { type ErrorCode, errorCodes } from './error-codes.ts';
 export type StoreName = 'database' | 'blob store';
 
 /** The files a call about many of them refused: at most a page of ids, and how many more. */
-export type ErrorDetails = { fileIds: string[]; moreFileIds: number };
+export type ErrorDetails = { fileIds: string[]; moreFileIds: number } | { signature: string };
 
 /** The one error type Coffer throws on purpose; build it through the factories in errors.ts. */
 export class AppError extends Error {
@@ -14,7 +14,10 @@ export class AppError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   /** UNAVAILABLE and STORAGE_FULL: the store that failed (metrics count by it). */
   readonly store?: StoreName;
-  /** What the message cannot carry readably: the ids a many-file call refused (issue 40). */
+  /**
+   * What the message cannot carry readably: the ids a many-file call refused (issue 40), the
+   * signature a malware scanner found (FILE_INFECTED, issue 42).
+   */
   readonly details?: ErrorDetails;
 
   constructor(

@@ -75,6 +75,8 @@ export const errorCodes = {
   SESSION_NOT_FOUND: 404,
   PASSKEY_LIMIT_REACHED: 409,
   FILE_QUARANTINED: 451,
+  FILE_INFECTED: 422,
+  SCANNER_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -176,6 +176,9 @@ export type FilesTable = {
   /** The CRC-32 (uint32) of the current version's bytes and of the pending upload's (migrations/content-crc32.ts); null: not known yet. */
   content_crc32: number | null;
   upload_crc32: number | null;
+  /** The scanner's verdict (JSON) on the current version's bytes and the pending upload's (migrations/upload-scans.ts). */
+  content_scan: string | null;
+  upload_scan: string | null;
   /** Moved by triggers on every change of the row or its ACL (migrations/file-row-stamp.ts). */
   row_stamp: Generated<number | string>;
   /** The file's folder: its path up to the last `/`, '' at the root (generated; migrations/folders.ts). */

@@ -20,6 +20,8 @@ export type FileVersionsTable = {
   content_sha256: string | null;
   /** The CRC-32 of the bytes (migrations/content-crc32.ts); null: not known yet. */
   content_crc32: number | null;
+  /** The scanner's verdict (JSON, migrations/upload-scans.ts); null: not scanned. */
+  content_scan: string | null;
   created_at: number;
   created_by: string;
   /** When another version became current (the retention counts from here). */
@@ -48,5 +50,7 @@ export type VersionUploadsTable = {
   upload_last_modified: number | null;
   upload_sha256: string | null;
   upload_crc32: number | null;
+  /** The scanner's verdict (JSON) on the pending bytes (migrations/upload-scans.ts). */
+  upload_scan: string | null;
   created_at: number;
 };

@@ -22,6 +22,7 @@ import { CountingLinkIssuer } from '../metrics/counting-link-issuer.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
 import { buildRenditions } from './rendition-services.ts';
 import { buildResumableServices } from './resumable-services.ts';
+import { buildScanGate } from './scan-services.ts';
 import { buildKeyRing, type InitialKeys } from './signing-keys.ts';
 import { buildTrashPurging } from './trash-services.ts';
 import type { WiringContext } from './wiring-context.ts';
@@ -85,6 +86,7 @@ export function buildFileServices(
     serverMaxFileSizeBytes: config.maxFileSizeBytes,
   });
   const stores: FileStores = { files: repositories.files, blobs, clock };
+  const scans = buildScanGate(context, settingsOf);
   const events: FileEvents = {
     uploadCommitted: (sizeBytes) => metrics.uploaded(sizeBytes),
     uploadVerified: () => metrics.verified(),
@@ -97,6 +99,7 @@ export function buildFileServices(
     directUploads,
     hashes: context.hashes,
     limits,
+    scans,
   };
   const { versions } = repositories;
   return {

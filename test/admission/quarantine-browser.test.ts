@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { scanProject } from '../../src/cli/scan-command.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { type ClamdDaemon, clamdSkipReason, eicarBytes, startClamd } from '../support/clamd-daemon.ts';
+import { type Clamd, clamdMissing, clamdScanner, eicarBytes, startClamd } from '../support/clamd.ts';
 import { type CofferProcess, startCofferProcess } from '../support/coffer-process.ts';
 import {
   assertNamedControls,
@@ -17,10 +17,10 @@ import { signInToConsole } from '../support/console-client.ts';
 // Issue 42 in the console, in Chromium: the Quarantine tab lists what a re-scan found, and an
 // operator releases one file and deletes another.
 describe('the console’s Quarantine tab, in headless Chromium', {
-  skip: skipWithoutChromium || clamdSkipReason(),
+  skip: skipWithoutChromium || clamdMissing || false,
 }, () => {
   let coffer: CofferProcess;
-  let clamd: ClamdDaemon;
+  let clamd: Clamd;
   let browser: Browser;
   let owner: Awaited<ReturnType<CofferProcess['client']['signup']>>;
   const ids: Record<string, string> = {};
@@ -34,7 +34,7 @@ describe('the console’s Quarantine tab, in headless Chromium', {
       ids[name] = (await coffer.client.uploadFile(owner.token, `scanned/${name}`, eicarBytes()))._id;
     await scanProject(loadConfig({ 'data-dir': coffer.dataDir }, coffer.env), {
       project: 'default',
-      scanner: clamd.scanner,
+      scanner: clamdScanner(clamd),
       progress: { phase() {}, advance() {}, finish() {} },
     });
     browser = await launchChromium();
@@ -42,7 +42,7 @@ describe('the console’s Quarantine tab, in headless Chromium', {
   after(async () => {
     await browser?.close();
     await coffer?.stop();
-    await clamd?.stop();
+    await clamd?.close();
   });
 
   const status = async (id: string) =>

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { scanProject } from '../../src/cli/scan-command.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { type ClamdDaemon, clamdSkipReason, eicarBytes, startClamd } from '../support/clamd-daemon.ts';
+import { type Clamd, clamdMissing, clamdScanner, eicarBytes, startClamd } from '../support/clamd.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
 import { type ConsoleCall, signInToConsole } from '../support/console-client.ts';
 import { currentStackName } from '../support/test-stack.ts';
@@ -14,10 +14,10 @@ import { currentStackName } from '../support/test-stack.ts';
  * stores, as the command does.
  */
 describe(`quarantine in the console and the CLI (${currentStackName()} stack)`, {
-  skip: clamdSkipReason(),
+  skip: clamdMissing ?? false,
 }, () => {
   let coffer: CofferProcess;
-  let clamd: ClamdDaemon;
+  let clamd: Clamd;
   let consoleApi: ConsoleCall;
   before(async () => {
     clamd = await startClamd();
@@ -26,7 +26,7 @@ describe(`quarantine in the console and the CLI (${currentStackName()} stack)`, 
   });
   after(async () => {
     await coffer?.stop();
-    await clamd?.stop();
+    await clamd?.close();
   });
 
   it('lists quarantined files, refuses their content and thumbnail, and releases one', async () => {
@@ -39,7 +39,7 @@ describe(`quarantine in the console and the CLI (${currentStackName()} stack)`, 
 
     const report = await scanProject(loadConfig({ 'data-dir': coffer.dataDir }, coffer.env), {
       project: 'default',
-      scanner: clamd.scanner,
+      scanner: clamdScanner(clamd),
       progress: { phase() {}, advance() {}, finish() {} },
     });
     assert.deepEqual(
@@ -77,7 +77,7 @@ describe(`quarantine in the console and the CLI (${currentStackName()} stack)`, 
     assert.match(run.stderr, /COFFER_SCAN_URL/);
     const badSince = await runCli(['scan', 'default', '--since', 'yesterday', '--data-dir', coffer.dataDir], {
       ...coffer.env,
-      COFFER_SCAN_URL: clamd.scanUrl,
+      COFFER_SCAN_URL: clamd.url,
     });
     assert.equal(badSince.code, 2, badSince.stderr);
     assert.match(badSince.stderr, /--since/);

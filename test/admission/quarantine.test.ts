@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ProgressReporter } from '../../src/cli/progress.ts';
 import { scanProject } from '../../src/cli/scan-command.ts';
 import type { ApiClient } from '../support/api-client.ts';
-import { type ClamdDaemon, clamdSkipReason, eicarBytes, startClamd } from '../support/clamd-daemon.ts';
+import { type Clamd, clamdMissing, clamdScanner, eicarBytes, startClamd } from '../support/clamd.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { currentStackName } from '../support/test-stack.ts';
 
@@ -18,9 +18,9 @@ const quiet: ProgressReporter = { phase() {}, advance() {}, finish() {} };
  * answers 451 FILE_QUARANTINED until a project admin releases it. Files are uploaded with
  * scanning off (no COFFER_SCAN_URL), as before a signature update.
  */
-describe(`quarantine by re-scan (${currentStackName()} stack)`, { skip: clamdSkipReason() }, () => {
+describe(`quarantine by re-scan (${currentStackName()} stack)`, { skip: clamdMissing ?? false }, () => {
   let server: TestServer;
-  let clamd: ClamdDaemon;
+  let clamd: Clamd;
   let serviceKey: string;
   let admin: Account;
   let owner: Account;
@@ -34,14 +34,14 @@ describe(`quarantine by re-scan (${currentStackName()} stack)`, { skip: clamdSki
   });
   after(async () => {
     await server?.stop();
-    await clamd?.stop();
+    await clamd?.close();
   });
 
   const scan = (since?: string, daemon = clamd, pageSize?: number) =>
     scanProject(server.services.config, {
       project: server.credentials.projectId,
       ...(since !== undefined && { since: new Date(since) }),
-      scanner: daemon.scanner,
+      scanner: clamdScanner(daemon),
       progress: quiet,
       ...(pageSize !== undefined && { pageSize }),
     });
@@ -234,7 +234,7 @@ describe(`quarantine by re-scan (${currentStackName()} stack)`, { skip: clamdSki
       assert.deepEqual(report.skipped, [{ fileId: large._id, versionId: large._id, reason: 'oversize' }]);
       assert.equal(report.resumeSince, undefined);
     } finally {
-      await small.stop();
+      await small.close();
     }
     const infected = await server.client.uploadFile(owner.token, 'resume/eicar.com', eicarBytes());
     // The daemon is gone: the run stops at the first version it could not scan, and says so.

@@ -444,6 +444,8 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   ARCHIVE_STALE: 'test/archives/archive-refusals.test.ts',
   ARCHIVE_TOO_LARGE: 'test/archives/archive-refusals.test.ts',
   FILE_QUARANTINED: 'test/admission/quarantine.test.ts',
+  FILE_INFECTED: 'test/admission/scan-uploads.test.ts (needs a clamd)',
+  SCANNER_UNAVAILABLE: 'test/admission/scan-uploads.test.ts (a stopped clamd)',
 };
 
 describe('error scenarios', () => {

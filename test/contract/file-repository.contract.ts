@@ -43,6 +43,7 @@ export function runFileRepositoryContract(fixture: RepositoryFixture): void {
         contentVersion: { id: input.id, createdAt: T0, createdBy: input.creatorId },
         hold: null,
         quarantine: null,
+        scan: null,
       };
       assert.deepEqual(file, expected);
       assert.equal(replaced, undefined);

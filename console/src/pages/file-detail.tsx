@@ -108,6 +108,8 @@ export function FileDetail({ project, file, onChange }: Props) {
         <MediaFacts file={file} summary={summary} />
         <dt>State</dt>
         <dd>{file.verified ? 'verified' : 'pending upload'}</dd>
+        <dt>Malware scan</dt>
+        <dd>{describeScan(file.meta.scan)}</dd>
         <dt>Visible to</dt>
         <dd>{file.permissionScope === '*' ? 'every user of the project' : 'its ACL'}</dd>
         <dt>Created</dt>
@@ -237,4 +239,13 @@ export function Person({ project, file, id }: { project: Project; file: FileView
       {label}
     </a>
   );
+}
+
+/** `meta.scan` in a line (issue 42): the verdict, by which engine and signatures, and when. */
+function describeScan(scan: FileView['meta']['scan']): string {
+  if (!scan) return 'not scanned';
+  const when = new Date(scan.scannedAt).toLocaleString();
+  if (scan.result === 'skipped')
+    return `skipped (${scan.reason === 'oversize' ? 'larger than the scanner takes' : 'scanner unavailable'}), ${when}`;
+  return `clean: ${scan.engine ?? 'scanner'}${scan.signatures && scan.signatures !== 'unknown' ? `, signatures ${scan.signatures}` : ''}, ${when}`;
 }

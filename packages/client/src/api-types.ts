@@ -667,7 +667,7 @@ export type paths = {
         put?: never;
         /**
          * Verify an upload
-         * @description Step 3 of an upload: send the ETag the upload answered, quotes kept. The file becomes readable (file.uploaded). Only the creator and admins may verify.
+         * @description Step 3 of an upload: send the ETag the upload answered, quotes kept. The file becomes readable (file.uploaded). Only the creator and admins may verify. Where the server scans uploads (COFFER_SCAN_URL, the project's `scan`), the bytes are scanned first (a PUT's while it streamed; others read back once): 422 FILE_INFECTED with `details.signature` (the bytes deleted, file.infected), 503 SCANNER_UNAVAILABLE with Retry-After (nothing lost: verify again), 413 FILE_TOO_LARGE past the scanner's limit; a clean file's `meta.scan` records the verdict. A repeated verify answers the same outcome.
          */
         post: operations["verifyUpload"];
         delete?: never;
@@ -931,7 +931,7 @@ export type paths = {
         put?: never;
         /**
          * Verify a new version’s upload: it becomes the current version
-         * @description Makes the uploaded bytes the file's current version, in one commit: the id, path, ACL, folder shares and customData stay; `__v` grows; etag, meta and versionId are the new content's. The content it replaces becomes an earlier version; those beyond the project's versionsKept are removed. Repeating a verify that succeeded answers the same record. Event: file.version_added.
+         * @description Makes the uploaded bytes the file's current version, in one commit: the id, path, ACL, folder shares and customData stay; `__v` grows; etag, meta and versionId are the new content's. The content it replaces becomes an earlier version; those beyond the project's versionsKept are removed. Repeating a verify that succeeded answers the same record. The bytes are scanned as a new file's are (422 FILE_INFECTED, 503 SCANNER_UNAVAILABLE, 413 FILE_TOO_LARGE). Event: file.version_added.
          */
         post: operations["verifyVersion"];
         delete?: never;
@@ -1640,14 +1640,16 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE" | "SESSION_NOT_FOUND" | "PASSKEY_LIMIT_REACHED" | "FILE_QUARANTINED";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE" | "SESSION_NOT_FOUND" | "PASSKEY_LIMIT_REACHED" | "FILE_QUARANTINED" | "FILE_INFECTED" | "SCANNER_UNAVAILABLE";
             message: string;
-            /** @description a call about many files (POST /api/v1/archives): the ones it refused */
             details?: {
                 /** @description the refused files, at most 100 */
                 fileIds: string[];
                 /** @description how many more were refused and not listed */
                 moreFileIds: number;
+            } | {
+                /** @description what the scanner found, e.g. Win.Test.EICAR_HDB-1 */
+                signature: string;
             };
         };
         /** FileRecord */
@@ -1676,6 +1678,18 @@ export type components = {
                 width?: number;
                 /** @description images and videos: height in pixels as displayed, once summarized */
                 height?: number;
+                /** @description the malware scanner verdict on these bytes (issue 42); absent when not scanned (no COFFER_SCAN_URL, scan=off, or before scanning) */
+                scan?: {
+                    result: "clean" | "skipped";
+                    /** @description the scanner, e.g. ClamAV 1.4.6 */
+                    engine?: string;
+                    /** @description the signature database's version and date */
+                    signatures?: string;
+                    /** @description skipped: past the scanner limit (scanOversize=allow) or the scanner did not answer (COFFER_SCAN_FAIL_OPEN) */
+                    reason?: "oversize" | "unavailable";
+                    /** Format: date-time */
+                    scannedAt: string;
+                };
                 /** @description images and videos: a ThumbHash (base64) of the image (a video's poster frame), for a page to paint while the image or its rendition loads */
                 placeholder?: string;
                 /** @description videos: the duration in seconds (millisecond precision), once probed */
@@ -1945,6 +1959,18 @@ export type components = {
                 width?: number;
                 /** @description images and videos: height in pixels as displayed, once summarized */
                 height?: number;
+                /** @description the malware scanner verdict on these bytes (issue 42); absent when not scanned (no COFFER_SCAN_URL, scan=off, or before scanning) */
+                scan?: {
+                    result: "clean" | "skipped";
+                    /** @description the scanner, e.g. ClamAV 1.4.6 */
+                    engine?: string;
+                    /** @description the signature database's version and date */
+                    signatures?: string;
+                    /** @description skipped: past the scanner limit (scanOversize=allow) or the scanner did not answer (COFFER_SCAN_FAIL_OPEN) */
+                    reason?: "oversize" | "unavailable";
+                    /** Format: date-time */
+                    scannedAt: string;
+                };
                 /** @description images and videos: a ThumbHash (base64) of the image (a video's poster frame), for a page to paint while the image or its rendition loads */
                 placeholder?: string;
                 /** @description videos: the duration in seconds (millisecond precision), once probed */
@@ -5796,7 +5822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: BODY_TOO_LARGE, QUOTA_EXCEEDED */
+            /** @description Error: BODY_TOO_LARGE, FILE_TOO_LARGE, QUOTA_EXCEEDED */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5807,6 +5833,15 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_INFECTED */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5832,7 +5867,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: UNAVAILABLE */
+            /** @description Error: SCANNER_UNAVAILABLE, UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7797,7 +7832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: BODY_TOO_LARGE, QUOTA_EXCEEDED */
+            /** @description Error: BODY_TOO_LARGE, FILE_TOO_LARGE, QUOTA_EXCEEDED */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -7808,6 +7843,15 @@ export interface operations {
             };
             /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_INFECTED */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7833,7 +7877,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: UNAVAILABLE */
+            /** @description Error: SCANNER_UNAVAILABLE, UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8971,6 +9015,18 @@ export interface operations {
                                 width?: number;
                                 /** @description images and videos: height in pixels as displayed, once summarized */
                                 height?: number;
+                                /** @description the malware scanner verdict on these bytes (issue 42); absent when not scanned (no COFFER_SCAN_URL, scan=off, or before scanning) */
+                                scan?: {
+                                    result: "clean" | "skipped";
+                                    /** @description the scanner, e.g. ClamAV 1.4.6 */
+                                    engine?: string;
+                                    /** @description the signature database's version and date */
+                                    signatures?: string;
+                                    /** @description skipped: past the scanner limit (scanOversize=allow) or the scanner did not answer (COFFER_SCAN_FAIL_OPEN) */
+                                    reason?: "oversize" | "unavailable";
+                                    /** Format: date-time */
+                                    scannedAt: string;
+                                };
                                 /** @description images and videos: a ThumbHash (base64) of the image (a video's poster frame), for a page to paint while the image or its rendition loads */
                                 placeholder?: string;
                                 /** @description videos: the duration in seconds (millisecond precision), once probed */
@@ -11490,6 +11546,15 @@ export interface operations {
             };
             /** @description Error: CONTENT_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_INFECTED */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,6 +21,7 @@ export const eventTypes = [
   'file.released',
   'file.quarantined',
   'file.quarantine_released',
+  'file.infected',
   'upload.expired',
   'folder.moved',
   'folder.deleted',

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ContentCheckStream } from './content-check-stream.ts';
 import { toContentType } from './content-type.ts';
@@ -20,6 +20,8 @@ export async function checkUploadBody(
   file: FileRecord,
   body: Readable,
   sentContentType: string | undefined,
+  /** The malware scanner's tap (issue 42): the same read of the body feeds it. */
+  tap?: Transform,
 ): Promise<{ contentType: string; check: ContentCheckStream }> {
   const { declared } = file;
   assertDeclaredType(declared.contentType, sentContentType);
@@ -45,6 +47,6 @@ export async function checkUploadBody(
     sha256: options.hashes.open(),
   });
   // The check's own failure reaches the store through the stream; this only stops a rejection going unheard.
-  pipeline(whole, check).catch(() => {});
+  (tap ? pipeline(whole, tap, check) : pipeline(whole, check)).catch(() => {});
   return { contentType, check };
 }

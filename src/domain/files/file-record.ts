@@ -1,4 +1,5 @@
 /** A file's record as the domain sees it (spec 2.1): its ACL, content, upload state and links generation. */
+import type { ScanRecord } from '../admission/scan-record.ts';
 import type { CustomData } from './custom-data.ts';
 
 export type AclScope = 'user' | 'role';
@@ -30,6 +31,8 @@ export type PendingUpload = {
   checksumSha256?: string | null;
   /** The CRC-32 (uint32) of the bytes, computed while they streamed; null: not known. */
   crc32?: number | null;
+  /** The malware scanner's verdict on these bytes (issue 42), once reached; null: not yet, or not scanned. */
+  scan?: ScanRecord | null;
 };
 
 /**
@@ -103,6 +106,8 @@ export type FileRecord = {
   hold: FileHold | null;
   /** Set while a re-scan's hit keeps the file's bytes from everyone (issue 42, item 2); else null. */
   quarantine: FileQuarantineState | null;
+  /** The malware scanner's verdict on the content's bytes (issue 42, `meta.scan`); null: not scanned. */
+  scan: ScanRecord | null;
 };
 
 export type FileHold = { reason: string; heldAt: Date; heldBy: string };

@@ -1,3 +1,4 @@
+import type { ScanRecord } from '../admission/scan-record.ts';
 import type { NewEvent } from '../events/event.ts';
 import type { CustomData } from './custom-data.ts';
 import type {
@@ -82,7 +83,19 @@ export interface FileRepository {
     id: string,
     upload: PendingUpload,
     quotas?: QuotaLimits,
+    event?: NewEvent,
   ): Promise<{ replaced: string | null } | 'verified' | 'missing'>;
+  /**
+   * Takes `upload` (bytes judged by the malware scanner, issue 42) as the pending upload only
+   * while the record is unverified, its pending upload is still `expected` (null: none) and has
+   * no verdict yet, writing `event` with it; false when another upload or verify came first.
+   */
+  recordUpload(
+    id: string,
+    expected: string | null,
+    upload: PendingUpload,
+    event?: NewEvent,
+  ): Promise<boolean>;
   /**
    * Marks the file verified and pins `blobVersion`, only while the file is unverified and its
    * pending upload is still `pendingVersion` (null: none, as in direct-upload mode); bumps
@@ -96,6 +109,8 @@ export interface FileRepository {
       content: FileContentInfo;
       /** The CRC-32 of the pinned bytes; null or absent when not known. */
       contentCrc32?: number | null;
+      /** The malware scanner's verdict on the pinned bytes (issue 42); null or absent: not scanned. */
+      scan?: ScanRecord | null;
       pendingVersion: string | null;
       event?: NewEvent;
     },

@@ -1,8 +1,12 @@
 import type { Readable } from 'node:stream';
+import { fileInfected } from '../../errors/admission-errors.ts';
 import { alreadyVerified, etagMismatch, fileNotFound, uploadMissing } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
+import { admitUpload, toInfectedEvent } from '../admission/admit-upload.ts';
+import type { ScanGate } from '../admission/scan-gate.ts';
 import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
+import type { NewEvent } from '../events/event.ts';
 import { toFileEvent } from '../events/file-events.ts';
 import { assertActsForUser } from '../identity/service-keys.ts';
 import { newId } from '../ids.ts';
@@ -34,6 +38,8 @@ export type FileUploadsOptions = FileStores & {
   directUploads?: boolean;
   /** Told after the fact (metrics); must not throw. */
   events?: FileEvents;
+  /** The malware gate (issue 42): scans uploads before verify; absent: nothing is scanned. */
+  scans?: ScanGate;
 };
 
 /** What the uploads report as they happen: an upload's bytes committed, an upload verified. */
@@ -150,7 +156,8 @@ export class FileUploads {
   ): Promise<StoredBlob> {
     const file = await getLinkedFile(this.#o, link, 'upload');
     if (file.verified) throw alreadyVerified();
-    const { contentType, check } = await checkUploadBody(this.#o, file, body, sentContentType);
+    const tap = await this.#o.scans?.tapUpload(file.projectId, file.declared.sizeBytes);
+    const { contentType, check } = await checkUploadBody(this.#o, file, body, sentContentType, tap);
     const key = toStorageKey(file);
     const stored = await this.#o.blobs.put(key, check, {
       contentType,
@@ -167,20 +174,37 @@ export class FileUploads {
       lastModified: stored.lastModified,
       checksumSha256: check.checksumSha256,
       crc32: check.crc32,
+      scan: await tap?.verdict().catch(async (error: unknown) => {
+        await this.#discard(key, stored.version);
+        throw error;
+      }),
     };
     const quotas = await this.#o.limits.quotasOf(file.projectId);
-    const replaced = await this.#commitUpload(file, upload, quotas).catch(async (error: unknown) => {
-      await this.#discard(key, stored.version);
-      throw error;
-    });
+    const infected = upload.scan?.result === 'infected' ? this.#infectedEvent(file, upload) : undefined;
+    const replaced = await this.#commitUpload(file, upload, quotas, infected).catch(
+      async (error: unknown) => {
+        await this.#discard(key, stored.version);
+        throw error;
+      },
+    );
     this.#o.events?.uploadCommitted(stored.sizeBytes);
     if (replaced) await this.#discard(key, replaced);
+    // Infected bytes are recorded as judged (verify answers FILE_INFECTED too) and go at once.
+    if (upload.scan?.result === 'infected') {
+      await this.#discard(key, stored.version);
+      throw fileInfected(upload.scan.signature);
+    }
     return stored;
   }
 
   /** Commits the upload to the record; answers the version it replaced. */
-  async #commitUpload(file: FileRecord, upload: PendingUpload, quotas: QuotaLimits): Promise<string | null> {
-    const outcome = await this.#o.files.commitUpload(file.id, upload, quotas);
+  async #commitUpload(
+    file: FileRecord,
+    upload: PendingUpload,
+    quotas: QuotaLimits,
+    event?: NewEvent,
+  ): Promise<string | null> {
+    const outcome = await this.#o.files.commitUpload(file.id, upload, quotas, event);
     if (outcome === 'verified') throw alreadyVerified();
     if (outcome === 'missing') throw fileNotFound();
     return outcome.replaced;
@@ -200,7 +224,18 @@ export class FileUploads {
     const pinned = file.pendingUpload ?? (await adoptDirectUpload(this.#o, file, wanted));
     if (!pinned) throw uploadMissing();
     if (pinned.etag !== wanted) throw etagMismatch();
-    const verified = await this.#markVerified(principal, file, pinned);
+    const scan = await admitUpload({
+      gate: this.#o.scans,
+      projectId: file.projectId,
+      blobs: this.#o.blobs,
+      key: toStorageKey(file),
+      pinned,
+      adopted: !file.pendingUpload,
+      record: (judged, event) =>
+        this.#o.files.recordUpload(file.id, file.pendingUpload?.blobVersion ?? null, judged, event),
+      infectedEvent: (verdict) => this.#infectedEvent(file, { ...pinned, scan: verdict }, principal),
+    });
+    const verified = await this.#markVerified(principal, file, { ...pinned, scan });
     if (verified) {
       this.#o.events?.uploadVerified();
       return verified;
@@ -240,6 +275,7 @@ export class FileUploads {
           },
           // Bytes adopted from a direct upload never passed through Coffer: none (null).
           contentCrc32: pinned.crc32 ?? null,
+          scan: pinned.scan ?? null,
           pendingVersion: file.pendingUpload?.blobVersion ?? null,
           event,
         },
@@ -251,6 +287,10 @@ export class FileUploads {
         if (!file.pendingUpload) await this.#discard(toStorageKey(file), pinned.blobVersion);
         throw error;
       });
+  }
+
+  #infectedEvent(file: FileRecord, upload: PendingUpload, by?: Principal): NewEvent {
+    return toInfectedEvent(file, upload, by, this.#o.clock.now());
   }
 
   #discard(key: string, version: string): Promise<void> {

@@ -1,3 +1,4 @@
+import type { ScanRecord } from '../admission/scan-record.ts';
 import type { FileContentInfo, PendingUpload, UploadContract } from '../files/file-record.ts';
 
 /**
@@ -13,6 +14,8 @@ export type FileVersion = {
   content: FileContentInfo;
   /** The CRC-32 (uint32) of its bytes; null when not known (as FileRecord.contentCrc32). */
   contentCrc32: number | null;
+  /** The malware scanner's verdict on its bytes (issue 42); null: not scanned. */
+  scan: ScanRecord | null;
   createdAt: Date;
   createdBy: string;
   /** When another version became current. */

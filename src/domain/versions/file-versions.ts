@@ -77,6 +77,7 @@ export class FileVersions {
         content: { ...version.content, checksumSha256: version.content.checksumSha256 ?? null },
         // The same bytes: their CRC-32 travels with them.
         contentCrc32: version.contentCrc32,
+        scan: version.scan,
         createdBy: principal.userId,
       },
       {

@@ -1,3 +1,4 @@
+import type { ScanRecord } from '../admission/scan-record.ts';
 import type { NewEvent } from '../events/event.ts';
 import type { FileRecord, PendingUpload } from '../files/file-record.ts';
 import type { QuotaLimits } from '../files/storage-usage-repository.ts';
@@ -12,6 +13,8 @@ export type NewCurrentVersion = {
   content: { sizeBytes: number; contentType: string; lastModified: Date; checksumSha256: string | null };
   /** The CRC-32 of the bytes, which travels with them (null: not known). */
   contentCrc32: number | null;
+  /** The malware scanner's verdict on the bytes (issue 42), which travels with them too. */
+  scan: ScanRecord | null;
   createdBy: string;
 };
 
@@ -37,7 +40,15 @@ export interface VersionRepository {
     id: string,
     upload: PendingUpload,
     quotas?: QuotaLimits,
+    event?: NewEvent,
   ): Promise<{ replaced: string | null } | 'missing'>;
+  /** As FileRepository.recordUpload, for a new version's upload: false when its pending bytes changed. */
+  recordUpload(
+    id: string,
+    expected: string | null,
+    upload: PendingUpload,
+    event?: NewEvent,
+  ): Promise<boolean>;
   /**
    * Makes `current` the file's current version: the one it replaces becomes an earlier version,
    * the earliest beyond `versionsKept` are removed (their bytes answered), and `event` written.

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { fileInfected } from '../../errors/admission-errors.ts';
 import {
   etagMismatch,
   fileNotFound,
@@ -9,6 +10,7 @@ import {
   uploadNotFound,
 } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
+import { admitUpload, toInfectedEvent } from '../admission/admit-upload.ts';
 import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
 import { toFileEvent } from '../events/file-events.ts';
@@ -116,7 +118,8 @@ export class VersionUploads {
     const file = upload && (await this.#o.files.findById(upload.fileId));
     if (!upload || !file) throw uploadNotFound();
     const target = toUploadTarget(file, upload);
-    const { contentType, check } = await checkUploadBody(this.#o, target, body, sentContentType);
+    const tap = await this.#o.scans?.tapUpload(file.projectId, target.declared.sizeBytes);
+    const { contentType, check } = await checkUploadBody(this.#o, target, body, sentContentType, tap);
     const key = toStorageKey(target);
     const stored = await this.#o.blobs.put(key, check, {
       contentType,
@@ -132,9 +135,17 @@ export class VersionUploads {
       lastModified: stored.lastModified,
       checksumSha256: check.checksumSha256,
       crc32: check.crc32,
+      scan: await tap?.verdict().catch(async (error: unknown) => {
+        await discardBlob(this.#o.blobs, key, stored.version);
+        throw error;
+      }),
     };
+    const infected =
+      pending.scan?.result === 'infected'
+        ? toInfectedEvent(file, pending, undefined, this.#o.clock.now())
+        : undefined;
     const outcome = await this.#o.versions
-      .commitUpload(upload.id, pending, await this.#o.limits.quotasOf(file.projectId))
+      .commitUpload(upload.id, pending, await this.#o.limits.quotasOf(file.projectId), infected)
       .catch(async (error: unknown) => {
         await discardBlob(this.#o.blobs, key, stored.version);
         throw error;
@@ -144,6 +155,11 @@ export class VersionUploads {
       throw uploadNotFound();
     }
     if (outcome.replaced) await discardBlob(this.#o.blobs, key, outcome.replaced);
+    // Infected bytes are recorded as judged (verify answers FILE_INFECTED too) and go at once.
+    if (pending.scan?.result === 'infected') {
+      await discardBlob(this.#o.blobs, key, stored.version);
+      throw fileInfected(pending.scan.signature);
+    }
     return stored;
   }
 
@@ -172,6 +188,18 @@ export class VersionUploads {
       await discardAdopted();
       throw etagMismatch();
     }
+    const scan = await admitUpload({
+      gate: this.#o.scans,
+      projectId: file.projectId,
+      blobs: this.#o.blobs,
+      key: toStorageKey(target),
+      pinned,
+      adopted,
+      record: (judged, event) =>
+        this.#o.versions.recordUpload(upload.id, upload.pendingUpload?.blobVersion ?? null, judged, event),
+      infectedEvent: (verdict) =>
+        toInfectedEvent(file, { ...pinned, scan: verdict }, principal, this.#o.clock.now()),
+    });
     const now = this.#o.clock.now();
     const { versionsKept } = await this.#o.settingsOf(file.projectId);
     const outcome = await this.#o.versions
@@ -189,6 +217,7 @@ export class VersionUploads {
             checksumSha256: pinned.checksumSha256 ?? null,
           },
           contentCrc32: pinned.crc32 ?? null,
+          scan,
           createdBy: principal.userId,
         },
         {

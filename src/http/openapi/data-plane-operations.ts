@@ -19,6 +19,7 @@ export const dataPlaneOperations: Record<string, Operation> = {
       'FILE_TOO_LARGE',
       'REQUEST_TIMEOUT',
       'STORAGE_FULL',
+      'FILE_INFECTED',
     ],
     requestBody: uploadBody,
     success: {

@@ -35,6 +35,28 @@ export const FileMetaSchema = Type.Object(
     height: Type.Optional(
       Type.Integer({ description: 'images and videos: height in pixels as displayed, once summarized' }),
     ),
+    scan: Type.Optional(
+      Type.Object(
+        {
+          result: Type.Union([Type.Literal('clean'), Type.Literal('skipped')]),
+          engine: Type.Optional(Type.String({ description: 'the scanner, e.g. ClamAV 1.4.6' })),
+          signatures: Type.Optional(
+            Type.String({ description: "the signature database's version and date" }),
+          ),
+          reason: Type.Optional(
+            Type.Union([Type.Literal('oversize'), Type.Literal('unavailable')], {
+              description:
+                'skipped: past the scanner limit (scanOversize=allow) or the scanner did not answer (COFFER_SCAN_FAIL_OPEN)',
+            }),
+          ),
+          scannedAt: Type.String({ format: 'date-time' }),
+        },
+        {
+          description:
+            'the malware scanner verdict on these bytes (issue 42); absent when not scanned (no COFFER_SCAN_URL, scan=off, or before scanning)',
+        },
+      ),
+    ),
     placeholder: Type.Optional(
       Type.String({
         description:
@@ -182,13 +204,19 @@ export const ErrorSchema = Type.Object(
     code: Type.String(),
     message: Type.String(),
     details: Type.Optional(
-      Type.Object(
-        {
-          fileIds: Type.Array(Type.String(), { description: 'the refused files, at most 100' }),
-          moreFileIds: Type.Integer({ description: 'how many more were refused and not listed' }),
-        },
-        { description: 'a call about many files (POST /api/v1/archives): the ones it refused' },
-      ),
+      Type.Union([
+        Type.Object(
+          {
+            fileIds: Type.Array(Type.String(), { description: 'the refused files, at most 100' }),
+            moreFileIds: Type.Integer({ description: 'how many more were refused and not listed' }),
+          },
+          { description: 'a call about many files (POST /api/v1/archives): the ones it refused' },
+        ),
+        Type.Object(
+          { signature: Type.String({ description: 'what the scanner found, e.g. Win.Test.EICAR_HDB-1' }) },
+          { description: 'FILE_INFECTED (issue 42): the malware signature the scanner found' },
+        ),
+      ]),
     ),
   },
   { title: 'Error' },

@@ -30,6 +30,7 @@ function record(): FileRecord {
     contentVersion: { id: 'f1', createdAt: new Date(1000), createdBy: 'u1' },
     hold: null,
     quarantine: null,
+    scan: null,
   };
 }
 

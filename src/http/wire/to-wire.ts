@@ -40,6 +40,7 @@ function buildFileView(file: FileRecord): FileRecordView {
           ...(file.content.checksumSha256 && { ChecksumSHA256: file.content.checksumSha256 }),
           ...(file.image && { width: file.image.width, height: file.image.height }),
           ...(file.image?.placeholder && { placeholder: file.image.placeholder }),
+          ...(file.scan && file.scan.result !== 'infected' && { scan: file.scan }),
           ...(file.image?.video && {
             durationSeconds: file.image.video.durationSeconds,
             videoCodec: file.image.video.videoCodec,

@@ -41,6 +41,7 @@ import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
 import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
 import { uploadContracts } from './upload-contracts.ts';
+import { uploadScans } from './upload-scans.ts';
 import { userIdentities } from './user-identities.ts';
 import { versionsAndTrash } from './versions-and-trash.ts';
 
@@ -90,6 +91,7 @@ const migrations: Record<string, Migration> = {
   '0042_session_details': sessionDetails,
   '0040_passkeys': passkeys,
   '0044_file_quarantine': fileQuarantine,
+  '0043_upload_scans': uploadScans,
 };
 
 /** The names of every migration, in the order they run. */

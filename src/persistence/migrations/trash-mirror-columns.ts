@@ -56,6 +56,8 @@ export const contentCrc32Columns = ['content_crc32', 'upload_crc32'] as const;
 
 /** The columns migration 0044 (file-quarantine.ts) added to `files` and `trashed_files`. */
 export const quarantineColumns = ['quarantined_at', 'quarantine_signature', 'quarantine_version_id'] as const;
+/** The columns migration 0043 (upload-scans.ts) added to `files` and `trashed_files`. */
+export const uploadScanColumns = ['content_scan', 'upload_scan'] as const;
 
 /**
  * The columns `trashed_files` mirrors from `files`: every column but the generated
@@ -68,6 +70,7 @@ export const mirroredFileColumns = [
   ...mediaMetaColumns,
   ...contentCrc32Columns,
   ...quarantineColumns,
+  ...uploadScanColumns,
 ] as const;
 
 /** Every column of `files` but the generated one is mirrored (a type error names any left out). */

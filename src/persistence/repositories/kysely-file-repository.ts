@@ -21,7 +21,7 @@ import type { QuotaLimits } from '../../domain/files/storage-usage-repository.ts
 import type { DatabaseSchema } from '../database-schema.ts';
 import { insertEvents } from './events/insert-events.ts';
 import { browseFiles } from './files/browse-files.ts';
-import { commitUpload } from './files/commit-upload.ts';
+import { commitUpload, recordUpload } from './files/commit-upload.ts';
 import { createCopy, type NewCopy } from './files/create-copy.ts';
 import { createFile } from './files/create-file.ts';
 import { deleteExpiredUnverified } from './files/delete-expired-unverified.ts';
@@ -201,8 +201,18 @@ export class KyselyFileRepository implements FileRepository {
     id: string,
     upload: PendingUpload,
     quotas?: QuotaLimits,
+    event?: NewEvent,
   ): Promise<{ replaced: string | null } | 'verified' | 'missing'> {
-    return commitUpload((work) => writeTransaction(this.#db, work), id, upload, quotas);
+    return commitUpload((work) => writeTransaction(this.#db, work), id, upload, quotas, event);
+  }
+
+  recordUpload(
+    id: string,
+    expected: string | null,
+    upload: PendingUpload,
+    event?: NewEvent,
+  ): Promise<boolean> {
+    return recordUpload((work) => writeTransaction(this.#db, work), id, expected, upload, event);
   }
 
   markVerified(

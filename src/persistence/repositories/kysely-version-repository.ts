@@ -11,7 +11,7 @@ import type {
 import type { DatabaseSchema } from '../database-schema.ts';
 import { insertEvents } from './events/insert-events.ts';
 import { assertUsageWithin } from './storage-usage-check.ts';
-import { commitVersionUpload } from './versions/commit-version-upload.ts';
+import { commitVersionUpload, recordVersionUpload } from './versions/commit-version-upload.ts';
 import { promoteVersion } from './versions/promote-version.ts';
 import { pruneOlderThan } from './versions/prune-versions.ts';
 import { toFileVersion, toVersionUpload, toVersionUploadRow } from './versions/version-rows.ts';
@@ -48,8 +48,18 @@ export class KyselyVersionRepository implements VersionRepository {
     id: string,
     upload: PendingUpload,
     quotas?: QuotaLimits,
+    event?: NewEvent,
   ): Promise<{ replaced: string | null } | 'missing'> {
-    return commitVersionUpload(this.#db, id, upload, quotas);
+    return commitVersionUpload(this.#db, id, upload, quotas, event);
+  }
+
+  recordUpload(
+    id: string,
+    expected: string | null,
+    upload: PendingUpload,
+    event?: NewEvent,
+  ): Promise<boolean> {
+    return recordVersionUpload(this.#db, id, expected, upload, event);
   }
 
   promote(

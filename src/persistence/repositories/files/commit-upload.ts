@@ -1,5 +1,8 @@
+import { toScanText } from '../../../domain/admission/scan-record.ts';
+import type { NewEvent } from '../../../domain/events/event.ts';
 import type { PendingUpload } from '../../../domain/files/file-record.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
+import { insertEvents } from '../events/insert-events.ts';
 import type { TransactionRunner } from '../group-commit.ts';
 import { assertUsageWithin } from '../storage-usage-check.ts';
 
@@ -9,6 +12,7 @@ export function commitUpload(
   id: string,
   upload: PendingUpload,
   quotas?: QuotaLimits,
+  event?: NewEvent,
 ): Promise<{ replaced: string | null } | 'verified' | 'missing'> {
   return transact(async (trx) => {
     // A no-op update first: it locks the row (PostgreSQL; SQLite's BEGIN IMMEDIATE holds the
@@ -32,19 +36,8 @@ export function commitUpload(
       const now = await trx.selectFrom('files').select('verified').where('id', '=', id).executeTakeFirst();
       return now === undefined ? 'missing' : 'verified';
     }
-    await trx
-      .updateTable('files')
-      .set({
-        upload_blob_version: upload.blobVersion,
-        upload_etag: upload.etag,
-        upload_size_bytes: upload.sizeBytes,
-        upload_content_type: upload.contentType,
-        upload_last_modified: upload.lastModified.getTime(),
-        upload_sha256: upload.checksumSha256 ?? null,
-        upload_crc32: upload.crc32 ?? null,
-      })
-      .where('id', '=', id)
-      .execute();
+    await trx.updateTable('files').set(toUploadColumns(upload)).where('id', '=', id).execute();
+    await insertEvents(trx, [event]);
     const countedBefore = Number(current.upload_size_bytes ?? current.expected_size_bytes ?? 0);
     if (quotas && upload.sizeBytes > countedBefore) {
       const owner = { projectId: current.project_id, userId: current.creator_id };
@@ -52,4 +45,48 @@ export function commitUpload(
     }
     return { replaced: current.upload_blob_version };
   });
+}
+
+/**
+ * FileRepository.recordUpload: `upload` (the same bytes with the scanner's verdict, issue 42)
+ * becomes the pending upload only while the record is unverified and its pending upload is
+ * still `expected` (null: none, a direct upload's); the event is written with it. False when
+ * another upload or verify came first.
+ */
+export function recordUpload(
+  transact: TransactionRunner,
+  id: string,
+  expected: string | null,
+  upload: PendingUpload,
+  event?: NewEvent,
+): Promise<boolean> {
+  return transact(async (trx) => {
+    const updated = await trx
+      .updateTable('files')
+      .set(toUploadColumns(upload))
+      .where('id', '=', id)
+      .where('verified', '=', 0)
+      .where((eb) =>
+        expected === null ? eb('upload_blob_version', 'is', null) : eb('upload_blob_version', '=', expected),
+      )
+      // A verdict is recorded once: racing verifies that scanned the same bytes record nothing more.
+      .where('upload_scan', 'is', null)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) return false;
+    await insertEvents(trx, [event]);
+    return true;
+  });
+}
+
+function toUploadColumns(upload: PendingUpload) {
+  return {
+    upload_blob_version: upload.blobVersion,
+    upload_etag: upload.etag,
+    upload_size_bytes: upload.sizeBytes,
+    upload_content_type: upload.contentType,
+    upload_last_modified: upload.lastModified.getTime(),
+    upload_sha256: upload.checksumSha256 ?? null,
+    upload_crc32: upload.crc32 ?? null,
+    upload_scan: toScanText(upload.scan),
+  };
 }

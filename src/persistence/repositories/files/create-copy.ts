@@ -64,6 +64,8 @@ export async function createCopy(
         quarantined_at: _qAt,
         quarantine_signature: _qSig,
         quarantine_version_id: _qVersion,
+        content_scan,
+        upload_scan: _uploadScan,
         ...copied
       } = source;
       const row = {
@@ -86,6 +88,9 @@ export async function createCopy(
       // So does the CRC-32 of the same bytes (issue 40), when known.
       if (content_crc32 !== null)
         await trx.updateTable('files').set({ content_crc32 }).where('id', '=', copy.id).execute();
+      // And the scanner's verdict (issue 42): the same bytes, the same verdict; a copy is never unscanned.
+      if (content_scan !== null)
+        await trx.updateTable('files').set({ content_scan }).where('id', '=', copy.id).execute();
       await inserts.insertCreatorAcl(trx, copy.id, copy.creatorId, copy.projectId, row.created_at);
       // The quotas are judged here, after the insert moved the usage rows (locked until commit),
       // not only before the write: concurrent copies on any worker or node cannot all pass a
@@ -97,7 +102,7 @@ export async function createCopy(
       await insertEvents(trx, [event]);
       const folderAcl = (await findFolderAcls(trx, [row])).get(row.id) ?? [];
       const file = toFileRecord(
-        { ...row, ...noVersionsNorHold, ...probe, content_crc32 },
+        { ...row, ...noVersionsNorHold, ...probe, content_crc32, content_scan },
         [{ scope: 'user', identifier: copy.creatorId }],
         folderAcl,
       );

@@ -57,7 +57,7 @@ export async function createFile(
 
 /**
  * A new record's columns that its insert leaves to their defaults (null): first version, no
- * hold, no video probe, no CRC-32 yet, not quarantined. Kept out of toNewFileRow, which tests of older migrations insert.
+ * hold, no video probe, no CRC-32 nor scan yet, not quarantined. Kept out of toNewFileRow, which tests of older migrations insert.
  */
 export const noVersionsNorHold = {
   version_id: null,
@@ -74,6 +74,8 @@ export const noVersionsNorHold = {
   quarantined_at: null,
   quarantine_signature: null,
   quarantine_version_id: null,
+  content_scan: null,
+  upload_scan: null,
 } as const;
 
 /** The row of a new, unverified record: every column, in the same order on every call (it is prepared). */

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { toScanRecord } from '../../../domain/admission/scan-record.ts';
 import type { CustomData } from '../../../domain/files/custom-data.ts';
 import type {
   AclEntry,
@@ -149,6 +150,7 @@ export function toFileRecord(row: FileRow, acl: AclEntry[], folderAcl: FolderAcl
             quarantinedAt: new Date(Number(row.quarantined_at)),
             versionId: row.quarantine_version_id ?? row.id,
           },
+    scan: toScanRecord(row.content_scan),
   };
 }
 
@@ -171,6 +173,8 @@ function toPendingUpload(row: FileRow): PendingUpload | null {
     lastModified: new Date(upload_last_modified),
     checksumSha256: row.upload_sha256,
     crc32: row.upload_crc32 === null ? null : Number(row.upload_crc32),
+    // Only when scanned (issue 42): a pending upload without a verdict reads as it always did.
+    ...(row.upload_scan !== null && { scan: toScanRecord(row.upload_scan) }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { toScanText } from '../../../domain/admission/scan-record.ts';
 import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { FileRepository } from '../../../domain/files/file-repository.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
@@ -18,7 +19,7 @@ export function markVerified(
   now: Date,
   quotas?: QuotaLimits,
 ): Promise<FileRecord | undefined> {
-  const { blobVersion, etag, content, contentCrc32, pendingVersion, event } = verification;
+  const { blobVersion, etag, content, contentCrc32, scan, pendingVersion, event } = verification;
   return transact(async (trx) => {
     const updated = await trx
       .updateTable('files')
@@ -38,6 +39,8 @@ export function markVerified(
         upload_sha256: null,
         content_crc32: contentCrc32 ?? null,
         upload_crc32: null,
+        content_scan: toScanText(scan),
+        upload_scan: null,
         // An image waits for its summary (dimensions, placeholder), made off the request path.
         image_summary_due: isSummarizedType(content.contentType) ? 1 : 0,
         version: eb('version', '+', 1),

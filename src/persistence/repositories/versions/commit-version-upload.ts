@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
+import { toScanText } from '../../../domain/admission/scan-record.ts';
+import type { NewEvent } from '../../../domain/events/event.ts';
 import type { PendingUpload } from '../../../domain/files/file-record.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
+import { insertEvents } from '../events/insert-events.ts';
 import { assertUsageWithin } from '../storage-usage-check.ts';
 import { writeTransaction } from '../write-transaction.ts';
 
@@ -16,6 +19,7 @@ export function commitVersionUpload(
   id: string,
   upload: PendingUpload,
   quotas?: QuotaLimits,
+  event?: NewEvent,
 ): Promise<{ replaced: string | null } | 'missing'> {
   return writeTransaction(db, async (trx) => {
     const current = await trx
@@ -31,19 +35,8 @@ export function commitVersionUpload(
       ])
       .executeTakeFirst();
     if (current === undefined) return 'missing';
-    await trx
-      .updateTable('version_uploads')
-      .set({
-        upload_blob_version: upload.blobVersion,
-        upload_etag: upload.etag,
-        upload_size_bytes: upload.sizeBytes,
-        upload_content_type: upload.contentType,
-        upload_last_modified: upload.lastModified.getTime(),
-        upload_sha256: upload.checksumSha256 ?? null,
-        upload_crc32: upload.crc32 ?? null,
-      })
-      .where('id', '=', id)
-      .execute();
+    await trx.updateTable('version_uploads').set(toUploadColumns(upload)).where('id', '=', id).execute();
+    await insertEvents(trx, [event]);
     const countedBefore = Number(current.upload_size_bytes ?? current.expected_size_bytes ?? 0);
     if (quotas && upload.sizeBytes > countedBefore) {
       const owner = { projectId: current.project_id, userId: current.creator_id };
@@ -51,4 +44,42 @@ export function commitVersionUpload(
     }
     return { replaced: current.upload_blob_version };
   });
+}
+
+/** VersionRepository.recordUpload: `upload` replaces the pending bytes only while they are still `expected`. */
+export function recordVersionUpload(
+  db: Kysely<DatabaseSchema>,
+  id: string,
+  expected: string | null,
+  upload: PendingUpload,
+  event?: NewEvent,
+): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    const updated = await trx
+      .updateTable('version_uploads')
+      .set(toUploadColumns(upload))
+      .where('id', '=', id)
+      .where((eb) =>
+        expected === null ? eb('upload_blob_version', 'is', null) : eb('upload_blob_version', '=', expected),
+      )
+      // A verdict is recorded once: racing verifies that scanned the same bytes record nothing more.
+      .where('upload_scan', 'is', null)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) return false;
+    await insertEvents(trx, [event]);
+    return true;
+  });
+}
+
+function toUploadColumns(upload: PendingUpload) {
+  return {
+    upload_blob_version: upload.blobVersion,
+    upload_etag: upload.etag,
+    upload_size_bytes: upload.sizeBytes,
+    upload_content_type: upload.contentType,
+    upload_last_modified: upload.lastModified.getTime(),
+    upload_sha256: upload.checksumSha256 ?? null,
+    upload_crc32: upload.crc32 ?? null,
+    upload_scan: toScanText(upload.scan),
+  };
 }

@@ -1,4 +1,5 @@
 import type { ControlledTransaction, Kysely } from 'kysely';
+import { toScanText } from '../../../domain/admission/scan-record.ts';
 import type { NewEvent } from '../../../domain/events/event.ts';
 import type { FileRecord } from '../../../domain/files/file-record.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
@@ -99,6 +100,7 @@ async function promote(
       content_last_modified: Number(locked.content_last_modified ?? now),
       content_sha256: locked.content_sha256,
       content_crc32: locked.content_crc32,
+      content_scan: locked.content_scan,
       created_at: Number(locked.version_created_at ?? locked.created_at),
       created_by: locked.version_created_by ?? locked.creator_id,
       noncurrent_at: now,
@@ -116,6 +118,7 @@ async function promote(
       content_last_modified: content.lastModified.getTime(),
       content_sha256: content.checksumSha256,
       content_crc32: current.contentCrc32,
+      content_scan: toScanText(current.scan),
       version_id: current.versionId === locked.id ? null : current.versionId,
       version_created_at: now,
       version_created_by: current.createdBy,

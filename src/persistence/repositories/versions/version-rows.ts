@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { toScanRecord, toScanText } from '../../../domain/admission/scan-record.ts';
 import type { FileVersion, VersionUpload } from '../../../domain/versions/file-version.ts';
 import type { FileVersionsTable, VersionUploadsTable } from '../../database-schema.ts';
 
@@ -16,6 +17,7 @@ export function toFileVersion(row: Selectable<FileVersionsTable>): FileVersion {
       checksumSha256: row.content_sha256,
     },
     contentCrc32: row.content_crc32 === null ? null : Number(row.content_crc32),
+    scan: toScanRecord(row.content_scan),
     createdAt: new Date(Number(row.created_at)),
     createdBy: row.created_by,
     noncurrentAt: new Date(Number(row.noncurrent_at)),
@@ -50,6 +52,7 @@ export function toVersionUpload(row: Selectable<VersionUploadsTable>): VersionUp
           lastModified: new Date(Number(row.upload_last_modified)),
           checksumSha256: row.upload_sha256,
           crc32: row.upload_crc32 === null ? null : Number(row.upload_crc32),
+          ...(row.upload_scan !== null && { scan: toScanRecord(row.upload_scan) }),
         }
       : null,
     createdAt: new Date(Number(row.created_at)),
@@ -75,6 +78,7 @@ export function toVersionUploadRow(upload: VersionUpload): Selectable<VersionUpl
     upload_last_modified: pending?.lastModified.getTime() ?? null,
     upload_sha256: pending?.checksumSha256 ?? null,
     upload_crc32: pending?.crc32 ?? null,
+    upload_scan: toScanText(pending?.scan),
     created_at: upload.createdAt.getTime(),
   };
 }
