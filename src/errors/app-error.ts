@@ -16,6 +16,8 @@ export class AppError extends Error {
   readonly store?: StoreName;
   /** What the message cannot carry readably: the ids a many-file call refused (issue 40). */
   readonly details?: ErrorDetails;
+  /** Fields the body carries beside the usual ones (MFA_REQUIRED's `mfaToken` and `methods`, issue 41). */
+  readonly extra?: Readonly<Record<string, unknown>>;
 
   constructor(
     code: ErrorCode,
@@ -27,6 +29,7 @@ export class AppError extends Error {
       /** Where one code answers two statuses (INVALID_TOKEN: 401 for a bearer token, 400 for a mail's). */
       statusCode?: number;
       details?: ErrorDetails;
+      extra?: Record<string, unknown>;
     } = {},
   ) {
     super(message, { cause: options.cause });
@@ -36,6 +39,7 @@ export class AppError extends Error {
     this.headers = options.headers ?? {};
     if (options.store !== undefined) this.store = options.store;
     if (options.details !== undefined) this.details = options.details;
+    if (options.extra !== undefined) this.extra = options.extra;
   }
 }
 

@@ -34,6 +34,8 @@ export const eventTypes = [
   'user.identity_linked',
   'user.identity_unlinked',
   'user.converted',
+  'user.mfa_enabled',
+  'user.mfa_disabled',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

@@ -22,6 +22,7 @@ import { folders } from './folders.ts';
 import { initialSchema } from './initial-schema.ts';
 import { mailOutbox } from './mail-outbox.ts';
 import { mediaMeta } from './media-meta.ts';
+import { mfa } from './mfa.ts';
 import { operators } from './operators.ts';
 import { projectSettings } from './project-settings.ts';
 import { rateLimitBuckets } from './rate-limit-buckets.ts';
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '0036_content_crc32': contentCrc32,
   '0037_search_indexes': searchIndexes,
   '0038_archives': archives,
+  '0039_mfa': mfa,
 };
 
 /** The names of every migration, in the order they run. */

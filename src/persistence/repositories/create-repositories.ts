@@ -19,6 +19,7 @@ import type { ServiceKeyRepository } from '../../domain/identity/service-key-rep
 import type { UserRepository } from '../../domain/identity/user-repository.ts';
 import type { SigningKeyRepository } from '../../domain/keys/signing-key-repository.ts';
 import type { MailQueue } from '../../domain/mail/mail-queue.ts';
+import type { MfaRepository } from '../../domain/mfa/mfa-repository.ts';
 import type { OperatorRepository } from '../../domain/operators/operator-repository.ts';
 import type { RateLimitRepository } from '../../domain/rate-limits/rate-limit-repository.ts';
 import type { ImageSummaryRepository } from '../../domain/renditions/image-summary-repository.ts';
@@ -58,6 +59,7 @@ import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.
 import { KyselyUserRepository } from './kysely-user-repository.ts';
 import { KyselyVersionRepository } from './kysely-version-repository.ts';
 import { KyselyWebhookRepository } from './kysely-webhook-repository.ts';
+import { KyselyMfaRepository } from './mfa/kysely-mfa-repository.ts';
 import { KyselyOAuthFlowRepository } from './sign-in/kysely-oauth-flow-repository.ts';
 import { KyselyUserIdentityRepository } from './sign-in/kysely-user-identity-repository.ts';
 import { KyselyTrashRepository } from './trash/kysely-trash-repository.ts';
@@ -100,6 +102,8 @@ export type Repositories = {
   trash: TrashRepository;
   /** ZIPs of many files, their layouts (issue 40). */
   archives: ArchiveRepository;
+  /** Second factors, recovery codes, MFA tokens (issue 41). */
+  mfa: MfaRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -136,5 +140,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     sharedWithMe: new KyselySharedWithMeRepository(db, fileViews),
     trash: new KyselyTrashRepository(db),
     archives: new KyselyArchiveRepository(db),
+    mfa: new KyselyMfaRepository(db),
   };
 }

@@ -101,6 +101,8 @@ export class KyselyProjectDeletionRepository implements ProjectDeletionRepositor
     // Sign-in rows name the project (a foreign key): identities and flows go first (issue 37).
     await this.#db.deleteFrom('user_identities').where('project_id', '=', projectId).execute();
     await this.#db.deleteFrom('oauth_flows').where('project_id', '=', projectId).execute();
+    for (const table of ['user_totp', 'recovery_codes', 'mfa_tokens'] as const)
+      await this.#db.deleteFrom(table).where('project_id', '=', projectId).execute();
     // Archives (issue 40) would only answer 410 now, but they name the project: they go too.
     const archives = this.#db.selectFrom('archives').select('id').where('project_id', '=', projectId);
     await this.#db.deleteFrom('archive_entries').where('archive_id', 'in', archives).execute();
