@@ -15,6 +15,7 @@ import type { IdentityProof, SecondFactorCheck } from '../identity/reauthenticat
 import { type ClientContext, type SignInMethod, toClientInfo } from '../identity/session-types.ts';
 import type { User, UserRepository } from '../identity/user-repository.ts';
 import type { MfaRepository } from './mfa-repository.ts';
+import { resetFactors } from './reset-factors.ts';
 import { secondFactorMethodsOf } from './second-factor-methods.ts';
 import type { SecretBox } from './secret-box.ts';
 import {
@@ -87,8 +88,7 @@ export class SecondFactors implements SecondFactorCheck {
 
   /** DELETE /user/mfa/totp, after a code or recovery code (checked and counted by the caller). */
   async removeTotp(user: User, by: Actor): Promise<boolean> {
-    const event = toUserEvent('user.mfa_disabled', by, user, this.#o.clock.now(), { method: 'totp' });
-    return this.#o.mfa.removeFactors(keyOf(user), event);
+    return resetFactors(this.#o.mfa, user, by, this.#o.clock.now());
   }
 
   /** Whether the user has a confirmed factor (the console's user view). */
@@ -148,7 +148,7 @@ export class SecondFactors implements SecondFactorCheck {
     const tokenHash = hashMfaToken(input.mfaToken);
     const found = await this.#o.mfa.findToken(tokenHash);
     const now = this.#o.clock.now().getTime();
-    if (!found || found.purpose !== 'mfa' || found.projectId !== project.id || found.expiresAt <= now)
+    if (found?.purpose !== 'mfa' || found.projectId !== project.id || found.expiresAt <= now)
       throw invalidMfaToken();
     const user = await this.#o.users.findById(project.id, found.userId);
     if (!user) throw invalidMfaToken();
@@ -173,7 +173,7 @@ export class SecondFactors implements SecondFactorCheck {
   ): Promise<{ user: User; issuedAt: number } | undefined> {
     const found = await this.#o.mfa.findToken(hashMfaToken(token));
     const now = this.#o.clock.now().getTime();
-    if (!found || found.purpose !== 'enrolment' || found.projectId !== project.id || found.expiresAt <= now)
+    if (found?.purpose !== 'enrolment' || found.projectId !== project.id || found.expiresAt <= now)
       return undefined;
     const user = await this.#o.users.findById(project.id, found.userId);
     return user?.enabled ? { user, issuedAt: found.createdAt } : undefined;

@@ -12,6 +12,7 @@ import { eventRoutes } from './events/events-routes.ts';
 import { fileRoutes } from './files/file-routes.ts';
 import { folderChangeRoutes } from './folders/folder-change-routes.ts';
 import { folderRoutes } from './folders/folder-routes.ts';
+import { mfaRoutes } from './mfa/mfa-routes.ts';
 import { multipartRoutes } from './multipart/multipart-routes.ts';
 import { signInRoutes } from './sign-in/sign-in-routes.ts';
 import { trashRoutes } from './trash/trash-routes.ts';
@@ -26,6 +27,7 @@ const routes = [
   ...signInRoutes,
   ...accountRoutes,
   ...userRoutes,
+  ...mfaRoutes,
   ...fileRoutes,
   ...versionRoutes,
   ...folderRoutes,
@@ -57,7 +59,7 @@ export async function controlPlane(app: TypedApp, services: Services): Promise<v
     projects: services.repositories.projects,
     serviceKeys: services.serviceKeys,
   });
-  installAuthenticate(app, { identity: services.identity });
+  installAuthenticate(app, { identity: services.identity, secondFactors: services.secondFactors });
   installNulTextGuard(app);
   for (const route of routes) route(app, services);
 }

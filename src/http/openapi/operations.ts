@@ -4,6 +4,7 @@ import { auditOperations } from './audit-operations.ts';
 import { dataPlaneOperations } from './data-plane-operations.ts';
 import { folderChangeOperations } from './folder-change-operations.ts';
 import { holdOperations } from './hold-operations.ts';
+import { mfaOperations } from './mfa-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { probeOperations } from './probe-operations.ts';
 import { signInOperations } from './sign-in-operations.ts';
@@ -23,7 +24,15 @@ export const operations: Record<string, Operation> = {
     description:
       'Exchanges an email and a password for an access token (one hour) and a refresh token (30 days). Failed attempts are rate-limited.',
     access: 'app',
-    errors: ['VALIDATION_FAILED', 'INVALID_LOGIN', 'ACCOUNT_DISABLED', 'EMAIL_NOT_VERIFIED', 'RATE_LIMITED'],
+    errors: [
+      'VALIDATION_FAILED',
+      'INVALID_LOGIN',
+      'ACCOUNT_DISABLED',
+      'EMAIL_NOT_VERIFIED',
+      'RATE_LIMITED',
+      'MFA_REQUIRED',
+      'MFA_ENROLMENT_REQUIRED',
+    ],
     success: { status: 200, component: 'LoginResult' },
   },
   'POST /api/v1/auth/signup': {
@@ -31,7 +40,7 @@ export const operations: Record<string, Operation> = {
     description:
       'Creates a user of the project with an email and a password, and answers as login does. A project may close signup (403 ACCESS_DENIED); passwords take 8 to 1024 characters and may not be common ones.',
     access: 'app',
-    errors: ['VALIDATION_FAILED', 'EMAIL_TAKEN', 'RATE_LIMITED', 'ACCESS_DENIED'],
+    errors: ['VALIDATION_FAILED', 'EMAIL_TAKEN', 'RATE_LIMITED', 'ACCESS_DENIED', 'MFA_ENROLMENT_REQUIRED'],
     success: { status: 200, component: 'LoginResult' },
   },
   'POST /api/v1/auth/signup/anonymous': {
@@ -244,6 +253,7 @@ export const operations: Record<string, Operation> = {
   ...trashOperations,
   ...archiveOperations,
   ...signInOperations,
+  ...mfaOperations,
   ...dataPlaneOperations,
   ...uploadOperations,
   ...accountOperations,
