@@ -83,6 +83,8 @@ export const endpoints = {
     exclusive: true,
   },
   getProfile: { method: 'GET', path: '/api/v1/user', group: 'account', okStatus: 200 },
+  // With the password: a pending enrolment, which nothing else sees (issue 41).
+  startTotp: { method: 'POST', path: '/api/v1/user/mfa/totp', group: 'account', okStatus: 200 },
   // Looks up the creator's email.
   findUser: { method: 'GET', path: '/api/v1/users?email=:email', group: 'admin', okStatus: 200 },
   requestUpload: { method: 'POST', path: '/api/v1/file', group: 'account', okStatus: 200 },
@@ -259,6 +261,7 @@ export const matrix: Record<CallerId, Row> = {
     api: 'ok',
     getProfile: 'ACCESS_DENIED',
     changePassword: 'ACCESS_DENIED',
+    startTotp: 'ACCESS_DENIED',
     logout: 'ACCESS_DENIED',
     requestUpload: 'ACCESS_DENIED',
     copyFile: 'ACCESS_DENIED',

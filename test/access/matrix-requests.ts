@@ -68,6 +68,8 @@ export async function toCellRequest(
       return request('/api/v1/auth/password', json({ oldPassword: password, newPassword: password }));
     case 'getProfile':
       return request('/api/v1/user');
+    case 'startTotp':
+      return request('/api/v1/user/mfa/totp', json({ password }));
     case 'findUser':
       return request(`/api/v1/users?email=${encodeURIComponent(world.accounts.creator.email)}`);
     case 'requestUpload':

@@ -398,6 +398,8 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   QUERY_TOO_BROAD: 'test/search/search-budget.test.ts (too many folder shares; a sort no index serves)',
   ACCOUNT_DISABLED: 'test/api/tokens-and-accounts.test.ts',
   REAUTHENTICATION_REQUIRED: 'test/account-controls/self-deletion.test.ts',
+  MFA_REQUIRED: 'test/account-controls/mfa-totp.test.ts',
+  MFA_ENROLMENT_REQUIRED: 'test/account-controls/mfa-enrolment.test.ts',
   EMAIL_NOT_VERIFIED: 'test/accounts/account-mail-flows.test.ts',
   RATE_LIMITED: 'test/api/tokens-and-accounts.test.ts',
   LINK_EXPIRED: 'test/api/data-plane.test.ts',
