@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Secret, TOTP, URI } from 'otpauth';
+import { CofferClient, CofferError } from '../../packages/client/src/index.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { ManualClock } from '../support/manual-clock.ts';
@@ -191,5 +192,30 @@ describe('MFA with TOTP', () => {
       },
     });
     expectCode(refused, 401, 'INVALID_LOGIN');
+  });
+
+  it('@coffer/client: enrols, then login throws MFA_REQUIRED with the mfaToken that mfa.complete takes', async () => {
+    const app = new CofferClient({
+      baseUrl: server.baseUrl,
+      appId: client.credentials.appId,
+      appSecret: client.credentials.appSecret,
+    });
+    const email = `client-${Date.now()}@example.com`;
+    const password = 'correct horse battery';
+    await app.signup({ email, password });
+    const { secret } = await app.mfa.startTotp();
+    const recoveryCodes = await app.mfa.confirmTotp(codeAt(secret, clock));
+    assert.equal(recoveryCodes.length, 10);
+    await app.logout();
+    const stopped = await app.login({ email, password }).catch((error: unknown) => error);
+    assert.ok(stopped instanceof CofferError);
+    assert.equal(stopped.code, 'MFA_REQUIRED');
+    assert.deepEqual(stopped.methods, ['totp', 'recoveryCode']);
+    clock.advance(30);
+    const session = await app.mfa.complete(stopped.mfaToken!, { code: codeAt(secret, clock) });
+    assert.equal(app.session?.token, session.token);
+    await app.mfa.removeTotp({ recoveryCode: recoveryCodes[0]! });
+    await app.logout();
+    await app.login({ email, password });
   });
 });

@@ -19,6 +19,7 @@ import { type CofferEvent, type EventsOptions, streamEvents } from './event-stre
 import * as organizing from './file-organizing.ts';
 import * as find from './find-calls.ts';
 import { FolderCalls } from './folder-calls.ts';
+import { MfaCalls } from './mfa-calls.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
 import { aclPath, type ShareWith } from './request-paths.ts';
 import { SessionTransport } from './session-transport.ts';
@@ -46,6 +47,8 @@ export class CofferClient {
   readonly auth: AuthCalls;
   /** One owner's folders: browse with counts and sizes, move and delete a whole folder (folder-calls.ts). */
   readonly folders: FolderCalls;
+  /** Second factors: the second step of a sign-in, enrolling and removing an authenticator app (mfa-calls.ts). */
+  readonly mfa: MfaCalls;
 
   constructor(options: CofferClientOptions) {
     this.#transport = new SessionTransport(options);
@@ -58,6 +61,7 @@ export class CofferClient {
     this.account = new AccountCalls(this.#transport.call, (result) => this.#transport.startSession(result));
     this.folders = new FolderCalls(this.#transport.call);
     this.auth = new AuthCalls(this.#transport);
+    this.mfa = new MfaCalls(this.#transport);
   }
 
   get session(): Session | undefined {
