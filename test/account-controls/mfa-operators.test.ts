@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { openStores } from '../../src/wiring/open-stores.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
+import { launchChromium, openPage, signIn, skipWithoutChromium } from '../support/console-browser.ts';
 import { type ConsoleCall, signInToConsole } from '../support/console-client.ts';
 import { expectCode, login } from './mfa-support.ts';
 
@@ -81,6 +82,30 @@ describe('MFA for operators, and the secret kept secret', () => {
     );
     assert.equal(event?.actor.kind, 'operator');
     assert.ok(event?.actor.id, 'the operator is named');
+  });
+
+  it('the console user page shows the two-factor section and resets it (Chromium)', {
+    skip: skipWithoutChromium,
+  }, async () => {
+    const user = await enrol(coffer.client);
+    const browser = await launchChromium();
+    try {
+      const { page, problems, dialogs } = await openPage(browser);
+      await signIn(page, coffer.baseUrl);
+      await page.goto(
+        `${coffer.baseUrl}/console#/projects/${coffer.credentials.projectId}/users/${user.userId}`,
+      );
+      const section = page.locator('section', { has: page.getByRole('heading', { name: 'Two-factor' }) });
+      await section.getByText('on', { exact: true }).waitFor();
+      await page.getByRole('button', { name: `Reset the second factor of ${user.email}` }).click();
+      await section.getByText('off', { exact: true }).waitFor();
+      assert.equal(dialogs.length, 1);
+      assert.deepEqual(problems, []);
+      assert.ok(!(await page.content()).includes(user.secret));
+      assert.equal((await login(coffer.client, user)).status, 200);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('the secret appears in no answer, audit entry, export or log; the database holds it sealed', async () => {

@@ -11,6 +11,7 @@ import {
   StatusNote,
   useAction,
 } from '../ui.tsx';
+import { UserFactors } from './user-factors.tsx';
 
 type Props = { project: Project; userId: string };
 
@@ -139,6 +140,7 @@ export function UserPage({ project, userId }: Props) {
           Ends every session of the user; or send them a reset mail to choose one themselves.
         </p>
       </Section>
+      <UserFactors project={project} user={user} />
       <Identities identities={user.identities ?? []} />
     </>
   );
