@@ -108,6 +108,29 @@ describe('MFA for operators, and the secret kept secret', () => {
     }
   });
 
+  it('deleting an enrolled user deletes its factor and recovery codes with it', async () => {
+    const user = await enrol(coffer.client);
+    const removed = await console_(
+      'DELETE',
+      `/projects/${coffer.credentials.projectId}/users/${user.userId}`,
+    );
+    assert.ok(removed.status < 300, JSON.stringify(removed.body));
+    const config = loadConfig({ 'data-dir': coffer.dataDir }, { ...process.env, ...coffer.env });
+    const { database } = await openStores(config);
+    try {
+      for (const table of ['user_totp', 'recovery_codes', 'mfa_tokens'] as const) {
+        const rows = await database.db
+          .selectFrom(table)
+          .select('user_id')
+          .where('user_id', '=', user.userId)
+          .execute();
+        assert.deepEqual(rows, [], `${table} keeps rows of a deleted user`);
+      }
+    } finally {
+      await database.close();
+    }
+  });
+
   it('the secret appears in no answer, audit entry, export or log; the database holds it sealed', async () => {
     const user = await enrol(coffer.client);
     const projectId = coffer.credentials.projectId;
