@@ -16,7 +16,7 @@ export const startTotp: RouteRegistrar = (app, services) => {
       schema: {
         summary: 'Start enrolling an authenticator app (TOTP)',
         description:
-          'Needs the password, or a session that signed in within 5 minutes (403 REAUTHENTICATION_REQUIRED otherwise); an enrolment token (MFA_ENROLMENT_REQUIRED) is enough. The secret is pending until a code confirms it; a confirmed factor stays until then.',
+          'Needs the password, or a session that signed in within 5 minutes (403 REAUTHENTICATION_REQUIRED otherwise); an enrolment token (MFA_ENROLMENT_REQUIRED) is enough within 5 minutes of its issue (then with the password). The secret is pending until a code confirms it; a confirmed factor stays until then.',
         tags: ['users'],
         body: Type.Object({ password: Type.Optional(Type.String({ maxLength: 1024 })) }),
         response: {
