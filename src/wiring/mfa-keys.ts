@@ -10,12 +10,11 @@ import type { SecretKeys } from '../domain/mfa/secret-box.ts';
  * once per process; a rotation (docs/security.md) takes effect on restart.
  */
 export function mfaKeysOf(config: Pick<Config, 'mfaKeys' | 'dataDir'>): SecretKeys {
-  let loaded: Promise<Buffer[]> | undefined;
+  // A malformed COFFER_MFA_KEYS stops the start, not the first enrolment.
+  let loaded =
+    config.mfaKeys !== undefined ? Promise.resolve(parseKeys(config.mfaKeys, 'COFFER_MFA_KEYS')) : undefined;
   return () => {
-    loaded ??=
-      config.mfaKeys !== undefined
-        ? Promise.resolve(parseKeys(config.mfaKeys, 'COFFER_MFA_KEYS'))
-        : readKeyFile(config.dataDir);
+    loaded ??= readKeyFile(config.dataDir);
     return loaded;
   };
 }

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiClient } from '../support/api-client.ts';
@@ -122,5 +125,29 @@ describe('wrong codes count toward the login limits', () => {
       localAddress: '127.0.0.5',
     });
     expectCode(limited, 429, 'RATE_LIMITED');
+  });
+});
+
+describe('the key of secrets at rest', () => {
+  it('COFFER_MFA_KEYS: a malformed one stops the start; a good one is used instead of <dataDir>/mfa.key', async () => {
+    await assert.rejects(startTestServer({}, { COFFER_MFA_KEYS: 'c2hvcnQ=' }), /COFFER_MFA_KEYS/);
+    const clock = new ManualClock();
+    const server = await startTestServer(
+      {},
+      { COFFER_MFA_KEYS: randomBytes(32).toString('base64') },
+      { clock },
+    );
+    try {
+      const user = await enrolTotp(server.client, clock);
+      clock.advance(30);
+      const stopped = await login(server.client, user);
+      const done = await server.client.call('POST', '/api/v1/auth/mfa', {
+        body: { mfaToken: stopped.body.mfaToken, code: codeAt(user.secret, clock) },
+      });
+      assert.equal(done.status, 200, done.text);
+      assert.equal(existsSync(path.join(server.dataDir, 'mfa.key')), false);
+    } finally {
+      await server.stop();
+    }
   });
 });
