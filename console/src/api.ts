@@ -92,6 +92,8 @@ export type User = {
   usage?: { files: number; bytes: number };
   /** Who signs the user in at providers (the user page's read only). */
   identities?: Identity[];
+  /** Whether a second factor is on (issue 41; the user page's read only). */
+  mfa?: { totp: boolean };
 };
 
 /** A user's identity at a sign-in provider (issue 37). */

@@ -10,8 +10,9 @@ import { type Command, type CommandOutput, required, type Values } from './comma
 import { withLocalPaths } from './local-paths.ts';
 import { readPassword } from './read-password.ts';
 import { toUserLine, userList } from './user-list.ts';
+import { userMfaReset } from './user-mfa-reset.ts';
 
-// `coffer user list | find | delete | reset-password`: like every admin command, on the stores
+// `coffer user list | find | delete | reset-password | mfa-reset`: like every admin command, on the stores
 // directly, also while servers run on the same data.
 
 export async function userFind(config: Config, input: { project: string; email: string }) {
@@ -114,6 +115,19 @@ export const userCommands: Record<string, Command> = {
         userResetPassword(config, input),
       );
       const text = `Password of user ${result.userId} reset; ${result.sessionsRevoked} sessions revoked`;
+      return { json: result, text };
+    },
+  },
+  'user mfa-reset': {
+    summary: "Remove a user's second factors and recovery codes (a lost authenticator).",
+    flags: ['project', 'json'],
+    args: ['<email>'],
+    run: async (config, values, [email]) => {
+      const input = { project: required(values.project, '--project'), email: email! };
+      const result = await withLocalPaths(config, { stores: 'existing' }, () => userMfaReset(config, input));
+      const text = result.reset
+        ? `Second factors of user ${result.userId} removed`
+        : `User ${result.userId} had no second factor`;
       return { json: result, text };
     },
   },

@@ -84,6 +84,7 @@ export type Config = Readonly<{
   oauthAllowPrivate: boolean;
   oauthTimeoutSeconds: number;
   oauthFlowsPerAddressPerHour: number;
+  mfaKeys: string | undefined;
   databasePoolMax: number;
   databasePreparedStatements: boolean;
   logLevel: string;

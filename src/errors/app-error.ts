@@ -19,6 +19,8 @@ export class AppError extends Error {
    * signature a malware scanner found (FILE_INFECTED, issue 42).
    */
   readonly details?: ErrorDetails;
+  /** Fields the body carries beside the usual ones (MFA_REQUIRED's `mfaToken` and `methods`, issue 41). */
+  readonly extra?: Readonly<Record<string, unknown>>;
 
   constructor(
     code: ErrorCode,
@@ -30,6 +32,7 @@ export class AppError extends Error {
       /** Where one code answers two statuses (INVALID_TOKEN: 401 for a bearer token, 400 for a mail's). */
       statusCode?: number;
       details?: ErrorDetails;
+      extra?: Record<string, unknown>;
     } = {},
   ) {
     super(message, { cause: options.cause });
@@ -39,6 +42,7 @@ export class AppError extends Error {
     this.headers = options.headers ?? {};
     if (options.store !== undefined) this.store = options.store;
     if (options.details !== undefined) this.details = options.details;
+    if (options.extra !== undefined) this.extra = options.extra;
   }
 }
 

@@ -16,6 +16,8 @@ declare module 'fastify' {
     user: User | undefined;
     /** The refresh-token family the bearer token was issued with, when it names one. */
     sessionId: string | undefined;
+    /** Set for an enrolment token (issue 41): when it was issued (Unix ms); undefined for any other. */
+    enrolmentIssuedAt: number | undefined;
     /** Set by the console barrier on every /console/api call but sign-in. */
     operator?: Operator;
   }
@@ -24,7 +26,7 @@ declare module 'fastify' {
     public?: boolean;
     /** Uploads: the body may take up to the request timeout, not the body timeout. */
     streamsBody?: boolean;
-    /** The MFA enrolment token is accepted here (issue 41: the TOTP and passkey enrolment calls). */
+    /** The route takes an enrolment token as well (issue 41: enrolling a second factor, TOTP or a passkey, under requireMfa). */
     allowEnrolmentToken?: boolean;
   }
 }

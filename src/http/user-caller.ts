@@ -10,5 +10,6 @@ export function toUserCaller(request: FastifyRequest): Authenticated {
   assertActsForUser(request.principal);
   // The authenticate barrier sets a user for every token that is not a service key.
   if (!request.user) throw new Error('a bearer call without its user');
-  return { principal: request.principal, user: request.user, sessionId: request.sessionId };
+  const { principal, user, sessionId, enrolmentIssuedAt } = request;
+  return { principal, user, sessionId, ...(enrolmentIssuedAt !== undefined && { enrolmentIssuedAt }) };
 }

@@ -20,6 +20,7 @@ import type {
   SigningKeysTable,
   UserIdentitiesTable,
 } from './credential-schema.ts';
+import type { MfaTables } from './mfa-schema.ts';
 import type {
   EventsTable,
   MailOutboxTable,
@@ -56,43 +57,44 @@ export type {
   WebhooksTable,
 };
 
-export type DatabaseSchema = ArchiveTables & {
-  projects: ProjectsTable;
-  users: UsersTable;
-  files: FilesTable;
-  file_acl: FileAclTable;
-  file_versions: FileVersionsTable;
-  version_uploads: VersionUploadsTable;
-  trashed_files: TrashedFilesTable;
-  trashed_file_acl: TrashedFileAclTable;
-  signing_keys: SigningKeysTable;
-  rate_limit_buckets: RateLimitBucketsTable;
-  access_epoch: AccessEpochTable;
-  refresh_token_families: RefreshTokenFamiliesTable;
-  refresh_tokens: RefreshTokensTable;
-  app_credentials: AppCredentialsTable;
-  service_keys: ServiceKeysTable;
-  user_identities: UserIdentitiesTable;
-  oauth_flows: OAuthFlowsTable;
-  passkeys: PasskeysTable;
-  passkey_challenges: PasskeyChallengesTable;
-  storage_usage: StorageUsageTable;
-  folders: FoldersTable;
-  folder_shares: FolderSharesTable;
-  file_custom_values: FileCustomValuesTable;
-  operators: OperatorsTable;
-  operator_sessions: OperatorSessionsTable;
-  operator_sign_in_links: OperatorSignInLinksTable;
-  resumable_uploads: ResumableUploadsTable;
-  renditions: RenditionsTable;
-  rendition_refusals: RenditionRefusalsTable;
-  events: EventsTable;
-  webhooks: WebhooksTable;
-  webhook_deliveries: WebhookDeliveriesTable;
-  outbox_positions: OutboxPositionsTable;
-  mail_outbox: MailOutboxTable;
-  account_tokens: AccountTokensTable;
-};
+export type DatabaseSchema = ArchiveTables &
+  MfaTables & {
+    projects: ProjectsTable;
+    users: UsersTable;
+    files: FilesTable;
+    file_acl: FileAclTable;
+    file_versions: FileVersionsTable;
+    version_uploads: VersionUploadsTable;
+    trashed_files: TrashedFilesTable;
+    trashed_file_acl: TrashedFileAclTable;
+    signing_keys: SigningKeysTable;
+    rate_limit_buckets: RateLimitBucketsTable;
+    access_epoch: AccessEpochTable;
+    refresh_token_families: RefreshTokenFamiliesTable;
+    refresh_tokens: RefreshTokensTable;
+    app_credentials: AppCredentialsTable;
+    service_keys: ServiceKeysTable;
+    user_identities: UserIdentitiesTable;
+    oauth_flows: OAuthFlowsTable;
+    passkeys: PasskeysTable;
+    passkey_challenges: PasskeyChallengesTable;
+    storage_usage: StorageUsageTable;
+    folders: FoldersTable;
+    folder_shares: FolderSharesTable;
+    file_custom_values: FileCustomValuesTable;
+    operators: OperatorsTable;
+    operator_sessions: OperatorSessionsTable;
+    operator_sign_in_links: OperatorSignInLinksTable;
+    resumable_uploads: ResumableUploadsTable;
+    renditions: RenditionsTable;
+    rendition_refusals: RenditionRefusalsTable;
+    events: EventsTable;
+    webhooks: WebhooksTable;
+    webhook_deliveries: WebhookDeliveriesTable;
+    outbox_positions: OutboxPositionsTable;
+    mail_outbox: MailOutboxTable;
+    account_tokens: AccountTokensTable;
+  };
 
 export type ProjectsTable = {
   id: string;

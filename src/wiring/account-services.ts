@@ -51,8 +51,8 @@ export function buildAccountServices(
     accessEpoch: context.accessEpoch,
     baseUrl: () => publicUrl.value,
     sessionsEnded: (user) => shared.identity.refreshTokens.revokeAllFamilies(user),
-    startSession: (user, project, client, how) =>
-      shared.identity.identity.startSession(user, project, client, how),
+    // Through the second-factor gate (issue 41): a magic link is one factor.
+    startSession: (user, project, client, how) => shared.identity.identity.signIn(user, project, client, how),
     background,
     onRequestSettled: (purpose, outcome) => shared.metrics.mail.accountMailRequested(purpose, outcome),
   });

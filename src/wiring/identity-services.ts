@@ -6,11 +6,14 @@ import { ServiceKeys } from '../domain/identity/service-keys.ts';
 import { SignupThrottle } from '../domain/identity/signup-throttle.ts';
 import { TokenService } from '../domain/identity/token-service.ts';
 import { UserSessions } from '../domain/identity/user-sessions.ts';
+import { SecondFactors } from '../domain/mfa/second-factors.ts';
+import { SecretBox } from '../domain/mfa/secret-box.ts';
 import { OperatorService } from '../domain/operators/operator-service.ts';
 import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
 import { TrustedIssuerSignIn } from '../domain/sign-in/trusted-issuer-sign-in.ts';
 import { JoseTrustedTokenVerifier } from '../identity-providers/jose-trusted-token-verifier.ts';
 import { createProviderFetch } from '../identity-providers/provider-fetch.ts';
+import { mfaKeysOf } from './mfa-keys.ts';
 import { buildKeyRing, type InitialKeys } from './signing-keys.ts';
 import type { WiringContext } from './wiring-context.ts';
 
@@ -27,6 +30,8 @@ export type IdentityServices = {
   reauthentication: Reauthentication;
   /** A user's own list of their sessions, and ending them (issue 41, item 4). */
   sessions: UserSessions;
+  /** TOTP, recovery codes and the second step of a sign-in (issue 41). */
+  secondFactors: SecondFactors;
 };
 
 export function buildIdentityServices(context: WiringContext, keys: InitialKeys): IdentityServices {
@@ -43,13 +48,23 @@ export function buildIdentityServices(context: WiringContext, keys: InitialKeys)
     ttlSeconds: config.refreshTokenTtlSeconds,
     reuseGraceSeconds: config.refreshTokenReuseGraceSeconds,
   });
+  const secondFactors = new SecondFactors({
+    mfa: repositories.mfa,
+    users: repositories.users,
+    box: new SecretBox(mfaKeysOf(config)),
+    clock,
+    loginThrottle: throttles.loginThrottle,
+    passkeys: repositories.passkeys,
+  });
   return {
     refreshTokens,
     sessions: new UserSessions(refreshTokens),
+    secondFactors,
     reauthentication: new Reauthentication({
       loginThrottle: throttles.loginThrottle,
       refreshTokens: repositories.refreshTokens,
       clock,
+      secondFactor: secondFactors,
     }),
     serviceKeys: new ServiceKeys({ repository: repositories.serviceKeys, accessEpoch: context.accessEpoch }),
     operators: new OperatorService({
@@ -67,6 +82,7 @@ export function buildIdentityServices(context: WiringContext, keys: InitialKeys)
       accessEpoch: context.accessEpoch,
       events: repositories.events,
       trustedIssuers: buildTrustedIssuers(context),
+      signInGate: secondFactors,
       ...throttles,
     }),
   };

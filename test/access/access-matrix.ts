@@ -105,6 +105,8 @@ export const endpoints = {
   },
   // A user's own passkeys (issue 41): a user's call, as the profile is.
   listPasskeys: { method: 'GET', path: '/api/v1/user/passkeys', group: 'account', okStatus: 200 },
+  // With the password: a pending enrolment, which nothing else sees (issue 41).
+  startTotp: { method: 'POST', path: '/api/v1/user/mfa/totp', group: 'account', okStatus: 200 },
   // Looks up the creator's email.
   findUser: { method: 'GET', path: '/api/v1/users?email=:email', group: 'admin', okStatus: 200 },
   requestUpload: { method: 'POST', path: '/api/v1/file', group: 'account', okStatus: 200 },
@@ -293,6 +295,7 @@ export const matrix: Record<CallerId, Row> = {
     listPasskeys: 'ACCESS_DENIED',
     changePassword: 'ACCESS_DENIED',
     requestEmailChange: 'ACCESS_DENIED',
+    startTotp: 'ACCESS_DENIED',
     logout: 'ACCESS_DENIED',
     requestUpload: 'ACCESS_DENIED',
     copyFile: 'ACCESS_DENIED',

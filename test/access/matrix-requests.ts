@@ -88,6 +88,8 @@ export async function toCellRequest(
     }
     case 'listPasskeys':
       return request('/api/v1/user/passkeys');
+    case 'startTotp':
+      return request('/api/v1/user/mfa/totp', json({ password }));
     case 'findUser':
       return request(`/api/v1/users?email=${encodeURIComponent(world.accounts.creator.email)}`);
     case 'requestUpload':

@@ -399,6 +399,8 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   ACCOUNT_DISABLED: 'test/api/tokens-and-accounts.test.ts',
   REAUTHENTICATION_REQUIRED: 'test/account-controls/self-deletion.test.ts',
   PASSKEY_LIMIT_REACHED: 'test/account-controls/passkeys.test.ts',
+  MFA_REQUIRED: 'test/account-controls/mfa-totp.test.ts',
+  MFA_ENROLMENT_REQUIRED: 'test/account-controls/mfa-enrolment.test.ts',
   EMAIL_NOT_VERIFIED: 'test/accounts/account-mail-flows.test.ts',
   RATE_LIMITED: 'test/api/tokens-and-accounts.test.ts',
   LINK_EXPIRED: 'test/api/data-plane.test.ts',

@@ -1,5 +1,6 @@
 import type { Project, User } from '../api.ts';
 import { Section } from '../ui.tsx';
+import { UserFactors } from './user-factors.tsx';
 import { UserPasskeys } from './user-passkeys.tsx';
 import { UserSessions } from './user-sessions.tsx';
 
@@ -12,7 +13,7 @@ type Props = { project: Project; user: User };
 export function UserSecurity({ project, user }: Props) {
   return (
     <Section title="Security">
-      {/* Two-factor authentication: <UserFactors project={project} user={user} /> (user-factors.tsx) */}
+      <UserFactors project={project} user={user} />
       <UserPasskeys projectId={project.id} userId={user.userId} email={user.email} />
       <UserSessions project={project} user={user} />
     </Section>

@@ -44,5 +44,7 @@ export type Call = {
   path: string;
   body?: unknown;
   auth?: boolean;
+  /** A bearer token other than the session's: an enrolment token (MFA_ENROLMENT_REQUIRED). */
+  bearer?: string;
   query?: Record<string, string | number | undefined>;
 };

@@ -7,6 +7,11 @@ export class CofferError extends Error {
   readonly status: number;
   /** Stable: VALIDATION_FAILED, ACCESS_DENIED, FILE_NOT_FOUND, TOKEN_EXPIRED, … (see the API reference). */
   readonly code: string;
+  /** MFA_REQUIRED: the token of the second step (`client.mfa.complete`) and the factors it takes. */
+  readonly mfaToken?: string;
+  readonly methods?: string[];
+  /** MFA_ENROLMENT_REQUIRED: the token that enrols a factor (`client.mfa.startTotp({ enrolmentToken })`). */
+  readonly enrolmentToken?: string;
 
   constructor(status: number, code: string, message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -24,9 +29,16 @@ export async function toCofferError(response: Response): Promise<CofferError> {
 /** An error answer's status and body text (fetch or XMLHttpRequest) as a CofferError. */
 export function fromErrorText(status: number, text: string, statusText = ''): CofferError {
   try {
-    const body = JSON.parse(text) as { code?: unknown; message?: unknown };
-    if (typeof body.code === 'string')
-      return new CofferError(status, body.code, String(body.message ?? body.code));
+    const body = JSON.parse(text) as { code?: unknown; message?: unknown } & Record<string, unknown>;
+    if (typeof body.code === 'string') {
+      const error = new CofferError(status, body.code, String(body.message ?? body.code));
+      const { mfaToken, methods, enrolmentToken } = body;
+      return Object.assign(error, {
+        ...(typeof mfaToken === 'string' && { mfaToken }),
+        ...(Array.isArray(methods) && { methods: methods.map(String) }),
+        ...(typeof enrolmentToken === 'string' && { enrolmentToken }),
+      });
+    }
   } catch {
     // not JSON: described below
   }

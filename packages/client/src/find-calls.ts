@@ -1,4 +1,4 @@
-import type { ArchiveLink, Call, FileRecord, SearchPage } from './api-shapes.ts';
+import type { ArchiveLink, Call, FileRecord, SearchPage, SharedPage } from './api-shapes.ts';
 
 /** How the client sends a call (its transport: headers, token refresh, errors). */
 type Send = <T>(call: Call) => Promise<T>;
@@ -106,4 +106,13 @@ function readsAsOtherThanText(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * One page of what other users shared with the caller (by id or by role), newest share first:
+ * files (their records) and folders (owner, path, counts). Pass `nextCursor` as `cursor` for
+ * the next page (null on the last).
+ */
+export function listShared(call: Send, options: { pageSize?: number; cursor?: string }): Promise<SharedPage> {
+  return call({ method: 'GET', path: '/api/v1/shared', query: options, auth: true });
 }

@@ -18,6 +18,7 @@ import { type CofferEvent, type EventsOptions, streamEvents } from './event-stre
 import * as organizing from './file-organizing.ts';
 import * as find from './find-calls.ts';
 import { FolderCalls } from './folder-calls.ts';
+import { MfaCalls } from './mfa-calls.ts';
 import { PasskeyCalls } from './passkey-calls.ts';
 import { type GetOptions, toGetQuery } from './rendition-options.ts';
 import { aclPath, type ShareWith } from './request-paths.ts';
@@ -52,6 +53,8 @@ export class CofferClient {
   readonly sessions: SessionCalls;
   /** Passkeys: sign in with one, register, list and remove them (passkey-calls.ts). */
   readonly passkeys: PasskeyCalls;
+  /** Second factors: the second step of a sign-in, enrolling and removing an authenticator app (mfa-calls.ts). */
+  readonly mfa: MfaCalls;
 
   constructor(options: CofferClientOptions) {
     this.#transport = new SessionTransport(options);
@@ -66,6 +69,7 @@ export class CofferClient {
     this.sessions = new SessionCalls(this.#transport.call);
     this.auth = new AuthCalls(this.#transport);
     this.passkeys = new PasskeyCalls(this.#transport.call, (result) => this.#transport.startSession(result));
+    this.mfa = new MfaCalls(this.#transport);
   }
 
   get session(): Session | undefined {
@@ -97,8 +101,8 @@ export class CofferClient {
     return this.#transport.refresh();
   }
 
-  async changePassword(input: { oldPassword: string; newPassword: string }): Promise<void> {
-    await this.#transport.call({ method: 'POST', path: '/api/v1/auth/password', body: input, auth: true });
+  changePassword(input: { oldPassword: string; newPassword: string }): Promise<void> {
+    return start.changePassword(this.#transport, input);
   }
 
   profile(): Promise<UserProfile> {
@@ -274,13 +278,9 @@ export class CofferClient {
     return find.createArchive(this.#transport.call, selection, options);
   }
 
-  /**
-   * One page of what other users shared with the caller (by id or by role), newest share
-   * first: files (their records) and folders (owner, path, counts). Pass `nextCursor` as
-   * `cursor` for the next page (null on the last).
-   */
+  /** One page of what other users shared with the caller (files and folders), newest share first (find-calls.ts). */
   shared(options: { pageSize?: number; cursor?: string } = {}): Promise<SharedPage> {
-    return this.#transport.call({ method: 'GET', path: '/api/v1/shared', query: options, auth: true });
+    return find.listShared(this.#transport.call, options);
   }
 
   // Events

@@ -37,6 +37,7 @@ export type {
 } from './find-calls.ts';
 export type { FolderCalls, FolderListOptions, FolderOwnerOption } from './folder-calls.ts';
 export { durationOf, formatDuration, hasStill, isVideo, type MediaRecord } from './media-info.ts';
+export type { MfaCalls, SecondFactorProof, TotpEnrolment } from './mfa-calls.ts';
 export type { Passkey, PasskeyCalls, PasskeyOptionsJSON } from './passkey-calls.ts';
 export type {
   GetOptions,

@@ -33,3 +33,11 @@ export async function logout(transport: SessionTransport): Promise<void> {
       body: { refreshToken: session.refreshToken },
     });
 }
+
+/** POST /api/v1/auth/password: every other session of the user ends; this one goes on. */
+export async function changePassword(
+  transport: SessionTransport,
+  input: { oldPassword: string; newPassword: string },
+): Promise<void> {
+  await transport.call({ method: 'POST', path: '/api/v1/auth/password', body: input, auth: true });
+}

@@ -72,8 +72,9 @@ export class SessionTransport {
 
   /** Sends a JSON call; answers its body (undefined for 204), or throws a CofferError. */
   readonly call = async <T>(call: Call, retried = false): Promise<T> => {
-    if (call.auth && !this.#session) throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
-    const headers = toHeaders(this.options, call.auth ? this.#session?.token : undefined);
+    if (call.auth && !call.bearer && !this.#session)
+      throw new CofferError(401, 'AUTH_REQUIRED', 'Not logged in');
+    const headers = toHeaders(this.options, call.bearer ?? (call.auth ? this.#session?.token : undefined));
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     const response = await this.fetch(this.options.baseUrl + call.path + toQuery(call.query), {
       method: call.method,

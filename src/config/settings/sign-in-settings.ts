@@ -23,4 +23,10 @@ export const signInSettings = {
     min: 1,
     doc: 'Provider sign-ins one client address may start an hour per project, and as many token fetches and passkey sign-in options; past it 429 RATE_LIMITED.',
   },
+  mfaKeys: {
+    env: 'COFFER_MFA_KEYS',
+    kind: 'string',
+    secret: true,
+    doc: 'The keys that encrypt TOTP secrets at rest (AES-256-GCM): base64 of 32 random bytes each, comma-separated, the first encrypts, the others still decrypt (rotation, docs/security.md). Unset: `<dataDir>/mfa.key` (created 0600 on first use); set it when several nodes share one database.',
+  },
 } as const satisfies Record<string, Setting>;

@@ -41,6 +41,8 @@ export const eventTypes = [
   'user.session_ended',
   'user.passkey_added',
   'user.passkey_removed',
+  'user.mfa_enabled',
+  'user.mfa_disabled',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

@@ -106,7 +106,7 @@ export class IdentityService {
   ): Promise<Session> {
     const member = await convertGuest(this.#o, project, caller.user, input, client);
     await this.accountConverted(member);
-    return this.startSession(member, project, client, { method: 'password' });
+    return this.signIn(member, project, client, { method: 'password' });
   }
 
   /**
@@ -147,7 +147,18 @@ export class IdentityService {
     });
     // Only once the password is right: a stranger learns nothing of the account's address.
     assertVerifiedWhereRequired(project, user);
-    return this.startSession(user, project, client, { method: 'password' });
+    return this.signIn(user, project, client, { method: 'password' });
+  }
+
+  /**
+   * A sign-in's end (password, mail link, provider): the session, unless the user has a second
+   * factor (401 MFA_REQUIRED) or must enrol one (403 MFA_ENROLMENT_REQUIRED): the one gate
+   * (issue 41, domain/mfa/second-factors.ts). A passkey sign-in is two factors: it starts its
+   * session directly.
+   */
+  async signIn(user: User, project: Project, client: ClientContext, how: SignInMethod): Promise<Session> {
+    await this.#o.signInGate?.assertSignInComplete(user, project, how);
+    return this.startSession(user, project, client, how);
   }
 
   /**

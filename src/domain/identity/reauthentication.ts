@@ -62,8 +62,11 @@ export class Reauthentication {
 
   /** Whether the caller's session began (a sign-in, not a refresh) within the last 5 minutes. */
   async signedInRecently(caller: Authenticated): Promise<boolean> {
+    const now = this.#o.clock.now().getTime();
+    // An enrolment token is issued right after the password was checked (requireMfa, issue 41).
+    if (caller.enrolmentIssuedAt !== undefined) return now - caller.enrolmentIssuedAt <= recentSignInMs;
     if (caller.sessionId === undefined) return false;
     const startedAt = await this.#o.refreshTokens.findFamilyCreatedAt(caller.sessionId);
-    return startedAt !== undefined && this.#o.clock.now().getTime() - startedAt <= recentSignInMs;
+    return startedAt !== undefined && now - startedAt <= recentSignInMs;
   }
 }

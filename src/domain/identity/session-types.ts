@@ -23,7 +23,14 @@ export function toMethodName(how: SignInMethod): string {
 export type Session = IssuedToken & { user: User; refreshToken: string };
 
 /** A bearer token's caller: who, the session (refresh-token family) its token came with; `expiresAt`: the token's `exp` (Unix seconds). */
-export type Authenticated = { principal: Principal; user: User; sessionId?: string; expiresAt?: number };
+export type Authenticated = {
+  principal: Principal;
+  user: User;
+  sessionId?: string;
+  expiresAt?: number;
+  /** An enrolment token's caller (issue 41): when the token was issued, right after a password (Unix ms). */
+  enrolmentIssuedAt?: number;
+};
 
 /** What an event records of the caller (the user agent bounded). */
 export function toClientInfo(client: ClientContext): ClientInfo {

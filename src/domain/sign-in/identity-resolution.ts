@@ -28,7 +28,8 @@ export type IdentityResolution = {
   users: UserRepository;
   identities: UserIdentityRepository;
   sessions: {
-    startSession(user: User, project: Project, client: ClientContext, how: SignInMethod): Promise<Session>;
+    /** A sign-in's session through the second-factor gate (issue 41): may stop at MFA_REQUIRED. */
+    signIn(user: User, project: Project, client: ClientContext, how: SignInMethod): Promise<Session>;
     /** After a guest's conversion: its sessions (deleted with it) and cached account are forgotten. */
     accountConverted(user: User): Promise<void>;
   };

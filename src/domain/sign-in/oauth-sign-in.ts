@@ -140,7 +140,7 @@ export class OAuthSignIn {
     });
     // As a password login: a project that requires verified addresses refuses others.
     assertVerifiedWhereRequired(project, user);
-    return this.#o.sessions.startSession(user, project, client, { method: 'oauth', provider });
+    return this.#o.sessions.signIn(user, project, client, { method: 'oauth', provider });
   }
 
   /** DELETE /api/v1/oauth/:provider/unlink: never the user's last way to sign in. */

@@ -26,6 +26,7 @@ import { listProjects } from './list-projects.ts';
 import { moveProjectFolder } from './move-project-folder.ts';
 import { replaceOriginsRoute } from './replace-project-origins.ts';
 import { requestProjectUpload } from './request-project-upload.ts';
+import { resetUserMfa } from './reset-user-mfa.ts';
 import { resetUserPassword } from './reset-user-password.ts';
 import { revokeProjectApp } from './revoke-project-app.ts';
 import { revokeProjectFileLinks } from './revoke-project-file-links.ts';
@@ -61,6 +62,7 @@ const routes = [
   createProjectUser,
   updateProjectUser,
   resetUserPassword,
+  resetUserMfa,
   sendUserResetMail,
   deleteProjectUser,
   ...userSessionRoutes,

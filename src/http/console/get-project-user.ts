@@ -16,9 +16,10 @@ export const getProjectUser: RouteRegistrar = (app, services) => {
       const project = await findProject(services, request.params.projectId);
       const user = await services.repositories.users.findById(project.id, request.params.userId);
       if (!user) throw userNotFound();
-      const [usage, identities] = await Promise.all([
+      const [usage, identities, totp] = await Promise.all([
         services.repositories.storageUsage.forUsers(project.id, [user.id]),
         services.repositories.userIdentities.listByUser(project.id, user.id),
+        services.secondFactors.hasTotp(user),
       ]);
       return {
         user: {
@@ -30,6 +31,8 @@ export const getProjectUser: RouteRegistrar = (app, services) => {
             displayName: one.displayName,
             email: one.email,
           })),
+          // Whether a factor is on (issue 41); never the secret.
+          mfa: { totp },
         },
       };
     },

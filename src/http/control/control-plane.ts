@@ -12,6 +12,7 @@ import { eventRoutes } from './events/events-routes.ts';
 import { fileRoutes } from './files/file-routes.ts';
 import { folderChangeRoutes } from './folders/folder-change-routes.ts';
 import { folderRoutes } from './folders/folder-routes.ts';
+import { mfaRoutes } from './mfa/mfa-routes.ts';
 import { multipartRoutes } from './multipart/multipart-routes.ts';
 import { passkeyRoutes } from './passkeys/passkey-routes.ts';
 import { signInRoutes } from './sign-in/sign-in-routes.ts';
@@ -28,6 +29,7 @@ const routes = [
   ...passkeyRoutes,
   ...accountRoutes,
   ...userRoutes,
+  ...mfaRoutes,
   ...fileRoutes,
   ...versionRoutes,
   ...folderRoutes,
@@ -59,7 +61,7 @@ export async function controlPlane(app: TypedApp, services: Services): Promise<v
     projects: services.repositories.projects,
     serviceKeys: services.serviceKeys,
   });
-  installAuthenticate(app, { identity: services.identity });
+  installAuthenticate(app, { identity: services.identity, secondFactors: services.secondFactors });
   installNulTextGuard(app);
   for (const route of routes) route(app, services);
 }

@@ -49,7 +49,14 @@ export const accountOperations: Record<string, Operation> = {
     operationId: 'confirmMagicLink',
     access: 'app',
     ...tokenSpend,
-    errors: [...tokenSpend.errors, 'ACCESS_DENIED', 'ACCOUNT_DISABLED', 'EMAIL_NOT_VERIFIED'],
+    errors: [
+      ...tokenSpend.errors,
+      'ACCESS_DENIED',
+      'ACCOUNT_DISABLED',
+      'EMAIL_NOT_VERIFIED',
+      'MFA_REQUIRED',
+      'MFA_ENROLMENT_REQUIRED',
+    ],
     success: { status: 200, component: 'LoginResult' },
   },
 };

@@ -4,6 +4,7 @@ import { auditOperations } from './audit-operations.ts';
 import { dataPlaneOperations } from './data-plane-operations.ts';
 import { folderChangeOperations } from './folder-change-operations.ts';
 import { holdOperations } from './hold-operations.ts';
+import { mfaOperations } from './mfa-operations.ts';
 import { fileRead, type Operation } from './operation.ts';
 import { ownAccountOperations } from './own-account-operations.ts';
 import { passkeyOperations } from './passkey-operations.ts';
@@ -26,7 +27,15 @@ export const operations: Record<string, Operation> = {
     description:
       'Exchanges an email and a password for an access token (one hour) and a refresh token (30 days). Failed attempts are rate-limited.',
     access: 'app',
-    errors: ['VALIDATION_FAILED', 'INVALID_LOGIN', 'ACCOUNT_DISABLED', 'EMAIL_NOT_VERIFIED', 'RATE_LIMITED'],
+    errors: [
+      'VALIDATION_FAILED',
+      'INVALID_LOGIN',
+      'ACCOUNT_DISABLED',
+      'EMAIL_NOT_VERIFIED',
+      'RATE_LIMITED',
+      'MFA_REQUIRED',
+      'MFA_ENROLMENT_REQUIRED',
+    ],
     success: { status: 200, component: 'LoginResult' },
   },
   'POST /api/v1/auth/signup': {
@@ -34,7 +43,7 @@ export const operations: Record<string, Operation> = {
     description:
       'Creates a user of the project with an email and a password, and answers as login does. A project may close signup (403 ACCESS_DENIED); passwords take 8 to 1024 characters and may not be common ones.',
     access: 'app',
-    errors: ['VALIDATION_FAILED', 'EMAIL_TAKEN', 'RATE_LIMITED', 'ACCESS_DENIED'],
+    errors: ['VALIDATION_FAILED', 'EMAIL_TAKEN', 'RATE_LIMITED', 'ACCESS_DENIED', 'MFA_ENROLMENT_REQUIRED'],
     success: { status: 200, component: 'LoginResult' },
   },
   'POST /api/v1/auth/signup/anonymous': {
@@ -260,6 +269,7 @@ export const operations: Record<string, Operation> = {
   ...sessionOperations,
   ...signInOperations,
   ...passkeyOperations,
+  ...mfaOperations,
   ...dataPlaneOperations,
   ...uploadOperations,
   ...accountOperations,

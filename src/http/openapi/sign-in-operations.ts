@@ -37,6 +37,8 @@ export const signInOperations: Record<string, Operation> = {
       'ACCOUNT_DISABLED',
       'ACCESS_DENIED',
       'RATE_LIMITED',
+      'MFA_REQUIRED',
+      'MFA_ENROLMENT_REQUIRED',
     ],
     success: { status: 200, description: 'The session' },
   },

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { toPrincipal } from '../../domain/access/decide-file-access.ts';
 import type { IdentityService } from '../../domain/identity/identity-service.ts';
-import { authRequired } from '../../errors/errors.ts';
+import { enrolmentTokenPrefix, type SecondFactors } from '../../domain/mfa/second-factors.ts';
+import { authRequired, invalidToken } from '../../errors/errors.ts';
 import { readBearerToken, single } from './header-values.ts';
 
 /**
@@ -8,7 +10,10 @@ import { readBearerToken, single } from './header-values.ts';
  * `Authorization: Bearer <JWT>`, or a service key (`Bearer csk_…`, issue 35). Runs before the body is parsed or validated, so a call
  * without a token gets 401 whatever it carries (DESIGN §3).
  */
-export function installAuthenticate(app: FastifyInstance, options: { identity: IdentityService }): void {
+export function installAuthenticate(
+  app: FastifyInstance,
+  options: { identity: IdentityService; secondFactors: SecondFactors },
+): void {
   app.addHook('onRequest', async (request) => {
     if (request.method === 'OPTIONS' || request.routeOptions.config?.public) return;
     const userAgent = single(request.headers['user-agent']);
@@ -23,6 +28,21 @@ export function installAuthenticate(app: FastifyInstance, options: { identity: I
     }
     const token = readBearerToken(request);
     if (token === undefined) throw authRequired();
+    request.enrolmentIssuedAt = undefined;
+    // An enrolment token (issue 41, requireMfa) opens the enrolment routes only: elsewhere it
+    // is no token at all.
+    if (token.startsWith(enrolmentTokenPrefix)) {
+      const found =
+        request.routeOptions.config?.allowEnrolmentToken === true
+          ? await options.secondFactors.authenticateEnrolment(request.project, token)
+          : undefined;
+      if (!found) throw invalidToken();
+      request.principal = { ...toPrincipal(request.project, found.user), client };
+      request.user = found.user;
+      request.sessionId = undefined;
+      request.enrolmentIssuedAt = found.issuedAt;
+      return;
+    }
     const { principal, user, sessionId } = await options.identity.authenticate(request.project, token);
     request.principal = { ...principal, client };
     request.user = user;

@@ -18,6 +18,11 @@ export type ErrorBody = {
   code: ErrorCode;
   message: string;
   details?: ErrorDetails;
+  /** MFA_REQUIRED: the token of the second step and the factors it takes (issue 41). */
+  mfaToken?: string;
+  methods?: string[];
+  /** MFA_ENROLMENT_REQUIRED: the bearer token good only for enrolling a factor. */
+  enrolmentToken?: string;
 };
 
 export function toErrorBody(error: AppError): ErrorBody {
@@ -27,6 +32,7 @@ export function toErrorBody(error: AppError): ErrorBody {
     code: error.code,
     message: error.message,
     ...(error.details !== undefined && { details: error.details }),
+    ...error.extra,
   };
 }
 

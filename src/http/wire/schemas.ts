@@ -218,6 +218,21 @@ export const ErrorSchema = Type.Object(
         ),
       ]),
     ),
+    mfaToken: Type.Optional(
+      Type.String({
+        description: 'MFA_REQUIRED: send it with a code to POST /api/v1/auth/mfa (5 minutes, single use)',
+      }),
+    ),
+    methods: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'MFA_REQUIRED: the second factors the user has (totp, recoveryCode, passkey)',
+      }),
+    ),
+    enrolmentToken: Type.Optional(
+      Type.String({
+        description: 'MFA_ENROLMENT_REQUIRED: a bearer token good only for enrolling a second factor',
+      }),
+    ),
   },
   { title: 'Error' },
 );

@@ -24,6 +24,7 @@ import { folders } from './folders.ts';
 import { initialSchema } from './initial-schema.ts';
 import { mailOutbox } from './mail-outbox.ts';
 import { mediaMeta } from './media-meta.ts';
+import { mfa } from './mfa.ts';
 import { operators } from './operators.ts';
 import { passkeys } from './passkeys.ts';
 import { projectSettings } from './project-settings.ts';
@@ -92,6 +93,7 @@ const migrations: Record<string, Migration> = {
   '0040_passkeys': passkeys,
   '0044_file_quarantine': fileQuarantine,
   '0043_upload_scans': uploadScans,
+  '0039_mfa': mfa,
 };
 
 /** The names of every migration, in the order they run. */

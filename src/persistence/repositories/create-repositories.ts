@@ -21,6 +21,7 @@ import type { ServiceKeyRepository } from '../../domain/identity/service-key-rep
 import type { UserRepository } from '../../domain/identity/user-repository.ts';
 import type { SigningKeyRepository } from '../../domain/keys/signing-key-repository.ts';
 import type { MailQueue } from '../../domain/mail/mail-queue.ts';
+import type { MfaRepository } from '../../domain/mfa/mfa-repository.ts';
 import type { OperatorRepository } from '../../domain/operators/operator-repository.ts';
 import type { PasskeyRepository } from '../../domain/passkeys/passkey-repository.ts';
 import type { RateLimitRepository } from '../../domain/rate-limits/rate-limit-repository.ts';
@@ -63,6 +64,7 @@ import { KyselyStorageUsageRepository } from './kysely-storage-usage-repository.
 import { KyselyUserRepository } from './kysely-user-repository.ts';
 import { KyselyVersionRepository } from './kysely-version-repository.ts';
 import { KyselyWebhookRepository } from './kysely-webhook-repository.ts';
+import { KyselyMfaRepository } from './mfa/kysely-mfa-repository.ts';
 import { KyselyPasskeyRepository } from './passkeys/kysely-passkey-repository.ts';
 import { KyselyOAuthFlowRepository } from './sign-in/kysely-oauth-flow-repository.ts';
 import { KyselyUserIdentityRepository } from './sign-in/kysely-user-identity-repository.ts';
@@ -111,6 +113,8 @@ export type Repositories = {
   passkeys: PasskeyRepository;
   /** Quarantined files and what a re-scan reads (issue 42). */
   quarantine: QuarantineRepository;
+  /** Second factors, recovery codes, MFA tokens (issue 41). */
+  mfa: MfaRepository;
 };
 
 /** Every repository over one database handle (SQLite or PostgreSQL alike). */
@@ -150,5 +154,6 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     archives: new KyselyArchiveRepository(db),
     passkeys: new KyselyPasskeyRepository(db),
     quarantine: new KyselyQuarantineRepository(db),
+    mfa: new KyselyMfaRepository(db),
   };
 }

@@ -104,6 +104,8 @@ export class KyselyProjectDeletionRepository implements ProjectDeletionRepositor
     // So do passkeys and their challenges (issue 41).
     await this.#db.deleteFrom('passkeys').where('project_id', '=', projectId).execute();
     await this.#db.deleteFrom('passkey_challenges').where('project_id', '=', projectId).execute();
+    for (const table of ['user_totp', 'recovery_codes', 'mfa_tokens'] as const)
+      await this.#db.deleteFrom(table).where('project_id', '=', projectId).execute();
     // Archives (issue 40) would only answer 410 now, but they name the project: they go too.
     const archives = this.#db.selectFrom('archives').select('id').where('project_id', '=', projectId);
     await this.#db.deleteFrom('archive_entries').where('archive_id', 'in', archives).execute();

@@ -158,6 +158,9 @@ export class KyselyUserRepository implements UserRepository {
         .where('project_id', '=', projectId)
         .where('user_id', '=', id)
         .execute();
+      // And its second factors (issue 41): a secret of a user that is gone helps nobody.
+      for (const table of ['user_totp', 'recovery_codes', 'mfa_tokens'] as const)
+        await trx.deleteFrom(table).where('project_id', '=', projectId).where('user_id', '=', id).execute();
       await insertEvents(trx, [event]);
       return true;
     });

@@ -32,7 +32,7 @@ export const signup: RouteRegistrar = (app, services) => {
       if (request.project.settings.requireVerifiedEmail)
         await services.accountMail.sendEmailVerification(request.project, user);
       return toLoginResult(
-        await services.identity.startSession(user, request.project, client, { method: 'password' }),
+        await services.identity.signIn(user, request.project, client, { method: 'password' }),
       );
     },
   );
