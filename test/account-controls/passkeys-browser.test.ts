@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CofferClient } from '../../packages/client/src/index.ts';
 import { createOperator } from '../../src/domain/operators/operator-accounts.ts';
 import type { ApiClient } from '../support/api-client.ts';
@@ -21,7 +22,7 @@ describe('passkeys in Chromium', { skip: skipWithoutChromium }, () => {
   let browser: PasskeyBrowser;
   let app: Awaited<ReturnType<typeof startAppPage>>;
   let elsewhere: Awaited<ReturnType<typeof startAppPage>>;
-  let alice: { token: string; userId: string; email: string };
+  let alice: { token: string; userId: string; email: string; password: string };
   let passkeyId: string;
   const clock = new ManualClock();
 
@@ -122,6 +123,41 @@ describe('passkeys in Chromium', { skip: skipWithoutChromium }, () => {
     assert.equal(signedIn.body.userId, alice.userId);
     const profile = await api.call('GET', '/api/v1/user', { token: signedIn.body.token });
     assert.equal(profile.status, 200);
+  });
+
+  it('under requireMfa, a password sign-in names the passkey as its second step, which a passkey sign-in passes', async () => {
+    const { projects } = server.services.repositories;
+    const setRequireMfa = async (on: boolean) => {
+      const project = await projects.findById(api.credentials.projectId);
+      await projects.updateSettings(project!.id, { ...project!.settings, requireMfa: on });
+    };
+    const login = () =>
+      api.call('POST', '/api/v1/auth/login', { body: { email: alice.email, password: alice.password } });
+    /** Logs in until the server's view of the project answers as `wanted` says (settings are cached). */
+    const loginUntil = async (wanted: (status: number) => boolean) => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const answer = await login();
+        if (wanted(answer.status) || Date.now() > deadline) return answer;
+        await sleep(50);
+      }
+    };
+    await setRequireMfa(true);
+    try {
+      const answer = await loginUntil((status) => status !== 200);
+      // Not MFA_ENROLMENT_REQUIRED: her passkey is a factor, and a passkey sign-in is the way through.
+      assert.equal(answer.status, 401, answer.text);
+      assert.equal(answer.body.code, 'MFA_REQUIRED');
+      assert.deepEqual(answer.body.methods, ['passkey']);
+      const signedIn = await signIn(
+        await browser.authenticate(app.origin, await signInOptions({ email: alice.email })),
+      );
+      assert.equal(signedIn.status, 200, signedIn.text);
+      assert.equal(signedIn.body.userId, alice.userId);
+    } finally {
+      await setRequireMfa(false);
+      assert.equal((await loginUntil((status) => status === 200)).status, 200);
+    }
   });
 
   it('refuses an assertion made on an origin the project does not allow', async () => {
