@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
+import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { Config } from '../config/config.ts';
-import { migrationNames, migrationProvider } from '../persistence/migrations/migrate-to-latest.ts';
+import {
+  migrationNames,
+  migrationProvider,
+  newerReleaseError,
+} from '../persistence/migrations/migrate-to-latest.ts';
 import { migrationSafety } from '../persistence/migrations/migration-safety.ts';
 import { openDatabase } from '../persistence/open-database.ts';
 import { toSqliteFile } from './local-paths.ts';
@@ -23,6 +28,15 @@ export async function listPendingMigrations(config: Config): Promise<PendingMigr
       busyTimeoutMs: config.databaseBusyTimeoutMs,
     });
     try {
+      // Kysely lists only the migrations it was given: one a newer release ran is read here.
+      const executed = await sql<{ name: string }>`select name from kysely_migration`
+        .execute(database.db)
+        .then(
+          ({ rows }) => rows.map((row) => row.name),
+          () => [],
+        );
+      const unknown = executed.find((name) => !migrationNames.includes(name));
+      if (unknown !== undefined) throw newerReleaseError(unknown);
       const migrations = await new Migrator({ db: database.db, provider: migrationProvider }).getMigrations();
       pending = migrations.filter((migration) => migration.executedAt === undefined).map(({ name }) => name);
     } finally {

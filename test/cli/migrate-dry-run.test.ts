@@ -4,8 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import { migrationNames, migrationProvider } from '../../src/persistence/migrations/migrate-to-latest.ts';
+import {
+  migrateToLatest,
+  migrationNames,
+  migrationProvider,
+} from '../../src/persistence/migrations/migrate-to-latest.ts';
 import { migrationSafety } from '../../src/persistence/migrations/migration-safety.ts';
 import { openDatabase } from '../../src/persistence/open-database.ts';
 import { runCli } from '../support/coffer-process.ts';
@@ -63,5 +68,25 @@ describe('coffer migrate --dry-run', () => {
     const none = await dryRun('--json');
     assert.deepEqual(JSON.parse(none.stdout), { pending: [] });
     assert.match((await dryRun()).stdout, /No migration is pending/);
+  });
+
+  it('a database a newer release migrated: the dry run, migrate and serve say so at once, without retrying', async () => {
+    const database = await openDatabase({ databaseUrl });
+    try {
+      await migrateToLatest(database.db);
+      await sql`insert into kysely_migration (name, timestamp) values ('9999_from_a_newer_release', ${new Date().toISOString()})`.execute(
+        database.db,
+      );
+    } finally {
+      await database.close();
+    }
+    const said =
+      /^coffer: the database was migrated by a newer release of Coffer \(it ran migration 9999_from_a_newer_release, which this release does not have\): run that release, or restore a backup/m;
+    for (const args of [['migrate', '--dry-run'], ['migrate'], ['serve', '--port', '0']]) {
+      const result = await runCli([...args, '--data-dir', dataDir], stack.env, { timeoutMs: 300_000 });
+      assert.equal(result.code, 1, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, said, args.join(' '));
+      assert.doesNotMatch(result.stderr, /not reachable yet/, args.join(' '));
+    }
   });
 });
