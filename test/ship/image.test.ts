@@ -41,17 +41,19 @@ describe('the container image', { skip }, () => {
 
   before(async () => {
     podman = await startPrivatePodman();
-    let archive = process.env.COFFER_TEST_IMAGE_ARCHIVE;
-    if (!archive) {
-      archive = path.join(podman.dir, 'coffer-image.tar');
+    const archive = process.env.COFFER_TEST_IMAGE_ARCHIVE;
+    if (archive) {
+      await podman.run(['load', '--quiet', '--input', archive]);
+    } else {
+      // Built straight into this test's private root: no archive to write and load again.
       const base = process.env.COFFER_TEST_IMAGE_BASE_TAR;
-      await execFileAsync(
+      const built = await execFileAsync(
         path.join(root, 'deploy/build-image.sh'),
-        ['--out', archive, ...(base ? ['--base-tar', base] : [])],
+        ['--podman-root', podman.dir, ...(base ? ['--base-tar', base] : [])],
         { timeout: 900_000, maxBuffer: 64 * 1024 * 1024 },
       );
+      console.log(built.stdout.trim());
     }
-    await podman.run(['load', '--quiet', '--input', archive]);
     await podman.run(['volume', 'create', 'coffer-data']);
     // A secret as orchestrators hand them over: a file in a read-only mount, owned by the service's user.
     await mkdir(path.join(podman.dir, 'secrets'), { mode: 0o755 });

@@ -14,6 +14,7 @@ const execFileAsync = promisify(execFile);
  * root and deletes the folder: nothing stays on the machine.
  */
 export type PrivatePodman = {
+  /** Its root is dir/storage, its runroot dir/run. */
   dir: string;
   run(args: string[], options?: { timeoutMs?: number }): Promise<{ stdout: string; stderr: string }>;
   /** The same, answering the exit code instead of throwing. */
