@@ -72,7 +72,11 @@ describe('a rolling upgrade: a node of the previous release beside a migrated on
   const pendingMigrations = async (): Promise<string[]> => {
     const result = await runCli(['migrate', '--dry-run', '--json', '--data-dir', dataDir], stack.env);
     assert.equal(result.code, 0, result.stderr);
-    return JSON.parse(result.stdout).pending.map((migration: { name: string }) => migration.name);
+    const pending: { name: string; kind: string }[] = JSON.parse(result.stdout).pending;
+    // A contract migration has no rolling upgrade across it: the previous release is the one after it.
+    const contracts = pending.filter(({ kind }) => kind === 'contract').map(({ name }) => name);
+    assert.deepEqual(contracts, [], `move previousRelease forward past ${contracts.join(', ')}`);
+    return pending.map(({ name }) => name);
   };
 
   it('keeps serving: each node uploads, verifies and downloads, and reads what the other wrote', async () => {
