@@ -27,6 +27,7 @@ export const flagHelp: Record<Flag, string> = {
   in: 'the export directory to read',
   verify: 'check an export (every line, the size and SHA-256 of every verified file) without importing it',
   apply: 'remove what is found (without it: a dry run)',
+  'dry-run': 'change nothing: list what would run (migrate: each migration expand or contract)',
   force:
     'app revoke: even the last app credential of the project; files download, files zip: overwrite --out',
   purpose: 'token, link or all (all)',

@@ -27,6 +27,7 @@ const options = {
   in: { type: 'string' },
   verify: { type: 'string' },
   apply: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
   force: { type: 'boolean' },
   purpose: { type: 'string' },
   yes: { type: 'boolean' },

@@ -7,6 +7,7 @@ import { exportData, importData, verifyExport } from './export-import.ts';
 import { collectGarbage, toGcText } from './gc-command.ts';
 import { prepareLocalPaths, withLocalPaths } from './local-paths.ts';
 import { openScanner } from './open-scanner.ts';
+import { listPendingMigrations, toPendingText } from './pending-migrations.ts';
 import { tightenExistingFiles } from './private-files.ts';
 import { createProgress } from './progress.ts';
 import { scanProject, toScanText, toSince } from './scan-command.ts';
@@ -24,9 +25,14 @@ export const instanceCommands: Record<string, Command> = {
     },
   },
   migrate: {
-    summary: 'Bring the database schema up to date (serve does it too).',
-    flags: ['json'],
-    run: async (config) => {
+    summary:
+      'Bring the database schema up to date (serve does it too); --dry-run lists the pending migrations and whether older nodes may keep serving beside each (expand) or not (contract).',
+    flags: ['dry-run', 'json'],
+    run: async (config, values) => {
+      if (values['dry-run']) {
+        const pending = await listPendingMigrations(config);
+        return { json: { pending }, text: toPendingText(pending) };
+      }
       await withLocalPaths(config, { stores: 'create' }, () => migrate(config));
       return { json: { migrated: true }, text: 'The database schema is up to date.' };
     },

@@ -47,7 +47,8 @@ export function describeDatabase(config: Config): string {
   return config.databaseUrl.startsWith('sqlite:') ? `--database-url ${config.databaseUrl}` : '--database-url';
 }
 
-function toSqliteFile(config: Config): string | undefined {
+/** The embedded database's file, or undefined for PostgreSQL and an in-memory SQLite. */
+export function toSqliteFile(config: Config): string | undefined {
   if (!config.databaseUrl.startsWith('sqlite:') || config.databaseUrl === 'sqlite::memory:') return undefined;
   return path.resolve(config.databaseUrl.slice('sqlite:'.length));
 }

@@ -46,7 +46,7 @@ const usage = `Usage (coffer help <group> for its commands, coffer help <command
   coffer webhook retry <projectId|name> <webhookId> <deliveryId> [--json]   (a running server attempts it at once)
   coffer audit <projectId|name> [--type T]... [--actor ID] [--file ID] [--from ISO] [--to ISO] [--cursor C] [--json]
   coffer mail test <to> [--project <projectId|name>] [--json]   (queues a test mail; a running server sends it)
-  coffer migrate
+  coffer migrate [--dry-run] [--json]   (--dry-run: the pending migrations, each expand or CONTRACT: may older nodes keep serving?)
   coffer export --out DIR          (metadata, signing keys and verified files' bytes, from one snapshot: keep it secret)
   coffer export --verify DIR       (checks an export as import would, bytes included, without importing it)
   coffer import --in DIR           (into empty stores: e.g. --database-url postgres://… --storage-url s3://…)

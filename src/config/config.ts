@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseS3StorageUrl } from '../blob-stores/s3-storage-url.ts';
 import { ConfigError } from './config-error.ts';
 import { describeValue, parseSetting, type SettingSource } from './parse-setting.ts';
+import { readSecretFile } from './secret-files.ts';
 import type { Setting } from './setting.ts';
 import { assertMailSettings } from './settings/mail-settings.ts';
 import { assertScanSettings } from './settings/scan-settings.ts';
@@ -100,17 +101,20 @@ type Raw = Record<string, string | boolean | undefined>;
 /**
  * Builds the configuration from command-line flags (already parsed, keyed by flag name) over
  * environment variables over defaults. A bad value throws a ConfigError naming the flag or
- * variable that holds it; files are checked at start, where they are used.
+ * variable that holds it; files are checked at start, where they are used. A secret-bearing
+ * setting may come from the file its `COFFER_X_FILE` variable names (secret-files.ts).
  */
 export function loadConfig(flags: Raw, env: NodeJS.ProcessEnv): Config {
   const values: Record<string, unknown> = {};
   const sources: Record<string, SettingSource> = {};
   for (const [name, setting] of Object.entries(settings as Record<string, Setting>)) {
     const fromFlag = setting.flag ? flags[setting.flag] : undefined;
-    const raw = fromFlag ?? env[setting.env];
+    const fromFile = fromFlag === undefined ? readSecretFile(setting, env) : undefined;
+    const raw = fromFlag ?? fromFile?.raw ?? env[setting.env];
     // The name the operator used; for a default, the flag (or the variable of a setting without one).
     sources[name] =
-      setting.flag && (fromFlag !== undefined || raw === undefined) ? `--${setting.flag}` : setting.env;
+      fromFile?.source ??
+      (setting.flag && (fromFlag !== undefined || raw === undefined) ? `--${setting.flag}` : setting.env);
     values[name] = raw === undefined ? setting.defaultValue : parseSetting(setting, sources[name], raw);
   }
   const dataDir = values.dataDir as string;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/config.ts';
 import type { Database } from '../persistence/database.ts';
-import { migrateToLatest } from '../persistence/migrations/migrate-to-latest.ts';
+import { migrateToLatest, NewerReleaseError } from '../persistence/migrations/migrate-to-latest.ts';
 import { openDatabase } from '../persistence/open-database.ts';
 import { createRepositories, type Repositories } from '../persistence/repositories/create-repositories.ts';
 
@@ -26,6 +26,7 @@ export async function openStores(
       return { database, repositories: createRepositories(database.db) };
     } catch (error) {
       await database.close().catch(() => {});
+      if (error instanceof NewerReleaseError) throw error;
       const waitMs = Math.min(5000, 500 * attempt);
       if (Date.now() + waitMs > deadline) throw error;
       log(

@@ -78,6 +78,8 @@ export async function startCofferProcess(
     dataDir?: string;
     /** Share one stack between servers (several nodes); by default each server gets its own. */
     stack?: TestStack;
+    /** Another release's `bin/coffer.js` (test/ship/mixed-version.test.ts); by default this tree's. */
+    bin?: string;
   } = {},
 ): Promise<CofferProcess> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'coffer-e2e-')));
@@ -86,13 +88,13 @@ export async function startCofferProcess(
 }
 
 async function launch(
-  options: { args?: string[]; env?: NodeJS.ProcessEnv; dataDir: string; stack: TestStack },
+  options: { args?: string[]; env?: NodeJS.ProcessEnv; dataDir: string; stack: TestStack; bin?: string },
   owned: { stack: boolean; dataDir: boolean },
 ): Promise<CofferProcess> {
   const { dataDir, stack } = options;
   const child = spawn(
     process.execPath,
-    [bin, 'serve', '--data-dir', dataDir, '--port', '0', ...(options.args ?? [])],
+    [options.bin ?? bin, 'serve', '--data-dir', dataDir, '--port', '0', ...(options.args ?? [])],
     {
       env: { ...process.env, ...stack.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -88,12 +88,12 @@ const migrations: Record<string, Migration> = {
   '0036_content_crc32': contentCrc32,
   '0037_search_indexes': searchIndexes,
   '0038_archives': archives,
+  '0039_mfa': mfa,
+  '0040_passkeys': passkeys,
   '0041_email_change_tokens': emailChangeTokens,
   '0042_session_details': sessionDetails,
-  '0040_passkeys': passkeys,
-  '0044_file_quarantine': fileQuarantine,
   '0043_upload_scans': uploadScans,
-  '0039_mfa': mfa,
+  '0044_file_quarantine': fileQuarantine,
 };
 
 /** The names of every migration, in the order they run. */
@@ -113,11 +113,34 @@ export const migrationProvider: MigrationProvider = { getMigrations: async () =>
 export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
   const migrate = async (handle: Kysely<DatabaseSchema>) => {
     const { error } = await new Migrator({ db: handle, provider: migrationProvider }).migrateToLatest();
-    if (error !== undefined) throw error;
+    if (error !== undefined) throw toNewerReleaseError(error) ?? error;
   };
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
     await writeTransaction(db, migrate);
   } else {
     await migrate(db);
   }
+}
+
+/**
+ * The database ran a migration this release does not have: a newer release migrated it (an old
+ * node restarted during a rolling upgrade, or a rollback without a restore). Nothing this
+ * release does can be right on that schema, and waiting does not change it: no retry.
+ */
+export class NewerReleaseError extends Error {}
+
+/** Kysely's "previously executed migration … is missing" as a NewerReleaseError saying what to do. */
+function toNewerReleaseError(error: unknown): NewerReleaseError | undefined {
+  const missing = /^corrupted migrations: previously executed migration (\S+) is missing$/.exec(
+    (error as Error)?.message ?? '',
+  );
+  return missing ? newerReleaseError(missing[1]!, error) : undefined;
+}
+
+/** The database ran `migrationName`, which this release does not have. */
+export function newerReleaseError(migrationName: string, cause?: unknown): NewerReleaseError {
+  return new NewerReleaseError(
+    `the database was migrated by a newer release of Coffer (it ran migration ${migrationName}, which this release does not have): run that release, or restore a backup taken before the upgrade (docs/deploy.md, "Upgrading and rolling back")`,
+    { cause },
+  );
 }
