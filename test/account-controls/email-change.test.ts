@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startMailDelivery } from '../../src/start-mail-delivery.ts';
-import { counterValue, linkOf, mailsTo, waitForMail } from '../accounts/account-mail-support.ts';
-import { startSmtpReceiver } from '../mail/smtp-receiver.ts';
+import {
+  counterValue,
+  linkOf,
+  mailsTo,
+  startMailingServer,
+  waitForMail,
+} from '../accounts/account-mail-support.ts';
 import type { ApiClient } from '../support/api-client.ts';
-import { startTestServer, type TestServer } from '../support/in-process-server.ts';
+import type { TestServer } from '../support/in-process-server.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { currentStackName } from '../support/test-stack.ts';
 import { waitUntil } from '../support/webhook-receiver.ts';
-
-const quiet = { info() {}, warn() {}, error() {} };
 
 /**
  * Issue 41, item 3: changing an account's address, followed from the mails a real SMTP server
@@ -20,30 +22,17 @@ describe(`email change (${currentStackName()} stack)`, () => {
   const clock = new ManualClock();
   let server: TestServer;
   let client: ApiClient;
-  let receiver: Awaited<ReturnType<typeof startSmtpReceiver>>;
-  let delivery: { stop(): Promise<void> };
+  let receiver: Awaited<ReturnType<typeof startMailingServer>>['receiver'];
+  let world: Awaited<ReturnType<typeof startMailingServer>> | undefined;
   let counter = 0;
   const freshEmail = () => `change-${Date.now().toString(36)}-${++counter}@example.com`;
 
   before(async () => {
-    receiver = await startSmtpReceiver();
-    server = await startTestServer(
-      {},
-      {
-        COFFER_SMTP_URL: `smtp://127.0.0.1:${receiver.port}`,
-        COFFER_MAIL_DELIVERY_INTERVAL_MS: '20',
-        COFFER_ACCOUNT_MAILS_PER_CLIENT_PER_HOUR: '500',
-      },
-      { clock },
-    );
+    world = await startMailingServer(clock);
+    ({ server, receiver } = world);
     client = server.client;
-    delivery = startMailDelivery(server.services, quiet);
   });
-  after(async () => {
-    await delivery?.stop();
-    await server?.stop();
-    await receiver?.close();
-  });
+  after(() => world?.stop());
 
   const profile = (token: string) => client.call('GET', '/api/v1/user', { token });
   const login = (email: string, password: string) =>

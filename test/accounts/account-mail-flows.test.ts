@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ProjectSettings } from '../../src/domain/identity/project-settings.ts';
-import { startMailDelivery } from '../../src/start-mail-delivery.ts';
 import { startSmtpReceiver } from '../mail/smtp-receiver.ts';
 import type { ApiClient } from '../support/api-client.ts';
-import { startTestServer, type TestServer } from '../support/in-process-server.ts';
+import type { TestServer } from '../support/in-process-server.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 import { currentStackName } from '../support/test-stack.ts';
 import { waitUntil } from '../support/webhook-receiver.ts';
-import { counterValue, linkOf, mailsTo, waitForMail } from './account-mail-support.ts';
-
-const quiet = { info() {}, warn() {}, error() {} };
+import { counterValue, linkOf, mailsTo, startMailingServer, waitForMail } from './account-mail-support.ts';
 
 /**
  * Issue 23, items 2–7: password reset, email verification and sign-in by link, followed from the
@@ -21,29 +18,20 @@ describe(`accounts by email (${currentStackName()} stack)`, () => {
   const clock = new ManualClock();
   let server: TestServer;
   let client: ApiClient;
-  let receiver: Awaited<ReturnType<typeof startSmtpReceiver>>;
-  let delivery: { stop(): Promise<void> };
+  let receiver: Awaited<ReturnType<typeof startMailingServer>>['receiver'];
+  let world: Awaited<ReturnType<typeof startMailingServer>> | undefined;
   let counter = 0;
   const freshEmail = () => `user-${Date.now().toString(36)}-${++counter}@example.com`;
 
   before(async () => {
-    receiver = await startSmtpReceiver();
-    server = await startTestServer(
-      {},
-      {
-        COFFER_SMTP_URL: `smtp://127.0.0.1:${receiver.port}`,
-        COFFER_MAIL_DELIVERY_INTERVAL_MS: '20',
-        COFFER_ACCOUNT_MAILS_PER_CLIENT_PER_HOUR: '500',
-      },
-      { clock },
-    );
+    world = await startMailingServer(clock);
+    ({ server, receiver } = world);
     client = server.client;
-    delivery = startMailDelivery(server.services, quiet);
   });
   after(async () => {
-    await delivery?.stop();
-    await server?.stop();
-    await receiver?.close();
+    await world?.stop();
+    // One test stops the SMTP server and starts another on its port.
+    if (receiver !== world?.receiver) await receiver?.close();
   });
 
   /** Changes the project's settings as `coffer project set` does, then waits until the server acts on them. */

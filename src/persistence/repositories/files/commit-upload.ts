@@ -78,7 +78,8 @@ export function recordUpload(
   });
 }
 
-function toUploadColumns(upload: PendingUpload) {
+/** A pending upload as the upload_* columns of `files` and `version_uploads` hold it. */
+export function toUploadColumns(upload: PendingUpload) {
   return {
     upload_blob_version: upload.blobVersion,
     upload_etag: upload.etag,

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { toScanText } from '../../../domain/admission/scan-record.ts';
 import type { NewEvent } from '../../../domain/events/event.ts';
 import type { PendingUpload } from '../../../domain/files/file-record.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { insertEvents } from '../events/insert-events.ts';
+import { toUploadColumns } from '../files/commit-upload.ts';
 import { assertUsageWithin } from '../storage-usage-check.ts';
 import { writeTransaction } from '../write-transaction.ts';
 
@@ -69,17 +69,4 @@ export function recordVersionUpload(
     await insertEvents(trx, [event]);
     return true;
   });
-}
-
-function toUploadColumns(upload: PendingUpload) {
-  return {
-    upload_blob_version: upload.blobVersion,
-    upload_etag: upload.etag,
-    upload_size_bytes: upload.sizeBytes,
-    upload_content_type: upload.contentType,
-    upload_last_modified: upload.lastModified.getTime(),
-    upload_sha256: upload.checksumSha256 ?? null,
-    upload_crc32: upload.crc32 ?? null,
-    upload_scan: toScanText(upload.scan),
-  };
 }
