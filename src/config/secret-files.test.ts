@@ -21,6 +21,7 @@ it('every secret-bearing setting is read from the file its COFFER_X_FILE names, 
     databaseUrl: 'postgres://coffer:s3cret@db.internal:5432/coffer',
     smtpUrl: 'smtp://mailer:pa55@mail.internal:587',
     metricsToken: 'scrape-token',
+    mfaKeys: Buffer.alloc(32, 7).toString('base64'),
   };
   const secrets = Object.entries(settings as Record<string, Setting>).filter(([, setting]) => setting.secret);
   // A new secret setting gets its _FILE variable for free; this list says which ones exist.

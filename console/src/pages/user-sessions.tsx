@@ -34,6 +34,8 @@ export function UserSessions({ project, user }: Props) {
   const end = (session: UserSession) =>
     acting.run(async () => {
       await api('DELETE', `${path}/${encodeURIComponent(session.id)}`);
+      // Gone from the list with the note, not after the reload: what the note says is what shows.
+      setSessions((before) => before?.filter((one) => one.id !== session.id) ?? null);
       setNote(`Ended the session from ${session.ip ?? 'an unknown address'}.`);
       await load();
     });
@@ -41,6 +43,7 @@ export function UserSessions({ project, user }: Props) {
     if (!confirm(`End every session of ${user.email}? They sign in again everywhere.`)) return;
     return acting.run(async () => {
       const { sessionsEnded } = await api<{ sessionsEnded: number }>('DELETE', path);
+      setSessions([]);
       setNote(`Ended ${sessionsEnded} session${sessionsEnded === 1 ? '' : 's'} of ${user.email}.`);
       await load();
     });
