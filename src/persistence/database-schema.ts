@@ -28,7 +28,7 @@ import type {
   WebhookDeliveriesTable,
   WebhooksTable,
 } from './outbox-schema.ts';
-import type { PasskeyChallengesTable, PasskeysTable } from './passkey-schema.ts';
+import type { PasskeyTables } from './passkey-schema.ts';
 import type { RenditionRefusalsTable, RenditionsTable } from './rendition-schema.ts';
 import type { FileVersionsTable, VersionUploadsTable } from './version-schema.ts';
 
@@ -58,7 +58,8 @@ export type {
 };
 
 export type DatabaseSchema = ArchiveTables &
-  MfaTables & {
+  MfaTables &
+  PasskeyTables & {
     projects: ProjectsTable;
     users: UsersTable;
     files: FilesTable;
@@ -76,8 +77,6 @@ export type DatabaseSchema = ArchiveTables &
     service_keys: ServiceKeysTable;
     user_identities: UserIdentitiesTable;
     oauth_flows: OAuthFlowsTable;
-    passkeys: PasskeysTable;
-    passkey_challenges: PasskeyChallengesTable;
     storage_usage: StorageUsageTable;
     folders: FoldersTable;
     folder_shares: FolderSharesTable;

@@ -30,3 +30,9 @@ export type PasskeyChallengesTable = {
   user_handle: string | null;
   expires_at: number | string;
 };
+
+/** The passkey tables, spread into DatabaseSchema. */
+export type PasskeyTables = {
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
+};
