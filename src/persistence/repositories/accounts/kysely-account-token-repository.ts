@@ -31,16 +31,7 @@ export class KyselyAccountTokenRepository implements AccountTokenRepository {
       await trx.deleteFrom('account_tokens').where('token_hash', 'in', expired).execute();
       // One live token per user and purpose: the new one replaces the old, in one statement, so
       // two requests at once (PostgreSQL runs them side by side) cannot both insert.
-      const row = {
-        token_hash: token.tokenHash,
-        project_id: token.projectId,
-        user_id: token.userId,
-        purpose: token.purpose,
-        email: token.email,
-        from_email: token.fromEmail ?? null,
-        created_at: token.createdAt.getTime(),
-        expires_at: token.expiresAt.getTime(),
-      };
+      const row = toAccountTokenRow(token);
       await trx
         .insertInto('account_tokens')
         .values(row)
@@ -105,4 +96,18 @@ export class KyselyAccountTokenRepository implements AccountTokenRepository {
       return toUser(updated);
     });
   }
+}
+
+/** An account token as its `account_tokens` row holds it (the hash, never the token). */
+export function toAccountTokenRow(token: NewAccountToken) {
+  return {
+    token_hash: token.tokenHash,
+    project_id: token.projectId,
+    user_id: token.userId,
+    purpose: token.purpose,
+    email: token.email,
+    from_email: token.fromEmail ?? null,
+    created_at: token.createdAt.getTime(),
+    expires_at: token.expiresAt.getTime(),
+  };
 }

@@ -14,6 +14,7 @@ import { insertEvents } from '../events/insert-events.ts';
 import { normalizeEmail, toUser } from '../kysely-user-repository.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { writeTransaction } from '../write-transaction.ts';
+import { toAccountTokenRow } from './kysely-account-token-repository.ts';
 
 type Trx = Kysely<DatabaseSchema>;
 
@@ -125,16 +126,7 @@ async function storeRevert(
   now: number,
 ): Promise<boolean> {
   const { token } = revert;
-  const row = {
-    token_hash: token.tokenHash,
-    project_id: token.projectId,
-    user_id: token.userId,
-    purpose: token.purpose,
-    email: token.email,
-    from_email: token.fromEmail ?? null,
-    created_at: token.createdAt.getTime(),
-    expires_at: token.expiresAt.getTime(),
-  };
+  const row = toAccountTokenRow(token);
   const stored = await trx
     .insertInto('account_tokens')
     .values(row)
