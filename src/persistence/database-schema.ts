@@ -25,6 +25,7 @@ import type {
   EventsTable,
   MailOutboxTable,
   OutboxPositionsTable,
+  OutboxTables,
   WebhookDeliveriesTable,
   WebhooksTable,
 } from './outbox-schema.ts';
@@ -59,6 +60,7 @@ export type {
 
 export type DatabaseSchema = ArchiveTables &
   MfaTables &
+  OutboxTables &
   PasskeyTables & {
     projects: ProjectsTable;
     users: UsersTable;
@@ -87,11 +89,6 @@ export type DatabaseSchema = ArchiveTables &
     resumable_uploads: ResumableUploadsTable;
     renditions: RenditionsTable;
     rendition_refusals: RenditionRefusalsTable;
-    events: EventsTable;
-    webhooks: WebhooksTable;
-    webhook_deliveries: WebhookDeliveriesTable;
-    outbox_positions: OutboxPositionsTable;
-    mail_outbox: MailOutboxTable;
     account_tokens: AccountTokensTable;
   };
 

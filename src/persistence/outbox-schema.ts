@@ -85,3 +85,12 @@ export type MailOutboxTable = {
   lease_until: number | null;
   created_at: number;
 };
+
+/** The outbox's tables as DatabaseSchema spreads them: events, webhooks and their deliveries, mail. */
+export type OutboxTables = {
+  events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  outbox_positions: OutboxPositionsTable;
+  mail_outbox: MailOutboxTable;
+};
