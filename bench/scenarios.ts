@@ -27,6 +27,7 @@ import { folderSharesHotPath } from './scenarios/folder-share-scenario.ts';
 import { loginInterference, manyRecords } from './scenarios/hot-path-scenarios.ts';
 import { heicRender, videoPoster } from './scenarios/media-scenarios.ts';
 import { renditionCached, renditionRender } from './scenarios/rendition-scenarios.ts';
+import { tusUpload } from './scenarios/resumable-scenarios.ts';
 import { s3DownloadGateway } from './scenarios/s3-download-scenarios.ts';
 import {
   scaleListAdmin,
@@ -38,7 +39,12 @@ import {
 import { uploadScanned } from './scenarios/scan-scenarios.ts';
 import { searchScenarios } from './scenarios/search-scenarios.ts';
 import { sharedWithMe, sharedWithMeCold } from './scenarios/shared-with-me-scenario.ts';
-import { getFileOnPostgres, getFileOnPostgresS3 } from './scenarios/stack-scenarios.ts';
+import {
+  getFileOnPostgres,
+  getFileOnPostgresS3,
+  requestUploadOnPostgresS3,
+  verifyOnPostgresS3,
+} from './scenarios/stack-scenarios.ts';
 import { webhookBesideTarpit } from './scenarios/webhook-tarpit-scenario.ts';
 import { bareFastifyWorkers, getFileWorkers } from './scenarios/worker-scenarios.ts';
 
@@ -55,6 +61,7 @@ export const scenarios: readonly Scenario[] = [
   archiveDownload,
   uploadLargeRaw,
   uploadLargeMultipart,
+  tusUpload,
   uploadScanned,
   renditionRender,
   renditionCached,
@@ -67,6 +74,8 @@ export const scenarios: readonly Scenario[] = [
   manyRecords,
   getFileOnPostgres,
   getFileOnPostgresS3,
+  requestUploadOnPostgresS3,
+  verifyOnPostgresS3,
   s3DownloadGateway,
   scaleListAdmin,
   scaleListMany,

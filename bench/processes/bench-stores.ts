@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type PostgresServer, startPostgres } from '../../test/support/postgres-server.ts';
-import { type S3TestServer, startS3Server } from '../../test/support/s3-server.ts';
+import { startRgwOrS3rver } from '../../test/support/rgw-server.ts';
+import type { S3TestServer } from '../../test/support/s3-server.ts';
 
 /** Where a Coffer server keeps its records and its blobs. */
 export type StackName = 'sqlite-fs' | 'pg-fs' | 'pg-s3';
@@ -10,9 +11,10 @@ export type StackSettings = { args: string[]; env: Record<string, string>; datab
 
 /**
  * The PostgreSQL cluster and S3 server of a bench run: the very ones the tests use
- * (test/support/: a private cluster, or COFFER_TEST_POSTGRES_URL's server; s3rver in a child
- * process), each started on first use. Every Coffer server gets a database of its own and a
- * key prefix of its own in the bucket, so servers never see each other's records.
+ * (test/support/: a private cluster, or COFFER_TEST_POSTGRES_URL's server; a private Ceph RGW
+ * where Ceph is installed, else s3rver in a child process, loudly), each started on first use.
+ * Every Coffer server gets a database of its own and a key prefix of its own in the bucket, so
+ * servers never see each other's records.
  */
 export class BenchStores {
   #postgres: Promise<PostgresServer | undefined> | undefined;
@@ -25,7 +27,7 @@ export class BenchStores {
 
   /** The S3 server (started if need be), for baselines that talk to it directly. */
   s3(): Promise<S3TestServer> {
-    this.#s3 ??= startS3Server();
+    this.#s3 ??= startRgwOrS3rver();
     return this.#s3;
   }
 

@@ -1,9 +1,15 @@
 /** /blob/v1 scenarios: signed downloads and uploads against node:http (and nginx) on the same disk. */
 import { randomBytes } from 'node:crypto';
 import type { BenchContext } from '../bench-context.ts';
-import type { LoadRequest } from '../run-load.ts';
+import type { LoadOptions, LoadRequest } from '../run-load.ts';
 import type { PreparedScenario, Scenario, Side } from '../scenario.ts';
-import { fillBytes, findBlobFile, getDownloadLink, requestUploadLinks } from '../seed/workload.ts';
+import {
+  fillBytes,
+  findBlobFile,
+  getDownloadLink,
+  requestUploadLinks,
+  type Workload,
+} from '../seed/workload.ts';
 import { downloadLinksInBothModes, sdkDownloadLink, sdkUploadLink } from './s3-sides.ts';
 import { fromPool, loadSide } from './sides.ts';
 
@@ -109,28 +115,32 @@ function uploadScenario(form: 'raw' | 'multipart'): Scenario {
           return loadSide('coffer', { url: workload.server.url, nextRequest: next, ...load }).run();
         },
       };
-      if (context.options.stack === 'pg-s3') {
-        const direct = await sdkUploadLink(context);
-        const path = direct.path;
-        return {
-          scenario,
-          baselines: [loadSide('s3 direct', { url: direct.origin, nextRequest: () => ({ path }), ...load })],
-        };
-      }
-      const blob = await findBlobFile(workload, workload.smallFileId);
-      const nodeHttp = await context.nodeHttpUrl(blob.root);
-      const baseline = loadSide('node:http', {
-        url: nodeHttp,
-        nextRequest: () => ({ path: '/upload' }),
-        ...load,
-      });
-      return { scenario, baselines: [baseline] };
+      return { scenario, baselines: await onePutBaselines(context, workload, load) };
     },
   };
 }
 
 export const uploadLargeRaw = uploadScenario('raw');
 export const uploadLargeMultipart = uploadScenario('multipart');
+
+/**
+ * The same body PUT once to what stores it, without Coffer: node:http writing to the same disk on
+ * the embedded stack, the S3 server itself (through a link the AWS SDK presigns) on pg-s3.
+ */
+export async function onePutBaselines(
+  context: BenchContext,
+  workload: Workload,
+  load: Omit<LoadOptions, 'url'>,
+): Promise<Side[]> {
+  if (context.options.stack === 'pg-s3') {
+    const direct = await sdkUploadLink(context);
+    const path = direct.path;
+    return [loadSide('s3 direct', { url: direct.origin, nextRequest: () => ({ path }), ...load })];
+  }
+  const blob = await findBlobFile(workload, workload.smallFileId);
+  const nodeHttp = await context.nodeHttpUrl(blob.root);
+  return [loadSide('node:http', { url: nodeHttp, nextRequest: () => ({ path: '/upload' }), ...load })];
+}
 
 /** The body as the original SDKs send it (raw) or as the spec's form with its file part named `data`. */
 function toUploadBody(content: Buffer, form: 'raw' | 'multipart'): { body: Buffer; contentType: string } {

@@ -10,9 +10,9 @@ import { toRenditionSize } from '../../src/images/rendition-size.ts';
 import { largeJpeg } from '../../test/support/test-images.ts';
 import type { BenchContext } from '../bench-context.ts';
 import { measureCpu } from '../probes/process-cpu.ts';
-import { type Measurement, median, type PreparedScenario, type Scenario, type Side } from '../scenario.ts';
-import { fillBytes, getDownloadLink, mapLimit, splitUrl, type Workload } from '../seed/workload.ts';
-import { loadSide } from './sides.ts';
+import type { Measurement, PreparedScenario, Scenario, Side } from '../scenario.ts';
+import { fillBytes, getDownloadLink, splitUrl, type Workload } from '../seed/workload.ts';
+import { loadSide, runTasks } from './sides.ts';
 
 /**
  * Requests at once on either side: twice the server's render slots (COFFER_RENDITION_CONCURRENCY,
@@ -48,30 +48,8 @@ function timeRenders(origin: string | undefined, count: number, task: () => Prom
   return measureCpu(origin, () => runRenders(count, task));
 }
 
-export async function runRenders(count: number, task: () => Promise<void>): Promise<Measurement> {
-  const latenciesMs: number[] = [];
-  let failures = 0;
-  const started = performance.now();
-  await mapLimit(Array.from({ length: count }), renderConcurrency, async () => {
-    const begun = performance.now();
-    try {
-      await task();
-      latenciesMs.push(performance.now() - begun);
-    } catch {
-      failures += 1;
-    }
-  });
-  const seconds = (performance.now() - started) / 1000;
-  const sorted = [...latenciesMs].sort((a, b) => a - b);
-  return {
-    requests2xx: latenciesMs.length,
-    non2xx: failures,
-    errors: 0,
-    durationSeconds: seconds,
-    requestsPerSecond: latenciesMs.length / seconds,
-    latencyP50Ms: median(sorted),
-    latencyP99Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN,
-  };
+export function runRenders(count: number, task: () => Promise<void>): Promise<Measurement> {
+  return runTasks(count, renderConcurrency, task);
 }
 
 /** A rendition as a client gets one: its link from the API, then its bytes (rendered on first GET). */

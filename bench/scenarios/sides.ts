@@ -1,6 +1,7 @@
 import type { BenchContext } from '../bench-context.ts';
 import { type LoadOptions, type LoadRequest, runLoad } from '../run-load.ts';
-import type { Measurement, PreparedScenario, Side } from '../scenario.ts';
+import { type Measurement, median, type PreparedScenario, type Side } from '../scenario.ts';
+import { mapLimit } from '../seed/workload.ts';
 
 /** A side that runs one load. */
 export function loadSide(label: string, options: LoadOptions): Side {
@@ -88,5 +89,39 @@ export function withCompanion(measured: Measurement, companion: Measurement): Me
     ...measured,
     non2xx: measured.non2xx + companion.non2xx,
     errors: measured.errors + Math.max(companion.errors, companion.requests2xx === 0 ? 1 : 0),
+  };
+}
+
+/**
+ * Times `count` tasks run `concurrency` at a time (a task that throws counts as a failure), as a
+ * Measurement of tasks per second, for sides that are not an HTTP load (renders, tus uploads).
+ */
+export async function runTasks(
+  count: number,
+  concurrency: number,
+  task: () => Promise<void>,
+): Promise<Measurement> {
+  const latenciesMs: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  await mapLimit(Array.from({ length: count }), concurrency, async () => {
+    const begun = performance.now();
+    try {
+      await task();
+      latenciesMs.push(performance.now() - begun);
+    } catch {
+      failures += 1;
+    }
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const sorted = [...latenciesMs].sort((a, b) => a - b);
+  return {
+    requests2xx: latenciesMs.length,
+    non2xx: failures,
+    errors: 0,
+    durationSeconds: seconds,
+    requestsPerSecond: latenciesMs.length / seconds,
+    latencyP50Ms: median(sorted),
+    latencyP99Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? Number.NaN,
   };
 }
