@@ -9,8 +9,17 @@
 //      does); else s3rver, loudly: it and our SigV4 checker could share our misreadings of S3.
 // Test files given as arguments narrow both passes to them (the second pass only to those of
 // its list); other arguments go to node --test (e.g. --test-name-pattern=…).
-import { spawnSync } from 'node:child_process';
-import { existsSync, globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  globSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 // suites beside this one (a whole pass then takes several times as long as alone).
 // No files means no pass: `node --test` without files would run every test it finds. Beside the
 // usual report, each file's time goes to a temporary file: the pass ends with its ten slowest.
-const nodeTest = (files, env = process.env) => {
+const nodeTest = async (files, env = process.env, output = undefined) => {
   if (files.length === 0) return 0;
   const timings = join(mkdtempSync(join(tmpdir(), 'coffer-test-times-')), 'times.jsonl');
   const reporters = testFlags.some((flag) => flag.startsWith('--test-reporter'))
@@ -30,38 +39,48 @@ const nodeTest = (files, env = process.env) => {
         `--test-reporter=${fileURLToPath(new URL('./file-durations-reporter.js', import.meta.url))}`,
         `--test-reporter-destination=${timings}`,
       ];
-  const status =
-    spawnSync(
-      process.execPath,
-      [
-        '--test',
-        '--test-force-exit',
-        '--test-concurrency=2',
-        '--test-timeout=600000',
-        ...reporters,
-        ...testFlags,
-        ...files,
-      ],
-      { stdio: 'inherit', env },
-    ).status ?? 1;
-  printSlowest(timings);
+  // A pass run beside another writes to its own file (`output`), printed when it ends, so the
+  // two passes' reports do not interleave.
+  const sink = output === undefined ? 'inherit' : openSync(output, 'w');
+  const child = spawn(
+    process.execPath,
+    [
+      '--test',
+      '--test-force-exit',
+      '--test-concurrency=2',
+      '--test-timeout=600000',
+      ...reporters,
+      ...testFlags,
+      ...files,
+    ],
+    { stdio: ['inherit', sink, sink], env },
+  );
+  const status = await new Promise((resolve) => {
+    child.on('error', () => resolve(1));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+  if (typeof sink === 'number') closeSync(sink);
+  const slowest = slowestFiles(timings);
   rmSync(dirname(timings), { recursive: true, force: true });
+  if (output === undefined) process.stdout.write(slowest);
+  else writeFileSync(output, slowest, { flag: 'a' });
   return status;
 };
 
-/** The ten test files that took longest in the pass (their top-level tests' wall time). */
-function printSlowest(timings) {
-  if (!existsSync(timings)) return;
+/** The ten test files that took longest in the pass (their top-level tests' wall time), as text. */
+function slowestFiles(timings) {
+  if (!existsSync(timings)) return '';
   const rows = readFileSync(timings, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line))
     .sort((a, b) => b.ms - a.ms)
     .slice(0, 10);
-  if (rows.length === 0) return;
-  console.log('\nslowest test files of this pass:');
-  for (const { file, ms } of rows)
-    console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${relative(process.cwd(), file)}`);
+  if (rows.length === 0) return '';
+  const lines = rows.map(
+    ({ file, ms }) => `  ${(ms / 1000).toFixed(1).padStart(7)} s  ${relative(process.cwd(), file)}`,
+  );
+  return `\nslowest test files of this pass:\n${lines.join('\n')}\n`;
 }
 
 const args = process.argv.slice(2);
@@ -143,14 +162,32 @@ const stackFiles = narrow(
 );
 
 // COFFER_TEST_STACKS=pg-s3 (or embedded) runs one pass only, for quicker iterations.
+// COFFER_TEST_PASSES_SIDE_BY_SIDE=1 runs the two passes at once (they share no port, cluster or
+// folder: each test starts its servers on free ports in folders of its own), the PostgreSQL +
+// S3 pass's report printed after it ends.
 const passes = (process.env.COFFER_TEST_STACKS ?? 'embedded,pg-s3').split(',');
-let failed = false;
-if (passes.includes('embedded')) {
+const sideBySide = process.env.COFFER_TEST_PASSES_SIDE_BY_SIDE === '1' && passes.length > 1;
+const embeddedPass = async () => {
+  if (!passes.includes('embedded')) return false;
   console.log(`\n=== stack: embedded (SQLite + local disk): ${allFiles.length} files ===\n`);
-  failed = nodeTest(allFiles) !== 0;
+  return (await nodeTest(allFiles)) !== 0;
+};
+const pgS3Pass = async (output) => (passes.includes('pg-s3') ? runPgS3Pass(output) : false);
+let failed;
+if (sideBySide) {
+  const outputDir = mkdtempSync(join(tmpdir(), 'coffer-pg-s3-pass-'));
+  const report = join(outputDir, 'report.txt');
+  const results = await Promise.all([embeddedPass(), pgS3Pass(report)]);
+  if (existsSync(report)) {
+    console.log('\n=== the report of the pg-s3 pass, run beside the embedded one ===\n');
+    process.stdout.write(readFileSync(report));
+  }
+  rmSync(outputDir, { recursive: true, force: true });
+  failed = results.some(Boolean);
+} else {
+  const embeddedFailed = await embeddedPass();
+  failed = (await pgS3Pass()) || embeddedFailed;
 }
-
-if (passes.includes('pg-s3')) failed = (await runPgS3Pass()) || failed;
 process.exit(failed ? 1 : 0);
 
 /**
@@ -158,7 +195,7 @@ process.exit(failed ? 1 : 0);
  * server that cannot start fails the pass with one line saying why (its error's message names
  * the cause), and the embedded pass's result still stands.
  */
-async function runPgS3Pass() {
+async function runPgS3Pass(output) {
   if (stackFiles.length === 0) return false; // none of the files asked for runs on this stack
   const { startPostgres } = await import('../test/support/postgres-server.ts');
   const { startS3Server } = await import('../test/support/s3-server.ts');
@@ -203,7 +240,7 @@ async function runPgS3Pass() {
       AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
       AWS_REGION: 'us-east-1',
     };
-    return nodeTest(stackFiles, env) !== 0;
+    return (await nodeTest(stackFiles, env, output)) !== 0;
   } finally {
     await s3.stop();
     await postgres.stop();
