@@ -15,3 +15,16 @@ it('a shown route missing from the operations table stops the start, naming it',
   assertDocumented({ method: 'OPTIONS', url: '/blob/v1/*' });
   assertDocumented({ method: 'HEAD', url: '/api/v1/user' });
 });
+
+it("a route whose configuration says another access than the table's stops the start", () => {
+  // login is configured public (app credentials, no token): without that it would need a token.
+  assertDocumented({ method: 'POST', url: '/api/v1/auth/login', config: { public: true } });
+  assert.throws(
+    () => assertDocumented({ method: 'POST', url: '/api/v1/auth/login' }),
+    /POST \/api\/v1\/auth\/login is 'app'.*needs a token/,
+  );
+  assert.throws(
+    () => assertDocumented({ method: 'POST', url: '/api/v1/file', config: { public: true } }),
+    /POST \/api\/v1\/file is 'user'.*is public/,
+  );
+});
