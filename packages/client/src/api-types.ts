@@ -3070,7 +3070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: APP_CREDENTIALS_REQUIRED, INVALID_APP_CREDENTIALS */
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
