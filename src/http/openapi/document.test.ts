@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { assertDocumented } from './document.ts';
+import { toLinkQuery } from './link-query.ts';
 
 it('a shown route missing from the operations table stops the start, naming it', () => {
   assert.throws(
@@ -27,4 +28,19 @@ it("a route whose configuration says another access than the table's stops the s
     () => assertDocumented({ method: 'POST', url: '/api/v1/file', config: { public: true } }),
     /POST \/api\/v1\/file is 'user'.*is public/,
   );
+});
+
+it('a link route of no known kind of link stops the start', () => {
+  assert.throws(
+    () => toLinkQuery('GET', '/blob/v1/elsewhere/:id'),
+    /GET \/blob\/v1\/elsewhere\/:id is a link route of no kind/,
+  );
+  assert.deepEqual(toLinkQuery('PUT', '/blob/v1/files/:fileId').required, ['exp', 'kid', 'sig']);
+  assert.deepEqual(toLinkQuery('GET', '/blob/v1/files/:fileId').required, [
+    'exp',
+    'gen',
+    'ver',
+    'kid',
+    'sig',
+  ]);
 });
