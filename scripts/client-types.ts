@@ -8,6 +8,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { buildServices } from '../src/services.ts';
+import { binaryAsBytes } from './binary-types.ts';
 
 export const clientTypesFile = path.resolve(import.meta.dirname, '../packages/client/src/api-types.ts');
 
@@ -22,7 +23,9 @@ export async function generateClientTypes(): Promise<string> {
     await app.ready();
     const document = app.swagger();
     await app.close();
-    return header + astToString(await openapiTS(document as never, { exportType: true }));
+    return (
+      header + astToString(await openapiTS(document as never, { exportType: true, transform: binaryAsBytes }))
+    );
   } finally {
     await services.close();
     await rm(dataDir, { recursive: true, force: true });

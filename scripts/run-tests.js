@@ -139,6 +139,7 @@ const stackFiles = narrow(
     'test/client/client-find.test.ts',
     'test/client/client-sign-in.test.ts',
     'test/docs/openapi-generated-client.test.ts',
+    'test/docs/openapi-security.test.ts',
     'test/api/anonymous-signup.test.ts',
     'test/api/find-users.test.ts',
     'test/api/key-rotation.test.ts',

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { binaryAsBytes } from '../../scripts/binary-types.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 
 // Issue 24: a client generated from the live document by well-kept generators (openapi-typescript
@@ -19,31 +20,38 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 const tsc = path.join(root, 'node_modules/.bin/tsc');
 
-/** The flow, typed by the generated `paths`: each call's path, parameters and answer are checked. */
+/**
+ * The flow, typed by the generated `paths`: each call's path, parameters, body and answer are
+ * checked, and none is cast (the test refuses the flow if one is: see castFree).
+ */
 const flowSource = `import type createClient from 'openapi-fetch';
 import type { paths } from './coffer-api.ts';
 
 export type App = { appId: string; appSecret: string };
 
 export async function runFlow(create: typeof createClient, baseUrl: string, app: App, content: Uint8Array) {
-  const appHeaders = { 'sb-app-id': app.appId, 'sb-app-secret': app.appSecret };
-  const coffer = create<paths>({ baseUrl, headers: appHeaders });
-  const signup = await coffer.POST('/api/v1/auth/signup', {
-    body: { email: 'generated@example.com', password: 'correct horse battery' },
-  });
+  const coffer = create<paths>({ baseUrl, headers: { 'sb-app-id': app.appId, 'sb-app-secret': app.appSecret } });
+  const account = { email: 'generated@example.com', password: 'correct horse battery' };
+  const signup = await coffer.POST('/api/v1/auth/signup', { body: account });
   if (!signup.data) throw new Error('signup: ' + JSON.stringify(signup.error));
-  const authorization = 'Bearer ' + signup.data.token;
+  const signin = await coffer.POST('/api/v1/auth/login', { body: account });
+  if (!signin.data) throw new Error('login: ' + JSON.stringify(signin.error));
+  const authorization = 'Bearer ' + signin.data.token;
   const ticket = await coffer.POST('/api/v1/file', {
     headers: { authorization },
     body: { filePath: 'generated/hello.txt', contentType: 'text/plain', contentLength: content.byteLength },
   });
   if (!ticket.data) throw new Error('upload request: ' + JSON.stringify(ticket.error));
   const fileId = ticket.data.fileId;
+  // The link's own query, field by field in the order the document lists them (the signed one).
+  const uploadLink = new URL(ticket.data.putFileUrl).searchParams;
   const stored = await coffer.PUT('/blob/v1/files/{fileId}', {
-    params: { path: { fileId }, query: linkQuery(ticket.data.putFileUrl) },
+    params: {
+      path: { fileId },
+      query: { exp: Number(uploadLink.get('exp')), kid: uploadLink.get('kid') ?? '', sig: uploadLink.get('sig') ?? '' },
+    },
     headers: { 'content-type': 'text/plain' },
-    // The document's binary body is a string to the types; the bytes go through untouched.
-    body: content as unknown as string,
+    body: content,
     bodySerializer: (bytes) => bytes,
   });
   if (!stored.data) throw new Error('upload: ' + JSON.stringify(stored.error));
@@ -59,35 +67,41 @@ export async function runFlow(create: typeof createClient, baseUrl: string, app:
     params: { path: { fileId } },
   });
   if (!record.data) throw new Error('get: ' + JSON.stringify(record.error));
+  const downloadLink = new URL(record.data.url).searchParams;
   const downloaded = await coffer.GET('/blob/v1/files/{fileId}', {
-    params: { path: { fileId }, query: linkQuery(record.data.url) },
+    params: {
+      path: { fileId },
+      query: {
+        exp: Number(downloadLink.get('exp')),
+        gen: Number(downloadLink.get('gen')),
+        ver: downloadLink.get('ver') ?? '',
+        kid: downloadLink.get('kid') ?? '',
+        sig: downloadLink.get('sig') ?? '',
+      },
+    },
     parseAs: 'arrayBuffer',
   });
   if (!downloaded.data) throw new Error('download: ' + JSON.stringify(downloaded.error));
+  const listing = await coffer.GET('/api/v1/file', {
+    headers: { authorization },
+    params: { query: { filePath: 'generated/', pageSize: 10 } },
+  });
+  if (!listing.data) throw new Error('listing: ' + JSON.stringify(listing.error));
   return {
+    signedIn: signin.data.userId === signup.data.userId,
     storedBody: stored.data,
     etag,
     verified: verified.data.verified,
     recordEtag: record.data.etag,
     contentType: downloaded.response.headers.get('content-type'),
     downloaded: new Uint8Array(downloaded.data),
-  };
-}
-
-/** A signed link's query string, in its signed order (the generated client sends keys in order). */
-function linkQuery(url: string) {
-  const query = new URL(url).searchParams;
-  const gen = query.get('gen');
-  const ver = query.get('ver');
-  return {
-    exp: Number(query.get('exp')),
-    ...(gen === null ? {} : { gen: Number(gen) }),
-    ...(ver === null ? {} : { ver }),
-    kid: query.get('kid') ?? '',
-    sig: query.get('sig') ?? '',
+    listed: listing.data.docs.map((file) => file.filePath),
   };
 }
 `;
+
+/** What the brief forbids in the flow's calls: a cast, an any, a silenced error. */
+const casts = /\bas\s+[A-Za-z{([]|\bany\b|@ts-(?:expect-error|ignore|nocheck)|!\./;
 
 /** tsc on the flow alone: the project's compiler and the packages' types, nothing of the project. */
 const tsconfig = {
@@ -117,18 +131,20 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-it('openapi-typescript types the live document, and openapi-fetch runs upload, verify and download with them', async () => {
+it('openapi-typescript types the live document, and openapi-fetch runs sign-up, sign-in, upload, verify, download and a listing with them, without a cast', async () => {
   const document = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
-  const types = astToString(await openapiTS(document));
+  const types = astToString(await openapiTS(document, { transform: binaryAsBytes }));
   // The generator read the binary parts as such, not as JSON.
   const expected = {
-    'a raw upload body': /"application\/octet-stream": string;/,
-    "a multipart upload's data part":
-      /"multipart\/form-data": \{\s*\/\*\* Format: binary \*\/\s*data: string;/,
+    'a raw upload body taking bytes': /"application\/octet-stream": Blob \| ArrayBuffer \| Uint8Array;/,
+    "a multipart upload's data part as a Blob":
+      /"multipart\/form-data": \{\s*\/\*\* Format: binary \*\/\s*data: Blob;/,
+    'a download as a Blob': /"application\/octet-stream": Blob;/,
     'an ETag header': /ETag\?: string;/,
   };
   for (const [what, pattern] of Object.entries(expected))
     assert.ok(pattern.test(types), `no ${what} in the types`);
+  assert.doesNotMatch(flowSource, casts, 'the flow calls the generated client without a cast');
   await writeFile(path.join(dir, 'coffer-api.ts'), types);
   await writeFile(path.join(dir, 'flow.ts'), flowSource);
   await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
@@ -144,4 +160,6 @@ it('openapi-typescript types the live document, and openapi-fetch runs upload, v
   assert.equal(outcome.recordEtag, outcome.etag);
   assert.match(outcome.contentType ?? '', /^text\/plain/);
   assert.deepEqual(outcome.downloaded, content);
+  assert.equal(outcome.signedIn, true);
+  assert.deepEqual(outcome.listed, ['generated/hello.txt']);
 });

@@ -3070,7 +3070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: APP_CREDENTIALS_REQUIRED, INVALID_APP_CREDENTIALS */
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11549,7 +11549,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the first bytes of the upload (creation-with-upload), or the chunk of a POST that stands for a PATCH */
+        requestBody?: {
+            content: {
+                "application/offset+octet-stream": Blob | ArrayBuffer | Uint8Array;
+            };
+        };
         responses: {
             /** @description Created: Location is the upload URL (tus), Coffer-File-Id the file record, Upload-Offset the bytes kept of a creation-with-upload */
             201: {
@@ -11861,10 +11866,10 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
+                /** @description the file's links generation when the link was issued (signed); a revocation moves it on */
+                gen: number;
+                /** @description the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -11894,7 +11899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description The part a Range header asked for */
@@ -11915,7 +11920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED, LINK_REVOKED */
@@ -11997,10 +12002,6 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -12015,10 +12016,10 @@ export interface operations {
         /** @description The file's bytes: the raw body (any Content-Type; it must match the one declared, if any), or a multipart/form-data form whose `data` part is the file (its other parts are ignored) */
         requestBody: {
             content: {
-                "application/octet-stream": string;
+                "application/octet-stream": Blob | ArrayBuffer | Uint8Array;
                 "multipart/form-data": {
                     /** Format: binary */
-                    data: string;
+                    data: Blob;
                 };
             };
         };
@@ -12149,10 +12150,10 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
+                /** @description the file's links generation when the link was issued (signed); a revocation moves it on */
+                gen: number;
+                /** @description the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
+                ver: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -12265,10 +12266,6 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -12283,10 +12280,10 @@ export interface operations {
         /** @description The file's bytes: the raw body (any Content-Type; it must match the one declared, if any), or a multipart/form-data form whose `data` part is the file (its other parts are ignored) */
         requestBody: {
             content: {
-                "application/octet-stream": string;
+                "application/octet-stream": Blob | ArrayBuffer | Uint8Array;
                 "multipart/form-data": {
                     /** Format: binary */
-                    data: string;
+                    data: Blob;
                 };
             };
         };
@@ -12399,10 +12396,8 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
+                /** @description the file's links generation when the link was issued (signed); a revocation moves it on */
+                gen: number;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -12414,7 +12409,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the first bytes of the upload (creation-with-upload), or the chunk of a POST that stands for a PATCH */
+        requestBody?: {
+            content: {
+                "application/offset+octet-stream": Blob | ArrayBuffer | Uint8Array;
+            };
+        };
         responses: {
             /** @description As the method it stands for */
             204: {
@@ -12566,10 +12566,8 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
+                /** @description the file's links generation when the link was issued (signed); a revocation moves it on */
+                gen: number;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -12671,10 +12669,8 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
+                /** @description the file's links generation when the link was issued (signed); a revocation moves it on */
+                gen: number;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -12761,10 +12757,8 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
+                /** @description the file's links generation when the link was issued (signed); a revocation moves it on */
+                gen: number;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -12779,7 +12773,7 @@ export interface operations {
         /** @description The next bytes of the upload, starting at Upload-Offset */
         requestBody: {
             content: {
-                "application/offset+octet-stream": string;
+                "application/offset+octet-stream": Blob | ArrayBuffer | Uint8Array;
             };
         };
         responses: {
@@ -12933,10 +12927,8 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
+                /** @description the file's links generation when the link was issued (signed); a revocation moves it on */
+                gen: number;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -12967,7 +12959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description The part a Range header asked for */
@@ -12988,7 +12980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED, LINK_REVOKED */
@@ -13088,10 +13080,8 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
+                /** @description the file's links generation when the link was issued (signed); a revocation moves it on */
+                gen: number;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -13219,10 +13209,6 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */
@@ -13252,7 +13238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description The part a Range header asked for */
@@ -13273,7 +13259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description Error: HTTPS_REQUIRED, INVALID_SIGNATURE, LINK_EXPIRED */
@@ -13346,10 +13332,6 @@ export interface operations {
             query: {
                 /** @description Unix seconds at which the link expires (signed) */
                 exp: number;
-                /** @description download links: the file's links generation when issued (signed); a revocation moves it on */
-                gen?: number;
-                /** @description download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content */
-                ver?: string;
                 /** @description the signing key */
                 kid: string;
                 /** @description the signature (base64url) */

@@ -32,9 +32,11 @@ export const barrierErrors: Record<Access, ErrorCode[]> = {
 /** Security alternatives (OpenAPI: any one entry of the list suffices; all schemes of an entry together). */
 export const security: Record<Access, Record<string, string[]>[]> = {
   public: [],
+  // The app barrier takes a service key in place of the secret (app-credentials.ts).
   app: [
     { appId: [], appSecret: [] },
     { appId: [], allowedOrigin: [] },
+    { appId: [], serviceKey: [] },
   ],
   // A service key may call what a project admin may, but for what only a user has (a profile,
   // a password, files of its own): those answer it ACCESS_DENIED.
@@ -81,3 +83,24 @@ export const securitySchemes = {
     description: 'COFFER_METRICS_TOKEN; without it, only a direct loopback client may scrape',
   },
 };
+
+/**
+ * The access a route's own configuration implies, where it implies one: a data-plane route is
+ * called through a signed link, and a control-plane route configured `public` passes the app
+ * barrier but needs no token. assertDocumented stops the start where the operations table says
+ * otherwise, so the security the document states is the route's, not a hand-kept copy of it.
+ */
+export function assertAccessOfRoute(
+  at: string,
+  access: Access,
+  route: { url: string; config?: unknown },
+): void {
+  const link = route.url.startsWith('/blob/');
+  const tokenless = (route.config as { public?: boolean } | undefined)?.public === true;
+  const implied: Access | undefined = link ? 'link' : tokenless ? 'app' : undefined;
+  const mismatched = implied ? access !== implied : access === 'link' || access === 'app';
+  if (mismatched)
+    throw new Error(
+      `${at} is '${access}' in src/http/openapi/operations.ts, but its route ${link ? 'is a signed link' : tokenless ? 'is public (app credentials, no token)' : 'needs a token'}`,
+    );
+}

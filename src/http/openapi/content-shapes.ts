@@ -27,6 +27,14 @@ export const chunkBody = {
   content: { 'application/offset+octet-stream': { schema: binary } },
 };
 
+/** tus creation-with-upload, and a POST standing for a PATCH: a chunk they may carry. */
+export const optionalChunkBody = {
+  description:
+    'Optional: the first bytes of the upload (creation-with-upload), or the chunk of a POST that stands for a PATCH',
+  content: chunkBody.content,
+  required: false as const,
+};
+
 /** The upload PUT's answer: the quoted (opaque) ETag that POST /api/v1/file/{fileId}/verify wants back. */
 export const storedContent = {
   type: 'object',

@@ -1,8 +1,9 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import { type ErrorCode, errorCodes } from '../../errors/error-codes.ts';
 import { ErrorSchema } from '../wire/schemas.ts';
-import { barrierErrors, security, securitySchemes } from './access-security.ts';
+import { assertAccessOfRoute, barrierErrors, security, securitySchemes } from './access-security.ts';
 import { binaryContent, contentRangeHeader, toHeaderSchemas } from './content-shapes.ts';
+import { toLinkQuery } from './link-query.ts';
 import type { Access, Operation } from './operation.ts';
 import { operations } from './operations.ts';
 
@@ -16,27 +17,6 @@ const bodyErrors: ErrorCode[] = [
   'UNSUPPORTED_MEDIA_TYPE',
   'REQUEST_TIMEOUT',
 ];
-
-/** The signed link's query string (the credential of the data plane), in its one accepted order. */
-const linkQuery = {
-  type: 'object',
-  required: ['exp', 'kid', 'sig'],
-  properties: {
-    exp: { type: 'integer', description: 'Unix seconds at which the link expires (signed)' },
-    gen: {
-      type: 'integer',
-      description:
-        "download links: the file's links generation when issued (signed); a revocation moves it on",
-    },
-    ver: {
-      type: 'string',
-      description:
-        'download links: the version the link was issued for (signed); it keeps serving those bytes after the file gets new content',
-    },
-    kid: { type: 'string', description: 'the signing key' },
-    sig: { type: 'string', description: 'the signature (base64url)' },
-  },
-};
 
 /** Query parameters the routes validate as digit strings (no coercion) but that are integers on the wire. */
 const integerQuery: Record<string, { minimum: number; maximum?: number; default?: number }> = {
@@ -52,13 +32,22 @@ type RouteSchema = Record<string, unknown> & {
 };
 
 /** onRoute: a route that would be shown but is not in the table stops the start, naming it. */
-export function assertDocumented(route: { method: string | string[]; url: string; schema?: unknown }): void {
+export function assertDocumented(route: {
+  method: string | string[];
+  url: string;
+  schema?: unknown;
+  config?: unknown;
+}): void {
   // A lone HEAD is the one Fastify adds beside each GET (the document leaves those out).
   if (route.method === 'HEAD') return;
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
   for (const method of methods) {
-    if (method === 'OPTIONS' || operations[toKey(method, route.url)] || hidden) continue;
+    const operation = operations[toKey(method, route.url)];
+    if (operation) assertAccessOfRoute(`${method} ${route.url}`, operation.access, route);
+    // A link route of no known kind stops the start too (link-query.ts throws, naming it).
+    if (operation?.access === 'link') toLinkQuery(method, route.url);
+    if (method === 'OPTIONS' || operation || hidden) continue;
     throw new Error(
       `${method} ${route.url} is not in src/http/openapi/operations.ts: add it, so the document shows it`,
     );
@@ -90,10 +79,10 @@ export function documentRoute({
   const routeSchema = (schema ?? {}) as RouteSchema;
   // assertDocumented stopped the start for any shown route missing here: the rest stay hidden.
   if (!operation) return { schema: { ...routeSchema, hide: true }, url };
-  return { schema: describeOperation(routeSchema, operation, method), url };
+  return { schema: describeOperation(routeSchema, operation, method, url), url };
 }
 
-function describeOperation(schema: RouteSchema, operation: Operation, method: string) {
+function describeOperation(schema: RouteSchema, operation: Operation, method: string, url: string) {
   const { hide: _hidden, ...shown } = schema;
   const described: RouteSchema = {
     ...shown,
@@ -105,7 +94,8 @@ function describeOperation(schema: RouteSchema, operation: Operation, method: st
   // The route's own description, where it has one, says more than the table's.
   if (!shown.description && operation.description) described.description = operation.description;
   if (operation.requestBody) described.body = { content: operation.requestBody.content };
-  if (operation.access === 'link') described.querystring = linkQuery as RouteSchema['querystring'];
+  if (operation.access === 'link')
+    described.querystring = toLinkQuery(method, url) as RouteSchema['querystring'];
   else if (schema.querystring?.properties) described.querystring = toIntegerQuery(schema.querystring);
   if (!described.tags) described.tags = [toTag(operation.access)];
   return described;
@@ -197,6 +187,7 @@ function nameOtherMethods(document: Record<string, unknown>): void {
         named.requestBody = {
           ...(operation.requestBody as object),
           description: entry.requestBody.description,
+          required: entry.requestBody.required ?? true,
         };
       if (method === 'head')
         named.responses = withoutBodies(

@@ -23,7 +23,12 @@ export type Operation = {
   /** What the operation does and when to use it (the reference shows it under the summary). */
   description?: string;
   /** For routes that stream their body (their schema declares none): its media types. */
-  requestBody?: { description: string; content: Record<string, { schema: Record<string, unknown> }> };
+  requestBody?: {
+    description: string;
+    content: Record<string, { schema: Record<string, unknown> }>;
+    /** A body the operation may go without (tus creation-with-upload): optional to clients. */
+    required?: false;
+  };
   /** The 2xx status and the component its answer is (the document names and references it). */
   success?: {
     status: 200 | 201 | 202 | 204 | 206;

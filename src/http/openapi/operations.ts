@@ -71,7 +71,7 @@ export const operations: Record<string, Operation> = {
   'POST /api/v1/auth/logout': {
     operationId: 'logout',
     access: 'app',
-    errors: ['VALIDATION_FAILED'],
+    errors: ['VALIDATION_FAILED', 'AUTH_REQUIRED', 'INVALID_TOKEN', 'TOKEN_EXPIRED'],
     success: { status: 204, description: 'The session (its refresh-token family) is revoked' },
   },
   'POST /api/v1/auth/password': {

@@ -1,5 +1,11 @@
 import type { ErrorCode } from '../../errors/error-codes.ts';
-import { chunkBody, tusHeaders, uploadCreatedHeaders, uploadStatusHeaders } from './content-shapes.ts';
+import {
+  chunkBody,
+  optionalChunkBody,
+  tusHeaders,
+  uploadCreatedHeaders,
+  uploadStatusHeaders,
+} from './content-shapes.ts';
 import { fileRead, type Operation } from './operation.ts';
 
 const tusErrors: ErrorCode[] = ['UPLOAD_NOT_FOUND', 'TUS_VERSION_UNSUPPORTED'];
@@ -67,6 +73,7 @@ const resumableOperations: Record<string, Operation> = {
       'A PATCH, HEAD or DELETE named by X-HTTP-Method-Override (tus, for networks that pass only GET and POST)',
     access: 'link',
     errors: [...chunkErrors, 'UPLOAD_FINISHED'],
+    requestBody: optionalChunkBody,
     success: { status: 204, description: 'As the method it stands for', headers: uploadStatusHeaders },
   },
 };
@@ -140,6 +147,7 @@ export const uploadOperations: Record<string, Operation> = {
       'UNSUPPORTED_MEDIA_TYPE',
       'STORAGE_FULL',
     ],
+    requestBody: optionalChunkBody,
     success: {
       status: 201,
       description:

@@ -29,7 +29,9 @@ export const requestEmailVerification: RouteRegistrar = (app, services) => {
       },
     },
     async (request, reply) => {
-      const token = readBearerToken(request);
+      // A service key is the app's credential here (app-credentials.ts), not a user's token: a
+      // backend names the address in the body.
+      const token = request.serviceKeyPrincipal ? undefined : readBearerToken(request);
       const email = token
         ? (await services.identity.authenticate(request.project, token, { unverifiedAllowed: true })).user
             .email
