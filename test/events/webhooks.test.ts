@@ -5,7 +5,11 @@ import { startEventDelivery } from '../../src/start-event-delivery.ts';
 import type { ApiResponse } from '../support/api-client.ts';
 import { makeDeletesFinal } from '../support/final-deletes.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
-import { startWebhookReceiver as startReceiver, waitUntil as waitFor } from '../support/webhook-receiver.ts';
+import {
+  quickWebhookEnv,
+  startWebhookReceiver as startReceiver,
+  waitUntil as waitFor,
+} from '../support/webhook-receiver.ts';
 
 /** Issue 22: webhooks, verified with the stock `standardwebhooks` library, on both stacks. */
 describe('webhooks', () => {
@@ -16,15 +20,7 @@ describe('webhooks', () => {
   let serviceKey: string;
   const log = { info() {}, warn() {} };
   before(async () => {
-    server = await startTestServer(
-      {},
-      {
-        COFFER_WEBHOOK_ALLOW_PRIVATE: 'true',
-        COFFER_WEBHOOK_RETRY_SECONDS: '1,1,1',
-        COFFER_EVENT_DELIVERY_INTERVAL_MS: '20',
-        COFFER_WEBHOOK_TIMEOUT_SECONDS: '5',
-      },
-    );
+    server = await startTestServer({}, quickWebhookEnv);
     delivery = startEventDelivery(server.services, log);
     await makeDeletesFinal(server);
     ({ token } = await server.client.signup());
