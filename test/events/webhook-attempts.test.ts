@@ -3,20 +3,14 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import type { components } from '../../packages/client/src/api-types.ts';
 import { startEventDelivery } from '../../src/start-event-delivery.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { quickWebhookEnv, waitUntil } from '../support/webhook-receiver.ts';
 
 type Received = { headers: IncomingHttpHeaders; body: string };
-type Attempt = {
-  attempt: number;
-  at: string;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-  responseBody: string | null;
-  responseBodyTruncated: boolean;
-};
+/** The attempt as the OpenAPI document declares it (the SDK's generated types). */
+type Attempt = components['schemas']['WebhookDeliveryAttempt'];
 
 /** 1023 ASCII bytes, then a 2-byte character across the 1 KiB limit, then more. */
 const longBody = `${'a'.repeat(1023)}é${'b'.repeat(500)}`;
