@@ -189,4 +189,39 @@ describe('webhook delivery attempts', () => {
       await receiver.close();
     }
   });
+
+  // Runs last: the retention empties every finished delivery of this server.
+  it("attempts go with their delivery: the webhook's removal and the retention (the foreign key's cascade)", async () => {
+    const { db } = server.services.database;
+    const attemptsOf = async (deliveryIds: string[]) =>
+      (
+        await db
+          .selectFrom('webhook_delivery_attempts')
+          .select('delivery_id')
+          .where('delivery_id', 'in', deliveryIds)
+          .execute()
+      ).length;
+    const receiver = await startScriptedReceiver([(response) => response.writeHead(200).end()]);
+    try {
+      const removed = await createWebhook(receiver.url);
+      const tested = await server.client.call('POST', `/api/v1/webhooks/${removed.id}/test`, { serviceKey });
+      assert.equal(tested.status, 200, tested.text);
+      assert.equal(await attemptsOf([tested.body.id]), 1);
+      const deleted = await server.client.call('DELETE', `/api/v1/webhooks/${removed.id}`, { serviceKey });
+      assert.equal(deleted.status, 204, deleted.text);
+      assert.equal(await attemptsOf([tested.body.id]), 0);
+    } finally {
+      await receiver.close();
+    }
+    const finished = await db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '!=', 'pending')
+      .execute();
+    const ids = finished.map((row) => row.id);
+    assert.ok((await attemptsOf(ids)) >= 3, 'the earlier tests left attempts');
+    // Everything is older than a minute from now: every finished delivery goes, and its attempts.
+    await server.services.repositories.deliveries.deleteOlderThan(new Date(Date.now() + 60_000), 1000);
+    assert.equal(await attemptsOf(ids), 0);
+  });
 });
