@@ -90,11 +90,14 @@ describe('webhooks', () => {
         'a retried delivery',
       );
       new Webhook(webhook.secret).verify(event.body, event.headers as Record<string, string>);
-      const page = await server.client.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`, {
-        serviceKey,
-      });
-      const [listed] = page.body.deliveries;
-      assert.equal(listed.status, 'delivered');
+      // The receiver holds the event before its answer reaches the deliverer, which records it after.
+      const listed = await waitFor(async () => {
+        const page = await server.client.call('GET', `/api/v1/webhooks/${webhook.id}/deliveries`, {
+          serviceKey,
+        });
+        const [first] = page.body.deliveries;
+        return first?.status === 'delivered' ? first : undefined;
+      }, 'the delivery recorded as delivered');
       assert.equal(listed.attempts, 3);
       assert.equal(listed.eventId, event.headers['webhook-id']);
 
