@@ -198,6 +198,20 @@ export type Delivery = {
   lastStatus: number | null;
   lastError: string | null;
   createdAt: string;
+  /** Each attempt, oldest first (at most as many as the retry schedule allows). */
+  attemptLog: DeliveryAttempt[];
+};
+
+/** One attempt of a delivery: a status code, or the network error that came instead. */
+export type DeliveryAttempt = {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** The first 1 KiB of the answer's body as text; null without an answer. */
+  responseBody: string | null;
+  responseBodyTruncated: boolean;
 };
 
 /** An event of the audit log. */

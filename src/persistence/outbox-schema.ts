@@ -60,6 +60,21 @@ export type WebhookDeliveriesTable = {
   created_at: number;
 };
 
+/** One attempt of a delivery (migrations/delivery-attempts.ts): at most the schedule's per delivery. */
+export type WebhookDeliveryAttemptsTable = {
+  delivery_id: string;
+  /** 1 for the first; the delivery's `attempts` once this one was recorded. */
+  attempt: number;
+  started_at: number;
+  /** The answer's status; null when none came (then `error` says why). */
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  /** The first 1 KiB of the answer's body as text (cut at a character); null without an answer. */
+  response_body: string | null;
+  response_body_truncated: number;
+};
+
 /** How far a reader of the event log has read (`webhooks`: the fan-out to deliveries). */
 export type OutboxPositionsTable = {
   name: string;
@@ -91,6 +106,7 @@ export type OutboxTables = {
   events: EventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   outbox_positions: OutboxPositionsTable;
   mail_outbox: MailOutboxTable;
 };

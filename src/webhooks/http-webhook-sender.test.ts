@@ -65,7 +65,10 @@ describe('HttpWebhookSender, delivering (allowPrivate)', () => {
   it('answers 410 as gone', async () => {
     const receiver = await receive((_request, response) => response.writeHead(410).end('gone'));
     const outcome = await sender.send(attemptTo(receiver.url()));
-    assert.deepEqual({ ...outcome, durationMs: 0 }, { kind: 'gone', status: 410, durationMs: 0 });
+    assert.deepEqual(
+      { ...outcome, durationMs: 0 },
+      { kind: 'gone', status: 410, durationMs: 0, responseBody: { text: 'gone', truncated: false } },
+    );
   });
 
   it('fails a redirect without following it', async () => {
@@ -99,6 +102,8 @@ describe('HttpWebhookSender, delivering (allowPrivate)', () => {
         error: `HTTP 503: busy ${'z'.repeat(512 - 6)}`,
         retryAfterSeconds: 120,
         durationMs: 0,
+        // The attempt's body head: 1 KiB of it, as text, control characters kept.
+        responseBody: { text: `busy\r\n${'z'.repeat(1024 - 6)}`, truncated: true },
       },
     );
   });

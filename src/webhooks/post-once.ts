@@ -1,10 +1,14 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { responseBodyHeadBytes } from './response-body-head.ts';
 import type { WebhookTarget } from './webhook-target.ts';
 
-/** How many bytes of an answer's body are kept, to show in a failed attempt's error. */
-export const bodyExcerptBytes = 512;
+/**
+ * How many bytes of an answer's body are kept: the attempt's body head, and one byte more to
+ * see whether its cut falls inside a character (response-body-head.ts).
+ */
+const keptBytes = responseBodyHeadBytes + 1;
 
 export type PostOnceOptions = {
   target: WebhookTarget;
@@ -17,8 +21,15 @@ export type PostOnceOptions = {
   maxResponseBytes: number;
 };
 
-/** An answer: its status, headers and the first bodyExcerptBytes of its body. */
-export type PostAnswer = { status: number; headers: IncomingHttpHeaders; bodyExcerpt: Buffer };
+/** An answer: its status, headers, the first bytes of its body and how many bytes were read. */
+export type PostAnswer = {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body's first responseBodyHeadBytes + 1 bytes (fewer when it had fewer). */
+  bodyHead: Buffer;
+  /** The body's bytes read, up to maxResponseBytes (more means more than the head). */
+  bodyBytes: number;
+};
 
 /**
  * POSTs once and resolves with the answer once its body ended or maxResponseBytes of it were
@@ -46,7 +57,8 @@ export function postOnce(options: PostOnceOptions): Promise<PostAnswer> {
       resolve({
         status,
         headers: response?.headers ?? {},
-        bodyExcerpt: Buffer.concat(excerpt).subarray(0, bodyExcerptBytes),
+        bodyHead: Buffer.concat(excerpt).subarray(0, keptBytes),
+        bodyBytes: readBytes,
       });
     };
     const onAbort = () => settle(signal.reason);
@@ -57,7 +69,7 @@ export function postOnce(options: PostOnceOptions): Promise<PostAnswer> {
       response = answer;
       answer.on('error', settle);
       answer.on('data', (chunk: Buffer) => {
-        if (readBytes < bodyExcerptBytes) excerpt.push(chunk.subarray(0, bodyExcerptBytes - readBytes));
+        if (readBytes < keptBytes) excerpt.push(chunk.subarray(0, keptBytes - readBytes));
         readBytes += chunk.length;
         if (readBytes >= options.maxResponseBytes) settle();
       });

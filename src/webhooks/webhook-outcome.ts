@@ -1,6 +1,10 @@
 import type { WebhookOutcome } from '../domain/events/webhook-sender.ts';
 import type { PostAnswer } from './post-once.ts';
+import { toResponseBodyHead } from './response-body-head.ts';
 import { toRetryAfterSeconds } from './retry-after-seconds.ts';
+
+/** How much of the body a failed attempt's error (the delivery's lastError) quotes, as before. */
+const errorExcerptBytes = 512;
 
 /**
  * What an answer means (Standard Webhooks): 2xx delivered, 410 gone (the receiver asks never to
@@ -8,13 +12,14 @@ import { toRetryAfterSeconds } from './retry-after-seconds.ts';
  */
 export function toWebhookOutcome(answer: PostAnswer, durationMs: number, now: Date): WebhookOutcome {
   const { status } = answer;
-  if (status >= 200 && status <= 299) return { kind: 'delivered', status, durationMs };
-  if (status === 410) return { kind: 'gone', status, durationMs };
+  const responseBody = toResponseBodyHead(answer.bodyHead, answer.bodyBytes);
+  if (status >= 200 && status <= 299) return { kind: 'delivered', status, durationMs, responseBody };
+  if (status === 410) return { kind: 'gone', status, durationMs, responseBody };
   const retryAfterSeconds = toRetryAfterSeconds(answer.headers['retry-after'], now);
   const error = toAnswerErrorText(answer);
   return retryAfterSeconds === undefined
-    ? { kind: 'failed', status, error, durationMs }
-    : { kind: 'failed', status, error, retryAfterSeconds, durationMs };
+    ? { kind: 'failed', status, error, durationMs, responseBody }
+    : { kind: 'failed', status, error, retryAfterSeconds, durationMs, responseBody };
 }
 
 function toAnswerErrorText(answer: PostAnswer): string {
@@ -23,7 +28,7 @@ function toAnswerErrorText(answer: PostAnswer): string {
     const location = toPrintable(answer.headers.location ?? '').slice(0, 200);
     text += location ? ` (redirect to ${location} not followed)` : ' (redirects are not followed)';
   }
-  const excerpt = toPrintable(answer.bodyExcerpt.toString('utf8'));
+  const excerpt = toPrintable(answer.bodyHead.subarray(0, errorExcerptBytes).toString('utf8'));
   return excerpt ? `${text}: ${excerpt}` : text;
 }
 

@@ -121,11 +121,26 @@ describe('coffer webhook add | list | show | deliveries | retry | rm, and coffer
       return same.length === 2 ? same[1] : undefined;
     }, 'the retried delivery');
     assert.equal(again.body.toString(), body, 'the same bytes');
-    await waitFor(async () => {
+    const twice = await waitFor(async () => {
       const { deliveries } = await json('webhook', 'deliveries', 'default', added.id);
       const found = deliveries.find((delivery: { id: string }) => delivery.id === delivered.id);
       return found.attempts === 2 && found.status === 'delivered' ? found : undefined;
     }, 'the second attempt recorded');
+    // Each attempt is listed (issue 43, item 7): in --json, and one indented line each in text.
+    assert.deepEqual(
+      twice.attemptLog.map((attempt: { attempt: number; statusCode: number; error: null }) => [
+        attempt.attempt,
+        attempt.statusCode,
+        attempt.error,
+      ]),
+      [
+        [1, 204, null],
+        [2, 204, null],
+      ],
+    );
+    const attemptLines = (await cli(['webhook', 'deliveries', 'default', added.id])).stdout;
+    for (const number of [1, 2])
+      assert.match(attemptLines, new RegExp(`^ {4}#${number} {2}\\d{4}-\\S+Z {2}204 {2}\\d+ ms$`, 'm'));
 
     const removed = await json('webhook', 'rm', 'default', added.id);
     assert.deepEqual(removed, { webhookId: added.id, deleted: true });

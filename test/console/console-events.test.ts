@@ -158,7 +158,18 @@ describe('the console manages webhooks and shows the audit log', {
             : undefined,
         'the retried delivery',
       );
-      await refreshUntil(page, /file\.uploaded.*delivered2200/);
+      const twice = await refreshUntil(page, /file\.uploaded.*delivered2200/);
+      // Each attempt, folded under the delivery (issue 43, item 7): both answered 200.
+      const deliveryId = (await twice
+        .getByRole('button', { name: /^Retry delivery / })
+        .getAttribute('aria-label'))!.replace('Retry delivery ', '');
+      const attempts = page
+        .getByRole('group')
+        .filter({ has: page.getByLabel(`Attempts of delivery ${deliveryId}`) });
+      await page.getByLabel(`Attempts of delivery ${deliveryId}`).click();
+      const items = attempts.getByRole('listitem');
+      assert.equal(await items.count(), 2);
+      for (const item of await items.all()) assert.match((await item.textContent()) ?? '', / · 200 · \d+ ms/);
 
       // Disabled, then enabled again.
       await page.getByRole('button', { name: `Disable ${receiver.url()}` }).click();

@@ -1,6 +1,14 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** Settings for webhook tests: loopback receivers, retries a second apart (three), rounds every 20 ms. */
+export const quickWebhookEnv = {
+  COFFER_WEBHOOK_ALLOW_PRIVATE: 'true',
+  COFFER_WEBHOOK_RETRY_SECONDS: '1,1,1',
+  COFFER_EVENT_DELIVERY_INTERVAL_MS: '20',
+  COFFER_WEBHOOK_TIMEOUT_SECONDS: '5',
+} as const;
+
 export type ReceivedWebhook = {
   headers: IncomingHttpHeaders;
   body: string;

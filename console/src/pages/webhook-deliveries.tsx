@@ -1,10 +1,14 @@
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Delivery, type Project, type Webhook } from '../api.ts';
 import { DataTable, ErrorNote, Section, StatusNote, useAction } from '../ui.tsx';
+import { DeliveryAttempts } from './delivery-attempts.tsx';
 
 type Page = { deliveries: Delivery[]; nextCursor: string | null };
 
-/** An endpoint's deliveries, newest first: status, attempts, the last answer, and Retry. */
+const headers = ['Created', 'Event', 'Status', 'Attempts', 'Last status', 'Error', 'Actions'];
+
+/** An endpoint's deliveries, newest first: status, attempts (each, folded), the last answer, and Retry. */
 export function WebhookDeliveries({ project, webhook }: { project: Project; webhook: Webhook }) {
   const [page, setPage] = useState<Page>({ deliveries: [], nextCursor: null });
   const [note, setNote] = useState('');
@@ -39,33 +43,36 @@ export function WebhookDeliveries({ project, webhook }: { project: Project; webh
       {note && <StatusNote text={note} />}
       {page.deliveries.length === 0 && <p>No delivery yet.</p>}
       {page.deliveries.length > 0 && (
-        <DataTable headers={['Created', 'Event', 'Status', 'Attempts', 'Last status', 'Error', 'Actions']}>
+        <DataTable headers={headers}>
           {page.deliveries.map((delivery) => (
-            <tr key={delivery.id}>
-              <td>{new Date(delivery.createdAt).toLocaleString()}</td>
-              <td>
-                {delivery.eventType}
-                <div class="hint">
-                  <code>{delivery.eventId}</code>
-                </div>
-              </td>
-              <td>{delivery.status}</td>
-              <td>{delivery.attempts}</td>
-              <td>{delivery.lastStatus ?? '—'}</td>
-              <td>{delivery.lastError ?? ''}</td>
-              <td class="actions">
-                {/* A test event is sent once, at once: it has nothing to retry. */}
-                {delivery.eventType !== 'webhook.test' && (
-                  <button
-                    type="button"
-                    aria-label={`Retry delivery ${delivery.id}`}
-                    onClick={() => retry(delivery)}
-                  >
-                    Retry
-                  </button>
-                )}
-              </td>
-            </tr>
+            <Fragment key={delivery.id}>
+              <tr>
+                <td>{new Date(delivery.createdAt).toLocaleString()}</td>
+                <td>
+                  {delivery.eventType}
+                  <div class="hint">
+                    <code>{delivery.eventId}</code>
+                  </div>
+                </td>
+                <td>{delivery.status}</td>
+                <td>{delivery.attempts}</td>
+                <td>{delivery.lastStatus ?? '—'}</td>
+                <td>{delivery.lastError ?? ''}</td>
+                <td class="actions">
+                  {/* A test event is sent once, at once: it has nothing to retry. */}
+                  {delivery.eventType !== 'webhook.test' && (
+                    <button
+                      type="button"
+                      aria-label={`Retry delivery ${delivery.id}`}
+                      onClick={() => retry(delivery)}
+                    >
+                      Retry
+                    </button>
+                  )}
+                </td>
+              </tr>
+              <DeliveryAttempts delivery={delivery} columns={headers.length} />
+            </Fragment>
           ))}
         </DataTable>
       )}

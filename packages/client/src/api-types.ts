@@ -1433,7 +1433,7 @@ export type paths = {
         };
         /**
          * A webhook endpoint's deliveries, newest first
-         * @description The endpoint's deliveries, newest first, with their state: to see what failed, and retry it.
+         * @description The endpoint's deliveries, newest first, with their state and each attempt (time, status code or network error, duration, the first 1 KiB of the answer): to see what failed, and retry it.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1878,6 +1878,25 @@ export type components = {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** WebhookDeliveryAttempt */
+        WebhookDeliveryAttempt: {
+            /** @description 1 for the first */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description when the attempt began
+             */
+            at: string;
+            /** @description the answer's status; null when none came */
+            statusCode: number | null;
+            /** @description why no answer came (a timeout, a connection reset or refused); null with a status code */
+            error: string | null;
+            durationMs: number;
+            /** @description the first 1 KiB of the answer's body as text, cut between characters; null without an answer */
+            responseBody: string | null;
+            /** @description the body was longer than responseBody */
+            responseBodyTruncated: boolean;
+        };
         /** WebhookDelivery */
         WebhookDelivery: {
             id: string;
@@ -1892,6 +1911,8 @@ export type components = {
             lastError: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description each attempt, oldest first: all within the retry schedule (retried by hand past it, the latest as many); empty for deliveries attempted before Coffer kept them */
+            attemptLog: components["schemas"]["WebhookDeliveryAttempt"][];
         };
         /** AuditEvent */
         AuditEvent: {

@@ -1,3 +1,4 @@
+import type { AttemptRecord, DeliveryAttempt } from './delivery-attempt.ts';
 import type { StoredEvent } from './event.ts';
 import type { Webhook } from './webhook.ts';
 
@@ -19,6 +20,9 @@ export type Delivery = {
   createdAt: Date;
 };
 
+/** A delivery as its endpoint's listing shows it, with each of its attempts, oldest first. */
+export type DeliveryWithAttempts = Delivery & { attemptLog: DeliveryAttempt[] };
+
 /** A delivery taken for an attempt, with what sending it needs. */
 export type DueDelivery = Delivery & {
   body: string;
@@ -31,6 +35,10 @@ export type AttemptResult = {
   nextAttemptAt: Date | null;
   lastStatus: number | null;
   lastError: string | null;
+  /** The attempt itself, for the attempt log. */
+  attempt: AttemptRecord;
+  /** How many of the delivery's attempts the log keeps (the schedule's); older ones go. */
+  keepAttempts: number;
 };
 
 /** What DeliveryQueue.takeDue takes, and how many. */
@@ -64,12 +72,12 @@ export interface DeliveryQueue {
    * one another node holds (PostgreSQL: SKIP LOCKED; SQLite: one writer at a time).
    */
   takeDue(options: TakeDueOptions): Promise<DueDelivery[]>;
-  /** Records an attempt and releases the lease. */
+  /** Records an attempt (the delivery's state and its attempt log, in one transaction) and releases the lease. */
   recordAttempt(deliveryId: string, result: AttemptResult, now: Date): Promise<void>;
-  /** A delivery of its own for a test event (POST /webhooks/:id/test), already attempted. */
-  recordTest(delivery: Omit<Delivery, 'fileId'> & { body: string }): Promise<void>;
-  /** The endpoint's deliveries, newest first, `limit` after the `before` id. */
-  list(webhookId: string, page: { before?: string; limit: number }): Promise<Delivery[]>;
+  /** A delivery of its own for a test event (POST /webhooks/:id/test), already attempted once. */
+  recordTest(delivery: Omit<Delivery, 'fileId'> & { body: string; attempt: AttemptRecord }): Promise<void>;
+  /** The endpoint's deliveries with their attempts, newest first, `limit` after the `before` id. */
+  list(webhookId: string, page: { before?: string; limit: number }): Promise<DeliveryWithAttempts[]>;
   /** Due again at once (a failed or pending delivery); false when there is no such delivery. */
   retry(webhookId: string, deliveryId: string, now: Date): Promise<boolean>;
   /** Events not yet fanned out and their age, and pending deliveries (`/metrics`). */

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.ts';
+import { toAttemptRecord } from './delivery-attempt.ts';
 import type { AttemptResult, DeliveryQueue, DueDelivery } from './delivery-queue.ts';
 import { matchesEventPatterns, signingSecrets } from './webhook.ts';
 import { toWebhookBody } from './webhook-body.ts';
@@ -123,7 +124,12 @@ export class WebhookDeliverer {
       signal,
     );
     this.#o.onOutcome?.(outcome.kind);
-    const result = this.#toResult(delivery, outcome, attemptedAt);
+    const result = {
+      ...this.#toResult(delivery, outcome, attemptedAt),
+      attempt: toAttemptRecord(outcome, attemptedAt),
+      // The first attempt and one per retry: what the schedule allows, and what the log keeps.
+      keepAttempts: this.#o.retrySeconds.length + 1,
+    };
     await this.#o.deliveries.recordAttempt(delivery.id, result, this.#o.clock.now());
     if (outcome.kind === 'gone')
       await this.#o.webhooks.disable(
@@ -139,7 +145,11 @@ export class WebhookDeliverer {
       );
   }
 
-  #toResult(delivery: DueDelivery, outcome: WebhookOutcome, at: Date): AttemptResult {
+  #toResult(
+    delivery: DueDelivery,
+    outcome: WebhookOutcome,
+    at: Date,
+  ): Omit<AttemptResult, 'attempt' | 'keepAttempts'> {
     if (outcome.kind === 'delivered')
       return { status: 'delivered', nextAttemptAt: null, lastStatus: outcome.status, lastError: null };
     if (outcome.kind === 'gone')

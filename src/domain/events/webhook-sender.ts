@@ -15,17 +15,30 @@ export type WebhookAttempt = {
   body: string;
 };
 
-/** What an attempt came to; the deliverer decides what follows (retry, disable, done). */
+/** The head of an answer's body: its first 1 KiB as text, cut at a character, and whether there was more. */
+export type ResponseBodyHead = { text: string; truncated: boolean };
+
+/**
+ * What an attempt came to; the deliverer decides what follows (retry, disable, done).
+ * `responseBody` whenever an answer came.
+ */
 export type WebhookOutcome =
   /** A 2xx answer. */
-  | { kind: 'delivered'; status: number; durationMs: number }
+  | { kind: 'delivered'; status: number; durationMs: number; responseBody?: ResponseBodyHead }
   /** 410 Gone: the receiver asks never to be called again; the endpoint is disabled. */
-  | { kind: 'gone'; status: 410; durationMs: number }
+  | { kind: 'gone'; status: 410; durationMs: number; responseBody?: ResponseBodyHead }
   /**
    * Anything else: another status (3xx included, never followed), a timeout, a connection
    * failure, a refused address. `retryAfterSeconds` when the answer carried `Retry-After`.
    */
-  | { kind: 'failed'; status?: number; error: string; retryAfterSeconds?: number; durationMs: number };
+  | {
+      kind: 'failed';
+      status?: number;
+      error: string;
+      retryAfterSeconds?: number;
+      durationMs: number;
+      responseBody?: ResponseBodyHead;
+    };
 
 /** Sends webhook attempts over HTTP, guarded against requests into private networks. */
 export interface WebhookSender {

@@ -3,7 +3,8 @@ import type { Clock } from '../clock.ts';
 import { newId } from '../ids.ts';
 import type { BucketRule } from '../rate-limits/rate-limit-repository.ts';
 import { type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
-import type { Delivery, DeliveryQueue } from './delivery-queue.ts';
+import { toAttemptRecord } from './delivery-attempt.ts';
+import type { DeliveryQueue, DeliveryWithAttempts } from './delivery-queue.ts';
 import { newEventId } from './event-id.ts';
 import { parseEventPatterns, signingSecrets, type Webhook } from './webhook.ts';
 import type { WebhookChange, WebhookRepository } from './webhook-repository.ts';
@@ -105,7 +106,7 @@ export class Webhooks {
   }
 
   /** Sends a `webhook.test` event now, answers how it went, and lists it among the deliveries. */
-  async test(projectId: string, id: string): Promise<Delivery> {
+  async test(projectId: string, id: string): Promise<DeliveryWithAttempts> {
     const webhook = await this.get(projectId, id);
     const now = this.#o.clock.now();
     const { buckets, perWebhook } = this.#o.tests;
@@ -141,15 +142,16 @@ export class Webhooks {
             : null,
       createdAt: now,
     };
-    await this.#o.deliveries.recordTest({ ...delivery, body });
-    return { ...delivery, fileId: null };
+    const attempt = toAttemptRecord(outcome, now);
+    await this.#o.deliveries.recordTest({ ...delivery, body, attempt });
+    return { ...delivery, fileId: null, attemptLog: [{ attempt: 1, ...attempt }] };
   }
 
   async listDeliveries(
     projectId: string,
     id: string,
     page: { before?: string; limit: number },
-  ): Promise<Delivery[]> {
+  ): Promise<DeliveryWithAttempts[]> {
     await this.get(projectId, id);
     return this.#o.deliveries.list(id, page);
   }

@@ -58,7 +58,7 @@ export const webhookOperations: Record<string, Operation> = {
   'GET /api/v1/webhooks/:webhookId/deliveries': {
     operationId: 'listWebhookDeliveries',
     description:
-      "The endpoint's deliveries, newest first, with their state: to see what failed, and retry it.",
+      "The endpoint's deliveries, newest first, with their state and each attempt (time, status code or network error, duration, the first 1 KiB of the answer): to see what failed, and retry it.",
     access: 'admin',
     errors: ['VALIDATION_FAILED', 'NOT_FOUND'],
     success: { status: 200, component: 'WebhookDeliveryPage' },

@@ -9,6 +9,7 @@ import { appCredentials } from './app-credentials.ts';
 import { archives } from './archives.ts';
 import { consoleSignInLinks } from './console-sign-in-links.ts';
 import { contentCrc32 } from './content-crc32.ts';
+import { deliveryAttempts } from './delivery-attempts.ts';
 import { emailChangeTokens } from './email-change-tokens.ts';
 import { events } from './events.ts';
 import { fileBlobSharing } from './file-blob-sharing.ts';
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   '0042_session_details': sessionDetails,
   '0043_upload_scans': uploadScans,
   '0044_file_quarantine': fileQuarantine,
+  '0046_delivery_attempts': deliveryAttempts,
 };
 
 /** The names of every migration, in the order they run. */

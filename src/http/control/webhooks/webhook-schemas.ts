@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Delivery } from '../../../domain/events/delivery-queue.ts';
+import type { DeliveryWithAttempts } from '../../../domain/events/delivery-queue.ts';
 import type { Webhook } from '../../../domain/events/webhook.ts';
 
 export const WebhookIdParams = Type.Object({ webhookId: Type.String({ maxLength: 64 }) });
@@ -41,6 +41,27 @@ export const WebhookWithSecretSchema = Type.Object(
   { $id: 'WebhookWithSecret', title: 'WebhookWithSecret' },
 );
 
+/** One attempt of a delivery (issue 43, item 7), as Svix and Stripe list them. */
+export const DeliveryAttemptSchema = Type.Object(
+  {
+    attempt: Type.Integer({ minimum: 1, description: '1 for the first' }),
+    at: Type.String({ format: 'date-time', description: 'when the attempt began' }),
+    statusCode: Type.Union([Type.Integer(), Type.Null()], {
+      description: "the answer's status; null when none came",
+    }),
+    error: Type.Union([Type.String(), Type.Null()], {
+      description: 'why no answer came (a timeout, a connection reset or refused); null with a status code',
+    }),
+    durationMs: Type.Integer({ minimum: 0 }),
+    responseBody: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "the first 1 KiB of the answer's body as text, cut between characters; null without an answer",
+    }),
+    responseBodyTruncated: Type.Boolean({ description: 'the body was longer than responseBody' }),
+  },
+  { $id: 'WebhookDeliveryAttempt', title: 'WebhookDeliveryAttempt' },
+);
+
 export const DeliverySchema = Type.Object(
   {
     id: Type.String(),
@@ -53,6 +74,10 @@ export const DeliverySchema = Type.Object(
     lastStatus: Type.Union([Type.Integer(), Type.Null()]),
     lastError: Type.Union([Type.String(), Type.Null()]),
     createdAt: Type.String({ format: 'date-time' }),
+    attemptLog: Type.Array(DeliveryAttemptSchema, {
+      description:
+        'each attempt, oldest first: all within the retry schedule (retried by hand past it, the latest as many); empty for deliveries attempted before Coffer kept them',
+    }),
   },
   { $id: 'WebhookDelivery', title: 'WebhookDelivery' },
 );
@@ -70,7 +95,7 @@ export function toWebhookView(webhook: Webhook) {
   };
 }
 
-export function toDeliveryView(delivery: Delivery) {
+export function toDeliveryView(delivery: DeliveryWithAttempts) {
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     id: delivery.id,
@@ -83,5 +108,6 @@ export function toDeliveryView(delivery: Delivery) {
     lastStatus: delivery.lastStatus,
     lastError: delivery.lastError,
     createdAt: delivery.createdAt.toISOString(),
+    attemptLog: delivery.attemptLog.map((attempt) => ({ ...attempt, at: attempt.at.toISOString() })),
   };
 }
