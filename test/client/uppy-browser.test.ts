@@ -60,7 +60,10 @@ describe('Uppy (Dashboard + Tus) in headless Chromium, the README example', {
     );
   });
 
-  it('a file added to the Dashboard and uploaded is verified by its last byte, and reads back', async () => {
+  // A bound, not a measure: an upload that never completes fails the test instead of hanging it.
+  it('a file added to the Dashboard and uploaded is verified by its last byte, and reads back', {
+    timeout: 120_000,
+  }, async () => {
     const { origin } = site;
     const app = await server.createProject('uppy-app', [origin]);
     const { token } = await app.signup();
