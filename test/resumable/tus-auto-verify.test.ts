@@ -154,6 +154,21 @@ describe('tus uploads verified on their last byte', () => {
     assert.equal(await verifiedEvents(requested.body.fileId), 1);
   });
 
+  it("resumableAutoVerify=true leaves a new version's upload to its own verify (the setting names new files)", async () => {
+    const { client, token } = await projectWith({ resumableAutoVerify: true });
+    const first = await client.uploadFile(token, 'auto/versioned.bin', 'the first content');
+    const content = randomBytes(2000);
+    const requested = await client.call('POST', `/api/v1/file/${first._id}/versions`, {
+      token,
+      body: { resumable: true, contentLength: content.length },
+    });
+    assert.equal(requested.status, 200, requested.text);
+    const done = await upload(content, { uploadUrl: requested.body.resumableUrl });
+    assert.ok(done.ok, done.body);
+    assert.equal(done.status, 204);
+    assert.equal(done.verified, undefined);
+  });
+
   it('a declared checksum that does not match: the last PATCH answers the error, in the error shape', async () => {
     const { client, token } = await projectWith();
     const content = randomBytes(2000);
