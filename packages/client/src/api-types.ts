@@ -1515,7 +1515,7 @@ export type paths = {
         put?: never;
         /**
          * Create a resumable upload (tus 1.0 creation)
-         * @description Headers: Tus-Resumable: 1.0.0, Upload-Length, Upload-Metadata (filePath required; permissionScope, contentType, checksumSha256). Answers 201 with Location (the signed upload URL), Coffer-File-Id and Upload-Expires; a body sent as application/offset+octet-stream is the first chunk (Upload-Offset answers how much was kept).
+         * @description Headers: Tus-Resumable: 1.0.0, Upload-Length, Upload-Metadata (filePath required; permissionScope, contentType, checksumSha256, and verify: `true` verifies the upload when its last byte lands, as does the project setting resumableAutoVerify). Answers 201 with Location (the signed upload URL), Coffer-File-Id and Upload-Expires; a body sent as application/offset+octet-stream is the first chunk (Upload-Offset answers how much was kept). The request (or PATCH) that completes an auto-verified upload runs the verify of POST /api/v1/file/{fileId}/verify: it answers with Coffer-File-Verified: true and the verified file record as JSON (a PATCH then answers 200, not 204), or with the error of that verify (422 FILE_INFECTED or FILE_REJECTED, 503 SCANNER_UNAVAILABLE or ADMISSION_UNAVAILABLE, 409 …); a HEAD of the complete upload answers the same (headers only).
          */
         post: operations["createResumableUpload"];
         delete?: never;
@@ -1634,12 +1634,12 @@ export type paths = {
         options?: never;
         /**
          * A resumable upload: Upload-Offset (bytes kept), Upload-Length, Upload-Expires, and ETag once committed
-         * @description How much of a resumable upload is kept (Upload-Offset), to resume it from there after an interruption.
+         * @description How much of a resumable upload is kept (Upload-Offset), to resume it from there after an interruption. For a complete upload verified on its last byte (Upload-Metadata verify=true, or the project setting resumableAutoVerify), the verify runs (once: a verified record answers as it is): Coffer-File-Verified: true, or the error of that verify.
          */
         head: operations["getResumableUploadOffset"];
         /**
          * Append a chunk (application/offset+octet-stream) at Upload-Offset, optionally with Upload-Checksum (sha1 or sha256); the chunk that reaches Upload-Length commits the upload and answers its ETag
-         * @description Sends the next chunk of a resumable upload at Upload-Offset. The chunk that reaches Upload-Length commits the upload and answers its ETag: verify with it.
+         * @description Sends the next chunk of a resumable upload at Upload-Offset. The chunk that reaches Upload-Length commits the upload and answers its ETag: verify with it. An upload created with Upload-Metadata verify=true (or in a project with resumableAutoVerify=true) is verified by that chunk, by the verify of POST /api/v1/file/{fileId}/verify (checksum, malware scan, admission hook): the answer is then 200 with Coffer-File-Verified: true and the verified file record as JSON, or that verify's error (the upload stays complete and verifiable; a repeated last PATCH answers the same, verifying once).
          */
         patch: operations["appendResumableUpload"];
         trace?: never;
@@ -12869,7 +12869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: QUOTA_EXCEEDED */
+            /** @description Error: FILE_TOO_LARGE, QUOTA_EXCEEDED */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12880,6 +12880,15 @@ export interface operations {
             };
             /** @description Error: CONTENT_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_INFECTED */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12923,7 +12932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: UNAVAILABLE */
+            /** @description Error: SCANNER_UNAVAILABLE, UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -7,6 +7,11 @@ import {
 import { isMailTemplateTable, type MailTemplateTable } from '../mail/mail-template-settings.ts';
 import { isPresetTable, type PresetTable } from '../renditions/rendition-presets.ts';
 import {
+  defaultResumableSettings,
+  type ResumableSettings,
+  resumableSettingDefinitions,
+} from '../resumable/resumable-settings.ts';
+import {
   type AccountControlSettings,
   accountControlSettingDefinitions,
   defaultAccountControlSettings,
@@ -44,7 +49,11 @@ import { defaultSignInSettings, type SignInSettings, signInSettingDefinitions } 
  * migration; a stored value that no longer parses (or an unknown name) falls back to its
  * default instead of failing every request of the project.
  */
-export type ProjectSettings = CoreSettings & SignInSettings & AccountControlSettings & AdmissionSettings;
+export type ProjectSettings = CoreSettings &
+  SignInSettings &
+  AccountControlSettings &
+  AdmissionSettings &
+  ResumableSettings;
 
 /** The settings of the first waves; later groups have modules of their own. */
 type CoreSettings = {
@@ -150,6 +159,7 @@ export const defaultProjectSettings: Readonly<ProjectSettings> = Object.freeze({
   ...defaultSignInSettings,
   ...defaultAccountControlSettings,
   ...defaultAdmissionSettings,
+  ...defaultResumableSettings,
 });
 
 export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDefinition> = {
@@ -266,6 +276,7 @@ export const projectSettingDefinitions: Record<keyof ProjectSettings, SettingDef
   ...signInSettingDefinitions,
   ...accountControlSettingDefinitions,
   ...admissionSettingDefinitions,
+  ...resumableSettingDefinitions,
 };
 
 export const projectSettingNames = Object.keys(projectSettingDefinitions) as (keyof ProjectSettings)[];

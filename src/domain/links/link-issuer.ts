@@ -156,10 +156,17 @@ export class LinkIssuer {
 
   /**
    * A resumable upload's URL (issue 20): signed like an upload link, with the file's links
-   * generation, so revoking the file's links stops the upload too.
+   * generation, so revoking the file's links stops the upload too. `verify`: the upload is
+   * verified when its last byte lands (signed as operation `resume-verify`, same URL shape).
    */
-  async issueResumable(uploadId: string, expiresAt: number, generation: number): Promise<IssuedLink> {
-    const url = await this.#gatewayUrl('resume', uploadId, expiresAt, generation, resumablePathPrefix);
+  async issueResumable(
+    uploadId: string,
+    expiresAt: number,
+    generation: number,
+    verify = false,
+  ): Promise<IssuedLink> {
+    const operation = verify ? 'resume-verify' : 'resume';
+    const url = await this.#gatewayUrl(operation, uploadId, expiresAt, generation, resumablePathPrefix);
     return { url, expiresAt };
   }
 

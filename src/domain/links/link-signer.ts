@@ -8,9 +8,18 @@ import { invalidSignature, linkExpired } from '../../errors/errors.ts';
  * `resume` links name a resumable upload (their `fileId` is the upload's id); `render` links
  * a rendition of a file (issue 21), its canonical spec signed with it; `upload-version` links
  * a new version's upload (issue 38; their `fileId` is the version upload's id); `archive` links
- * one ZIP of many files (issue 40; their `fileId` is the archive's id).
+ * one ZIP of many files (issue 40; their `fileId` is the archive's id). `resume-verify` links
+ * are `resume` links whose upload is verified when its last byte lands (issue 43, tus
+ * `verify=true`): the operation is signed, so no holder of the URL can add or drop the verify.
  */
-export type LinkOperation = 'upload' | 'download' | 'resume' | 'render' | 'upload-version' | 'archive';
+export type LinkOperation =
+  | 'upload'
+  | 'download'
+  | 'resume'
+  | 'resume-verify'
+  | 'render'
+  | 'upload-version'
+  | 'archive';
 
 export type HmacKey = { id: string; secret: Buffer };
 

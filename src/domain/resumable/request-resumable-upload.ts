@@ -17,6 +17,8 @@ export type ResumableRequest = {
    * tus creation: a stock tus client PATCHes a created upload from 0, and would only conflict.
    */
   resumeUnfinished?: boolean;
+  /** tus `verify=true` (issue 43): the upload is verified when its last byte lands (auto-verify.ts). */
+  verify?: boolean;
 };
 
 /**
@@ -54,7 +56,7 @@ export async function requestResumableUpload(
   if ('resumable' in requested) return requested;
   const { file, upload } = requested;
   try {
-    const { url } = await resumableUploads.begin(file);
+    const { url } = await resumableUploads.begin(file, request.verify === true);
     return { file, upload, resumable: url };
   } catch (error) {
     // No upload could start (the store is down): the record would only hold its reservation.

@@ -23,8 +23,21 @@ export type ResumableUploadsOptions = AppendOptions & {
   maxAgeSeconds: number;
 };
 
-/** What a HEAD (and every answer) tells of an upload. */
-export type UploadStatus = { offset: number; length: number; expiresAt: Date; etag?: string };
+/**
+ * What a HEAD (and every answer) tells of an upload, with the record it goes to and whether
+ * its link asked for a verify on the last byte (issue 43: auto-verify.ts reads these).
+ */
+export type UploadStatus = {
+  offset: number;
+  length: number;
+  expiresAt: Date;
+  etag?: string;
+  target: Pick<ResumableUpload, 'fileId' | 'projectId' | 'creatorId'>;
+  verifyAsked: boolean;
+};
+
+/** How a resumable link was signed: `resume-verify` links verify on the last byte. */
+type Signed = { upload: ResumableUpload; verifyAsked: boolean };
 
 /**
  * Resumable uploads (issue 20, tus 1.0 over Coffer's upload contract): created for a file
@@ -50,7 +63,7 @@ export class ResumableUploads {
    * A new upload of the record's declared length, and its URL. The record's own upload
    * deadline must already reach `uploadDeadline(now)`, or the unverified sweeper would take it.
    */
-  async begin(file: FileRecord): Promise<{ upload: ResumableUpload; url: IssuedLink }> {
+  async begin(file: FileRecord, verify = false): Promise<{ upload: ResumableUpload; url: IssuedLink }> {
     const length = file.declared.sizeBytes;
     if (length === null) throw new TypeError('a resumable upload needs a declared length');
     const now = this.#o.clock.now();
@@ -58,7 +71,7 @@ export class ResumableUploads {
     const upload = await beginPartialUpload(this.#o, file, { id: newId(), length, now, expiresAt });
     await this.#o.uploads.create(upload);
     const deadline = this.uploadDeadline(now);
-    const url = await this.#o.links.issueResumable(upload.id, deadline, file.linksGeneration);
+    const url = await this.#o.links.issueResumable(upload.id, deadline, file.linksGeneration, verify);
     // tus: an upload of length 0 is complete once created (clients send no PATCH for it).
     if (length === 0) return { upload: await this.#commitEmpty(upload, file), url };
     return { upload, url };
@@ -101,11 +114,11 @@ export class ResumableUploads {
    * sees the full offset calls the upload done without another PATCH, and needs the ETag.
    */
   async status(link: GatewayLink): Promise<UploadStatus> {
-    const { upload, file } = await this.#getLive(link);
-    if (upload.state === 'committed') return toCommittedStatus(upload, file);
-    if (upload.offset < upload.length) return toStatus(upload);
+    const { upload, file, verifyAsked } = await this.#getLive(link);
+    if (upload.state === 'committed') return toCommittedStatus(upload, file, verifyAsked);
+    if (upload.offset < upload.length) return toStatus(upload, verifyAsked);
     return this.append(link, { offset: upload.length, body: Readable.from([]) }).catch(() =>
-      toStatus(upload),
+      toStatus(upload, verifyAsked),
     );
   }
 
@@ -117,23 +130,23 @@ export class ResumableUploads {
   async append(link: GatewayLink, chunk: Chunk): Promise<UploadStatus> {
     // The offset is checked before the lease (a stale chunk never disturbs a writer); the file
     // and the creator once, under it.
-    const upload = await this.#findSigned(link);
+    const { upload, verifyAsked } = await this.#findSigned(link);
     if (upload.state === 'committed') {
       const { file } = await this.#getLive(link);
-      return repeatOfCommitted(upload, file, chunk.offset);
+      return repeatOfCommitted(upload, file, chunk.offset, verifyAsked);
     }
     if (chunk.offset !== upload.offset) throw uploadOffsetConflict(upload.offset);
     return this.#leases.withLease(upload.id, async (owner, signal, touch) => {
       // Read again under the lease: another writer may have moved it meanwhile.
       const { upload: current, file } = await this.#getLive(link);
-      if (current.state === 'committed') return repeatOfCommitted(current, file, chunk.offset);
+      if (current.state === 'committed') return repeatOfCommitted(current, file, chunk.offset, verifyAsked);
       if (chunk.offset !== current.offset) throw uploadOffsetConflict(current.offset);
       const moved = await appendChunk(this.#o, this.#digests, { upload: current, file, owner }, chunk, {
         signal,
         touch,
         expiresAt: this.#expiryAfterByte(this.#o.clock.now(), current.createdAt),
       });
-      return toStatus(moved);
+      return toStatus(moved, verifyAsked);
     });
   }
 
@@ -186,27 +199,43 @@ export class ResumableUploads {
    * (security: the same answer for a bad signature, an expired link or upload, a deleted file,
    * revoked links and a disabled creator, so the URL cannot be probed).
    */
-  async #getLive(link: GatewayLink): Promise<{ upload: ResumableUpload; file: FileRecord }> {
-    const upload = await this.#findSigned(link);
+  async #getLive(link: GatewayLink): Promise<Signed & { file: FileRecord }> {
+    const { upload, verifyAsked } = await this.#findSigned(link);
     const file = await this.#o.targets.findById(upload.fileId);
     if (!file || file.linksGeneration !== (link.generation ?? 0)) throw uploadNotFound();
     const creator = await this.#o.users.findById(upload.projectId, upload.creatorId);
     if (!creator?.enabled) throw uploadNotFound();
-    return { upload, file };
+    return { upload, file, verifyAsked };
   }
 
   /** The upload a well-signed, unexpired link names; its file and creator are #getLive's to check. */
-  async #findSigned(link: GatewayLink): Promise<ResumableUpload> {
+  async #findSigned(link: GatewayLink): Promise<Signed> {
     const now = this.#o.clock.now();
-    const claims = { operation: 'resume' as const, fileId: link.fileId, expiresAt: link.expiresAt };
-    await this.#o.links
-      .assertGatewayLink({ ...claims, generation: link.generation }, link, toUnixSeconds(now))
-      .catch((error: unknown) => {
-        throw isAppError(error) && error.statusCode < 500 ? uploadNotFound() : error;
-      });
+    const verifyAsked = await this.#signedVerify(link, toUnixSeconds(now));
     const upload = await this.#o.uploads.findById(link.fileId);
     if (!upload || upload.expiresAt <= now) throw uploadNotFound();
-    return upload;
+    return { upload, verifyAsked };
+  }
+
+  /** Whether the link is a `resume-verify` one; UPLOAD_NOT_FOUND when it is neither kind. */
+  async #signedVerify(link: GatewayLink, nowSeconds: number): Promise<boolean> {
+    for (const operation of ['resume', 'resume-verify'] as const) {
+      const claims = {
+        operation,
+        fileId: link.fileId,
+        expiresAt: link.expiresAt,
+        generation: link.generation,
+      };
+      const valid = await this.#o.links.assertGatewayLink(claims, link, nowSeconds).then(
+        () => true,
+        (error: unknown) => {
+          if (isAppError(error) && error.statusCode < 500) return false;
+          throw error;
+        },
+      );
+      if (valid) return operation === 'resume-verify';
+    }
+    throw uploadNotFound();
   }
 
   /** A day (by default) after the last accepted byte, never past the upload's maximum age. */
@@ -216,14 +245,20 @@ export class ResumableUploads {
   }
 }
 
-function toStatus(upload: ResumableUpload): UploadStatus {
-  const status = { offset: upload.offset, length: upload.length, expiresAt: upload.expiresAt };
+function toStatus(upload: ResumableUpload, verifyAsked: boolean): UploadStatus {
+  const { offset, length, expiresAt, fileId, projectId, creatorId } = upload;
+  const status = { offset, length, expiresAt, target: { fileId, projectId, creatorId }, verifyAsked };
   return upload.etag ? { ...status, etag: upload.etag } : status;
 }
 
 /** A committed upload takes no more bytes; a repeat of its last PATCH answers as HEAD does. */
-function repeatOfCommitted(upload: ResumableUpload, file: FileRecord, offset: number): UploadStatus {
-  const status = toCommittedStatus(upload, file);
+function repeatOfCommitted(
+  upload: ResumableUpload,
+  file: FileRecord,
+  offset: number,
+  verifyAsked: boolean,
+): UploadStatus {
+  const status = toCommittedStatus(upload, file, verifyAsked);
   if (offset !== upload.length) throw uploadOffsetConflict(upload.length);
   return status;
 }
@@ -233,8 +268,8 @@ function repeatOfCommitted(upload: ResumableUpload, file: FileRecord, offset: nu
  * current content while that is still this upload's version (verify may have pinned it), or
  * UPLOAD_REPLACED once a later PUT committed other bytes: never the ETag the commit answered.
  */
-function toCommittedStatus(upload: ResumableUpload, file: FileRecord): UploadStatus {
+function toCommittedStatus(upload: ResumableUpload, file: FileRecord, verifyAsked: boolean): UploadStatus {
   const etag = committedEtag(file, upload);
   if (!etag) throw uploadReplaced();
-  return { ...toStatus(upload), etag };
+  return { ...toStatus(upload, verifyAsked), etag };
 }

@@ -86,6 +86,7 @@ const controls: Record<keyof ProjectSettings, SettingControl> = {
   selfDeletion: { kind: 'flag' },
   scan: { kind: 'choice' },
   scanOversize: { kind: 'choice' },
+  resumableAutoVerify: { kind: 'flag' },
 };
 
 /** The defaults of one project: the domain's, with its own admin role (projects.admin_role). */

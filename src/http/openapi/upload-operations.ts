@@ -30,7 +30,7 @@ const resumableOperations: Record<string, Operation> = {
   'HEAD /blob/v1/uploads/:uploadId': {
     operationId: 'getResumableUploadOffset',
     description:
-      'How much of a resumable upload is kept (Upload-Offset), to resume it from there after an interruption.',
+      'How much of a resumable upload is kept (Upload-Offset), to resume it from there after an interruption. For a complete upload verified on its last byte (Upload-Metadata verify=true, or the project setting resumableAutoVerify), the verify runs (once: a verified record answers as it is): Coffer-File-Verified: true, or the error of that verify.',
     summary:
       'A resumable upload: Upload-Offset (bytes kept), Upload-Length, Upload-Expires, and ETag once committed',
     access: 'link',
@@ -44,11 +44,11 @@ const resumableOperations: Record<string, Operation> = {
   'PATCH /blob/v1/uploads/:uploadId': {
     operationId: 'appendResumableUpload',
     description:
-      'Sends the next chunk of a resumable upload at Upload-Offset. The chunk that reaches Upload-Length commits the upload and answers its ETag: verify with it.',
+      "Sends the next chunk of a resumable upload at Upload-Offset. The chunk that reaches Upload-Length commits the upload and answers its ETag: verify with it. An upload created with Upload-Metadata verify=true (or in a project with resumableAutoVerify=true) is verified by that chunk, by the verify of POST /api/v1/file/{fileId}/verify (checksum, malware scan, admission hook): the answer is then 200 with Coffer-File-Verified: true and the verified file record as JSON, or that verify's error (the upload stays complete and verifiable; a repeated last PATCH answers the same, verifying once).",
     summary:
       'Append a chunk (application/offset+octet-stream) at Upload-Offset, optionally with Upload-Checksum (sha1 or sha256); the chunk that reaches Upload-Length commits the upload and answers its ETag',
     access: 'link',
-    errors: chunkErrors,
+    errors: [...chunkErrors, 'FILE_INFECTED', 'FILE_TOO_LARGE', 'SCANNER_UNAVAILABLE'],
     requestBody: chunkBody,
     success: {
       status: 204,

@@ -9,6 +9,7 @@ import { validationFailed } from '../../../errors/errors.ts';
 import type { Services } from '../../../services.ts';
 import { toGatewayLink } from '../../data/gateway-link.ts';
 import { abortOnIdle } from '../../data/resumable/abort-on-idle.ts';
+import { answerUpload } from '../../data/resumable/answer-upload.ts';
 import {
   assertOffsetBody,
   assertTusResumable,
@@ -17,7 +18,6 @@ import {
   parseUploadChecksum,
   parseUploadMetadata,
   sendTusDiscovery,
-  sendUploadStatus,
   tusVersion,
 } from '../../data/resumable/tus-protocol.ts';
 import { answerPreflight } from '../../plugins/app-credentials.ts';
@@ -50,9 +50,9 @@ export const createUpload: RouteRegistrar = (app, services) => {
         schema: {
           summary: 'Create a resumable upload (tus 1.0 creation)',
           description:
-            'Headers: Tus-Resumable: 1.0.0, Upload-Length, Upload-Metadata (filePath required; permissionScope, contentType, checksumSha256). Answers 201 with Location (the signed upload URL), Coffer-File-Id and Upload-Expires; a body sent as application/offset+octet-stream is the first chunk (Upload-Offset answers how much was kept).',
+            'Headers: Tus-Resumable: 1.0.0, Upload-Length, Upload-Metadata (filePath required; permissionScope, contentType, checksumSha256, and verify: `true` verifies the upload when its last byte lands, as does the project setting resumableAutoVerify). Answers 201 with Location (the signed upload URL), Coffer-File-Id and Upload-Expires; a body sent as application/offset+octet-stream is the first chunk (Upload-Offset answers how much was kept). The request (or PATCH) that completes an auto-verified upload runs the verify of POST /api/v1/file/{fileId}/verify: it answers with Coffer-File-Verified: true and the verified file record as JSON (a PATCH then answers 200, not 204), or with the error of that verify (422 FILE_INFECTED or FILE_REJECTED, 503 SCANNER_UNAVAILABLE or ADMISSION_UNAVAILABLE, 409 …); a HEAD of the complete upload answers the same (headers only).',
           tags: ['uploads'],
-          response: { 201: Type.Null(), ...errorResponses(400, 401, 403, 409, 412, 413, 415) },
+          response: { 201: Type.Null(), ...errorResponses(400, 401, 403, 409, 412, 413, 415, 422, 503) },
         },
       },
       async (request, reply) => {
@@ -74,7 +74,7 @@ export const createUpload: RouteRegistrar = (app, services) => {
             }),
           );
         }
-        return sendUploadStatus(reply, status).code(201).send();
+        return answerUpload(request, reply, services, status, 201);
       },
     );
   });
@@ -111,12 +111,20 @@ function toResumableRequest(request: FastifyRequest) {
   if (scope !== 'user' && scope !== '*') throw validationFailed('permissionScope must be user or *');
   const contentType = metadata.get('contentType');
   const checksumSha256 = metadata.get('checksumSha256');
+  const verify = parseVerify(metadata.get('verify'));
   const declared = toUploadContract({
     contentLength: length,
     ...(contentType !== undefined && { contentType }),
     ...(checksumSha256 !== undefined && { checksumSha256 }),
   });
-  return { filePath, permissionScope: scope as PermissionScope, declared };
+  return { filePath, permissionScope: scope as PermissionScope, declared, verify };
+}
+
+/** `verify` (issue 43): `true` verifies the upload on its last byte; absent or `false`: a verify call does. */
+function parseVerify(value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw validationFailed('Upload-Metadata verify must be true or false');
 }
 
 function pathAndQuery(url: string): string {

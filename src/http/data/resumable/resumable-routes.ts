@@ -3,21 +3,27 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayLink } from '../../../domain/files/get-linked-file.ts';
 import type { ResumableUploads } from '../../../domain/resumable/resumable-uploads.ts';
 import { uploadNotFound, validationFailed } from '../../../errors/errors.ts';
+import type { Services } from '../../../services.ts';
 import type { RouteRegistrar } from '../../route-context.ts';
 import { toGatewayLink } from '../gateway-link.ts';
 import { abortOnIdle } from './abort-on-idle.ts';
+import { answerUpload } from './answer-upload.ts';
 import {
   assertOffsetBody,
   assertTusResumable,
   parseByteCount,
   parseUploadChecksum,
-  sendUploadStatus,
   tusVersion,
 } from './tus-protocol.ts';
 
 const UploadParams = Type.Object({ uploadId: Type.String() });
 type UploadRequest = FastifyRequest<{ Params: { uploadId: string } }>;
-type Handler = (request: UploadRequest, reply: FastifyReply, uploads: ResumableUploads) => Promise<unknown>;
+type Handler = (
+  request: UploadRequest,
+  reply: FastifyReply,
+  uploads: ResumableUploads,
+  services: Services,
+) => Promise<unknown>;
 
 /**
  * /blob/v1/uploads/:uploadId: a resumable upload's URL (tus 1.0 core, termination, expiration,
@@ -37,7 +43,7 @@ export const resumableRoutes: RouteRegistrar = (app, services) => {
         reply.header('tus-resumable', tusVersion);
         assertTusResumable(request);
         if (!services.resumableUploads) throw uploadNotFound();
-        return handler(request as UploadRequest, reply, services.resumableUploads);
+        return handler(request as UploadRequest, reply, services.resumableUploads, services);
       },
     });
   route('HEAD', false, headUpload);
@@ -48,20 +54,35 @@ export const resumableRoutes: RouteRegistrar = (app, services) => {
 
 const byMethod: Record<string, Handler> = { HEAD: headUpload, PATCH: patchUpload, DELETE: deleteUpload };
 
-function overriddenMethod(request: UploadRequest, reply: FastifyReply, uploads: ResumableUploads) {
+function overriddenMethod(
+  request: UploadRequest,
+  reply: FastifyReply,
+  uploads: ResumableUploads,
+  services: Services,
+) {
   const method = request.headers['x-http-method-override'];
   const handler = typeof method === 'string' ? byMethod[method.toUpperCase()] : undefined;
   if (!handler)
     throw validationFailed('A POST to an upload needs X-HTTP-Method-Override: PATCH, HEAD or DELETE');
-  return handler(request, reply, uploads);
+  return handler(request, reply, uploads, services);
 }
 
-async function headUpload(request: UploadRequest, reply: FastifyReply, uploads: ResumableUploads) {
+async function headUpload(
+  request: UploadRequest,
+  reply: FastifyReply,
+  uploads: ResumableUploads,
+  services: Services,
+) {
   const status = await uploads.status(toUploadLink(request));
-  return sendUploadStatus(reply, status).code(200).send();
+  return answerUpload(request, reply, services, status, 200);
 }
 
-async function patchUpload(request: UploadRequest, reply: FastifyReply, uploads: ResumableUploads) {
+async function patchUpload(
+  request: UploadRequest,
+  reply: FastifyReply,
+  uploads: ResumableUploads,
+  services: Services,
+) {
   const link = toUploadLink(request);
   const offset = parseByteCount(request.headers['upload-offset'], 'Upload-Offset');
   assertOffsetBody(request);
@@ -69,7 +90,7 @@ async function patchUpload(request: UploadRequest, reply: FastifyReply, uploads:
   const status = await abortOnIdle(request.raw, () =>
     uploads.append(link, { offset, body: request.raw, ...(checksum && { checksum }) }),
   );
-  return sendUploadStatus(reply, status).code(204).send();
+  return answerUpload(request, reply, services, status, 204);
 }
 
 async function deleteUpload(request: UploadRequest, reply: FastifyReply, uploads: ResumableUploads) {

@@ -11,7 +11,7 @@ export const tusChecksumAlgorithms = chunkChecksumAlgorithms.join(',');
 export const tusRequestHeaders =
   'tus-resumable, upload-length, upload-offset, upload-metadata, upload-checksum, upload-defer-length, upload-concat, x-http-method-override, x-requested-with';
 export const tusResponseHeaders =
-  'Location, Upload-Offset, Upload-Length, Upload-Expires, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm, ETag, Coffer-File-Id, Retry-After';
+  'Location, Upload-Offset, Upload-Length, Upload-Expires, Tus-Resumable, Tus-Version, Tus-Extension, Tus-Max-Size, Tus-Checksum-Algorithm, ETag, Coffer-File-Id, Coffer-File-Verified, Retry-After';
 export const offsetContentType = 'application/offset+octet-stream';
 
 /** Every tus request but OPTIONS names the version it speaks; 412 with Tus-Version otherwise. */
