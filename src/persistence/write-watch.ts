@@ -20,6 +20,7 @@ export class WriteWatch {
   #relay: (() => Promise<void>) | undefined;
   #last: { covers: number; done: Promise<void>; settled: boolean } | undefined;
   #next: Promise<void> | undefined;
+  readonly #siblingListeners: Array<() => void> = [];
 
   /** A write committed here. */
   wrote(): void {
@@ -32,6 +33,12 @@ export class WriteWatch {
   /** A sibling worker committed a write: nothing kept before it is trusted. */
   siblingWrote(): void {
     this.generation += 1;
+    for (const listener of this.#siblingListeners) listener();
+  }
+
+  /** Also told of each sibling's writes (the access epoch re-reads: a disabled user, at once). */
+  onSiblingWrite(listener: () => void): void {
+    this.#siblingListeners.push(listener);
   }
 
   relayTo(relay: () => Promise<void>): void {
