@@ -30,6 +30,7 @@ import { installMethodNotAllowed } from './http/plugins/method-not-allowed.ts';
 import { toProxyTrust } from './http/plugins/proxy-trust.ts';
 import { installRequestMetrics } from './http/plugins/request-metrics.ts';
 import { installResponseHardening } from './http/plugins/response-hardening.ts';
+import { installWritesShared } from './http/plugins/writes-shared.ts';
 import { serveSdkModule } from './http/sdk/serve-sdk-module.ts';
 import { ErrorSchema, FileRecordSchema } from './http/wire/schemas.ts';
 import type { Services } from './services.ts';
@@ -93,6 +94,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
   installBodyDeadline(app, { timeoutSeconds: config.bodyTimeoutSeconds });
   trackEarlyAnswers(app);
   installRequestMetrics(app, services.metrics);
+  installWritesShared(app, services.database.writes, config.workers);
   if (options.logger !== false) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.info(

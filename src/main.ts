@@ -37,6 +37,7 @@ async function serveWorker(config: Config): Promise<void> {
     { buildApp },
     { buildServices },
     { serveFromPrimary },
+    { shareWritesWithSiblings },
     { startBlobCollection },
     { startUnverifiedSweep },
     { startVersionSweep },
@@ -49,6 +50,7 @@ async function serveWorker(config: Config): Promise<void> {
     import('./app.ts'),
     import('./services.ts'),
     import('./supervisor/serve-from-primary.ts'),
+    import('./supervisor/write-relay.ts'),
     import('./start-blob-collection.ts'),
     import('./start-unverified-sweep.ts'),
     import('./start-version-sweep.ts'),
@@ -61,7 +63,9 @@ async function serveWorker(config: Config): Promise<void> {
   const services = await buildServices(config, { log: logStartWarning, metricsFromPrimary: true });
   const tls = readTlsFiles(config);
   const app = await buildApp(services, { tls: tls && { cert: tls.cert, key: tls.key } });
-  const { collectBlobs } = await serveFromPrimary(app, services.publicUrl);
+  const { collectBlobs, shareWrites } = await serveFromPrimary(app, services.publicUrl);
+  // A change answers once every sibling worker has it (write-relay.ts): nothing they kept outlives it.
+  if (shareWrites) shareWritesWithSiblings(services.database.writes);
   const collection = collectBlobs ? startBlobCollection(services, app.log) : undefined;
   // The same one worker per node sweeps expired never-verified records.
   const sweep = collectBlobs ? startUnverifiedSweep(services, app.log) : undefined;

@@ -70,6 +70,8 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
   // Every authenticated request reads its project and user: both are cached, and a change
   // made anywhere is seen within the access epoch's interval (docs/decisions.md).
   const accessEpoch = new AccessEpochWatch(stores.repositories.accessEpoch);
+  // A sibling worker's change (serve --workers N) is seen here at once: the epoch is read again.
+  database.writes.onSiblingWrite(() => accessEpoch.recheck());
   const repositories = {
     ...stores.repositories,
     users: new CachedUserRepository(stores.repositories.users, accessEpoch),

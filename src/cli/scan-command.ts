@@ -1,9 +1,11 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { FileQuarantine } from '../domain/admission/file-quarantine.ts';
 import { type RescanReport, rescanProject } from '../domain/admission/rescan.ts';
 import type { Scanner } from '../domain/admission/scanner.ts';
 import { systemClock } from '../domain/clock.ts';
+import { accessEpochCheckIntervalMs } from '../domain/identity/access-epoch-watch.ts';
 import { openBlobStore } from '../services.ts';
 import { openStores } from '../wiring/open-stores.ts';
 import { getProject } from './admin-commands.ts';
@@ -13,8 +15,10 @@ import type { ProgressReporter } from './progress.ts';
  * `coffer scan <project> [--since <date>]` (issue 42, item 2): re-checks the project's stored
  * verified versions created since the date (all of them without it) through the scanner, after
  * a signature update; a hit quarantines the file. Works on the stores directly, beside running
- * servers: a quarantine commits with its event and moves the file's links generation on, which
- * every server reads with the record.
+ * servers: a quarantine commits with its event and moves the file's row stamp and links
+ * generation on, which every server reads within 250 ms (issue 44: their hot reads trust a
+ * record for that long). It returns only once they have, so a file is refused everywhere when
+ * the command ends, as before.
  */
 export async function scanProject(
   config: Config,
@@ -41,6 +45,7 @@ export async function scanProject(
       },
     );
     input.progress.finish();
+    if (report.infected.some((hit) => hit.quarantined)) await sleep(accessEpochCheckIntervalMs + 10);
     return report;
   } finally {
     await database.close();

@@ -3,6 +3,8 @@ import pg from 'pg';
 import type { Database } from './database.ts';
 import type { DatabaseSchema } from './database-schema.ts';
 import { toUnavailableTranslatingPool } from './unavailable-translating-pool.ts';
+import { watchWrites } from './watched-dialect.ts';
+import { registerWriteWatch, WriteWatch } from './write-watch.ts';
 
 const int8Oid = 20;
 
@@ -32,14 +34,20 @@ export async function openPostgresDatabase(options: {
   // and the pool drops it on release, since it is no longer queryable; the next query reconnects.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
+  const writes = new WriteWatch();
   const db = new Kysely<DatabaseSchema>({
-    dialect: new PostgresDialect({
-      pool: toUnavailableTranslatingPool(pool, { preparedStatements: options.preparedStatements }),
-    }),
+    dialect: watchWrites(
+      new PostgresDialect({
+        pool: toUnavailableTranslatingPool(pool, { preparedStatements: options.preparedStatements }),
+      }),
+      writes,
+    ),
   });
+  registerWriteWatch(db, writes);
   return {
     db,
     dialect: 'postgres',
+    writes,
     close: () => db.destroy(),
     check: async () => {
       await sql`select 1`.execute(db);

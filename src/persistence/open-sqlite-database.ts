@@ -8,6 +8,8 @@ import type { Database } from './database.ts';
 import type { DatabaseSchema } from './database-schema.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import { startSqliteCheckpointer } from './sqlite-checkpointer.ts';
+import { watchWrites } from './watched-dialect.ts';
+import { registerWriteWatch, WriteWatch } from './write-watch.ts';
 
 /**
  * Opens the embedded store: one connection per process. Other processes (the `coffer` CLI,
@@ -43,10 +45,15 @@ export async function openSqliteDatabase(options: {
         // Without its thread, SQLite checkpoints on commit again (on the request thread).
         onFailure: () => database.isOpen && database.exec('pragma wal_autocheckpoint = 1000'),
       });
-  const db = new Kysely<DatabaseSchema>({ dialect: new NodeSqliteDialect({ database, busyTimeoutMs }) });
+  const writes = new WriteWatch();
+  const db = new Kysely<DatabaseSchema>({
+    dialect: watchWrites(new NodeSqliteDialect({ database, busyTimeoutMs }), writes),
+  });
+  registerWriteWatch(db, writes);
   return {
     db,
     dialect: 'sqlite',
+    writes,
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();

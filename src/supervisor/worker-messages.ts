@@ -12,6 +12,8 @@ export type ListenMessage = {
   publicUrl: string;
   /** Whether this worker runs the background collection of stray blobs (one per node does). */
   collectBlobs: boolean;
+  /** Whether the worker has siblings to tell its writes to (write-relay.ts). */
+  shareWrites: boolean;
 };
 export type ReadyMessage = { type: 'coffer:ready' };
 export type ConnectionMessage = { type: 'coffer:connection' };

@@ -6,6 +6,7 @@ import type { ConnectionDispatcher } from './connection-dispatcher.ts';
 import type { PrimaryLog } from './primary-log.ts';
 import { restartDelayMs, stableAfterMs } from './restart-delay.ts';
 import { isMessage, type ListenMessage } from './worker-messages.ts';
+import { WriteRelay } from './write-relay.ts';
 
 type Slot = {
   worker?: Worker;
@@ -33,6 +34,10 @@ export class WorkerSlots {
   readonly #options: WorkerSlotsOptions;
   readonly #slots: Slot[];
   readonly #served = new Set<Slot>();
+  /** Workers serving now (ready, not exited). */
+  readonly #serving = new Set<Worker>();
+  /** Tells each worker's writes to the others that serve (write-relay.ts). */
+  readonly #writes = new WriteRelay((worker) => [...this.#serving].filter((other) => other !== worker));
   #stopping = false;
   #allServed: () => void = () => {};
   #failedToStart: (error: Error) => void = () => {};
@@ -87,16 +92,25 @@ export class WorkerSlots {
     // A send to a worker that just died fails on the channel: that worker's exit handles it.
     worker.on('error', (error) => log('warn', `worker ${workerPid}: ${error.message}`, { workerPid }));
     answerMetricsRequests(worker);
+    this.#writes.attach(worker);
     worker.on('message', (message) => {
       if (isMessage(message, 'coffer:booted')) {
         // One collector per node: the first slot's worker (passes are safe side by side, but
         // N of them would only repeat the same listing).
         const collectBlobs = this.#slots[0] === slot;
-        const listen: ListenMessage = { type: 'coffer:listen', socketPath, publicUrl, collectBlobs };
+        const shareWrites = this.#slots.length > 1;
+        const listen: ListenMessage = {
+          type: 'coffer:listen',
+          socketPath,
+          publicUrl,
+          collectBlobs,
+          shareWrites,
+        };
         worker.send(listen);
       }
       if (!isMessage(message, 'coffer:ready')) return;
       dispatcher.add(worker);
+      this.#serving.add(worker);
       slot.servedAt = Date.now();
       log('info', `worker ${workerPid} serving`, { workerPid });
       this.#served.add(slot);
@@ -104,6 +118,7 @@ export class WorkerSlots {
     });
     worker.once('exit', (code, signal) => {
       dispatcher.remove(worker);
+      this.#serving.delete(worker);
       rm(socketPath, { force: true }).catch(() => {});
       this.#onExit(slot, { workerPid, how: signal ? `signal ${signal}` : `code ${code}` });
     });

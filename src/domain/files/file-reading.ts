@@ -53,7 +53,8 @@ export class FileReading {
     expiresInSeconds: number,
     versionId?: string,
   ): Promise<{ file: FileRecord; download: IssuedLink }> {
-    const current = await getAccessibleFile(this.#o.files, principal, fileId, 'read');
+    // The hot read (issue 44): a record checked within 250 ms, unless this node wrote since.
+    const current = await getAccessibleFile(this.#o.files, principal, fileId, 'read', 'recent');
     assertNotQuarantined(current);
     const file =
       versionId === undefined || versionId === current.contentVersion.id

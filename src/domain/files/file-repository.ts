@@ -35,6 +35,12 @@ export interface FileRepository {
     quotas?: QuotaLimits,
   ): Promise<{ file: FileRecord; replaced?: ReplacedUpload }>;
   findById(id: string): Promise<FileRecord | undefined>;
+  /**
+   * findById for the hot reads (GET /api/v1/file/:id, downloads; issue 44): may answer a record
+   * read less than 250 ms ago, never one read before a write by this process or its sibling
+   * workers; a change committed on another node is seen within 250 ms. Write paths use findById.
+   */
+  findRecentById(id: string): Promise<FileRecord | undefined>;
   /** Many records by id, read in a few statements (an archive's selection); unknown ids are absent. */
   findByIds(ids: readonly string[]): Promise<Map<string, FileRecord>>;
   /** The record a creator holds at a path (the path is unique per creator), if any. */

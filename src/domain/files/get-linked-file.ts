@@ -34,7 +34,12 @@ export async function getLinkedFile(
     link,
     toUnixSeconds(options.clock.now()),
   );
-  const file = await options.files.findById(link.fileId);
+  // A download is a hot read (issue 44): a record checked within 250 ms, unless this node
+  // wrote since; an upload commits through the record, so it reads the current one.
+  const file =
+    operation === 'download'
+      ? await options.files.findRecentById(link.fileId)
+      : await options.files.findById(link.fileId);
   if (!file) throw fileNotFound();
   return file;
 }

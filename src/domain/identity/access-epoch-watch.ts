@@ -22,6 +22,8 @@ export class AccessEpochWatch {
   /** performance.now() when the last successful reading started (its snapshot is no older). */
   #readAtMs = Number.NEGATIVE_INFINITY;
   #reading: Promise<number> | undefined;
+  /** recheck() calls: a reading that began before one vouches for nothing after it. */
+  #rechecks = 0;
 
   constructor(epochs: AccessEpochRepository, intervalMs = accessEpochCheckIntervalMs) {
     this.#epochs = epochs;
@@ -46,18 +48,34 @@ export class AccessEpochWatch {
     this.#readAtMs = Number.NEGATIVE_INFINITY;
   }
 
-  async #read(): Promise<number> {
+  /**
+   * A sibling worker committed a write (supervisor/write-relay.ts): read the epoch again before
+   * trusting anything, so a user or project it changed (the triggers moved the epoch in that
+   * commit) is refused here at once. Unlike invalidate, entries stay if the epoch did not move.
+   */
+  recheck(): void {
+    this.#readAtMs = Number.NEGATIVE_INFINITY;
+    this.#rechecks += 1;
+    // A reading under way may have begun before that commit: the next caller starts another.
+    this.#reading = undefined;
+  }
+
+  #read(): Promise<number> {
+    const reading: Promise<number> = this.#readOnce().finally(() => {
+      if (this.#reading === reading) this.#reading = undefined;
+    });
+    return reading;
+  }
+
+  async #readOnce(): Promise<number> {
     const startedAtMs = performance.now();
-    try {
-      const epoch = await this.#epochs.read();
-      if (epoch !== this.#epoch) {
-        this.#epoch = epoch;
-        this.#generation += 1;
-      }
-      this.#readAtMs = startedAtMs;
-      return this.#generation;
-    } finally {
-      this.#reading = undefined;
+    const rechecks = this.#rechecks;
+    const epoch = await this.#epochs.read();
+    if (epoch !== this.#epoch) {
+      this.#epoch = epoch;
+      this.#generation += 1;
     }
+    if (rechecks === this.#rechecks) this.#readAtMs = startedAtMs;
+    return this.#generation;
   }
 }

@@ -73,6 +73,10 @@ export class KyselyFileRepository implements FileRepository {
     return this.#views.find(id);
   }
 
+  findRecentById(id: string): Promise<FileRecord | undefined> {
+    return this.#views.findRecent(id);
+  }
+
   findByIds(ids: readonly string[]): Promise<Map<string, FileRecord>> {
     return findFilesByIds(this.#db, ids);
   }

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../support/in-process-server.ts';
+import { currentStackName } from '../support/test-stack.ts';
+
+/**
+ * Issue 44 items 1 and 6, counted in statements (the database's work, whatever the machine's
+ * load): a GET of a file checked less than 250 ms ago reads nothing, and the hot path (GET, the
+ * upload request) does no more with folder shares, versions, trash, scanning and admission hooks
+ * unused than the rest of the code needs, nor with many folder shares in the project.
+ */
+describe(`statements per hot request (${currentStackName()} stack)`, () => {
+  let server: TestServer;
+  let owner: { token: string; userId: string };
+  const statements = () => server.services.database.writes.statements;
+
+  /**
+   * Statements an upload request (POST /api/v1/file) runs: the fewest of three, so that the
+   * epochs' reads (one each per 250 ms, whichever request comes then) do not count.
+   */
+  async function uploadRequestStatements(filePath: string): Promise<number> {
+    const counts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const before = statements();
+      const answer = await server.client.call('POST', '/api/v1/file', {
+        token: owner.token,
+        body: { filePath: `${filePath}-${i}`, contentLength: 3 },
+      });
+      assert.equal(answer.status, 200, answer.text);
+      counts.push(statements() - before);
+    }
+    return Math.min(...counts);
+  }
+
+  before(async () => {
+    server = await startTestServer();
+    owner = await server.client.signup();
+  });
+  after(() => server?.stop());
+
+  it('GETs of a file just read run no statement: at most a stamp and an epoch read per 250 ms', async () => {
+    const fileId = (await server.client.uploadFile(owner.token, 'hot.txt', 'hot'))._id as string;
+    assert.equal(
+      (await server.client.call('GET', `/api/v1/file/${fileId}`, { token: owner.token })).status,
+      200,
+    );
+    const before = statements();
+    const startedAt = performance.now();
+    const gets = 40;
+    for (let batch = 0; batch < gets / 10; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          server.client.call('GET', `/api/v1/file/${fileId}`, { token: owner.token }),
+        ),
+      );
+      assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
+    }
+    const intervals = Math.ceil((performance.now() - startedAt) / 250) + 1;
+    const ran = statements() - before;
+    // Before issue 44 every GET read its file's stamp: at least `gets` statements, however fast.
+    // Now: per 250 ms interval, one stamp read and one read each of the access and session epochs.
+    assert.ok(ran <= 3 * intervals, `${ran} statements for ${gets} GETs over ${intervals} intervals`);
+    assert.ok(ran < gets, `${ran} statements for ${gets} GETs`);
+  });
+
+  it('an upload request runs as many statements with 200 folder shares in the project as with none', async () => {
+    const reader = await server.client.signup();
+    const without = await uploadRequestStatements('plain/first.txt');
+    assert.equal(await uploadRequestStatements('plain/second.txt'), without);
+    for (let i = 0; i < 200; i++) {
+      const made = await server.client.call('POST', '/api/v1/file', {
+        token: owner.token,
+        body: { filePath: `shared-${i}/first.txt`, contentLength: 1 },
+      });
+      assert.equal(made.status, 200, made.text);
+      const body = { path: `shared-${i}/`, user: reader.userId };
+      const shared = await server.client.call('POST', '/api/v1/folders/share', { token: owner.token, body });
+      assert.equal(shared.status, 200, shared.text);
+    }
+    assert.equal(await uploadRequestStatements('plain/third.txt'), without);
+    // Into a shared folder: the share's readers come with the new file, in no extra statement.
+    const intoShared = await uploadRequestStatements('shared-7/photo.jpg');
+    assert.ok(
+      intoShared <= without + 1,
+      `${intoShared} statements into a shared folder, ${without} elsewhere`,
+    );
+  });
+});
