@@ -39,12 +39,14 @@ import { uploadScanned } from './scenarios/scan-scenarios.ts';
 import { searchScenarios } from './scenarios/search-scenarios.ts';
 import { sharedWithMe, sharedWithMeCold } from './scenarios/shared-with-me-scenario.ts';
 import { getFileOnPostgres, getFileOnPostgresS3 } from './scenarios/stack-scenarios.ts';
+import { requestUploadAtScale } from './scenarios/upload-request-scale-scenario.ts';
 import { webhookBesideTarpit } from './scenarios/webhook-tarpit-scenario.ts';
 import { bareFastifyWorkers, getFileWorkers } from './scenarios/worker-scenarios.ts';
 
 export const scenarios: readonly Scenario[] = [
   getUser,
   requestUpload,
+  requestUploadAtScale,
   getFile,
   getFileWorkers,
   bareFastifyWorkers,
