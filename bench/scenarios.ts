@@ -45,12 +45,14 @@ import {
   requestUploadOnPostgresS3,
   verifyOnPostgresS3,
 } from './scenarios/stack-scenarios.ts';
+import { requestUploadAtScale } from './scenarios/upload-request-scale-scenario.ts';
 import { webhookBesideTarpit } from './scenarios/webhook-tarpit-scenario.ts';
 import { bareFastifyWorkers, getFileWorkers } from './scenarios/worker-scenarios.ts';
 
 export const scenarios: readonly Scenario[] = [
   getUser,
   requestUpload,
+  requestUploadAtScale,
   getFile,
   getFileWorkers,
   bareFastifyWorkers,

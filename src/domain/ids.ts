@@ -29,6 +29,31 @@ export function newId(): string {
   }
 }
 
+/** Digits and lowercase letters: their order is the same in every collation (C, ICU, glibc). */
+const timeDigits = 36;
+/** Milliseconds in base 36, 9 digits: enough until the year 5138. */
+const timeWidth = 9;
+
+/**
+ * A new file id (issue 44): the creation time in milliseconds (9 base-36 digits, zero-padded,
+ * so ids sort by it in any collation) followed by 13 random base64url characters (78 random
+ * bits). Every index keyed by file id (the files' primary key, the ACL's, the name index's)
+ * then grows at its end, as the time-ordered ones do: with 128 random bits each new file
+ * dirtied a cold leaf page of each of those indexes wherever the id fell, and the WAL, the
+ * checkpoint and the page cache misses per upload request grew with the project (4× the
+ * WAL bytes per request at a million files). The id tells its file's creation time, which
+ * the file's metadata already shows to whoever may read it (docs/security.md).
+ */
+export function newFileId(nowMs: number = Date.now()): string {
+  const time = Math.max(0, Math.trunc(nowMs)).toString(timeDigits).padStart(timeWidth, '0');
+  return (
+    time +
+    nextIdBytes()
+      .toString('base64url')
+      .slice(0, 22 - timeWidth)
+  );
+}
+
 /** A new secret for the app credentials: 256 random bits, base64url. */
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');

@@ -6,7 +6,7 @@ import type { NewEvent } from '../events/event.ts';
 import { toActor, toFileEvent } from '../events/file-events.ts';
 import type { ProjectSettings } from '../identity/project-settings.ts';
 import { assertActsForUser } from '../identity/service-keys.ts';
-import { newId } from '../ids.ts';
+import { newFileId } from '../ids.ts';
 import type { TrashPurging } from '../trash/trash-purging.ts';
 import type { TrashRepository } from '../trash/trash-repository.ts';
 import { parseCustomData } from './custom-data.ts';
@@ -87,7 +87,7 @@ export class FileOrganizer {
     );
     const now = this.#o.clock.now();
     const copy = {
-      id: newId(),
+      id: newFileId(),
       projectId: principal.projectId,
       creatorId: principal.userId,
       filePath: target.filePath,

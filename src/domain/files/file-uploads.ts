@@ -9,7 +9,7 @@ import { toUnixSeconds } from '../clock.ts';
 import type { NewEvent } from '../events/event.ts';
 import { toFileEvent } from '../events/file-events.ts';
 import { assertActsForUser } from '../identity/service-keys.ts';
-import { newId } from '../ids.ts';
+import { newFileId } from '../ids.ts';
 import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
 import { adoptDirectUpload } from './adopt-direct-upload.ts';
 import { checkUploadBody } from './check-upload-body.ts';
@@ -85,7 +85,7 @@ export class FileUploads {
     const uploadExpiresAt = toUnixSeconds(now) + this.#o.uploadLinkTtlSeconds;
     const { file, replaced } = await this.#o.files.create(
       {
-        id: newId(),
+        id: newFileId(),
         projectId: principal.projectId,
         creatorId: principal.userId,
         filePath,

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
+import { after, describe, it } from 'node:test';
+import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { NewFile } from '../../src/domain/files/file-record.ts';
+import type { QuotaLimits } from '../../src/domain/files/storage-usage-repository.ts';
+import { noContract } from '../../src/domain/files/upload-contract.ts';
+import { newFileId, newId } from '../../src/domain/ids.ts';
+import type { DatabaseSchema } from '../../src/persistence/database-schema.ts';
+import { migrateToLatest } from '../../src/persistence/migrations/migrate-to-latest.ts';
+import { NodeSqliteDialect } from '../../src/persistence/node-sqlite-dialect.ts';
+import { KyselyFileRepository } from '../../src/persistence/repositories/kysely-file-repository.ts';
+import { startPostgres } from '../support/postgres-server.ts';
+
+/**
+ * Issue 44, item 2: an upload request's writes cost the same in a project of ten files and of
+ * a million, so none of its statements may walk a table that grows with the project. Checked
+ * on the plans, not on timings (which a busy machine bends): every statement the repository
+ * sends for an upload request (the insert, the creator's ACL entry, the quota check, the
+ * folder shares; and, on a path whose upload was abandoned, the replacement's reads and
+ * delete) and, on SQLite, every statement of the triggers those writes fire (usage, folder
+ * tallies, the name index, row stamps), whose plans SQLite's EXPLAIN does not show.
+ */
+const quotas: QuotaLimits = {
+  userQuotaBytes: 1e15,
+  userQuotaFiles: 1e12,
+  projectQuotaBytes: 1e15,
+  projectQuotaFiles: 1e12,
+};
+/** Tables that grow with the project: a full scan of any of them is the regression. */
+const growing =
+  /\b(files|file_acl|file_names|file_custom_values|folders|folder_shares|storage_usage|events|outbox\w*)\b/;
+
+type Captured = CompiledQuery[];
+
+/** Runs the upload request's writes twice (a free path, then a path whose upload was abandoned). */
+async function runUploadRequests(db: Kysely<DatabaseSchema>, captured: Captured): Promise<void> {
+  const files = new KyselyFileRepository(db);
+  const projectId = newId();
+  const creatorId = newId();
+  const file = (filePath: string, uploadExpiresAt: number): NewFile => ({
+    id: newFileId(),
+    projectId,
+    creatorId,
+    filePath,
+    permissionScope: 'user',
+    uploadExpiresAt,
+    customData: { case: 'c-1' },
+    declared: { ...noContract, sizeBytes: 10 },
+  });
+  // Others' files and the creator's, so that no table is empty.
+  for (let i = 0; i < 20; i++) await files.create(file(`seed/${i}.txt`, 0), new Date(), quotas);
+  await files.create(file('a/b/abandoned.txt', 1), new Date(), quotas);
+  captured.length = 0;
+  await files.create(file('a/b/new.txt', Math.floor(Date.now() / 1000) + 3600), new Date(), quotas);
+  await files.create(file('a/b/abandoned.txt', Math.floor(Date.now() / 1000) + 3600), new Date(), quotas);
+  captured.splice(
+    0,
+    captured.length,
+    ...captured.filter((query) => !/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(query.sql)),
+  );
+  const texts = captured.map((query) => query.sql.toLowerCase());
+  assert.ok(texts.some((text) => text.startsWith('insert into "files"')));
+  assert.ok(texts.some((text) => text.startsWith('insert into "file_acl"')));
+  assert.ok(texts.some((text) => text.includes('from "storage_usage"')));
+  assert.ok(texts.some((text) => text.startsWith('delete from "files"')));
+}
+
+function assertNoScan(statement: string, plan: string[], scanPattern: RegExp): void {
+  const scans = plan.filter((line) => scanPattern.test(line));
+  assert.deepEqual(scans, [], `${statement}\n${plan.join('\n')}`);
+}
+
+/** The body statements of the triggers on these tables that fire on insert or delete. */
+function triggerStatements(database: DatabaseSync, tables: string[]): string[] {
+  const rows = database
+    .prepare(
+      `select sql from sqlite_master where type = 'trigger' and tbl_name in (${tables.map(() => '?').join(', ')})`,
+    )
+    .all(...tables) as Array<{ sql: string }>;
+  const statements: string[] = [];
+  for (const { sql } of rows) {
+    if (!/\bafter (insert|delete) on\b/i.test(sql)) continue;
+    const body = sql.slice(sql.search(/\bbegin\b/i) + 'begin'.length, sql.search(/\bend\s*$/i));
+    statements.push(
+      ...body
+        .split(';')
+        .map((text) => text.trim())
+        .filter(Boolean),
+    );
+  }
+  return statements;
+}
+
+/** A trigger statement's plan, its new.* and old.* columns bound to a sample row's values. */
+function triggerPlan(database: DatabaseSync, statement: string): string[] {
+  const sample: Record<string, unknown> = {
+    id: 'f',
+    file_id: 'f',
+    project_id: 'p',
+    creator_id: 'c',
+    file_path: 'a/b/c.txt',
+    name: 'c.txt',
+    rowid: 1,
+    custom_data: '{"case":"c-1"}',
+    created_at: 1,
+  };
+  const values: unknown[] = [];
+  const text = statement.replace(/\b(new|old)\.(\w+)/gi, (_, _row, column: string) => {
+    values.push(sample[column] ?? null);
+    return '?';
+  });
+  return database
+    .prepare(`explain query plan ${text}`)
+    .all(...(values as never[]))
+    .map((row) => String(row.detail));
+}
+
+describe('the upload request walks no table that grows with the project', () => {
+  it('SQLite: every statement and every trigger it fires searches an index', async () => {
+    const database = new DatabaseSync(':memory:');
+    const captured: Captured = [];
+    const db = new Kysely<DatabaseSchema>({
+      dialect: new NodeSqliteDialect({ database, busyTimeoutMs: 5000 }),
+      log: (event) => {
+        captured.push(event.query);
+      },
+    });
+    after(() => db.destroy());
+    database.exec('pragma foreign_keys = on');
+    await migrateToLatest(db);
+    await runUploadRequests(db, captured);
+    const scan = new RegExp(`^SCAN ${growing.source}`);
+    for (const query of captured) {
+      const plan = database
+        .prepare(`explain query plan ${query.sql}`)
+        .all(...(query.parameters as never[]))
+        .map((row) => String(row.detail));
+      assertNoScan(query.sql, plan, scan);
+    }
+    const fired = triggerStatements(database, ['files', 'file_acl', 'file_names']);
+    assert.ok(fired.length >= 8, `the triggers' statements: ${fired.length}`);
+    for (const statement of fired) assertNoScan(statement, triggerPlan(database, statement), scan);
+  });
+
+  it('PostgreSQL: every statement uses an index where one exists (seq scans off)', async (t) => {
+    const server = await startPostgres();
+    if (!server) return t.skip('PostgreSQL is not installed');
+    after(() => server.stop());
+    const pool = new pg.Pool({ connectionString: await server.createDatabase(), max: 2 });
+    pool.on('error', () => {});
+    const captured: Captured = [];
+    const db = new Kysely<DatabaseSchema>({
+      dialect: new PostgresDialect({ pool }),
+      log: (event) => {
+        captured.push(event.query);
+      },
+    });
+    after(() => db.destroy());
+    await migrateToLatest(db);
+    await runUploadRequests(db, captured);
+    // With sequential scans priced out, a Seq Scan left in a plan means no index serves it.
+    const client = await pool.connect();
+    try {
+      await client.query('set enable_seqscan = off');
+      for (const query of captured) {
+        const { rows } = await client.query(`explain (costs off) ${query.sql}`, [...query.parameters]);
+        const plan = rows.map((row) => String(row['QUERY PLAN']));
+        assertNoScan(query.sql, plan, new RegExp(`Seq Scan on ${growing.source}`));
+      }
+    } finally {
+      client.release();
+    }
+  });
+});
