@@ -15,6 +15,8 @@ export type PostOnceOptions = {
   /** Ends the attempt wherever it is: connecting, sending or reading the answer. */
   signal: AbortSignal;
   maxResponseBytes: number;
+  /** How much of the body the answer keeps (default bodyExcerptBytes; the admission hook reads its JSON). */
+  keepBytes?: number;
 };
 
 /** An answer: its status, headers and the first bodyExcerptBytes of its body. */
@@ -27,6 +29,7 @@ export type PostAnswer = { status: number; headers: IncomingHttpHeaders; bodyExc
  */
 export function postOnce(options: PostOnceOptions): Promise<PostAnswer> {
   const { signal } = options;
+  const keepBytes = options.keepBytes ?? bodyExcerptBytes;
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const request = openRequest(options);
@@ -46,7 +49,7 @@ export function postOnce(options: PostOnceOptions): Promise<PostAnswer> {
       resolve({
         status,
         headers: response?.headers ?? {},
-        bodyExcerpt: Buffer.concat(excerpt).subarray(0, bodyExcerptBytes),
+        bodyExcerpt: Buffer.concat(excerpt).subarray(0, keepBytes),
       });
     };
     const onAbort = () => settle(signal.reason);
@@ -57,7 +60,7 @@ export function postOnce(options: PostOnceOptions): Promise<PostAnswer> {
       response = answer;
       answer.on('error', settle);
       answer.on('data', (chunk: Buffer) => {
-        if (readBytes < bodyExcerptBytes) excerpt.push(chunk.subarray(0, bodyExcerptBytes - readBytes));
+        if (readBytes < keepBytes) excerpt.push(chunk.subarray(0, keepBytes - readBytes));
         readBytes += chunk.length;
         if (readBytes >= options.maxResponseBytes) settle();
       });

@@ -10,7 +10,15 @@ import { invalidSignature, linkExpired } from '../../errors/errors.ts';
  * a new version's upload (issue 38; their `fileId` is the version upload's id); `archive` links
  * one ZIP of many files (issue 40; their `fileId` is the archive's id).
  */
-export type LinkOperation = 'upload' | 'download' | 'resume' | 'render' | 'upload-version' | 'archive';
+export type LinkOperation =
+  | 'upload'
+  | 'download'
+  | 'resume'
+  | 'render'
+  | 'upload-version'
+  | 'archive'
+  /** An admission hook's read of pending bytes (issue 42): the file id, the version id, the expiry. */
+  | 'admit';
 
 export type HmacKey = { id: string; secret: Buffer };
 

@@ -86,6 +86,11 @@ const controls: Record<keyof ProjectSettings, SettingControl> = {
   selfDeletion: { kind: 'flag' },
   scan: { kind: 'choice' },
   scanOversize: { kind: 'choice' },
+  admissionUrl: { kind: 'text' },
+  // Shown as (set), never itself (settings-view.ts); typing a new whsec_… replaces it.
+  admissionSecret: { kind: 'text' },
+  admissionTimeoutSeconds: { kind: 'number', unit: 'seconds', min: 1, max: 60 },
+  admissionFailOpen: { kind: 'flag' },
 };
 
 /** The defaults of one project: the domain's, with its own admin role (projects.admin_role). */

@@ -125,6 +125,8 @@ export const operations: Record<string, Operation> = {
       'STORAGE_FULL',
       'FILE_INFECTED',
       'SCANNER_UNAVAILABLE',
+      'FILE_REJECTED',
+      'ADMISSION_UNAVAILABLE',
       'FILE_TOO_LARGE',
     ],
     success: { status: 200, component: 'FileRecord' },

@@ -32,6 +32,8 @@ export const versionOperations: Record<string, Operation> = {
       'QUOTA_EXCEEDED',
       'FILE_INFECTED',
       'SCANNER_UNAVAILABLE',
+      'FILE_REJECTED',
+      'ADMISSION_UNAVAILABLE',
       'FILE_TOO_LARGE',
     ],
     success: { status: 200, component: 'FileRecord' },

@@ -41,6 +41,7 @@ import { sessionRevocation } from './session-revocation.ts';
 import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
 import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
+import { uploadAdmissions } from './upload-admissions.ts';
 import { uploadContracts } from './upload-contracts.ts';
 import { uploadScans } from './upload-scans.ts';
 import { userIdentities } from './user-identities.ts';
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   '0042_session_details': sessionDetails,
   '0043_upload_scans': uploadScans,
   '0044_file_quarantine': fileQuarantine,
+  '0045_upload_admissions': uploadAdmissions,
 };
 
 /** The names of every migration, in the order they run. */

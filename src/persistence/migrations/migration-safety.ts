@@ -93,4 +93,5 @@ export const migrationSafety: Readonly<Record<string, MigrationSafety>> = {
     'older nodes verify uploads without scanning them: unscanned bytes would become readable',
   ),
   '0044_file_quarantine': contract('older nodes serve quarantined files'),
+  '0045_upload_admissions': expand('a nullable column older nodes never read or write'),
 };
