@@ -52,7 +52,7 @@ export function buildAdmissionHook(
   const { config, repositories, blobs, clock } = context;
   const { links, settingsOf } = shared;
   const admissions = new AdmissionHook({
-    caller: new HttpAdmissionCaller({ allowPrivate: config.webhookAllowPrivate }),
+    caller: openAdmissionCaller(config),
     admissions: repositories.admissions,
     blobs,
     clock,
@@ -68,4 +68,9 @@ export function buildAdmissionHook(
     admissions: repositories.admissions,
   });
   return { admissions, pendingBytes };
+}
+
+/** The admission hooks' caller, guarded as webhooks are (COFFER_WEBHOOK_ALLOW_PRIVATE). */
+export function openAdmissionCaller(config: Pick<Config, 'webhookAllowPrivate'>): HttpAdmissionCaller {
+  return new HttpAdmissionCaller({ allowPrivate: config.webhookAllowPrivate });
 }
