@@ -199,7 +199,8 @@ describe('admission hooks at verify', () => {
     assert.equal(verified.status, 200, verified.text);
   });
 
-  it('two verifies racing the hook: one call, one outcome', async () => {
+  // A bound: without a call to the hook, the wait for it would never end.
+  it('two verifies racing the hook: one call, one outcome', { timeout: 60_000 }, async () => {
     const { client, token } = await projectWith();
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
