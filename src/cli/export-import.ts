@@ -12,6 +12,7 @@ import { exportBlobs } from './export-blobs.ts';
 import { createExportDir, metadataFileName, readExportDir, readLines } from './export-dir.ts';
 import { leaveOutFiles, writeMetadata } from './export-metadata.ts';
 import { pinVersion, toImportKey, toRowBytes } from './exported-rows.ts';
+import { type ImportGate, openImportGate } from './import-gate.ts';
 import { describeDatabase, prepareLocalPaths } from './local-paths.ts';
 import type { ProgressReporter } from './progress.ts';
 
@@ -81,6 +82,8 @@ export async function importData(config: Config, inDir: string, progress: Progre
       throw new ConfigError(
         `${describeDatabase(config)}: already holds console operators; import needs empty stores (the export brings its own)`,
       );
+    const gate = openImportGate(config);
+    await gate.learn(readLines(path.join(inDir, metadataFileName)));
     const versions = new Map<string, string>(); // exported blob → its version in the target store
     progress.phase('blobs', exported.length);
     for (const blob of exported) {
@@ -89,18 +92,29 @@ export async function importData(config: Config, inDir: string, progress: Progre
         maxBytes: Number.MAX_SAFE_INTEGER,
       });
       versions.set(blob.key, stored.version);
+      // Imported bytes pass the gate as uploads do (issue 42): before any row is written.
+      await gate.judge(blob);
       progress.advance(1, stored.sizeBytes);
     }
     // Bytes first, records last: a failed import leaves no record without its bytes.
     progress.phase('rows', rowCount);
     const rows = pinImportedVersions(readLines(path.join(inDir, metadataFileName)), versions, progress);
-    const counts = await writeAllRows(database.db, rows);
+    const now = new Date();
+    const counts = await writeAllRows(database.db, quarantineRefused(rows, gate, now));
     progress.finish();
-    return { ...counts, blobs: exported.length };
+    return { ...counts, blobs: exported.length, refused: gate.refusals() };
   } finally {
     await database.close();
     await closeBlobStore(blobs);
   }
+}
+
+async function* quarantineRefused(
+  rows: AsyncIterable<{ table: TableName; row: Record<string, unknown> }>,
+  gate: ImportGate,
+  now: Date,
+): AsyncGenerator<{ table: TableName; row: Record<string, unknown> }> {
+  for await (const { table, row } of rows) yield { table, row: gate.quarantine(table, row, now) };
 }
 
 async function closeBlobStore(blobs: BlobStore): Promise<void> {

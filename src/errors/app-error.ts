@@ -4,7 +4,10 @@ import { type ErrorCode, errorCodes } from './error-codes.ts';
 export type StoreName = 'database' | 'blob store';
 
 /** The files a call about many of them refused: at most a page of ids, and how many more. */
-export type ErrorDetails = { fileIds: string[]; moreFileIds: number } | { signature: string };
+export type ErrorDetails =
+  | { fileIds: string[]; moreFileIds: number }
+  | { signature: string }
+  | { reason: string };
 
 /** The one error type Coffer throws on purpose; build it through the factories in errors.ts. */
 export class AppError extends Error {

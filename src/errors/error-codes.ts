@@ -79,6 +79,8 @@ export const errorCodes = {
   FILE_QUARANTINED: 451,
   FILE_INFECTED: 422,
   SCANNER_UNAVAILABLE: 503,
+  FILE_REJECTED: 422,
+  ADMISSION_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

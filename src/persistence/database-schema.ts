@@ -177,6 +177,8 @@ export type FilesTable = {
   /** The scanner's verdict (JSON) on the current version's bytes and the pending upload's (migrations/upload-scans.ts). */
   content_scan: string | null;
   upload_scan: string | null;
+  /** The admission hook's outcome (JSON) on the pending upload (migrations/upload-admissions.ts). */
+  upload_admission: string | null;
   /** Moved by triggers on every change of the row or its ACL (migrations/file-row-stamp.ts). */
   row_stamp: Generated<number | string>;
   /** The file's folder: its path up to the last `/`, '' at the root (generated; migrations/folders.ts). */

@@ -52,5 +52,7 @@ export type VersionUploadsTable = {
   upload_crc32: number | null;
   /** The scanner's verdict (JSON) on the pending bytes (migrations/upload-scans.ts). */
   upload_scan: string | null;
+  /** The admission hook's outcome (JSON) on the pending bytes (migrations/upload-admissions.ts). */
+  upload_admission: string | null;
   created_at: number;
 };

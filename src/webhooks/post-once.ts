@@ -19,13 +19,15 @@ export type PostOnceOptions = {
   /** Ends the attempt wherever it is: connecting, sending or reading the answer. */
   signal: AbortSignal;
   maxResponseBytes: number;
+  /** How much of the body the answer keeps (default: the head of a delivery's attempt; the admission hook reads its JSON). */
+  keepBytes?: number;
 };
 
 /** An answer: its status, headers, the first bytes of its body and how many bytes were read. */
 export type PostAnswer = {
   status: number;
   headers: IncomingHttpHeaders;
-  /** The body's first responseBodyHeadBytes + 1 bytes (fewer when it had fewer). */
+  /** The body's first keepBytes bytes (default responseBodyHeadBytes + 1; fewer when it had fewer). */
   bodyHead: Buffer;
   /** The body's bytes read, up to maxResponseBytes (more means more than the head). */
   bodyBytes: number;
@@ -38,6 +40,7 @@ export type PostAnswer = {
  */
 export function postOnce(options: PostOnceOptions): Promise<PostAnswer> {
   const { signal } = options;
+  const keepBytes = options.keepBytes ?? keptBytes;
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const request = openRequest(options);
@@ -57,7 +60,7 @@ export function postOnce(options: PostOnceOptions): Promise<PostAnswer> {
       resolve({
         status,
         headers: response?.headers ?? {},
-        bodyHead: Buffer.concat(excerpt).subarray(0, keptBytes),
+        bodyHead: Buffer.concat(excerpt).subarray(0, keepBytes),
         bodyBytes: readBytes,
       });
     };
@@ -69,7 +72,7 @@ export function postOnce(options: PostOnceOptions): Promise<PostAnswer> {
       response = answer;
       answer.on('error', settle);
       answer.on('data', (chunk: Buffer) => {
-        if (readBytes < keptBytes) excerpt.push(chunk.subarray(0, keptBytes - readBytes));
+        if (readBytes < keepBytes) excerpt.push(chunk.subarray(0, keepBytes - readBytes));
         readBytes += chunk.length;
         if (readBytes >= options.maxResponseBytes) settle();
       });

@@ -1,4 +1,5 @@
 import { FileQuarantine } from '../domain/admission/file-quarantine.ts';
+import type { PendingBytesReader } from '../domain/admission/pending-bytes.ts';
 import { Archives } from '../domain/archives/archives.ts';
 import { FileHolds } from '../domain/files/file-holds.ts';
 import { FileOrganizer } from '../domain/files/file-organizer.ts';
@@ -22,7 +23,7 @@ import { CountingLinkIssuer } from '../metrics/counting-link-issuer.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
 import { buildRenditions } from './rendition-services.ts';
 import { buildResumableServices } from './resumable-services.ts';
-import { buildScanGate } from './scan-services.ts';
+import { buildAdmissionHook, buildScanGate } from './scan-services.ts';
 import { buildKeyRing, type InitialKeys } from './signing-keys.ts';
 import { buildTrashPurging } from './trash-services.ts';
 import type { WiringContext } from './wiring-context.ts';
@@ -41,6 +42,8 @@ export type FileServices = {
   fileHolds: FileHolds;
   /** Quarantined files (issue 42): set by a re-scan, released by project admins. */
   fileQuarantine: FileQuarantine;
+  /** The admission hooks' reads of pending bytes (issue 42): the gateway's /blob/v1/admissions. */
+  pendingBytes: PendingBytesReader;
   /** Resumable uploads (tus 1.0); undefined on a store without them. */
   resumableUploads: ResumableUploads | undefined;
   /** Parallel uploads of parts straight to S3; undefined on other stores. */
@@ -87,6 +90,7 @@ export function buildFileServices(
   });
   const stores: FileStores = { files: repositories.files, blobs, clock };
   const scans = buildScanGate(context, settingsOf);
+  const { admissions, pendingBytes } = buildAdmissionHook(context, { links, settingsOf });
   const events: FileEvents = {
     uploadCommitted: (sizeBytes) => metrics.uploaded(sizeBytes),
     uploadVerified: () => metrics.verified(),
@@ -100,6 +104,7 @@ export function buildFileServices(
     hashes: context.hashes,
     limits,
     scans,
+    admissions,
   };
   const { versions } = repositories;
   return {
@@ -122,6 +127,7 @@ export function buildFileServices(
     }),
     fileHolds: new FileHolds(stores),
     fileQuarantine: new FileQuarantine({ ...stores, quarantine: repositories.quarantine }),
+    pendingBytes,
     archives: new Archives({ ...stores, archives: repositories.archives, links, settingsOf }),
     ...buildResumableServices(context, { links, limits, events, metrics }),
     ...buildRenditions(context, { links, metrics, settingsOf }),

@@ -448,6 +448,8 @@ const testedElsewhere: Partial<Record<ErrorCode, string>> = {
   FILE_QUARANTINED: 'test/admission/quarantine.test.ts',
   FILE_INFECTED: 'test/admission/scan-uploads.test.ts (needs a clamd)',
   SCANNER_UNAVAILABLE: 'test/admission/scan-uploads.test.ts (a stopped clamd)',
+  FILE_REJECTED: 'test/admission/admission-hooks.test.ts (a hook that refuses)',
+  ADMISSION_UNAVAILABLE: 'test/admission/admission-hooks.test.ts (a hook that does not answer)',
 };
 
 describe('error scenarios', () => {

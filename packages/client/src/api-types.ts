@@ -731,7 +731,7 @@ export type paths = {
         put?: never;
         /**
          * Verify an upload
-         * @description Step 3 of an upload: send the ETag the upload answered, quotes kept. The file becomes readable (file.uploaded). Only the creator and admins may verify. Where the server scans uploads (COFFER_SCAN_URL, the project's `scan`), the bytes are scanned first (a PUT's while it streamed; others read back once): 422 FILE_INFECTED with `details.signature` (the bytes deleted, file.infected), 503 SCANNER_UNAVAILABLE with Retry-After (nothing lost: verify again), 413 FILE_TOO_LARGE past the scanner's limit; a clean file's `meta.scan` records the verdict. A repeated verify answers the same outcome.
+         * @description Step 3 of an upload: send the ETag the upload answered, quotes kept. The file becomes readable (file.uploaded). Only the creator and admins may verify. Where the server scans uploads (COFFER_SCAN_URL, the project's `scan`), the bytes are scanned first (a PUT's while it streamed; others read back once): 422 FILE_INFECTED with `details.signature` (the bytes deleted, file.infected), 503 SCANNER_UNAVAILABLE with Retry-After (nothing lost: verify again), 413 FILE_TOO_LARGE past the scanner's limit; a clean file's `meta.scan` records the verdict. Then the project's admission hook, if it has one (admissionUrl): 422 FILE_REJECTED with `details.reason` when it refuses (the bytes deleted, file.rejected), 503 ADMISSION_UNAVAILABLE with Retry-After when it gives no usable answer (nothing lost), its customData applied when it allows with some. A repeated verify answers the same outcome.
          */
         post: operations["verifyUpload"];
         delete?: never;
@@ -995,7 +995,7 @@ export type paths = {
         put?: never;
         /**
          * Verify a new version’s upload: it becomes the current version
-         * @description Makes the uploaded bytes the file's current version, in one commit: the id, path, ACL, folder shares and customData stay; `__v` grows; etag, meta and versionId are the new content's. The content it replaces becomes an earlier version; those beyond the project's versionsKept are removed. Repeating a verify that succeeded answers the same record. The bytes are scanned as a new file's are (422 FILE_INFECTED, 503 SCANNER_UNAVAILABLE, 413 FILE_TOO_LARGE). Event: file.version_added.
+         * @description Makes the uploaded bytes the file's current version, in one commit: the id, path, ACL, folder shares and customData stay; `__v` grows; etag, meta and versionId are the new content's. The content it replaces becomes an earlier version; those beyond the project's versionsKept are removed. Repeating a verify that succeeded answers the same record. The bytes are scanned as a new file's are (422 FILE_INFECTED, 503 SCANNER_UNAVAILABLE, 413 FILE_TOO_LARGE), then put to the project's admission hook (422 FILE_REJECTED, 503 ADMISSION_UNAVAILABLE). Event: file.version_added.
          */
         post: operations["verifyVersion"];
         delete?: never;
@@ -1704,7 +1704,7 @@ export type components = {
              * @description stable; see docs/errors.md
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "MFA_REQUIRED" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" | "MFA_ENROLMENT_REQUIRED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE" | "SESSION_NOT_FOUND" | "PASSKEY_LIMIT_REACHED" | "FILE_QUARANTINED" | "FILE_INFECTED" | "SCANNER_UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "INVALID_FILE_PATH" | "QUERY_TOO_BROAD" | "APP_CREDENTIALS_REQUIRED" | "INVALID_APP_CREDENTIALS" | "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_LOGIN" | "INVALID_REFRESH_TOKEN" | "MFA_REQUIRED" | "ORIGIN_NOT_ALLOWED" | "ACCESS_DENIED" | "EMAIL_NOT_VERIFIED" | "REAUTHENTICATION_REQUIRED" | "MFA_ENROLMENT_REQUIRED" | "ACCOUNT_DISABLED" | "HTTPS_REQUIRED" | "INVALID_SIGNATURE" | "LINK_EXPIRED" | "LINK_REVOKED" | "FILE_NOT_FOUND" | "USER_NOT_FOUND" | "FOLDER_NOT_FOUND" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "FILE_EXISTS" | "EMAIL_TAKEN" | "UPLOAD_MISSING" | "ETAG_MISMATCH" | "ALREADY_VERIFIED" | "FILE_NOT_VERIFIED" | "BODY_TOO_LARGE" | "FILE_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE" | "STORAGE_FULL" | "CONTENT_MISMATCH" | "QUOTA_EXCEEDED" | "CONTENT_TYPE_NOT_ALLOWED" | "UPLOAD_NOT_FOUND" | "UPLOAD_OFFSET_CONFLICT" | "UPLOAD_FINISHED" | "UPLOAD_REPLACED" | "UPLOAD_LOCKED" | "TUS_VERSION_UNSUPPORTED" | "CHECKSUM_MISMATCH" | "UNSUPPORTED_MEDIA" | "IMAGE_TOO_LARGE" | "IMAGE_UNREADABLE" | "MEDIA_UNREADABLE" | "RENDITIONS_DISABLED" | "RENDER_BUSY" | "FOLDER_CONFLICT" | "FOLDER_TOO_LARGE" | "OAUTH_PROVIDER_NOT_FOUND" | "OAUTH_STATE_NOT_FOUND" | "OAUTH_FAILED" | "OAUTH_PROVIDER_UNAVAILABLE" | "IDENTITY_IN_USE" | "ACCOUNT_EXISTS" | "LAST_SIGN_IN_METHOD" | "FILE_ON_HOLD" | "VERSION_NOT_FOUND" | "ARCHIVE_STALE" | "ARCHIVE_TOO_LARGE" | "SESSION_NOT_FOUND" | "PASSKEY_LIMIT_REACHED" | "FILE_QUARANTINED" | "FILE_INFECTED" | "SCANNER_UNAVAILABLE" | "FILE_REJECTED" | "ADMISSION_UNAVAILABLE";
             message: string;
             details?: {
                 /** @description the refused files, at most 100 */
@@ -1714,6 +1714,9 @@ export type components = {
             } | {
                 /** @description what the scanner found, e.g. Win.Test.EICAR_HDB-1 */
                 signature: string;
+            } | {
+                /** @description the admission hook's reason, at most 500 characters */
+                reason: string;
             };
             /** @description MFA_REQUIRED: send it with a code to POST /api/v1/auth/mfa (5 minutes, single use) */
             mfaToken?: string;
@@ -6405,7 +6408,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FILE_INFECTED */
+            /** @description Error: FILE_INFECTED, FILE_REJECTED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6432,7 +6435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: SCANNER_UNAVAILABLE, UNAVAILABLE */
+            /** @description Error: ADMISSION_UNAVAILABLE, SCANNER_UNAVAILABLE, UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8415,7 +8418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: FILE_INFECTED */
+            /** @description Error: FILE_INFECTED, FILE_REJECTED */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8442,7 +8445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: SCANNER_UNAVAILABLE, UNAVAILABLE */
+            /** @description Error: ADMISSION_UNAVAILABLE, SCANNER_UNAVAILABLE, UNAVAILABLE */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -6,6 +6,8 @@ import type { BlobStore } from '../blobs/blob-store.ts';
 import { type NewEvent, systemActor } from '../events/event.ts';
 import { toFileEvent } from '../events/file-events.ts';
 import type { FileRecord, PendingUpload } from '../files/file-record.ts';
+import type { AdmissionHook, AdmissionSubject } from './admission-hook.ts';
+import type { AdmissionRecord } from './admission-record.ts';
 import type { ScanGate } from './scan-gate.ts';
 import type { ScanRecord } from './scan-record.ts';
 
@@ -25,7 +27,32 @@ export type AdmitUpload = {
    */
   record: (pinned: PendingUpload, event?: NewEvent) => Promise<unknown>;
   infectedEvent: (verdict: Extract<ScanRecord, { result: 'infected' }>) => NewEvent;
+  /** The project's admission hook (issue 42, item 3), asked after the scan; absent: none. */
+  hook?: AdmissionHook;
+  /** What the hook is told, and who verifies. */
+  subject: Omit<AdmissionSubject, 'pinned' | 'key'>;
+  by: Principal;
 };
+
+/** What the gate made of the bytes: the scan (`meta.scan`) and the admission hook's outcome. */
+export type Admitted = { scan: ScanRecord | null; admission: AdmissionRecord | null };
+
+/**
+ * Both gates at verify, in their order (design: the scan, then the hook, then the commit):
+ * answers what they recorded, or throws their refusal.
+ */
+export async function admitUpload(o: AdmitUpload): Promise<Admitted> {
+  const scan = await scanUpload(o);
+  const admission = o.hook
+    ? await o.hook.admit({ ...o.subject, pinned: { ...o.pinned, scan }, key: o.key }, o.by)
+    : null;
+  return { scan, admission };
+}
+
+/** The customData the hook set, to replace the file's in the verify's commit; undefined: unchanged. */
+export function admittedCustomData(admitted: Admitted) {
+  return admitted.admission?.result === 'allowed' ? admitted.admission.customData : undefined;
+}
 
 /**
  * Issue 42, at verify: the scanner's verdict on the bytes verify is about to pin — the one the
@@ -35,7 +62,7 @@ export type AdmitUpload = {
  * (a retried verify answers the same, without scanning again), the bytes deleted, and
  * FILE_INFECTED thrown; SCANNER_UNAVAILABLE leaves everything as it was, to verify again.
  */
-export async function admitUpload(o: AdmitUpload): Promise<ScanRecord | null> {
+async function scanUpload(o: AdmitUpload): Promise<ScanRecord | null> {
   const policy = await o.gate?.policyOf(o.projectId);
   if (!o.gate || !policy) return null;
   let scan = o.pinned.scan ?? undefined;

@@ -22,6 +22,7 @@ export const eventTypes = [
   'file.quarantined',
   'file.quarantine_released',
   'file.infected',
+  'file.rejected',
   'upload.expired',
   'folder.moved',
   'folder.deleted',

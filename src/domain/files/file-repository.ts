@@ -117,6 +117,8 @@ export interface FileRepository {
       contentCrc32?: number | null;
       /** The malware scanner's verdict on the pinned bytes (issue 42); null or absent: not scanned. */
       scan?: ScanRecord | null;
+      /** The customData the admission hook set (issue 42), replacing the file's in this commit. */
+      customData?: CustomData;
       pendingVersion: string | null;
       event?: NewEvent;
     },

@@ -2,12 +2,12 @@ import type { Readable } from 'node:stream';
 import { fileInfected } from '../../errors/admission-errors.ts';
 import { alreadyVerified, etagMismatch, fileNotFound, uploadMissing } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
-import { admitUpload, toInfectedEvent } from '../admission/admit-upload.ts';
+import type { AdmissionHook } from '../admission/admission-hook.ts';
+import { admittedCustomData, admitUpload, toInfectedEvent } from '../admission/admit-upload.ts';
 import type { ScanGate } from '../admission/scan-gate.ts';
 import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
 import type { NewEvent } from '../events/event.ts';
-import { toFileEvent } from '../events/file-events.ts';
 import { assertActsForUser } from '../identity/service-keys.ts';
 import { newFileId } from '../ids.ts';
 import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
@@ -20,6 +20,7 @@ import { discardBlob, type FileStores } from './file-stores.ts';
 import { getAccessibleFile } from './get-accessible-file.ts';
 import { type GatewayLink, getLinkedFile } from './get-linked-file.ts';
 import type { HashThread } from './hash-thread.ts';
+import { markUploadVerified } from './mark-upload-verified.ts';
 import { toStorageKey } from './storage-key.ts';
 import type { QuotaLimits } from './storage-usage-repository.ts';
 import { noContract, toQuotedEtag } from './upload-contract.ts';
@@ -40,6 +41,8 @@ export type FileUploadsOptions = FileStores & {
   events?: FileEvents;
   /** The malware gate (issue 42): scans uploads before verify; absent: nothing is scanned. */
   scans?: ScanGate;
+  /** The projects' admission hooks (issue 42, item 3), asked after the scan. */
+  admissions?: AdmissionHook;
 };
 
 /** What the uploads report as they happen: an upload's bytes committed, an upload verified. */
@@ -224,7 +227,7 @@ export class FileUploads {
     const pinned = file.pendingUpload ?? (await adoptDirectUpload(this.#o, file, wanted));
     if (!pinned) throw uploadMissing();
     if (pinned.etag !== wanted) throw etagMismatch();
-    const scan = await admitUpload({
+    const admitted = await admitUpload({
       gate: this.#o.scans,
       projectId: file.projectId,
       blobs: this.#o.blobs,
@@ -234,8 +237,23 @@ export class FileUploads {
       record: (judged, event) =>
         this.#o.files.recordUpload(file.id, file.pendingUpload?.blobVersion ?? null, judged, event),
       infectedEvent: (verdict) => this.#infectedEvent(file, { ...pinned, scan: verdict }, principal),
+      hook: this.#o.admissions,
+      subject: {
+        file,
+        versionId: file.id,
+        slot: file.pendingUpload && { kind: 'file', id: file.id, blobVersion: pinned.blobVersion },
+      },
+      by: principal,
     });
-    const verified = await this.#markVerified(principal, file, { ...pinned, scan });
+    const { scan } = admitted;
+    const pinnedScanned = { ...pinned, scan };
+    const verified = await markUploadVerified(
+      this.#o,
+      principal,
+      file,
+      pinnedScanned,
+      admittedCustomData(admitted),
+    );
     if (verified) {
       this.#o.events?.uploadVerified();
       return verified;
@@ -246,47 +264,6 @@ export class FileUploads {
     if (!current) throw fileNotFound();
     if (current.verified && current.etag === wanted) return current;
     throw etagMismatch();
-  }
-
-  /** Pins `pinned` as the file's content: undefined if another upload or verify committed first. */
-  async #markVerified(
-    principal: Principal,
-    file: FileRecord,
-    pinned: PendingUpload,
-  ): Promise<FileRecord | undefined> {
-    const now = this.#o.clock.now();
-    // Recorded as the verify commits: the bytes are durable and the file readable from then on.
-    const event = toFileEvent('file.uploaded', principal, file, now, {
-      sizeBytes: pinned.sizeBytes,
-      contentType: pinned.contentType,
-      etag: pinned.etag,
-    });
-    return this.#o.files
-      .markVerified(
-        file.id,
-        {
-          blobVersion: pinned.blobVersion,
-          etag: pinned.etag,
-          content: {
-            sizeBytes: pinned.sizeBytes,
-            contentType: pinned.contentType,
-            lastModified: pinned.lastModified,
-            checksumSha256: pinned.checksumSha256 ?? null,
-          },
-          // Bytes adopted from a direct upload never passed through Coffer: none (null).
-          contentCrc32: pinned.crc32 ?? null,
-          scan: pinned.scan ?? null,
-          pendingVersion: file.pendingUpload?.blobVersion ?? null,
-          event,
-        },
-        now,
-        // Direct uploads count their bytes only from here: the quotas are checked with them.
-        file.pendingUpload ? undefined : await this.#o.limits.quotasOf(file.projectId),
-      )
-      .catch(async (error: unknown) => {
-        if (!file.pendingUpload) await this.#discard(toStorageKey(file), pinned.blobVersion);
-        throw error;
-      });
   }
 
   #infectedEvent(file: FileRecord, upload: PendingUpload, by?: Principal): NewEvent {

@@ -12,6 +12,8 @@ export const renditionPathPrefix = '/blob/v1/renditions/';
 export const versionUploadPathPrefix = '/blob/v1/versions/';
 /** Gateway path of an archive (issue 40): one ZIP of many files; the signed query string is the credential. */
 export const archivePathPrefix = '/blob/v1/archives/';
+/** Gateway path of pending bytes an admission hook reads (issue 42); the signed query string is the credential. */
+export const admissionPathPrefix = '/blob/v1/admissions/';
 /** Gateway path of a resumable upload (tus 1.0); the signed query string is the credential. */
 export const resumablePathPrefix = '/blob/v1/uploads/';
 
@@ -203,6 +205,15 @@ export class LinkIssuer {
       url: await this.#gatewayUrl('archive', archiveId, expiresAt, undefined, archivePathPrefix),
       expiresAt,
     };
+  }
+
+  /**
+   * The admission hook's `url` (issue 42): the pending bytes of `versionId`, signed over the file
+   * id, the version id and the expiry; the gateway serves them only while that upload is being
+   * admitted (domain/admission/pending-bytes.ts).
+   */
+  issueAdmission(fileId: string, versionId: string, expiresAt: number): Promise<string> {
+    return this.#gatewayUrl('admit', fileId, expiresAt, 0, admissionPathPrefix, versionId);
   }
 
   /** Checks a gateway link; throws INVALID_SIGNATURE or LINK_EXPIRED. */

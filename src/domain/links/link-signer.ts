@@ -19,7 +19,9 @@ export type LinkOperation =
   | 'resume-verify'
   | 'render'
   | 'upload-version'
-  | 'archive';
+  | 'archive'
+  /** An admission hook's read of pending bytes (issue 42): the file id, the version id, the expiry. */
+  | 'admit';
 
 export type HmacKey = { id: string; secret: Buffer };
 

@@ -1,5 +1,6 @@
 import type { ScanRecord } from '../admission/scan-record.ts';
 import type { NewEvent } from '../events/event.ts';
+import type { CustomData } from '../files/custom-data.ts';
 import type { FileRecord, PendingUpload } from '../files/file-record.ts';
 import type { QuotaLimits } from '../files/storage-usage-repository.ts';
 import type { FileVersion, ReleasedBlob, VersionUpload } from './file-version.ts';
@@ -15,6 +16,8 @@ export type NewCurrentVersion = {
   contentCrc32: number | null;
   /** The malware scanner's verdict on the bytes (issue 42), which travels with them too. */
   scan: ScanRecord | null;
+  /** The customData the admission hook set for an upload's bytes (issue 42): replaces the file's. */
+  customData?: CustomData;
   createdBy: string;
 };
 

@@ -10,7 +10,7 @@ import {
   uploadNotFound,
 } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
-import { admitUpload, toInfectedEvent } from '../admission/admit-upload.ts';
+import { admittedCustomData, admitUpload, toInfectedEvent } from '../admission/admit-upload.ts';
 import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
 import { toFileEvent } from '../events/file-events.ts';
@@ -188,7 +188,7 @@ export class VersionUploads {
       await discardAdopted();
       throw etagMismatch();
     }
-    const scan = await admitUpload({
+    const admitted = await admitUpload({
       gate: this.#o.scans,
       projectId: file.projectId,
       blobs: this.#o.blobs,
@@ -199,7 +199,15 @@ export class VersionUploads {
         this.#o.versions.recordUpload(upload.id, upload.pendingUpload?.blobVersion ?? null, judged, event),
       infectedEvent: (verdict) =>
         toInfectedEvent(file, { ...pinned, scan: verdict }, principal, this.#o.clock.now()),
+      hook: this.#o.admissions,
+      subject: {
+        file,
+        versionId: upload.id,
+        slot: upload.pendingUpload && { kind: 'version', id: upload.id, blobVersion: pinned.blobVersion },
+      },
+      by: principal,
     });
+    const customData = admittedCustomData(admitted);
     const now = this.#o.clock.now();
     const { versionsKept } = await this.#o.settingsOf(file.projectId);
     const outcome = await this.#o.versions
@@ -217,7 +225,8 @@ export class VersionUploads {
             checksumSha256: pinned.checksumSha256 ?? null,
           },
           contentCrc32: pinned.crc32 ?? null,
-          scan,
+          scan: admitted.scan,
+          ...(customData && { customData }),
           createdBy: principal.userId,
         },
         {

@@ -87,6 +87,11 @@ const controls: Record<keyof ProjectSettings, SettingControl> = {
   scan: { kind: 'choice' },
   scanOversize: { kind: 'choice' },
   resumableAutoVerify: { kind: 'flag' },
+  admissionUrl: { kind: 'text' },
+  // Shown as (set), never itself (settings-view.ts); typing a new whsec_… replaces it.
+  admissionSecret: { kind: 'text' },
+  admissionTimeoutSeconds: { kind: 'number', unit: 'seconds', min: 1, max: 60 },
+  admissionFailOpen: { kind: 'flag' },
 };
 
 /** The defaults of one project: the domain's, with its own admin role (projects.admin_role). */

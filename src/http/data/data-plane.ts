@@ -2,6 +2,7 @@ import type { Services } from '../../services.ts';
 import type { TypedApp } from '../route-context.ts';
 import { getArchive } from './get-archive.ts';
 import { getBlob } from './get-blob.ts';
+import { getPendingBytes } from './get-pending-bytes.ts';
 import { getRendition } from './get-rendition.ts';
 import { putBlob } from './put-blob.ts';
 import { resumableRoutes } from './resumable/resumable-routes.ts';
@@ -42,4 +43,5 @@ export async function dataPlane(app: TypedApp, services: Services): Promise<void
   getBlob(app, services);
   getRendition(app, services);
   getArchive(app, services);
+  getPendingBytes(app, services);
 }

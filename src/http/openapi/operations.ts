@@ -115,7 +115,7 @@ export const operations: Record<string, Operation> = {
   'POST /api/v1/file/:fileId/verify': {
     operationId: 'verifyUpload',
     description:
-      "Step 3 of an upload: send the ETag the upload answered, quotes kept. The file becomes readable (file.uploaded). Only the creator and admins may verify. Where the server scans uploads (COFFER_SCAN_URL, the project's `scan`), the bytes are scanned first (a PUT's while it streamed; others read back once): 422 FILE_INFECTED with `details.signature` (the bytes deleted, file.infected), 503 SCANNER_UNAVAILABLE with Retry-After (nothing lost: verify again), 413 FILE_TOO_LARGE past the scanner's limit; a clean file's `meta.scan` records the verdict. A repeated verify answers the same outcome.",
+      "Step 3 of an upload: send the ETag the upload answered, quotes kept. The file becomes readable (file.uploaded). Only the creator and admins may verify. Where the server scans uploads (COFFER_SCAN_URL, the project's `scan`), the bytes are scanned first (a PUT's while it streamed; others read back once): 422 FILE_INFECTED with `details.signature` (the bytes deleted, file.infected), 503 SCANNER_UNAVAILABLE with Retry-After (nothing lost: verify again), 413 FILE_TOO_LARGE past the scanner's limit; a clean file's `meta.scan` records the verdict. Then the project's admission hook, if it has one (admissionUrl): 422 FILE_REJECTED with `details.reason` when it refuses (the bytes deleted, file.rejected), 503 ADMISSION_UNAVAILABLE with Retry-After when it gives no usable answer (nothing lost), its customData applied when it allows with some. A repeated verify answers the same outcome.",
     access: 'user',
     errors: [
       ...fileRead,
@@ -125,6 +125,8 @@ export const operations: Record<string, Operation> = {
       'STORAGE_FULL',
       'FILE_INFECTED',
       'SCANNER_UNAVAILABLE',
+      'FILE_REJECTED',
+      'ADMISSION_UNAVAILABLE',
       'FILE_TOO_LARGE',
     ],
     success: { status: 200, component: 'FileRecord' },

@@ -21,7 +21,7 @@ export const versionOperations: Record<string, Operation> = {
   'POST /api/v1/file/:fileId/versions/:versionId/verify': {
     operationId: 'verifyVersion',
     description:
-      "Makes the uploaded bytes the file's current version, in one commit: the id, path, ACL, folder shares and customData stay; `__v` grows; etag, meta and versionId are the new content's. The content it replaces becomes an earlier version; those beyond the project's versionsKept are removed. Repeating a verify that succeeded answers the same record. The bytes are scanned as a new file's are (422 FILE_INFECTED, 503 SCANNER_UNAVAILABLE, 413 FILE_TOO_LARGE). Event: file.version_added.",
+      "Makes the uploaded bytes the file's current version, in one commit: the id, path, ACL, folder shares and customData stay; `__v` grows; etag, meta and versionId are the new content's. The content it replaces becomes an earlier version; those beyond the project's versionsKept are removed. Repeating a verify that succeeded answers the same record. The bytes are scanned as a new file's are (422 FILE_INFECTED, 503 SCANNER_UNAVAILABLE, 413 FILE_TOO_LARGE), then put to the project's admission hook (422 FILE_REJECTED, 503 ADMISSION_UNAVAILABLE). Event: file.version_added.",
     access: 'user',
     errors: [
       ...fileRead,
@@ -32,6 +32,8 @@ export const versionOperations: Record<string, Operation> = {
       'QUOTA_EXCEEDED',
       'FILE_INFECTED',
       'SCANNER_UNAVAILABLE',
+      'FILE_REJECTED',
+      'ADMISSION_UNAVAILABLE',
       'FILE_TOO_LARGE',
     ],
     success: { status: 200, component: 'FileRecord' },

@@ -216,6 +216,10 @@ export const ErrorSchema = Type.Object(
           { signature: Type.String({ description: 'what the scanner found, e.g. Win.Test.EICAR_HDB-1' }) },
           { description: 'FILE_INFECTED (issue 42): the malware signature the scanner found' },
         ),
+        Type.Object(
+          { reason: Type.String({ description: "the admission hook's reason, at most 500 characters" }) },
+          { description: "FILE_REJECTED (issue 42): why the project's admission hook refused the upload" },
+        ),
       ]),
     ),
     mfaToken: Type.Optional(

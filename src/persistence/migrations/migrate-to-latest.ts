@@ -42,6 +42,7 @@ import { sessionRevocation } from './session-revocation.ts';
 import { sqlitePathIndex } from './sqlite-path-index.ts';
 import { storageUsage } from './storage-usage.ts';
 import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
+import { uploadAdmissions } from './upload-admissions.ts';
 import { uploadContracts } from './upload-contracts.ts';
 import { uploadScans } from './upload-scans.ts';
 import { userIdentities } from './user-identities.ts';
@@ -95,6 +96,7 @@ const migrations: Record<string, Migration> = {
   '0042_session_details': sessionDetails,
   '0043_upload_scans': uploadScans,
   '0044_file_quarantine': fileQuarantine,
+  '0045_upload_admissions': uploadAdmissions,
   '0046_delivery_attempts': deliveryAttempts,
 };
 

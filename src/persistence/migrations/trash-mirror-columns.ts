@@ -58,6 +58,8 @@ export const contentCrc32Columns = ['content_crc32', 'upload_crc32'] as const;
 export const quarantineColumns = ['quarantined_at', 'quarantine_signature', 'quarantine_version_id'] as const;
 /** The columns migration 0043 (upload-scans.ts) added to `files` and `trashed_files`. */
 export const uploadScanColumns = ['content_scan', 'upload_scan'] as const;
+/** The column migration 0045 (upload-admissions.ts) added to `files` and `trashed_files`. */
+export const uploadAdmissionColumns = ['upload_admission'] as const;
 
 /**
  * The columns `trashed_files` mirrors from `files`: every column but the generated
@@ -71,6 +73,7 @@ export const mirroredFileColumns = [
   ...contentCrc32Columns,
   ...quarantineColumns,
   ...uploadScanColumns,
+  ...uploadAdmissionColumns,
 ] as const;
 
 /** Every column of `files` but the generated one is mirrored (a type error names any left out). */

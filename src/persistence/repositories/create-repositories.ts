@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AccountTokenRepository } from '../../domain/accounts/account-token.ts';
 import type { EmailChangeRepository } from '../../domain/accounts/email-change-repository.ts';
+import type { AdmissionRepository } from '../../domain/admission/admission-repository.ts';
 import type { QuarantineRepository } from '../../domain/admission/quarantine-repository.ts';
 import type { ArchiveRepository } from '../../domain/archives/archive-repository.ts';
 import type { DeliveryQueue } from '../../domain/events/delivery-queue.ts';
@@ -37,6 +38,7 @@ import type { VersionRepository } from '../../domain/versions/version-repository
 import type { DatabaseSchema } from '../database-schema.ts';
 import { KyselyAccountTokenRepository } from './accounts/kysely-account-token-repository.ts';
 import { KyselyEmailChangeRepository } from './accounts/kysely-email-change-repository.ts';
+import { KyselyAdmissionRepository } from './admission/kysely-admission-repository.ts';
 import { KyselyQuarantineRepository } from './admission/kysely-quarantine-repository.ts';
 import { KyselyArchiveRepository } from './archives/kysely-archive-repository.ts';
 import { FileViewCache } from './files/file-view-cache.ts';
@@ -113,6 +115,8 @@ export type Repositories = {
   passkeys: PasskeyRepository;
   /** Quarantined files and what a re-scan reads (issue 42). */
   quarantine: QuarantineRepository;
+  /** The admission hook's outcomes on pending uploads (issue 42). */
+  admissions: AdmissionRepository;
   /** Second factors, recovery codes, MFA tokens (issue 41). */
   mfa: MfaRepository;
 };
@@ -154,6 +158,7 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     archives: new KyselyArchiveRepository(db),
     passkeys: new KyselyPasskeyRepository(db),
     quarantine: new KyselyQuarantineRepository(db),
+    admissions: new KyselyAdmissionRepository(db),
     mfa: new KyselyMfaRepository(db),
   };
 }

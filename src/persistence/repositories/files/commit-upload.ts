@@ -89,5 +89,7 @@ export function toUploadColumns(upload: PendingUpload) {
     upload_sha256: upload.checksumSha256 ?? null,
     upload_crc32: upload.crc32 ?? null,
     upload_scan: toScanText(upload.scan),
+    // New bytes are a new question for the admission hook (issue 42).
+    upload_admission: null,
   };
 }

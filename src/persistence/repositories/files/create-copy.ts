@@ -66,6 +66,7 @@ export async function createCopy(
         quarantine_version_id: _qVersion,
         content_scan,
         upload_scan: _uploadScan,
+        upload_admission: _uploadAdmission,
         ...copied
       } = source;
       const row = {

@@ -76,6 +76,7 @@ export const noVersionsNorHold = {
   quarantine_version_id: null,
   content_scan: null,
   upload_scan: null,
+  upload_admission: null,
 } as const;
 
 /** The row of a new, unverified record: every column, in the same order on every call (it is prepared). */

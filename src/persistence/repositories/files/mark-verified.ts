@@ -41,6 +41,10 @@ export function markVerified(
         upload_crc32: null,
         content_scan: toScanText(scan),
         upload_scan: null,
+        upload_admission: null,
+        ...(verification.customData !== undefined && {
+          custom_data: JSON.stringify(verification.customData),
+        }),
         // An image waits for its summary (dimensions, placeholder), made off the request path.
         image_summary_due: isSummarizedType(content.contentType) ? 1 : 0,
         version: eb('version', '+', 1),

@@ -119,6 +119,7 @@ async function promote(
       content_sha256: content.checksumSha256,
       content_crc32: current.contentCrc32,
       content_scan: toScanText(current.scan),
+      ...(current.customData !== undefined && { custom_data: JSON.stringify(current.customData) }),
       version_id: current.versionId === locked.id ? null : current.versionId,
       version_created_at: now,
       version_created_by: current.createdBy,

@@ -59,7 +59,9 @@ export function toVersionUpload(row: Selectable<VersionUploadsTable>): VersionUp
   };
 }
 
-export function toVersionUploadRow(upload: VersionUpload): Selectable<VersionUploadsTable> {
+export function toVersionUploadRow(
+  upload: VersionUpload,
+): Omit<Selectable<VersionUploadsTable>, 'upload_admission'> {
   const pending = upload.pendingUpload;
   return {
     id: upload.id,
