@@ -65,7 +65,9 @@ As a user of a running server (the session is kept in ~/.config/coffer/credentia
     [--sort createdAt|name|size] [--order asc|desc] [--scope mine|shared|all] [--path P] [--limit 100] [--json]
   coffer files zip --folder <folder/> [--owner ID] | <fileId>... [--out F.zip] [--force] [--url] [--json]
     (one ZIP of the folder's files or of the ids; a broken download resumes once; --url prints the link instead)
-  coffer files share|unshare <fileId> --user <userId> | --role <role> | --email E [--json]   (unshare: not --email)
+  coffer files share <filePath|fileId> --user <userId> | --role <role> | --email E [--permission read] [--json]
+    (--email: one of the project's users; an unknown email exits 2)
+  coffer files unshare <fileId> --user <userId> | --role <role> [--json]
   coffer files share|unshare <folder/> --user <userId> | --role <role> | --email E [--owner ID] [--json]
     (every file under the folder, present and future; unsharing ends the links it let the grantee take)
   coffer files shares <folder/> [--owner ID] [--json]   (the shares reaching it: its own and its ancestors')
