@@ -86,7 +86,8 @@ Export, import, upload, download and zip show progress on stderr: a bar at a ter
 Project settings:
 ${await settingsHelp()}
 Every command takes --data-dir (COFFER_DATA_DIR, default ./data), --database-url and --storage-url.
-Exit status: 0 done, 1 failed (an unknown project or user too), 2 a flag, variable, file or value to fix (the message names it).`;
+Exit status: 0 done, 1 failed (an unknown project or user too), 2 a flag, variable, file or value to fix (the message names it;
+  files share --email with an email no user has too).`;
 
 async function settingsHelp(): Promise<string> {
   const { projectSettingDefinitions, projectSettingNames } = await import(
