@@ -19,7 +19,18 @@ if (versionOnly.length === 1 && ['--version', 'version'].includes(versionOnly[0]
 } else if (major < 24 || (major === 24 && minor < 7)) {
   const pinned = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
   if (!existsSync(pinned)) {
-    console.error(`coffer needs Node.js 24.7 or newer (this is ${process.version}); run npm install first.`);
+    // One line, and the only word on it: package.json declares no `engines`, so that npm and
+    // npx print no EBADENGINE block before it (docs/decisions.md). In the repository the pinned
+    // Node comes with `npm install` (a devDependency); an installed package has none.
+    const installed = fileURLToPath(import.meta.url)
+      .split(sep)
+      .includes('node_modules');
+    const remedy = installed
+      ? 'install Node.js 24 (https://nodejs.org)'
+      : 'npm install fetches it into node_modules';
+    console.error(
+      `coffer needs Node.js 24.7 or newer; this is ${process.version} (${process.execPath}): ${remedy}`,
+    );
     process.exit(1);
   }
   const child = spawn(pinned, [fileURLToPath(import.meta.url), ...args], {

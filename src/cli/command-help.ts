@@ -18,6 +18,7 @@ export const flagHelp: Record<Flag, string> = {
   origin: 'a browser origin allowed to call without the secret (repeatable)',
   project: 'the project, by id or name',
   email: "the user's email",
+  permission: 'files share: what the grantee may do: read (the only one: a share grants reading)',
   password: 'the password (visible to other local users: prefer --password-stdin or the prompt)',
   'password-stdin': 'read the password from standard input (one line)',
   role: 'the role (user by default)',

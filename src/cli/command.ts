@@ -18,6 +18,7 @@ const options = {
   origin: { type: 'string', multiple: true },
   project: { type: 'string' },
   email: { type: 'string' },
+  permission: { type: 'string' },
   password: { type: 'string' },
   'password-stdin': { type: 'boolean' },
   role: { type: 'string' },

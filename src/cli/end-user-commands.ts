@@ -13,6 +13,7 @@ import {
   toGranteeText,
   toShareWith,
 } from './share-commands.ts';
+import { assertSharePermission, toFileId, withKnownGrantee } from './share-file.ts';
 import { toResumeLine, uploadFile } from './upload-file.ts';
 import { uploadResumeFilePath } from './upload-resume-file.ts';
 
@@ -96,18 +97,24 @@ export const endUserCommands: Record<string, Command> = {
   },
   'files share': {
     summary:
-      'Let a user (--user, --email) or a role (--role) read a file; or, with a folder (photos/, / for your root), every file under it, present and future.',
-    flags: ['user', 'role', 'email', 'owner', 'json'],
-    args: ['<fileId|folder/>'],
+      "Let a user (--user, --email: one of the project's users) or a role (--role) read a file (by its path or id); or, with a folder (photos/, / for your root), every file under it, present and future.",
+    flags: ['user', 'role', 'email', 'permission', 'owner', 'json'],
+    args: ['<filePath|fileId|folder/>'],
     run: async (_config, values, [target]) => {
       const with_ = toShareWith(values);
+      assertSharePermission(values.permission);
       if (isFolderArgument(target!))
         return withSession(process.env, (client) =>
-          changeFolderShare(client, { action: 'share', path: target!, with: with_, owner: values.owner }),
+          withKnownGrantee(with_, () =>
+            changeFolderShare(client, { action: 'share', path: target!, with: with_, owner: values.owner }),
+          ),
         );
       assertNoOwner(values.owner, 'share');
-      const file = await withSession(process.env, (client) => client.share(target!, with_));
-      return { json: file, text: `${file._id} is shared with: ${toAclText(file.acl)}` };
+      const file = await withSession(process.env, async (client) => {
+        const fileId = await toFileId(client, target!);
+        return withKnownGrantee(with_, () => client.share(fileId, with_));
+      });
+      return { json: file, text: `${file.filePath} (${file._id}) is shared with: ${toAclText(file.acl)}` };
     },
   },
   'files unshare': {

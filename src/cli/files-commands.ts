@@ -109,7 +109,7 @@ export async function downloadFile(
   try {
     const response = await client.download(input.fileId);
     const length = Number(response.headers.get('content-length'));
-    progress.phase('download', Number.isFinite(length) && length > 0 ? length : undefined);
+    progress.phase('download', Number.isFinite(length) && length > 0 ? length : undefined, 'bytes');
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         progress.advance(chunk.length, chunk.length);

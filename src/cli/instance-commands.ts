@@ -1,18 +1,17 @@
 import { ConfigError } from '../config/config-error.ts';
 import { logStartWarning } from '../config/start-log.ts';
-import { serve } from '../main.ts';
 import { migrate } from './admin-commands.ts';
 import { type Command, required } from './command.ts';
-import { exportData, importData, verifyExport } from './export-import.ts';
-import { collectGarbage, toGcText } from './gc-command.ts';
 import { prepareLocalPaths, withLocalPaths } from './local-paths.ts';
-import { openScanner } from './open-scanner.ts';
 import { listPendingMigrations, toPendingText } from './pending-migrations.ts';
 import { tightenExistingFiles } from './private-files.ts';
 import { createProgress } from './progress.ts';
-import { scanProject, toScanText, toSince } from './scan-command.ts';
 
-/** `coffer serve`, `migrate`, `export`, `import`, `gc` and `scan`: the service and its stores as a whole. */
+/**
+ * `coffer serve`, `migrate`, `export`, `import`, `gc` and `scan`: the service and its stores as a
+ * whole. Each loads the server, the blob stores or the scanner when it runs (`await import`), so
+ * that `coffer migrate` or `coffer help serve` loads none of them.
+ */
 export const instanceCommands: Record<string, Command> = {
   serve: {
     summary: 'Start the service: a supervising primary and --workers server processes.',
@@ -20,6 +19,7 @@ export const instanceCommands: Record<string, Command> = {
     run: async (config) => {
       await prepareLocalPaths(config, { dataDir: true, stores: 'create' });
       await tightenExistingFiles(config, logStartWarning);
+      const { serve } = await import('../main.ts');
       await serve(config);
       return undefined;
     },
@@ -43,6 +43,7 @@ export const instanceCommands: Record<string, Command> = {
     flags: ['out', 'verify', 'json'],
     run: async (config, values) => {
       const progress = createProgress('export', { json: values.json === true });
+      const { exportData, verifyExport } = await import('./export-import.ts');
       if (values.verify !== undefined) {
         if (values.out !== undefined) throw new ConfigError('--verify: checks an export; it takes no --out');
         const checked = await verifyExport(required(values.verify, '--verify'), progress);
@@ -57,6 +58,7 @@ export const instanceCommands: Record<string, Command> = {
     flags: ['in', 'json'],
     run: async (config, values) => {
       const progress = createProgress('import', { json: values.json === true });
+      const { importData } = await import('./export-import.ts');
       const counts = await importData(config, required(values.in, '--in'), progress);
       return { json: counts, text: `Imported ${JSON.stringify(counts)} from ${values.in}` };
     },
@@ -65,6 +67,7 @@ export const instanceCommands: Record<string, Command> = {
     summary: 'Report stray blobs (a dry run), or remove them with --apply.',
     flags: ['apply', 'json'],
     run: async (config, values) => {
+      const { collectGarbage, toGcText } = await import('./gc-command.ts');
       const report = await withLocalPaths(config, { stores: 'existing' }, () =>
         collectGarbage(config, { apply: values.apply ?? false }),
       );
@@ -77,6 +80,10 @@ export const instanceCommands: Record<string, Command> = {
     flags: ['since', 'json'],
     args: ['<project>'],
     run: async (config, values, [project]) => {
+      const [{ scanProject, toScanText, toSince }, { openScanner }] = await Promise.all([
+        import('./scan-command.ts'),
+        import('./open-scanner.ts'),
+      ]);
       const since = toSince(values.since);
       const scanner = openScanner(config);
       const progress = createProgress('scan', { json: values.json === true });

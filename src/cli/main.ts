@@ -1,14 +1,15 @@
 import { CofferError } from '../../packages/client/src/index.ts';
 import { loadConfig } from '../config/config.ts';
 import { ConfigError, isConfigError } from '../config/config-error.ts';
-import { projectSettingDefinitions, projectSettingNames } from '../domain/identity/project-settings.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { type Command, commonFlags, type Flag, parseCommandLine, type Values } from './command.ts';
 import { cofferVersion, commandHelp, groupHelp } from './command-help.ts';
-import { commands } from './commands.ts';
+import { commandNames, loadCommands } from './commands.ts';
 import { restrictNewFilesToOwner } from './private-files.ts';
 
-const usage = `Usage (coffer help <group> for its commands, coffer help <command> for its flags; coffer --version):
+/** `coffer --help`: every command, and the project settings (loaded only here). */
+const usage =
+  async () => `Usage (coffer help <group> for its commands, coffer help <command> for its flags; coffer --version):
   coffer serve [--host 127.0.0.1] [--port 8080] [--public-url URL] [--tls-cert F --tls-key F] [--trust-proxy [HOPS|ADDRESSES]] [--workers N] [--log-level L]
   coffer project create <name> [--origin URL]... [--json]
   coffer project show <projectId|name> [--json]
@@ -64,7 +65,9 @@ As a user of a running server (the session is kept in ~/.config/coffer/credentia
     [--sort createdAt|name|size] [--order asc|desc] [--scope mine|shared|all] [--path P] [--limit 100] [--json]
   coffer files zip --folder <folder/> [--owner ID] | <fileId>... [--out F.zip] [--force] [--url] [--json]
     (one ZIP of the folder's files or of the ids; a broken download resumes once; --url prints the link instead)
-  coffer files share|unshare <fileId> --user <userId> | --role <role> | --email E [--json]   (unshare: not --email)
+  coffer files share <filePath|fileId> --user <userId> | --role <role> | --email E [--permission read] [--json]
+    (--email: one of the project's users; an unknown email exits 2)
+  coffer files unshare <fileId> --user <userId> | --role <role> [--json]
   coffer files share|unshare <folder/> --user <userId> | --role <role> | --email E [--owner ID] [--json]
     (every file under the folder, present and future; unsharing ends the links it let the grantee take)
   coffer files shares <folder/> [--owner ID] [--json]   (the shares reaching it: its own and its ancestors')
@@ -81,11 +84,15 @@ As a user of a running server (the session is kept in ~/.config/coffer/credentia
   coffer files purge <fileId> [--json]   (from the trash, for good)
 Export, import, upload, download and zip show progress on stderr: a bar at a terminal, JSON lines with --json.
 Project settings:
-${settingsHelp()}
+${await settingsHelp()}
 Every command takes --data-dir (COFFER_DATA_DIR, default ./data), --database-url and --storage-url.
-Exit status: 0 done, 1 failed (an unknown project or user too), 2 a flag, variable, file or value to fix (the message names it).`;
+Exit status: 0 done, 1 failed (an unknown project or user too), 2 a flag, variable, file or value to fix (the message names it;
+  files share --email with an email no user has too).`;
 
-function settingsHelp(): string {
+async function settingsHelp(): Promise<string> {
+  const { projectSettingDefinitions, projectSettingNames } = await import(
+    '../domain/identity/project-settings.ts'
+  );
   return projectSettingNames
     .map((name) => `  ${name.padEnd(20)} ${projectSettingDefinitions[name].description}`)
     .join('\n');
@@ -106,17 +113,17 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
       console.log(json ? JSON.stringify({ version: cofferVersion() }) : `coffer ${cofferVersion()}`);
       return 0;
     }
-    if (positionals[0] === 'help') return printHelp(positionals.slice(1));
+    if (positionals[0] === 'help') return await printHelp(positionals.slice(1));
     if (positionals.length === 0) {
-      if (values.help) return printHelp([]);
+      if (values.help) return await printHelp([]);
       throw new ConfigError('a command is needed (coffer help lists them)');
     }
-    const group = positionals.length === 1 && values.help ? groupHelp(positionals[0]!, commands) : undefined;
+    const group = positionals.length === 1 && values.help ? await loadGroupHelp(positionals[0]!) : undefined;
     if (group) {
       console.log(group);
       return 0;
     }
-    const { name, command, args } = findCommand(positionals);
+    const { name, command, args } = await findCommand(positionals);
     if (values.help) {
       console.log(commandHelp(name, command, commonFlags));
       return 0;
@@ -135,15 +142,22 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 }
 
 /** `coffer help`: every command; `coffer help <group>`: its commands; `coffer help <command>`: its flags. */
-function printHelp(words: string[]): number {
-  const help = words.length === 0 ? usage : words.length === 1 ? groupHelp(words[0]!, commands) : undefined;
+async function printHelp(words: string[]): Promise<number> {
+  const help =
+    words.length === 0 ? await usage() : words.length === 1 ? await loadGroupHelp(words[0]!) : undefined;
   if (help) {
     console.log(help);
     return 0;
   }
-  const { name, command } = findCommand(words);
+  const { name, command } = await findCommand(words);
   console.log(commandHelp(name, command, commonFlags));
   return 0;
+}
+
+/** `coffer help <group>`, loading only the modules of the group's commands; undefined for no group. */
+async function loadGroupHelp(group: string): Promise<string | undefined> {
+  if (!commandNames.some((name) => name.startsWith(`${group} `))) return undefined;
+  return groupHelp(group, await loadCommands((name) => name.startsWith(`${group} `)));
 }
 
 /** The stable code of a failure: the AppError's (or the server's), INVALID_INVOCATION for a flag or argument to fix. */
@@ -159,11 +173,14 @@ function toExitStatus(error: unknown): number {
 }
 
 /** `user set-role …` → the command `user set-role` and its arguments. */
-function findCommand(positionals: string[]): { name: string; command: Command; args: string[] } {
+async function findCommand(
+  positionals: string[],
+): Promise<{ name: string; command: Command; args: string[] }> {
   const [first, second, ...rest] = positionals as [string, ...string[]];
   const pair = `${first} ${second}`;
+  const commands = await loadCommands((name) => name === pair || name === first);
   if (commands[pair]) return { name: pair, command: commands[pair], args: rest };
-  const subcommands = Object.keys(commands)
+  const subcommands = [...new Set([...commandNames, ...Object.keys(commands)])]
     .filter((name) => name.startsWith(`${first} `))
     .map((name) => name.slice(first.length + 1));
   if (subcommands.length > 0) {

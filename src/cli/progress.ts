@@ -1,17 +1,21 @@
 import cliProgress from 'cli-progress';
-import { formatBytes } from '../domain/format-bytes.ts';
+import { PhaseTally, type ProgressUnit, toProgressText } from './progress-tally.ts';
 
 /**
  * Progress of a long command on stderr (stdout keeps the command's one result):
- * - a terminal gets a bar (cli-progress), redrawn at most 10 times a second;
+ * - a terminal gets a bar (cli-progress), redrawn at most 10 times a second, with human sizes
+ *   (KiB, MiB, GiB), the rate and the time left (progress-tally.ts);
  * - `--json` gets one JSON event per line, at most 4 a second and a last one per phase:
- *   `{"event":"progress","command":"export","phase":"blobs","done":12,"total":40,"bytes":123,"bytesPerSecond":4567}`
- *   (`total` only where it is known);
+ *   `{"event":"progress","command":"export","phase":"blobs","done":12,"total":40,"bytes":123,"bytesPerSecond":4567,"secondsLeft":3}`
+ *   (`total` and `secondsLeft` only where they are known);
  * - anything else (a script, a pipe) gets nothing.
  */
 export type ProgressReporter = {
-  /** Starts a phase (ending the one before); `total` when the count is known in advance. */
-  phase(name: string, total?: number): void;
+  /**
+   * Starts a phase (ending the one before); `total` when the count is known in advance; `unit`
+   * 'bytes' when the count is of bytes (an upload, a download), shown as sizes.
+   */
+  phase(name: string, total?: number, unit?: ProgressUnit): void;
   /** `count` more items done, and `bytes` more bytes moved. */
   advance(count: number, bytes?: number): void;
   /** Ends the last phase: the final event, or the bar left complete on its own line. */
@@ -29,25 +33,6 @@ export function createProgress(command: string, target: ProgressTarget): Progres
   return { phase() {}, advance() {}, finish() {} };
 }
 
-/** What a phase has done so far. */
-class PhaseTally {
-  readonly name: string;
-  readonly total: number | undefined;
-  done = 0;
-  bytes = 0;
-  readonly #startedAtMs = performance.now();
-
-  constructor(name: string, total: number | undefined) {
-    this.name = name;
-    this.total = total;
-  }
-
-  get bytesPerSecond(): number {
-    const seconds = (performance.now() - this.#startedAtMs) / 1000;
-    return seconds > 0 ? Math.round(this.bytes / seconds) : 0;
-  }
-}
-
 class JsonProgress implements ProgressReporter {
   readonly #command: string;
   readonly #stream: NodeJS.WritableStream;
@@ -59,16 +44,15 @@ class JsonProgress implements ProgressReporter {
     this.#stream = stream;
   }
 
-  phase(name: string, total?: number): void {
+  phase(name: string, total?: number, unit: ProgressUnit = 'items'): void {
     this.finish();
-    this.#tally = new PhaseTally(name, total);
+    this.#tally = new PhaseTally(name, total, unit);
     this.#emit();
   }
 
   advance(count: number, bytes = 0): void {
     if (!this.#tally) return;
-    this.#tally.done += count;
-    this.#tally.bytes += bytes;
+    this.#tally.add(count, bytes);
     if (performance.now() - this.#lastEventMs >= jsonIntervalMs) this.#emit();
   }
 
@@ -79,6 +63,7 @@ class JsonProgress implements ProgressReporter {
 
   #emit(): void {
     const tally = this.#tally!;
+    const secondsLeft = tally.secondsLeft;
     this.#lastEventMs = performance.now();
     const event = {
       event: 'progress',
@@ -88,6 +73,7 @@ class JsonProgress implements ProgressReporter {
       ...(tally.total === undefined ? {} : { total: tally.total }),
       bytes: tally.bytes,
       bytesPerSecond: tally.bytesPerSecond,
+      ...(secondsLeft === undefined ? {} : { secondsLeft }),
     };
     this.#stream.write(`${JSON.stringify(event)}\n`);
   }
@@ -102,15 +88,14 @@ class BarProgress implements ProgressReporter {
     this.#stream = stream;
   }
 
-  phase(name: string, total?: number): void {
+  phase(name: string, total?: number, unit: ProgressUnit = 'items'): void {
     this.finish();
-    this.#tally = new PhaseTally(name, total);
-    const counted = total === undefined ? '{value}' : '[{bar}] {value}/{total}';
+    this.#tally = new PhaseTally(name, total, unit);
     this.#bar = new cliProgress.SingleBar(
       {
         stream: this.#stream,
         fps: 10,
-        format: `{phase} ${counted} | {bytes} | {rate}`,
+        format: total === undefined ? '{phase} {text}' : '{phase} [{bar}] {text}',
         hideCursor: true,
         barsize: 30,
       },
@@ -121,8 +106,7 @@ class BarProgress implements ProgressReporter {
 
   advance(count: number, bytes = 0): void {
     if (!this.#bar || !this.#tally) return;
-    this.#tally.done += count;
-    this.#tally.bytes += bytes;
+    this.#tally.add(count, bytes);
     this.#bar.update(this.#tally.done, this.#payload());
   }
 
@@ -137,10 +121,6 @@ class BarProgress implements ProgressReporter {
 
   #payload() {
     const tally = this.#tally!;
-    return {
-      phase: tally.name,
-      bytes: formatBytes(tally.bytes),
-      rate: `${formatBytes(tally.bytesPerSecond)}/s`,
-    };
+    return { phase: tally.name, text: toProgressText(tally) };
   }
 }

@@ -3,7 +3,6 @@ import { ConfigError } from '../config/config-error.ts';
 import { toOrigin } from '../domain/identity/create-project.ts';
 import { deleteProject } from '../domain/identity/delete-project.ts';
 import { validationFailed } from '../errors/errors.ts';
-import { openBlobStore } from '../services.ts';
 import {
   describeProject,
   getProject,
@@ -52,6 +51,8 @@ export async function projectDelete(config: Config, input: { project: string; ye
         `--yes is required: this deletes project ${project.name} (${project.id}) with its ${users} users and ${files} files and their bytes, for good`,
       );
     }
+    // The blob stores (the S3 SDK among them) load only for a deletion: not for list, show or set.
+    const { openBlobStore } = await import('../services.ts');
     const blobs = openBlobStore(config.storageUrl);
     try {
       return await deleteProject({ deletion: repositories.projectDeletion, blobs, project });

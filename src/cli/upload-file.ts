@@ -53,7 +53,7 @@ function showUploadProgress(
   let sent = 0;
   let started = false;
   const start = () => {
-    if (!started) progress.phase('upload', totalBytes);
+    if (!started) progress.phase('upload', totalBytes, 'bytes');
     started = true;
   };
   return {

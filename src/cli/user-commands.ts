@@ -1,10 +1,7 @@
 import type { Config } from '../config/config.ts';
 import { resetPassword } from '../domain/identity/accounts.ts';
-import { deleteAccount } from '../domain/identity/delete-account.ts';
 import { toUserView } from '../domain/identity/user-view.ts';
 import { userNotFound } from '../errors/errors.ts';
-import { buildServices } from '../services.ts';
-import { accountDeletion } from '../wiring/account-deletion.ts';
 import { getProject, userCreate, userSetEnabled, userSetRole, withStores } from './admin-commands.ts';
 import { type Command, type CommandOutput, required, type Values } from './command.ts';
 import { withLocalPaths } from './local-paths.ts';
@@ -37,6 +34,12 @@ export async function userResetPassword(
 
 /** Deletes the account, its files and bytes, the shares naming it and its sessions (delete-account.ts). */
 export async function userDelete(config: Config, input: { project: string; userId: string }) {
+  // Every service (the server's wiring) loads only for a deletion, not for list, find or create.
+  const [{ buildServices }, { accountDeletion }, { deleteAccount }] = await Promise.all([
+    import('../services.ts'),
+    import('../wiring/account-deletion.ts'),
+    import('../domain/identity/delete-account.ts'),
+  ]);
   const services = await buildServices(config, { log: (line) => console.error(line) });
   try {
     const project = await getProject(services.repositories, input.project);

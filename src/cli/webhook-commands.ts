@@ -1,6 +1,5 @@
 import type { Config } from '../config/config.ts';
 import type { Webhooks } from '../domain/events/webhooks.ts';
-import { buildServices } from '../services.ts';
 import { getProject } from './admin-commands.ts';
 import type { Command } from './command.ts';
 import { withLocalPaths } from './local-paths.ts';
@@ -24,6 +23,7 @@ async function withWebhooks<T>(
   work: (webhooks: Webhooks, projectId: string) => Promise<T>,
 ): Promise<T> {
   return withLocalPaths(config, { stores: 'existing' }, async () => {
+    const { buildServices } = await import('../services.ts'); // the wiring loads only when a command runs
     const services = await buildServices(config, { log: (line) => console.error(line) });
     try {
       return await work(services.webhooks, (await getProject(services.repositories, project)).id);

@@ -23,7 +23,7 @@ export async function zipFiles(client: CofferClient, input: ZipInput, progress: 
   const file = await openOutput(out, input.force);
   try {
     const archive = await client.archive(input.selection);
-    progress.phase('download', archive.archiveBytes);
+    progress.phase('download', archive.archiveBytes, 'bytes');
     const resumed = await fetchArchive(archive, file, progress);
     progress.finish();
     return { out, fileCount: archive.fileCount, archiveBytes: archive.archiveBytes, resumed };

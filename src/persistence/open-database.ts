@@ -1,7 +1,5 @@
 import path from 'node:path';
 import type { Database } from './database.ts';
-import { openPostgresDatabase } from './open-postgres-database.ts';
-import { openSqliteDatabase } from './open-sqlite-database.ts';
 
 export type OpenDatabaseOptions = {
   /** `sqlite:<path>` (relative to the working directory), `sqlite::memory:`, `postgres://…` or `postgresql://…`. */
@@ -23,13 +21,16 @@ export type OpenDatabaseOptions = {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const databaseUrl = options.databaseUrl || `sqlite:${path.join(options.dataDir ?? './data', 'coffer.db')}`;
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  // Each driver loads only for its own URL: a SQLite command never loads pg (nor PostgreSQL node:sqlite).
   if (databaseUrl.startsWith('sqlite:')) {
+    const { openSqliteDatabase } = await import('./open-sqlite-database.ts');
     return openSqliteDatabase({
       location: databaseUrl.slice('sqlite:'.length),
       busyTimeoutMs,
     });
   }
   if (databaseUrl.startsWith('postgres://') || databaseUrl.startsWith('postgresql://')) {
+    const { openPostgresDatabase } = await import('./open-postgres-database.ts');
     return openPostgresDatabase({
       connectionString: databaseUrl,
       poolMax: options.poolMax ?? 10,

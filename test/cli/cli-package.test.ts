@@ -62,6 +62,29 @@ it('answers --version and help from the installed package, without a warning', a
   assert.equal(help.stderr, '');
 });
 
+it('answers --help and files ls from the installed package without loading a server, store or driver', async () => {
+  // Issue 43 item 5: what the installed lib/ loads, recorded by a --import hook (not timed).
+  const hook = path.join(root, 'test', 'support', 'record-loaded-modules.ts');
+  const heavy = /\/node_modules\/(fastify|sharp|@aws-sdk|pg|kysely|nodemailer)\/|\/lib\/(main|services)\.js$/;
+  for (const args of [['--help'], ['files', 'ls']]) {
+    const file = path.join(dir, `loaded-${args.join('-')}.txt`);
+    const env = { ...process.env, HOME: dir, COFFER_LOADED_MODULES_FILE: file };
+    await run(process.execPath, ['--import', hook, coffer, ...args], { cwd: dir, env }).catch(
+      () => undefined,
+    );
+    const loaded = (await readFile(file, 'utf8')).split('\n');
+    assert.ok(
+      loaded.some((url) => url.endsWith('/lib/cli/main.js')),
+      `${args.join(' ')} ran the installed lib/`,
+    );
+    assert.deepEqual(
+      loaded.filter((url) => heavy.test(url)),
+      [],
+      args.join(' '),
+    );
+  }
+});
+
 it('serves from the installed package: the API, the console and the SDK module', async () => {
   const dataDir = path.join(dir, 'data');
   const child = spawn(process.execPath, [coffer, 'serve', '--data-dir', dataDir, '--port', '0'], {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { it } from 'node:test';
-import { commands } from '../../src/cli/commands.ts';
+import { loadAllCommands } from '../../src/cli/commands.ts';
 import { runCli } from '../support/coffer-process.ts';
+
+const commands = await loadAllCommands();
 
 it('coffer --version and coffer version print the package version', async () => {
   const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
