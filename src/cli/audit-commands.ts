@@ -12,21 +12,21 @@ export async function auditList(config: Config, input: { project: string; filter
   });
 }
 
-/** One line an event: when, what, who (kind:id and email), from where, which file, which user. */
+/**
+ * One line an event: when, what, who (kind:id), from where, which file; then the people by
+ * email (issue 43), last so the columns before keep their places for scripts that cut them.
+ */
 export function toAuditLine(event: AuditEntry): string {
   const { actor, subject } = event;
-  const who = `${actor.kind}${actor.id ? `:${actor.id}` : ''}${actor.email ? ` <${actor.email}>` : ''}`;
-  const about =
-    subject && subject.userId !== actor.id
-      ? `user ${subject.userId}${subject.email ? ` <${subject.email}>` : ''}`
-      : '';
+  const about = subject && subject.userId !== actor.id ? subject : null;
   return [
     event.timestamp,
     event.type,
-    who,
+    `${actor.kind}${actor.id ? `:${actor.id}` : ''}`,
     actor.ip ?? '-',
     event.fileId ? `file ${event.fileId}` : '-',
-    ...(about ? [about] : []),
+    ...(actor.email ? [`by ${actor.email}`] : []),
+    ...(about ? [`about user ${about.userId}${about.email ? ` <${about.email}>` : ''}`] : []),
   ].join('  ');
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { auditList, toAuditLine } from '../../src/cli/audit-commands.ts';
 import { operatorActor, toUserEvent } from '../../src/domain/events/user-events.ts';
 import { createOperator } from '../../src/domain/operators/operator-accounts.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
@@ -84,6 +85,18 @@ describe('the audit log names people', () => {
     assert.equal(byKey.actor.email, null);
     assert.equal(byKey.actor.name, 'nightly-sync');
     assert.deepEqual(byKey.subject, { userId: leaving.userId, email: null });
+  });
+
+  it('coffer audit prints the emails after the columns it had, and takes --limit as pageSize', async () => {
+    const person = await server.client.signup(`cli-${process.hrtime.bigint()}@people.example`);
+    const project = server.credentials.projectId;
+    const page = await auditList(server.services.config, {
+      project,
+      filters: { type: 'user.created', actor: person.userId, pageSize: '1' },
+    });
+    assert.equal(page.events.length, 1);
+    const line = toAuditLine(page.events[0]!);
+    assert.match(line, new RegExp(`user\\.created  user:${person.userId}  \\S+  -  by ${person.email}$`));
   });
 
   it('takes pageSize from 1 to 100 and pages on with the cursor', async () => {
