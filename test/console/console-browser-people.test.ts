@@ -61,7 +61,8 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
     withPage(async (page) => {
       await page.goto(consoleUrl('settings'));
       const renditions = page.getByLabel('renditions', { exact: true });
-      const linkByEmail = page.getByRole('checkbox', { name: 'oauthLinkByEmail' });
+      const flag = 'oauthLinkByEmail'; // a lone boolean: magicLink now wants accountLinkUrl too
+      const linkByEmail = page.getByRole('checkbox', { name: flag });
       const presigned = page.getByRole('spinbutton', { name: 'presignedDownloadMaxSeconds' });
       const maxSize = page.getByRole('spinbutton', { name: 'maxFileSizeBytes' });
       const row = (name: string) =>
@@ -79,12 +80,7 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
       );
       assert.equal(await maxSize.inputValue(), '');
       assert.equal(await maxSize.getAttribute('placeholder'), 'none');
-      for (const name of [
-        'renditions',
-        'oauthLinkByEmail',
-        'presignedDownloadMaxSeconds',
-        'maxFileSizeBytes',
-      ])
+      for (const name of ['renditions', flag, 'presignedDownloadMaxSeconds', 'maxFileSizeBytes'])
         assert.equal(await isDefault(name), 1, `${name} is marked default`);
 
       await renditions.selectOption('presets');
@@ -97,7 +93,7 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
       await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
       const saved = await settingsInForce();
       assert.deepEqual(
-        [saved.renditions, saved.oauthLinkByEmail, saved.presignedDownloadMaxSeconds, saved.maxFileSizeBytes],
+        [saved.renditions, saved[flag], saved.presignedDownloadMaxSeconds, saved.maxFileSizeBytes],
         ['presets', true, 600, 10 * 1024 * 1024],
       );
 
@@ -121,7 +117,7 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
       assert.deepEqual(
         [
           restored.renditions,
-          restored.oauthLinkByEmail,
+          restored[flag],
           restored.presignedDownloadMaxSeconds,
           restored.maxFileSizeBytes,
         ],
@@ -132,7 +128,7 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
       assert.equal(await renditions.inputValue(), 'any');
       assert.equal(await presigned.inputValue(), '300');
       assert.equal(await isDefault('renditions'), 1);
-      assert.equal(await isDefault('oauthLinkByEmail'), 0, 'what was not reset stays');
+      assert.equal(await isDefault(flag), 0, 'what was not reset stays');
     }));
 
   it('tells a failed form its error beside it, and clears it on an edit or a success', () =>
