@@ -220,9 +220,18 @@ export type AuditEvent = {
   type: string;
   timestamp: string;
   project: string;
-  actor: { kind: string; id: string | null; ip: string | null; userAgent: string | null };
+  actor: {
+    kind: string;
+    id: string | null;
+    ip: string | null;
+    userAgent: string | null;
+    /** The user's or operator's email (a deleted user's as recorded, else null). */
+    email: string | null;
+  };
   fileId: string | null;
   data: Record<string, unknown>;
+  /** The user the event is about, by id and email. */
+  subject: { userId: string; email: string | null } | null;
 };
 
 /** A direct subfolder: the files and bytes of its whole subtree, and its last change. */

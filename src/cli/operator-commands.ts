@@ -3,10 +3,10 @@ import { ConfigError } from '../config/config-error.ts';
 import { resolvePublicUrl } from '../config/public-url.ts';
 import { findServingUrl } from '../config/serving-file.ts';
 import { createOperator, issueSignInLink, toOperatorEmail } from '../domain/operators/operator-accounts.ts';
-import type { Operator, OperatorRepository } from '../domain/operators/operator-repository.ts';
 import { notFound } from '../errors/errors.ts';
 import { withStores } from './admin-commands.ts';
 import type { Command } from './command.ts';
+import { chooseOrCreateOperator } from './first-operator.ts';
 import { prepareLocalPaths } from './local-paths.ts';
 import { readPassword } from './read-password.ts';
 
@@ -50,12 +50,15 @@ export const operatorCommands: Record<string, Command> = {
   },
   console: {
     summary:
-      "Print a one-time link that signs in to the console (good once, for 10 minutes); --email names the operator when there are several; the link points at --public-url, else at the server running on this data dir, else is built like serve's (--host and --port).",
+      "Print a one-time link that signs in to the console (good once, for 10 minutes); --email names the operator when there are several, and on a fresh install creates the first (asked for on a terminal without it); the link points at --public-url, else at the server running on this data dir, else is built like serve's (--host and --port).",
     flags: ['email', 'public-url', 'host', 'port', 'tls-cert', 'json'],
     run: async (config, values) => {
-      const { operator, token, expiresAt } = await onStores(config, async (repositories) => {
-        const chosen = await chooseOperator(repositories.operators, values.email);
-        return { operator: chosen, ...(await issueSignInLink(repositories.operators, chosen, new Date())) };
+      // A fresh install has no database yet: this command may be its first (as project create).
+      await prepareLocalPaths(config, { dataDir: true, stores: 'create' });
+      const { operator, created, token, expiresAt } = await withStores(config, async (repositories) => {
+        const now = new Date();
+        const chosen = await chooseOrCreateOperator(repositories.operators, values.email, now);
+        return { ...chosen, ...(await issueSignInLink(repositories.operators, chosen.operator, now)) };
       });
       // The token rides in the fragment: browsers never send it to a server or in a Referer.
       const origin =
@@ -63,8 +66,14 @@ export const operatorCommands: Record<string, Command> = {
         (await findServingUrl(config.dataDir)) ??
         resolvePublicUrl(config).at(config.port);
       const url = `${origin}/console/sign-in#token=${token}`;
-      const json = { url, email: operator.email, expiresAt: expiresAt.toISOString() };
-      return { json, text: `Sign in to the console as ${operator.email} (once, within 10 minutes):\n${url}` };
+      const json = { url, email: operator.email, expiresAt: expiresAt.toISOString(), created };
+      const first = created
+        ? `Created the first operator, ${operator.email} (no password: \`coffer console\` prints a new link whenever needed).\n`
+        : '';
+      return {
+        json,
+        text: `${first}Sign in to the console as ${operator.email} (once, within 10 minutes):\n${url}`,
+      };
     },
   },
   'operator delete': {
@@ -80,19 +89,3 @@ export const operatorCommands: Record<string, Command> = {
     },
   },
 };
-
-/** The operator named by --email; without it, the only operator there is. */
-async function chooseOperator(operators: OperatorRepository, email: string | undefined): Promise<Operator> {
-  if (email !== undefined) {
-    const found = await operators.findByEmail(toOperatorEmail(email));
-    if (!found) throw notFound(`operator ${email}`);
-    return { id: found.id, email: found.email, createdAt: found.createdAt };
-  }
-  const all = await operators.list();
-  if (all.length === 1) return all[0]!;
-  throw new ConfigError(
-    all.length === 0
-      ? 'No operator yet: create one with `coffer operator create --email E`'
-      : '--email is required: there is more than one operator',
-  );
-}

@@ -1,5 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 import type { AccountMailOutcome } from '../domain/accounts/account-mail-flows.ts';
+import type { MailDropReason } from '../domain/accounts/account-mail-throttle.ts';
 import type { MailOutcome } from '../domain/mail/mail-deliverer.ts';
 import type { MailQueueMeasure } from '../domain/mail/mail-queue.ts';
 import { registerDatabaseGauges } from './database-gauges.ts';
@@ -11,6 +12,7 @@ export class MailMetrics {
   readonly #failed: Counter;
   readonly #attemptFailures: Counter;
   readonly #accountMailRequests: Counter<'purpose' | 'outcome'>;
+  readonly #dropped: Counter<'reason'>;
 
   constructor(registry: Registry) {
     this.#registry = registry;
@@ -36,6 +38,17 @@ export class MailMetrics {
       labelNames: ['purpose', 'outcome'],
       registers,
     });
+    this.#dropped = new Counter({
+      name: 'coffer_mails_dropped_total',
+      help: "Account mails a limit dropped, by reason: recipient_limit (the address's one a minute, five an hour; answered as usual), project_budget (the project's daily budget; answered 429)",
+      labelNames: ['reason'],
+      registers,
+    });
+  }
+
+  /** A mail a limit dropped (issue 43): also in the log, its address masked. */
+  mailDropped(reason: MailDropReason): void {
+    this.#dropped.inc({ reason });
   }
 
   /** What became of a request for an account mail, once it is settled (after its 202). */

@@ -2,12 +2,13 @@ import { AccountMailFlows } from '../domain/accounts/account-mail-flows.ts';
 import { AccountMailThrottle } from '../domain/accounts/account-mail-throttle.ts';
 import { BackgroundTasks } from '../domain/accounts/background-tasks.ts';
 import { EmailChangeFlows, revertLifetimeSeconds } from '../domain/accounts/email-change-flows.ts';
+import { toMaskedAddress } from '../domain/mail/masked-address.ts';
 import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
 import type { IdentityServices } from './identity-services.ts';
 import type { WiringContext } from './wiring-context.ts';
 
-type Log = { error(details: object, message: string): void };
+type Log = { error(details: object, message: string): void; warn(details: object, message: string): void };
 
 /** Accounts by email (issue 23): reset, verification and sign-in mails; email change (issue 41). */
 export type AccountServices = {
@@ -34,6 +35,11 @@ export function buildAccountServices(
     buckets: new TokenBuckets(repositories.rateLimits),
     clock,
     limits: { perClient: toBucketRule(config.accountMailsPerClientPerHour) },
+    // Logged (the address masked, docs/security.md) and counted: a silent drop is findable.
+    onDropped: ({ reason, projectId, email }) => {
+      shared.metrics.mail.mailDropped(reason);
+      log?.warn({ reason, projectId, to: toMaskedAddress(email) }, 'an account mail was dropped by a limit');
+    },
   });
   const accountMail = new AccountMailFlows({
     users: repositories.users,

@@ -58,13 +58,23 @@ describe('coffer project key create | list | revoke, with a server running on th
     const file = await coffer.client.uploadFile(user.token, 'keys/doomed.txt', 'doomed');
     const deleted = await coffer.client.call('DELETE', `/api/v1/file/${file._id}`, { serviceKey: key });
     assert.equal(deleted.status, 204, deleted.text);
-    const page = await coffer.client.call('GET', `/api/v1/audit?type=file.deleted&file=${file._id}`, {
+    const page = await coffer.client.call('GET', `/api/v1/audit?type=file.deleted&fileId=${file._id}`, {
       serviceKey: key,
     });
     assert.equal(page.status, 200, page.text);
     assert.deepEqual(
       page.body.events.map((event: { actor: { kind: string; id: string } }) => event.actor),
-      [{ kind: 'service-key', id: 'janitor', ip: '127.0.0.1', userAgent: 'node' }],
+      // A key has no email: its name names it (issue 43).
+      [
+        {
+          kind: 'service-key',
+          id: 'janitor',
+          ip: '127.0.0.1',
+          userAgent: 'node',
+          email: null,
+          name: 'janitor',
+        },
+      ],
     );
     const secretOnly = await coffer.client.call('GET', '/api/v1/audit');
     assert.equal(secretOnly.status, 401, secretOnly.text);

@@ -61,7 +61,8 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
     withPage(async (page) => {
       await page.goto(consoleUrl('settings'));
       const renditions = page.getByLabel('renditions', { exact: true });
-      const magicLink = page.getByRole('checkbox', { name: 'magicLink' });
+      const flag = 'oauthLinkByEmail'; // a lone boolean: magicLink now wants accountLinkUrl too
+      const linkByEmail = page.getByRole('checkbox', { name: flag });
       const presigned = page.getByRole('spinbutton', { name: 'presignedDownloadMaxSeconds' });
       const maxSize = page.getByRole('spinbutton', { name: 'maxFileSizeBytes' });
       const row = (name: string) =>
@@ -71,7 +72,7 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
       // Nothing set yet: every control shows the default in force, marked so.
       assert.deepEqual(await renditions.locator('option').allTextContents(), ['any', 'presets', 'off']);
       assert.equal(await renditions.inputValue(), 'any');
-      assert.equal(await magicLink.isChecked(), false);
+      assert.equal(await linkByEmail.isChecked(), false);
       assert.equal(await presigned.inputValue(), '300');
       assert.deepEqual(
         [await presigned.getAttribute('min'), await presigned.getAttribute('max')],
@@ -79,11 +80,11 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
       );
       assert.equal(await maxSize.inputValue(), '');
       assert.equal(await maxSize.getAttribute('placeholder'), 'none');
-      for (const name of ['renditions', 'magicLink', 'presignedDownloadMaxSeconds', 'maxFileSizeBytes'])
+      for (const name of ['renditions', flag, 'presignedDownloadMaxSeconds', 'maxFileSizeBytes'])
         assert.equal(await isDefault(name), 1, `${name} is marked default`);
 
       await renditions.selectOption('presets');
-      await magicLink.check();
+      await linkByEmail.check();
       await presigned.fill('600');
       await maxSize.fill('10485760');
       await row('maxFileSizeBytes').getByText('(10.0 MiB)').waitFor();
@@ -92,7 +93,7 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
       await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
       const saved = await settingsInForce();
       assert.deepEqual(
-        [saved.renditions, saved.magicLink, saved.presignedDownloadMaxSeconds, saved.maxFileSizeBytes],
+        [saved.renditions, saved[flag], saved.presignedDownloadMaxSeconds, saved.maxFileSizeBytes],
         ['presets', true, 600, 10 * 1024 * 1024],
       );
 
@@ -100,7 +101,7 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
       await page.reload();
       await renditions.waitFor();
       assert.equal(await renditions.inputValue(), 'presets');
-      assert.equal(await magicLink.isChecked(), true);
+      assert.equal(await linkByEmail.isChecked(), true);
       assert.equal(await presigned.inputValue(), '600');
       assert.equal(await maxSize.inputValue(), '10485760');
       assert.equal(await isDefault('renditions'), 0);
@@ -116,7 +117,7 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
       assert.deepEqual(
         [
           restored.renditions,
-          restored.magicLink,
+          restored[flag],
           restored.presignedDownloadMaxSeconds,
           restored.maxFileSizeBytes,
         ],
@@ -127,7 +128,7 @@ describe('the console for people, in headless Chromium', { skip: skipWithoutChro
       assert.equal(await renditions.inputValue(), 'any');
       assert.equal(await presigned.inputValue(), '300');
       assert.equal(await isDefault('renditions'), 1);
-      assert.equal(await isDefault('magicLink'), 0, 'what was not reset stays');
+      assert.equal(await isDefault(flag), 0, 'what was not reset stays');
     }));
 
   it('tells a failed form its error beside it, and clears it on an edit or a success', () =>

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { ManualClock } from '../support/manual-clock.ts';
 
-type Account = { token: string; userId: string };
+type Account = { token: string; userId: string; email: string };
 type AuditEvent = {
   id: string;
   type: string;
@@ -63,6 +63,9 @@ describe('the audit log', () => {
       id: alice.userId,
       ip: '127.0.0.3',
       userAgent: 'audit-test/1.0',
+      // Issue 43: beside the stored fields, the actor as a person reads it.
+      email: alice.email,
+      name: alice.email,
     });
     assert.equal(event.fileId, fileId);
     assert.deepEqual(event.data.entry, { scope: 'user', identifier: bob.userId });

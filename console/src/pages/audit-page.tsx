@@ -54,7 +54,7 @@ export function AuditPage({ project }: { project: Project }) {
       {!page && <Loading error={action.error} />}
       {page && page.events.length === 0 && <p>No event found.</p>}
       {page && page.events.length > 0 && (
-        <DataTable headers={['Time', 'Type', 'Actor', 'Address', 'File', 'Summary']}>
+        <DataTable headers={['Time', 'Type', 'Actor', 'Address', 'File', 'User', 'Summary']}>
           {page.events.map((event) => (
             <tr key={event.id}>
               <td>
@@ -66,17 +66,23 @@ export function AuditPage({ project }: { project: Project }) {
                 {event.actor.id && (
                   <div>
                     {event.actor.kind === 'user' ? (
-                      <a href={href('projects', project.id, 'users', event.actor.id)}>
-                        <code>{event.actor.id}</code>
-                      </a>
+                      <UserLink project={project} id={event.actor.id} email={event.actor.email} />
                     ) : (
                       <code>{event.actor.id}</code>
                     )}
                   </div>
                 )}
+                {event.actor.kind === 'operator' && event.actor.email && <div>{event.actor.email}</div>}
               </td>
               <td title={event.actor.userAgent ?? undefined}>{event.actor.ip ?? '—'}</td>
               <td>{event.fileId ? <code>{event.fileId}</code> : '—'}</td>
+              <td>
+                {event.subject ? (
+                  <UserLink project={project} id={event.subject.userId} email={event.subject.email} />
+                ) : (
+                  '—'
+                )}
+              </td>
               <td>{summarize(event)}</td>
             </tr>
           ))}
@@ -93,6 +99,16 @@ export function AuditPage({ project }: { project: Project }) {
       )}
       {page && <ErrorNote error={action.error} />}
     </Section>
+  );
+}
+
+/** A user by email (their id below it), linked to their page. */
+function UserLink({ project, id, email }: { project: Project; id: string; email: string | null }) {
+  return (
+    <a href={href('projects', project.id, 'users', id)}>
+      {email && <div class="audit-email">{email}</div>}
+      <code>{id}</code>
+    </a>
   );
 }
 

@@ -1492,8 +1492,8 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * The project's audit log, newest first, 100 events a page
-         * @description Who did what, from which address: the project's events, newest first, 100 a page, filtered by type, actor, file or time (follow nextCursor). A backend (app secret) or a project admin.
+         * The project's audit log, newest first, 100 events a page (pageSize: fewer)
+         * @description Each event names its actor and, for an event about a user, that user (`subject`) by id and by email (one batched read a page). Unknown query parameters are refused (400).
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -1930,12 +1930,22 @@ export type components = {
                 id: string | null;
                 ip: string | null;
                 userAgent: string | null;
+                /** @description the user's or operator's email now; for a deleted user the email the event recorded, else null */
+                email: string | null;
+                /** @description who, as a person reads it: the email, the service key's name or the app id */
+                name: string | null;
             };
             fileId: string | null;
             /** @description what the event adds: ids, paths, ACL entries */
             data: {
                 [key: string]: unknown;
             };
+            /** @description the user the event is about (data.userId); null for other events */
+            subject: {
+                userId: string;
+                /** @description their email now; for a deleted user the email the event recorded, else null */
+                email: string | null;
+            } | null;
         };
         /** LoginResult */
         LoginResult: {
@@ -11494,6 +11504,8 @@ export interface operations {
                 to?: string;
                 /** @description nextCursor of the page before */
                 cursor?: string;
+                /** @description 1…100 events a page, default 100 */
+                pageSize?: number;
             };
             header?: never;
             path?: never;

@@ -19,6 +19,12 @@ const dayMs = 86_400_000;
 
 export type MailRequest = { projectId: string; email: string; clientAddress: string };
 
+/** Why a requested mail was not sent (issue 43): the recipient's buckets, or the project's daily budget. */
+export type MailDropReason = 'recipient_limit' | 'project_budget';
+
+/** A mail a limit dropped, for the log (the address masked there) and the metrics. */
+export type MailDrop = { reason: MailDropReason; projectId: string; email: string };
+
 /**
  * The limits of account mails (password reset, verification, magic link), built so that they
  * tell nobody whether an address has an account: every check below runs, and costs the same,
@@ -33,11 +39,19 @@ export class AccountMailThrottle {
   readonly #buckets: TokenBuckets;
   readonly #limits: AccountMailLimits;
   readonly #clock: Clock;
+  readonly #onDropped: (drop: MailDrop) => void;
 
-  constructor(options: { buckets: TokenBuckets; limits: AccountMailLimits; clock: Clock }) {
+  constructor(options: {
+    buckets: TokenBuckets;
+    limits: AccountMailLimits;
+    clock: Clock;
+    /** Told of every mail a recipient's or the project's limit drops (logged and counted). */
+    onDropped?: (drop: MailDrop) => void;
+  }) {
     this.#buckets = options.buckets;
     this.#limits = options.limits;
     this.#clock = options.clock;
+    this.#onDropped = options.onDropped ?? (() => {});
   }
 
   /**
@@ -55,16 +69,23 @@ export class AccountMailThrottle {
       ],
       now,
     );
+    const dropped = (reason: MailDropReason) =>
+      this.#onDropped({ reason, projectId: request.projectId, email: request.email });
     // A budget of 0 sends no account mail at all (a bucket of 0 tokens would count as full).
-    if (dailyBudget === 0) throw rateLimited(dayMs / 1000);
+    if (dailyBudget === 0) {
+      dropped('project_budget');
+      throw rateLimited(dayMs / 1000);
+    }
     const budget = toBudgetCharge(request.projectId, dailyBudget);
-    if (budget) await this.#buckets.assertTokens([budget], now);
+    if (budget)
+      await this.#buckets.assertTokens([budget], now).catch(refusedBy(() => dropped('project_budget')));
     try {
       await this.#buckets.takeAll(toRecipientCharges(request), now);
       return true;
     } catch (error) {
-      if ((error as { code?: string }).code === 'RATE_LIMITED') return false;
-      throw error;
+      if (!isRateLimited(error)) throw error;
+      dropped('recipient_limit');
+      return false;
     }
   }
 
@@ -83,6 +104,18 @@ export class AccountMailThrottle {
     const budget = toBudgetCharge(projectId, dailyBudget);
     if (budget) await this.#buckets.spend([budget], this.#clock.now());
   }
+}
+
+function isRateLimited(error: unknown): boolean {
+  return (error as { code?: string }).code === 'RATE_LIMITED';
+}
+
+/** Rethrows the error; a limit's refusal is reported first. */
+function refusedBy(report: () => void) {
+  return (error: unknown): never => {
+    if (isRateLimited(error)) report();
+    throw error;
+  };
 }
 
 function toRecipientCharges(request: Omit<MailRequest, 'clientAddress'>): Charge[] {

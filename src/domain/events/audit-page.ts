@@ -1,9 +1,10 @@
 import { validationFailed } from '../../errors/errors.ts';
 import { toAuditTypes, toInstant } from './audit-filters.ts';
+import { type ActorPerson, type AuditPeople, findPeople, type SubjectPerson } from './audit-people.ts';
 import type { Actor, EventType, StoredEvent } from './event.ts';
 import type { EventLog } from './event-log.ts';
 
-/** Events per page of the audit log. */
+/** Events per page of the audit log: the default and the most a `pageSize` may ask. */
 export const auditPageSize = 100;
 
 /**
@@ -20,6 +21,8 @@ export type AuditFilters = {
   to?: string;
   /** The nextCursor of the page before. */
   cursor?: string;
+  /** 1…100 events a page (default 100), as text like the file listing's. */
+  pageSize?: string;
 };
 
 /** An event as the audit log shows it: the actor's address and user agent included. */
@@ -28,16 +31,21 @@ export type AuditEntry = {
   type: EventType;
   timestamp: string;
   project: string;
-  actor: Actor;
+  actor: Actor & ActorPerson;
   fileId: string | null;
   data: Record<string, unknown>;
+  /** The user the event is about (data.userId), with their email; null for other events. */
+  subject: SubjectPerson;
 };
+
+/** Where a page is read: the event log, and the people it names (one batched read a page). */
+export type AuditSources = { events: EventLog; auditPeople: AuditPeople };
 
 export type AuditPage = { events: AuditEntry[]; nextCursor: string | null };
 
 /** A page of the project's audit log, newest first; nextCursor is null on the last page. */
 export async function listAuditPage(
-  log: EventLog,
+  sources: AuditSources,
   projectId: string,
   filters: AuditFilters,
 ): Promise<AuditPage> {
@@ -45,8 +53,9 @@ export async function listAuditPage(
   const to = toInstant(filters.to, 'to');
   if (from && to && from >= to) throw validationFailed('from must be before to');
   const types = toAuditTypes(filters.type);
+  const pageSize = toAuditPageSize(filters.pageSize);
   // One more than a page: its presence says whether an older page exists, with no empty last page.
-  const found = await log.search({
+  const found = await sources.events.search({
     projectId,
     ...(types && { types }),
     // An empty field filters nothing, as an empty form field means.
@@ -55,22 +64,35 @@ export async function listAuditPage(
     ...(from && { from }),
     ...(to && { to }),
     ...(filters.cursor && { beforeSeq: fromAuditCursor(filters.cursor) }),
-    limit: auditPageSize + 1,
+    limit: pageSize + 1,
   });
-  const events = found.slice(0, auditPageSize);
-  const nextCursor = found.length > auditPageSize ? toAuditCursor(events.at(-1)!) : null;
-  return { events: events.map(toAuditEntry), nextCursor };
+  const events = found.slice(0, pageSize);
+  const nextCursor = found.length > pageSize ? toAuditCursor(events.at(-1)!) : null;
+  const people = await findPeople(sources.auditPeople, projectId, events);
+  return { events: events.map((event, at) => toAuditEntry(event, people[at]!)), nextCursor };
 }
 
-export function toAuditEntry(event: StoredEvent): AuditEntry {
+function toAuditPageSize(text: string | undefined): number {
+  if (text === undefined || text === '') return auditPageSize;
+  if (!/^\d{1,7}$/.test(text) || Number(text) < 1 || Number(text) > auditPageSize)
+    throw validationFailed(`pageSize must be a whole number from 1 to ${auditPageSize}`);
+  return Number(text);
+}
+
+function toAuditEntry(
+  event: StoredEvent,
+  people: { actor: ActorPerson; subject: SubjectPerson },
+): AuditEntry {
   return {
     id: event.id,
     type: event.type,
     timestamp: event.occurredAt.toISOString(),
     project: event.projectId,
-    actor: { ...event.actor },
+    // The stored fields first and unchanged; the people beside them.
+    actor: { ...event.actor, ...people.actor },
     fileId: event.fileId,
     data: { ...event.data },
+    subject: people.subject,
   };
 }
 

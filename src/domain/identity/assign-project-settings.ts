@@ -20,6 +20,7 @@ export function assignProjectSettings(
   // not the generic ["admin"]: a project made with another admin role keeps its admins.
   const defaults = { ...defaultProjectSettings, adminRoles: [project.adminRole] };
   const next = assignSettings(project.settings, assignments, defaults);
+  assertMagicLinkPage(project.settings, next);
   const url = next.accountLinkUrl;
   if (url !== null && url !== project.settings.accountLinkUrl) {
     const origin = accountLinkOrigin(url);
@@ -29,6 +30,20 @@ export function assignProjectSettings(
       );
   }
   return next;
+}
+
+/**
+ * Sign-in by link needs the app's own page (docs/decisions.md): Coffer's /account/magic-link
+ * cannot start a session for the app, so `magicLink=true` with no accountLinkUrl would mail links
+ * that sign nobody in. Checked only when a change touches either setting, so a project stored
+ * that way before still takes its other settings.
+ */
+function assertMagicLinkPage(before: ProjectSettings, next: ProjectSettings): void {
+  const touched = before.magicLink !== next.magicLink || before.accountLinkUrl !== next.accountLinkUrl;
+  if (touched && next.magicLink && next.accountLinkUrl === null)
+    throw validationFailed(
+      "magicLink=true needs accountLinkUrl: Coffer's own /account/magic-link page cannot sign anyone in to the app; set accountLinkUrl to the app's sign-in page (on an allowed origin) first or in the same change",
+    );
 }
 
 /** Applies `name=value` assignments (all checked before any applies); `name=` resets one to its default. */

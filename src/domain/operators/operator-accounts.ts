@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { noPasswordHash } from '../identity/accounts.ts';
 import { assertPasswordPolicy } from '../identity/password-policy.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { newId } from '../ids.ts';
@@ -13,6 +14,20 @@ export async function createOperator(
   assertPasswordPolicy(input.password);
   const operator = { id: newId(), email: toOperatorEmail(input.email), createdAt: now };
   await operators.create({ ...operator, passwordHash: await hashPassword(input.password) });
+  return operator;
+}
+
+/**
+ * The first operator of a fresh install, made by `coffer console` (issue 43): no password (no
+ * password matches its hash), it signs in by the one-time links `coffer console` prints.
+ */
+export async function createLinkOnlyOperator(
+  operators: OperatorRepository,
+  email: string,
+  now: Date,
+): Promise<Operator> {
+  const operator = { id: newId(), email: toOperatorEmail(email), createdAt: now };
+  await operators.create({ ...operator, passwordHash: noPasswordHash });
   return operator;
 }
 

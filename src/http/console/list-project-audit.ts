@@ -1,17 +1,20 @@
 import { listAuditPage } from '../../domain/events/audit-page.ts';
-import { AuditQuerySchema } from '../control/audit/audit-schemas.ts';
+import { AuditQuerySchema, refuseUnknownAuditParameters } from '../control/audit/audit-schemas.ts';
 import type { RouteRegistrar } from '../route-context.ts';
 import { projectParams } from './project-params.ts';
 import { findProject } from './project-view.ts';
 
-/** GET /console/api/projects/:projectId/audit?type=&actor=&fileId=&from=&to=&cursor=: as GET /api/v1/audit. */
+/** GET /console/api/projects/:projectId/audit?type=&actor=&fileId=&from=&to=&cursor=&pageSize=: as GET /api/v1/audit. */
 export const listProjectAudit: RouteRegistrar = (app, services) => {
   app.get(
     '/projects/:projectId/audit',
-    { schema: { hide: true, params: projectParams, querystring: AuditQuerySchema } },
+    {
+      schema: { hide: true, params: projectParams, querystring: AuditQuerySchema },
+      preValidation: refuseUnknownAuditParameters,
+    },
     async (request) => {
       const project = await findProject(services, request.params.projectId);
-      return listAuditPage(services.repositories.events, project.id, request.query);
+      return listAuditPage(services.repositories, project.id, request.query);
     },
   );
 };

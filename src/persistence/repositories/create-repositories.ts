@@ -4,6 +4,7 @@ import type { EmailChangeRepository } from '../../domain/accounts/email-change-r
 import type { AdmissionRepository } from '../../domain/admission/admission-repository.ts';
 import type { QuarantineRepository } from '../../domain/admission/quarantine-repository.ts';
 import type { ArchiveRepository } from '../../domain/archives/archive-repository.ts';
+import type { AuditPeople } from '../../domain/events/audit-people.ts';
 import type { DeliveryQueue } from '../../domain/events/delivery-queue.ts';
 import type { EventLog } from '../../domain/events/event-log.ts';
 import type { WebhookRepository } from '../../domain/events/webhook-repository.ts';
@@ -44,6 +45,7 @@ import { KyselyArchiveRepository } from './archives/kysely-archive-repository.ts
 import { FileViewCache } from './files/file-view-cache.ts';
 import { KyselyAccessEpochRepository } from './kysely-access-epoch-repository.ts';
 import { KyselyAppCredentialRepository } from './kysely-app-credential-repository.ts';
+import { KyselyAuditPeople } from './kysely-audit-people.ts';
 import { KyselyDeliveryQueue } from './kysely-delivery-queue.ts';
 import { KyselyEventLog } from './kysely-event-log.ts';
 import { KyselyFileRepository } from './kysely-file-repository.ts';
@@ -96,6 +98,8 @@ export type Repositories = {
   webhooks: WebhookRepository;
   deliveries: DeliveryQueue;
   events: EventLog;
+  /** The emails an audit page names (issue 43). */
+  auditPeople: AuditPeople;
   mail: MailQueue;
   /** Single-use tokens of account mails (issue 23). */
   accountTokens: AccountTokenRepository;
@@ -146,6 +150,7 @@ export function createRepositories(db: Kysely<DatabaseSchema>): Repositories {
     webhooks: new KyselyWebhookRepository(db),
     deliveries: new KyselyDeliveryQueue(db),
     events: new KyselyEventLog(db),
+    auditPeople: new KyselyAuditPeople(db),
     mail: new KyselyMailQueue(db),
     accountTokens: new KyselyAccountTokenRepository(db),
     emailChanges: new KyselyEmailChangeRepository(db),

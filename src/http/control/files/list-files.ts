@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { customDataPrefix, isSearch, toSearchRequest } from '../../../domain/files/search-request.ts';
 import { validationFailed } from '../../../errors/errors.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
+import { assertKnownParameters } from '../../wire/known-parameters.ts';
 import { FileRecordSchema } from '../../wire/schemas.ts';
 import { toFileView } from '../../wire/to-wire.ts';
 
@@ -91,7 +92,13 @@ export const listFiles: RouteRegistrar = (app, services) => {
         },
       },
       // Before the schema's own check, whose message would not say which names there are.
-      preValidation: async (request) => assertKnownParameters(request.query as Record<string, unknown>),
+      preValidation: async (request) =>
+        assertKnownParameters(request.query as Record<string, unknown>, {
+          name: 'GET /api/v1/file',
+          known: knownParameters,
+          allows: (name) => name.startsWith(customDataPrefix) && name.length > customDataPrefix.length,
+          hint: 'and customData.<key> (filePath is the prefix filter)',
+        }),
     },
     async (request) => {
       const pageSize = toPositive('pageSize', request.query.pageSize, 20, maxPageSize);
@@ -131,23 +138,6 @@ export const listFiles: RouteRegistrar = (app, services) => {
     },
   );
 };
-
-function assertKnownParameters(query: Record<string, unknown>): void {
-  const unknown = Object.keys(query).filter(
-    (name) =>
-      !knownParameters.includes(name) &&
-      !(name.startsWith(customDataPrefix) && name.length > customDataPrefix.length),
-  );
-  if (unknown.length === 0) return;
-  // The names echo the request: a few, each cut short, keep the answer small.
-  const names = unknown
-    .slice(0, 3)
-    .map((name) => JSON.stringify(name.slice(0, 64)))
-    .join(', ');
-  throw validationFailed(
-    `Unknown query parameter ${names}: GET /api/v1/file takes ${knownParameters.join(', ')} and customData.<key> (filePath is the prefix filter)`,
-  );
-}
 
 function toPositive(name: string, text: string | undefined, fallback: number, max: number): number {
   if (text === undefined) return fallback;
