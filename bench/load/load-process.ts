@@ -47,7 +47,7 @@ let instance: autocannon.Instance | undefined;
 /**
  * The next listed request. Past the list's end (a duration run faster than the list was sized
  * for) one-use requests must not be sent again: it sends `exhaustedPath` (a 404, a failure of
- * the run) and stops the run.
+ * the run) and stops the run (autocannon reads `stop` on its one-second tick).
  */
 function nextListed(): LoadRequest {
   if (spec.cycle) return distinct![0]!;
