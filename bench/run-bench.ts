@@ -9,7 +9,7 @@ import { parseBenchOptions } from './bench-options.ts';
 import { type MemoryResult, measureTransferMemory } from './memory/measure-transfer-memory.ts';
 import { type BenchReport, describeCommit, describeMachine, writeReport } from './report/bench-report.ts';
 import { findSmokeFailures } from './report/find-smoke-failures.ts';
-import { findEarlier, recordedFile, toChangeRows, writeRecord } from './report/previous-run.ts';
+import { readRecord, recordedFile, toChangeRows, writeRecord } from './report/previous-run.ts';
 import { toMemoryRows, toScenarioRows, toTextTable } from './report/result-table.ts';
 import { writeDocs } from './report/write-docs.ts';
 import { runScenario, type ScenarioResult } from './run-scenario.ts';
@@ -76,11 +76,13 @@ console.log(`\n${toTextTable(toScenarioRows(results))}`);
 if (memory) console.log(`\n${toTextTable(toMemoryRows(memory))}`);
 for (const note of context.notes) console.log(`note: ${note}`);
 if (!options.smoke) {
-  const changes = toChangeRows(report, await findEarlier(report));
+  const record = await readRecord(options.stack);
+  const changes = toChangeRows(report, record);
+  const flagged = changes.filter((row) => row.at(-1)).length - 1;
   console.log(
-    changes.length > 1
-      ? `\nchange against the previous run of each scenario (this stack):\n${toTextTable(changes)}`
-      : '\nno earlier run of these scenarios on this stack to compare with',
+    record && changes.length > 1
+      ? `\nchange against ${recordedFile(options.stack)} (${record.startedAt.slice(0, 16)}, ${record.commit}): ${flagged} rows more than 5 % worse\n${toTextTable(changes)}`
+      : `\nnothing to compare with: ${recordedFile(options.stack)} has none of these rows`,
   );
 }
 const file = await writeReport(report);

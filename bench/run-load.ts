@@ -1,24 +1,12 @@
-import { createRequire } from 'node:module';
-import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type LoadProcessResult, type LoadRequest, listLength, writeLoadSpec } from './load/load-spec.ts';
 import { measureCpu } from './probes/process-cpu.ts';
 import type { Measurement } from './scenario.ts';
 
-// autocannon appends every response body to a string (`req.body += data`) for its optional
-// body checks, which none of our runs use. On a 256 MiB download that decodes and copies the
-// whole body as text and the load generator, not the server, becomes what is measured.
-const require = createRequire(import.meta.url);
-const queue = require('autocannon/lib/pipelinedRequestsQueue.js') as {
-  prototype: { addBody(data: Buffer): void };
-};
-queue.prototype.addBody = () => {};
-
-type Method = 'GET' | 'POST' | 'PUT';
-export type LoadRequest = {
-  method?: Method;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string | Buffer;
-};
+export type { LoadRequest } from './load/load-spec.ts';
 
 export type LoadOptions = {
   /** Base URL (origin); the path comes with the request. */
@@ -29,73 +17,77 @@ export type LoadOptions = {
   durationSeconds?: number;
   /** …or exactly this many requests (pools, large transfers). */
   amount?: number;
-  /** A fresh request for every call (unique filePaths, one-use links); overrides `request`'s fields. */
+  /**
+   * A fresh request for every call (unique filePaths, one-use links); overrides `request`'s
+   * fields. Called before the run, to list its requests (bench/load/load-spec.ts): `amount`
+   * times, or for a duration run as many times as `listLength` allows.
+   */
   nextRequest?: () => LoadRequest;
   /** Payload bytes each 2xx answer moved, to report MiB/s. */
   payloadBytes?: number;
 };
 
-/** Runs one autocannon load and measures it, with the CPU it cost the server and the load generator. */
-export function runLoad(options: LoadOptions): Promise<Measurement> {
-  return measureCpu(options.url, () => runAutocannon(options));
+const loadProcess = path.join(import.meta.dirname, 'load', 'load-process.ts');
+
+/**
+ * Runs one load in a process of its own (bench/load/load-process.ts, autocannon) and measures
+ * it, with the CPU it cost the server and that process (the load generator). Its requests are
+ * listed and written before the timing, so the bench's own work stays out of both.
+ */
+export async function runLoad(options: LoadOptions): Promise<Measurement> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'coffer-load-'));
+  try {
+    const specFile = writeLoadSpec(dir, { ...options, next: options.nextRequest });
+    const measured = await measureCpu(options.url, () => runLoadProcess(specFile, options.payloadBytes));
+    if (measured.exhausted > 0) {
+      console.warn(
+        `  warning: the load's ${listLength(options)} listed requests ran out (${measured.exhausted} more asked for, sent as failures, and the run stopped)`,
+      );
+    }
+    const { exhausted: _, loadGeneratorCpuSeconds: __, ...rest } = measured;
+    return rest;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-/** One autocannon load; latencies come from every response, at sub-millisecond precision. */
-async function runAutocannon(options: LoadOptions): Promise<Measurement> {
-  const latenciesMs: number[] = [];
-  let firstSentMs = Number.POSITIVE_INFINITY;
-  let lastAnsweredMs = 0;
-  const { nextRequest } = options;
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: options.url,
-        connections: options.connections,
-        ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 5 }),
-        requests: [
-          {
-            ...options.request,
-            ...(nextRequest && {
-              setupRequest: (request: autocannon.Request) => ({ ...request, ...nextRequest() }),
-            }),
-          },
-        ],
-        timeout: 120,
-      },
-      (error, done) => (error ? reject(error) : resolve(done)),
-    );
-    instance.on('response', (_client, _status, _bytes, responseTimeMs) => {
-      const now = performance.now();
-      latenciesMs.push(responseTimeMs);
-      firstSentMs = Math.min(firstSentMs, now - responseTimeMs);
-      lastAnsweredMs = now;
+type ProcessMeasurement = Measurement & { exhausted: number; loadGeneratorCpuSeconds: number };
+
+function runLoadProcess(specFile: string, payloadBytes?: number): Promise<ProcessMeasurement> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [loadProcess, specFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+    });
+    child.stdout.on('error', reject);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code !== 0) return reject(new Error(`the load process ended with ${code ?? signal}`));
+      try {
+        resolve(toMeasurement(JSON.parse(output) as LoadProcessResult, payloadBytes));
+      } catch (error) {
+        reject(new Error(`the load process printed no result: ${output.slice(0, 200)}`, { cause: error }));
+      }
     });
   });
-  // Busy time, from the first request sent to the last answer: autocannon's own duration is
-  // whole seconds for short `amount` runs. One connection runs its requests back to back, and
-  // its summed latencies also leave out the client building each 256 MiB request buffer.
-  const busySeconds =
-    options.connections === 1
-      ? latenciesMs.reduce((sum, ms) => sum + ms, 0) / 1000
-      : Math.max(0, lastAnsweredMs - firstSentMs) / 1000;
-  const requests2xx = result['2xx'];
+}
+
+function toMeasurement(result: LoadProcessResult, payloadBytes: number | undefined): ProcessMeasurement {
+  const { requests2xx, busySeconds } = result;
   const seconds = Math.max(busySeconds, 1e-3);
   return {
     requests2xx,
     non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+    errors: result.errors,
     durationSeconds: busySeconds,
     requestsPerSecond: requests2xx / seconds,
-    ...(options.payloadBytes
-      ? { mibPerSecond: (requests2xx * options.payloadBytes) / seconds / 2 ** 20 }
-      : {}),
-    latencyP50Ms: percentile(latenciesMs, 0.5),
-    latencyP99Ms: percentile(latenciesMs, 0.99),
+    ...(payloadBytes ? { mibPerSecond: (requests2xx * payloadBytes) / seconds / 2 ** 20 } : {}),
+    // JSON has no NaN: a run without an answer prints null.
+    latencyP50Ms: result.latencyP50Ms ?? Number.NaN,
+    latencyP99Ms: result.latencyP99Ms ?? Number.NaN,
+    exhausted: result.exhausted,
+    loadGeneratorCpuSeconds: result.cpuSeconds,
   };
-}
-
-function percentile(values: number[], fraction: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = Float64Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
 }

@@ -22,7 +22,8 @@ export type Measurement = {
   /**
    * CPU per answered request, in µs (bench/probes/process-cpu.ts): `server` is the side's server
    * processes (PostgreSQL's included on the pg stacks) or, for a side that works in the bench's
-   * own process, that process; `loadGenerator` is the bench's process driving a server.
+   * own process, that process; `loadGenerator` is what drove the server: the load generator's
+   * own process for HTTP loads (bench/run-load.ts), the bench's process for other clients.
    */
   cpuUsPerRequest?: { server?: number; loadGenerator?: number };
   /** Context switches of the server's threads per answered request (bench/probes/process-cpu.ts). */

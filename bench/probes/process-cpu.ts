@@ -125,10 +125,14 @@ export function registerServer(url: string, roots: () => Promise<number[]>): voi
 
 /**
  * Runs `work` (a timed load) and measures the CPU it cost: that of the server at `origin` (its
- * registered process trees) and the bench's own as the load generator; without an origin the
- * work runs in this process, whose CPU is then the server's. Per answered request, in µs.
+ * registered process trees) and the load generator's: the CPU the load process reported
+ * (`loadGeneratorCpuSeconds`, bench/run-load.ts), else the bench's own, for sides that drive
+ * the server from this process (tus clients, renders); without an origin the work runs in this
+ * process, whose CPU is then the server's. Per answered request, in µs.
  */
-export async function measureCpu<T extends { requests2xx: number; non2xx: number }>(
+export async function measureCpu<
+  T extends { requests2xx: number; non2xx: number; loadGeneratorCpuSeconds?: number },
+>(
   origin: string | undefined,
   work: () => Promise<T>,
 ): Promise<
@@ -140,7 +144,7 @@ export async function measureCpu<T extends { requests2xx: number; non2xx: number
   const switchesBefore = await readSwitches(serverBefore.keys());
   const ownBefore = ownCpuSeconds();
   const measured = await work();
-  const ownSpent = ownCpuSeconds() - ownBefore;
+  const ownSpent = measured.loadGeneratorCpuSeconds ?? ownCpuSeconds() - ownBefore;
   const serverAfter = await readTreeCpu(rootPids);
   const serverSpent = cpuSpent(serverBefore, serverAfter);
   const switches = switchesSpent(switchesBefore, await readSwitches(serverAfter.keys()));

@@ -1,23 +1,25 @@
 /**
- * No silent regressions (issue 26): each run is compared, scenario by scenario, with the
- * previous run that measured the same scenario on the same stack, from bench/results/ (this
- * machine's runs, newest first), else the record a full run leaves in bench/recorded/ (committed,
- * so a fresh clone compares too). A row that lost more than 5 % of its ratio or gained more than
- * 5 % of Coffer's CPU per request is flagged.
+ * No silent regressions (issues 26 and 44): every run that is not a smoke run is compared, row
+ * by row, with the record of its stack, bench/recorded/<stack>.json (left by a full run and
+ * committed, so every clone compares with the same figures). A row is flagged when its verdict
+ * ratio (the metric its target is judged on, bench/report/verdict.ts) is more than 5 % worse.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ScenarioResult } from '../run-scenario.ts';
 import type { BenchReport } from './bench-report.ts';
+import type { VerdictBasis } from './verdict.ts';
 
 /** How much worse a row may get before it is flagged. */
 export const regressionTolerance = 0.05;
 
-const resultsDir = path.resolve(import.meta.dirname, '../results');
 const recordedDir = path.resolve(import.meta.dirname, '../recorded');
 
-type Earlier = { result: ScenarioResult; when: string; commit: string };
+type BaselineResult = NonNullable<ScenarioResult['baselines']>[number];
+/** A row as an older record may hold it: before issue 26 a row had no verdict basis. */
+type RecordedBaseline = Omit<BaselineResult, 'verdictRatio' | 'verdictBy'> &
+  Partial<Pick<BaselineResult, 'verdictRatio' | 'verdictBy'>>;
 
 /** The record a full run leaves for its stack (committed with the docs it writes). */
 export function recordedFile(stack: string): string {
@@ -31,65 +33,56 @@ export async function writeRecord(report: BenchReport): Promise<void> {
   await writeFile(recordedFile(options.stack), `${JSON.stringify(kept, null, 2)}\n`);
 }
 
-/** For each scenario of `report`, the latest earlier measurement of it on the same stack. */
-export async function findEarlier(report: BenchReport): Promise<Map<string, Earlier>> {
-  const reports = await readEarlierReports(report);
-  const earlier = new Map<string, Earlier>();
-  for (const scenario of report.scenarios) {
-    for (const previous of reports) {
-      const result = previous.scenarios.find((candidate) => candidate.id === scenario.id);
-      if (!result?.baselines) continue;
-      earlier.set(scenario.id, { result, when: previous.startedAt, commit: previous.commit });
-      break;
-    }
-  }
-  return earlier;
+/** The record of the stack, when there is one (a stack never recorded has none). */
+export async function readRecord(
+  stack: string,
+  file = recordedFile(stack),
+): Promise<BenchReport | undefined> {
+  if (!existsSync(file)) return undefined;
+  const read = JSON.parse(await readFile(file, 'utf8')) as Partial<BenchReport>;
+  if (!read.scenarios || (read.options?.stack ?? 'sqlite-fs') !== stack) return undefined;
+  return read as BenchReport;
 }
 
-async function readEarlierReports(report: BenchReport): Promise<BenchReport[]> {
-  const files = existsSync(resultsDir)
-    ? (await readdir(resultsDir))
-        .filter((name) => name.endsWith('.json'))
-        .map((name) => path.join(resultsDir, name))
-    : [];
-  if (existsSync(recordedFile(report.options.stack))) files.push(recordedFile(report.options.stack));
-  const reports: BenchReport[] = [];
-  for (const file of files) {
-    const read = JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as Partial<BenchReport>;
-    const stack = read.options?.stack ?? 'sqlite-fs';
-    if (!read.startedAt || !read.scenarios || read.options?.smoke || stack !== report.options.stack) continue;
-    if (read.startedAt >= report.startedAt) continue;
-    reports.push(read as BenchReport);
-  }
-  return reports.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+export type RowComparison = { basis: VerdictBasis; recorded: number; now: number; flagged: boolean };
+
+/**
+ * One row against its record, on the basis the row is judged on now: the server-CPU ratio, or
+ * the rate (or p50) ratio. Like is compared with like: a record measured before the CPU ratio
+ * existed is compared by the rate ratio.
+ */
+export function compareRow(recorded: RecordedBaseline, now: BaselineResult): RowComparison {
+  const byCpu =
+    now.verdictBy === 'server CPU' && recorded.cpuRatio !== undefined && now.cpuRatio !== undefined;
+  const basis: VerdictBasis = byCpu ? 'server CPU' : now.verdictBy === 'p50' ? 'p50' : 'rate';
+  const then = byCpu ? recorded.cpuRatio! : recorded.ratio;
+  const current = byCpu ? now.cpuRatio! : now.ratio;
+  return { basis, recorded: then, now: current, flagged: current < then * (1 - regressionTolerance) };
 }
 
-/** One row per scenario × baseline measured both times: the ratio and Coffer's CPU per request, then and now. */
-export function toChangeRows(report: BenchReport, earlier: Map<string, Earlier>): string[][] {
+/** One row per scenario × baseline measured in both: the verdict ratio, and Coffer's CPU per request, recorded and now. */
+export function toChangeRows(report: BenchReport, record: BenchReport | undefined): string[][] {
   const rows = [
-    ['scenario', 'baseline', 'ratio before → now', 'coffer CPU/req before → now', 'before', 'flag'],
+    ['scenario', 'baseline', 'by', 'ratio recorded → now', 'coffer CPU/req recorded → now', 'flag'],
   ];
   for (const result of report.scenarios) {
-    const previous = earlier.get(result.id);
-    if (!previous || !result.baselines || !result.scenario) continue;
+    const recorded = record?.scenarios.find((candidate) => candidate.id === result.id);
+    if (!recorded?.baselines || !result.baselines || !result.scenario) continue;
     for (const baseline of result.baselines) {
-      const then = previous.result.baselines?.find((candidate) => candidate.label === baseline.label);
+      const then = recorded.baselines.find((candidate) => candidate.label === baseline.label);
       if (!then) continue;
-      // Older records have no verdict ratio: their rate ratio is compared with this one's.
-      const thenRatio = then.verdictRatio ?? then.ratio;
-      const nowRatio = then.verdictRatio === undefined ? baseline.ratio : baseline.verdictRatio;
-      const thenCpu = previous.result.scenario?.cpuUsPerRequest?.server;
+      const row = compareRow(then, baseline);
+      const thenCpu = recorded.scenario?.cpuUsPerRequest?.server;
       const nowCpu = result.scenario.cpuUsPerRequest?.server;
-      const ratioLoss = 1 - nowRatio / thenRatio;
-      const cpuGain = thenCpu && nowCpu ? nowCpu / thenCpu - 1 : 0;
-      const flagged = ratioLoss > regressionTolerance || cpuGain > regressionTolerance;
       rows.push([
         result.id,
         baseline.label,
-        `${thenRatio.toFixed(2)}× → ${nowRatio.toFixed(2)}× (${percent(nowRatio / thenRatio - 1)})`,
-        thenCpu && nowCpu ? `${Math.round(thenCpu)} → ${Math.round(nowCpu)} µs (${percent(cpuGain)})` : '',
-        `${previous.when.slice(0, 16)} ${previous.commit}`,
-        flagged ? `WORSE by more than ${regressionTolerance * 100} %` : '',
+        row.basis,
+        `${row.recorded.toFixed(2)}× → ${row.now.toFixed(2)}× (${percent(row.now / row.recorded - 1)})`,
+        thenCpu && nowCpu
+          ? `${Math.round(thenCpu)} → ${Math.round(nowCpu)} µs (${percent(nowCpu / thenCpu - 1)})`
+          : '',
+        row.flagged ? `WORSE by more than ${regressionTolerance * 100} %` : '',
       ]);
     }
   }
