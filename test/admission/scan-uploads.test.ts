@@ -427,6 +427,48 @@ describe('malware scanning of direct S3 uploads', {
     assert.equal(verified.body.meta.scan.result, 'clean');
   });
 
+  it('a direct PUT past the quota while the scanner is stopped: refused, never kept for a later verify', async () => {
+    const client = await direct.createProject(`direct-quota-${randomBytes(3).toString('hex')}`);
+    const { projectId } = client.credentials;
+    const current = await direct.services.repositories.projects.findById(projectId);
+    await direct.services.repositories.projects.updateSettings(projectId, {
+      ...current!.settings,
+      userQuotaBytes: 100,
+    });
+    const { token, userId } = await client.signup();
+    // No declared length: nothing was reserved, the bytes count only once recorded.
+    const requested = await client.call('POST', '/api/v1/file', {
+      token,
+      body: { filePath: 'd/too-big.bin', contentType: 'application/octet-stream' },
+    });
+    assert.equal(requested.status, 200, requested.text);
+    const put = await fetch(requested.body.putFileUrl, {
+      method: 'PUT',
+      body: new Uint8Array(randomBytes(1000)),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    assert.equal(put.status, 200);
+    const etag = put.headers.get('etag');
+    await clamd.stop();
+    try {
+      const refused = await client.call('POST', `/api/v1/file/${requested.body.fileId}/verify`, {
+        token,
+        body: { etag },
+      });
+      assert.equal(refused.status, 413, refused.text);
+      assert.equal(refused.body.code, 'QUOTA_EXCEEDED');
+    } finally {
+      await clamd.start();
+    }
+    const usage = await direct.services.repositories.storageUsage.find({ projectId, userId });
+    assert.ok(usage.user.bytes <= 100, `usage ${usage.user.bytes} past the quota`);
+    const later = await client.call('POST', `/api/v1/file/${requested.body.fileId}/verify`, {
+      token,
+      body: { etag },
+    });
+    assert.notEqual(later.status, 200, later.text);
+  });
+
   it('a multipart upload straight to S3: EICAR refused at verify after completion; clean parts pass', async () => {
     const { token } = await proxied.client.signup();
     const send = async (content: Buffer) => {

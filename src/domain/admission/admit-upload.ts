@@ -25,7 +25,7 @@ export type AdmitUpload = {
    * kept for a later verify) only while the target's pending upload is still the one judged
    * (or none was, a direct upload's).
    */
-  record: (pinned: PendingUpload, event?: NewEvent) => Promise<unknown>;
+  record: (pinned: PendingUpload, event?: NewEvent, keptForLater?: boolean) => Promise<unknown>;
   infectedEvent: (verdict: Extract<ScanRecord, { result: 'infected' }>) => NewEvent;
   /** The project's admission hook (issue 42, item 3), asked after the scan; absent: none. */
   hook?: AdmissionHook;
@@ -76,7 +76,8 @@ async function scanUpload(o: AdmitUpload): Promise<ScanRecord | null> {
       .catch(async (error: unknown) => {
         // The store dropped the direct upload's staging object once copied: the copy is all
         // there is, so it becomes the pending upload and a later verify scans it (nothing lost).
-        if (o.adopted) await o.record(o.pinned);
+        // Counted from now on, so checked against the quotas as a PUT's bytes are (keptForLater).
+        if (o.adopted) await o.record(o.pinned, undefined, true);
         throw error;
       });
     if (scan.result === 'infected') await o.record({ ...o.pinned, scan }, o.infectedEvent(scan));

@@ -95,12 +95,15 @@ export interface FileRepository {
    * Takes `upload` (bytes judged by the malware scanner, issue 42) as the pending upload only
    * while the record is unverified, its pending upload is still `expected` (null: none) and has
    * no verdict yet, writing `event` with it; false when another upload or verify came first.
+   * With `quotas` (bytes adopted from a direct upload, counted from now on), QUOTA_EXCEEDED
+   * when they take the owner or the project past a quota.
    */
   recordUpload(
     id: string,
     expected: string | null,
     upload: PendingUpload,
     event?: NewEvent,
+    quotas?: QuotaLimits,
   ): Promise<boolean>;
   /**
    * Marks the file verified and pins `blobVersion`, only while the file is unverified and its

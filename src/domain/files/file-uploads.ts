@@ -234,8 +234,14 @@ export class FileUploads {
       key: toStorageKey(file),
       pinned,
       adopted: !file.pendingUpload,
-      record: (judged, event) =>
-        this.#o.files.recordUpload(file.id, file.pendingUpload?.blobVersion ?? null, judged, event),
+      record: async (judged, event, keptForLater) =>
+        this.#o.files.recordUpload(
+          file.id,
+          file.pendingUpload?.blobVersion ?? null,
+          judged,
+          event,
+          keptForLater ? await this.#o.limits.quotasOf(file.projectId) : undefined,
+        ),
       infectedEvent: (verdict) => this.#infectedEvent(file, { ...pinned, scan: verdict }, principal),
       hook: this.#o.admissions,
       subject: {

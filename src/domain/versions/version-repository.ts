@@ -51,6 +51,7 @@ export interface VersionRepository {
     expected: string | null,
     upload: PendingUpload,
     event?: NewEvent,
+    quotas?: QuotaLimits,
   ): Promise<boolean>;
   /**
    * Makes `current` the file's current version: the one it replaces becomes an earlier version,

@@ -195,8 +195,14 @@ export class VersionUploads {
       key: toStorageKey(target),
       pinned,
       adopted,
-      record: (judged, event) =>
-        this.#o.versions.recordUpload(upload.id, upload.pendingUpload?.blobVersion ?? null, judged, event),
+      record: async (judged, event, keptForLater) =>
+        this.#o.versions.recordUpload(
+          upload.id,
+          upload.pendingUpload?.blobVersion ?? null,
+          judged,
+          event,
+          keptForLater ? await this.#o.limits.quotasOf(file.projectId) : undefined,
+        ),
       infectedEvent: (verdict) =>
         toInfectedEvent(file, { ...pinned, scan: verdict }, principal, this.#o.clock.now()),
       hook: this.#o.admissions,

@@ -215,8 +215,9 @@ export class KyselyFileRepository implements FileRepository {
     expected: string | null,
     upload: PendingUpload,
     event?: NewEvent,
+    quotas?: QuotaLimits,
   ): Promise<boolean> {
-    return recordUpload((work) => writeTransaction(this.#db, work), id, expected, upload, event);
+    return recordUpload((work) => writeTransaction(this.#db, work), id, expected, upload, event, quotas);
   }
 
   markVerified(

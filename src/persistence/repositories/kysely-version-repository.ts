@@ -58,8 +58,9 @@ export class KyselyVersionRepository implements VersionRepository {
     expected: string | null,
     upload: PendingUpload,
     event?: NewEvent,
+    quotas?: QuotaLimits,
   ): Promise<boolean> {
-    return recordVersionUpload(this.#db, id, expected, upload, event);
+    return recordVersionUpload(this.#db, id, expected, upload, event, quotas);
   }
 
   promote(

@@ -51,7 +51,8 @@ export function commitUpload(
  * FileRepository.recordUpload: `upload` (the same bytes with the scanner's verdict, issue 42)
  * becomes the pending upload only while the record is unverified and its pending upload is
  * still `expected` (null: none, a direct upload's); the event is written with it. False when
- * another upload or verify came first.
+ * another upload or verify came first. With `quotas`, bytes newly counted (a direct upload's,
+ * adopted at verify) are checked against them, as a PUT's are at its commit.
  */
 export function recordUpload(
   transact: TransactionRunner,
@@ -59,6 +60,7 @@ export function recordUpload(
   expected: string | null,
   upload: PendingUpload,
   event?: NewEvent,
+  quotas?: QuotaLimits,
 ): Promise<boolean> {
   return transact(async (trx) => {
     const updated = await trx
@@ -71,11 +73,29 @@ export function recordUpload(
       )
       // A verdict is recorded once: racing verifies that scanned the same bytes record nothing more.
       .where('upload_scan', 'is', null)
+      .returning(['expected_size_bytes', 'project_id', 'creator_id'])
       .executeTakeFirst();
-    if (updated.numUpdatedRows === 0n) return false;
+    if (updated === undefined) return false;
     await insertEvents(trx, [event]);
+    await assertAdoptedWithin(trx, updated, upload, quotas);
     return true;
   });
+}
+
+/**
+ * Bytes adopted from a direct upload count from the moment they are recorded (only a declared
+ * length was counted before, as a reservation): past a quota they are refused (QUOTA_EXCEEDED,
+ * the transaction rolled back), as a PUT's bytes are at its commit.
+ */
+export async function assertAdoptedWithin(
+  trx: Parameters<Parameters<TransactionRunner>[0]>[0],
+  row: { expected_size_bytes: number | null; project_id: string; creator_id: string },
+  upload: PendingUpload,
+  quotas: QuotaLimits | undefined,
+): Promise<void> {
+  if (!quotas || upload.sizeBytes <= Number(row.expected_size_bytes ?? 0)) return;
+  const owner = { projectId: row.project_id, userId: row.creator_id };
+  await assertUsageWithin(trx, owner, quotas, { files: false, bytes: true });
 }
 
 /** A pending upload as the upload_* columns of `files` and `version_uploads` hold it. */

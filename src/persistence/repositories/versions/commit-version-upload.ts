@@ -4,7 +4,7 @@ import type { PendingUpload } from '../../../domain/files/file-record.ts';
 import type { QuotaLimits } from '../../../domain/files/storage-usage-repository.ts';
 import type { DatabaseSchema } from '../../database-schema.ts';
 import { insertEvents } from '../events/insert-events.ts';
-import { toUploadColumns } from '../files/commit-upload.ts';
+import { assertAdoptedWithin, toUploadColumns } from '../files/commit-upload.ts';
 import { assertUsageWithin } from '../storage-usage-check.ts';
 import { writeTransaction } from '../write-transaction.ts';
 
@@ -53,6 +53,7 @@ export function recordVersionUpload(
   expected: string | null,
   upload: PendingUpload,
   event?: NewEvent,
+  quotas?: QuotaLimits,
 ): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
     const updated = await trx
@@ -64,9 +65,11 @@ export function recordVersionUpload(
       )
       // A verdict is recorded once: racing verifies that scanned the same bytes record nothing more.
       .where('upload_scan', 'is', null)
+      .returning(['expected_size_bytes', 'project_id', 'creator_id'])
       .executeTakeFirst();
-    if (updated.numUpdatedRows === 0n) return false;
+    if (updated === undefined) return false;
     await insertEvents(trx, [event]);
+    await assertAdoptedWithin(trx, updated, upload, quotas);
     return true;
   });
 }
