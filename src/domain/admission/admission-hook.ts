@@ -31,7 +31,10 @@ export type AdmissionSubject = {
   pinned: PendingUpload;
   /** Where the pinned bytes are stored. */
   key: string;
-  /** Null: bytes adopted from a direct upload just now, recorded nowhere yet (asked, not recorded). */
+  /**
+   * Where the claim and outcome are kept. Null only where no hook is on: verify records bytes
+   * adopted from a direct upload before it asks (keepAdoptedForHook).
+   */
   slot: AdmissionSlot | null;
 };
 
@@ -48,6 +51,12 @@ export class AdmissionHook {
 
   constructor(options: AdmissionHookOptions) {
     this.#o = options;
+  }
+
+  /** Whether the project has a hook to ask. */
+  async isOn(projectId: string): Promise<boolean> {
+    const settings = await this.#o.settingsOf(projectId);
+    return Boolean(settings.admissionUrl && settings.admissionSecret);
   }
 
   /** The outcome (null: the project has no hook); FILE_REJECTED or ADMISSION_UNAVAILABLE otherwise. */

@@ -4,6 +4,7 @@ import { alreadyVerified, etagMismatch, fileNotFound, uploadMissing } from '../.
 import type { Principal } from '../access/decide-file-access.ts';
 import type { AdmissionHook } from '../admission/admission-hook.ts';
 import { admittedCustomData, admitUpload, toInfectedEvent } from '../admission/admit-upload.ts';
+import { keepAdoptedForHook } from '../admission/keep-adopted-for-hook.ts';
 import type { ScanGate } from '../admission/scan-gate.ts';
 import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
@@ -227,6 +228,22 @@ export class FileUploads {
     const pinned = file.pendingUpload ?? (await adoptDirectUpload(this.#o, file, wanted));
     if (!pinned) throw uploadMissing();
     if (pinned.etag !== wanted) throw etagMismatch();
+    const keptForHook =
+      !file.pendingUpload &&
+      (await keepAdoptedForHook({
+        hook: this.#o.admissions,
+        projectId: file.projectId,
+        record: async () =>
+          this.#o.files.recordUpload(
+            file.id,
+            null,
+            pinned,
+            undefined,
+            await this.#o.limits.quotasOf(file.projectId),
+          ),
+        discard: () => this.#discard(toStorageKey(file), pinned.blobVersion),
+      }));
+    if (keptForHook) return this.verifyUpload(principal, fileId, etag); // now on its pending upload
     const admitted = await admitUpload({
       gate: this.#o.scans,
       projectId: file.projectId,

@@ -11,6 +11,7 @@ import {
 } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
 import { admittedCustomData, admitUpload, toInfectedEvent } from '../admission/admit-upload.ts';
+import { keepAdoptedForHook } from '../admission/keep-adopted-for-hook.ts';
 import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
 import { toFileEvent } from '../events/file-events.ts';
@@ -188,6 +189,22 @@ export class VersionUploads {
       await discardAdopted();
       throw etagMismatch();
     }
+    const keptForHook =
+      adopted &&
+      (await keepAdoptedForHook({
+        hook: this.#o.admissions,
+        projectId: file.projectId,
+        record: async () =>
+          this.#o.versions.recordUpload(
+            upload.id,
+            null,
+            pinned,
+            undefined,
+            await this.#o.limits.quotasOf(file.projectId),
+          ),
+        discard: discardAdopted,
+      }));
+    if (keptForHook) return this.verify(principal, fileId, versionId, etag); // now on its pending upload
     const admitted = await admitUpload({
       gate: this.#o.scans,
       projectId: file.projectId,
