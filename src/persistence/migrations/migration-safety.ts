@@ -94,7 +94,7 @@ export const migrationSafety: Readonly<Record<string, MigrationSafety>> = {
   ),
   '0044_file_quarantine': contract('older nodes serve quarantined files'),
   '0045_upload_admissions': expand(
-    'a nullable column older nodes never read or write; they know no admission hook, so set admissionUrl only once every node runs this release',
+    'a column older nodes never touch; set admissionUrl once every node runs this release',
   ),
   '0046_delivery_attempts': expand("a new table; older nodes' attempts are not listed"),
 };
