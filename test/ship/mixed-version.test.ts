@@ -14,13 +14,13 @@ const execFileAsync = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../..');
 
 /**
- * The previous release: main with 0039–0044 (issues 41 and 42), whose 0039, 0043 and 0044 are
- * `contract` (an older node would skip the second factor, the scan and the quarantine): the
- * upgrade to it is stop-migrate-start, so the rolling upgrade this test plays starts there. Move
- * it forward at each release; the migrations between it and this tree must all be `expand`
- * (docs/deploy.md, "Upgrading and rolling back").
+ * The previous release: the admission hooks (issue 42) with migrations up to 0045, `contract`
+ * (an added column of files breaks older nodes' prepared reads on PostgreSQL): the upgrade to it
+ * is stop-migrate-start, so the rolling upgrade this test plays starts there, and plays 0046
+ * (webhook attempts, expand). Move it forward at each release; the migrations between it and
+ * this tree must all be `expand` (docs/deploy.md, "Upgrading and rolling back").
  */
-const previousRelease = 'ef1124510524008db38701c7c2286c0177a21d3c';
+const previousRelease = '12bff3b7b7696a983ca8a9e14db354b558b42038';
 
 const hasPrevious = await execFileAsync('git', [
   '-C',
@@ -90,8 +90,7 @@ describe('a rolling upgrade: a node of the previous release beside a migrated on
     );
 
     // The older node left the stores at its schema: this release's later migrations, all
-    // expand (pendingMigrations checks it), are pending. None while the previous release is at
-    // this tree's schema (after 0044): the two releases' code then serves side by side.
+    // expand (pendingMigrations checks it), are pending (0046, the webhook attempts).
     await pendingMigrations();
     // The newer node's start migrates the shared database while the older node runs.
     newer = await startCofferProcess({ stack, dataDir });

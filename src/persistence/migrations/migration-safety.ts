@@ -11,6 +11,10 @@
  *   collector knows fewer owners). Upgrade every node before it runs: stop the older ones,
  *   migrate, start the newer ones.
  * Judged by reading each migration and the writes of the release before it; in doubt, `contract`.
+ * On PostgreSQL a column added to a table that older nodes read as named prepared statements
+ * (`select *` of files, the hot path) changes those statements' result type: each older
+ * connection's next run fails once (0A000, "cached plan must not change result type") and the
+ * connection is dropped. That costs requests, so such a column is `contract` (0045 found it).
  *
  * THE RULE for a new migration: add one line here in the same commit, `expand` only if every
  * write the previous release makes stays correct on the new schema and nothing it reads goes
@@ -93,8 +97,8 @@ export const migrationSafety: Readonly<Record<string, MigrationSafety>> = {
     'older nodes verify uploads without scanning them: unscanned bytes would become readable',
   ),
   '0044_file_quarantine': contract('older nodes serve quarantined files'),
-  '0045_upload_admissions': expand(
-    'a column older nodes never touch; set admissionUrl once every node runs this release',
+  '0045_upload_admissions': contract(
+    "older nodes' prepared reads of files fail once per connection (cached plan)",
   ),
   '0046_delivery_attempts': expand("a new table; older nodes' attempts are not listed"),
 };
