@@ -35,6 +35,12 @@ export type PendingUpload = {
   scan?: ScanRecord | null;
 };
 
+/** The content a pinned upload gives the record or version it becomes (its checksum, or null). */
+export function toPinnedContent(pinned: PendingUpload) {
+  const { sizeBytes, contentType, lastModified } = pinned;
+  return { sizeBytes, contentType, lastModified, checksumSha256: pinned.checksumSha256 ?? null };
+}
+
 /**
  * What an upload request declared about the bytes to come (issue 10, item 6); the gateway
  * refuses a body that differs (CONTENT_MISMATCH). Null: not declared.

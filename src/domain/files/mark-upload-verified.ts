@@ -1,7 +1,7 @@
 import type { Principal } from '../access/decide-file-access.ts';
 import { toFileEvent } from '../events/file-events.ts';
 import type { CustomData } from './custom-data.ts';
-import type { FileRecord, PendingUpload } from './file-record.ts';
+import { type FileRecord, type PendingUpload, toPinnedContent } from './file-record.ts';
 import { discardBlob, type FileStores } from './file-stores.ts';
 import { toStorageKey } from './storage-key.ts';
 import type { UploadLimits } from './upload-limits.ts';
@@ -27,12 +27,7 @@ export async function markUploadVerified(
       {
         blobVersion: pinned.blobVersion,
         etag: pinned.etag,
-        content: {
-          sizeBytes: pinned.sizeBytes,
-          contentType: pinned.contentType,
-          lastModified: pinned.lastModified,
-          checksumSha256: pinned.checksumSha256 ?? null,
-        },
+        content: toPinnedContent(pinned),
         // Bytes adopted from a direct upload never passed through Coffer: none (null).
         contentCrc32: pinned.crc32 ?? null,
         scan: pinned.scan ?? null,

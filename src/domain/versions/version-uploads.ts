@@ -18,7 +18,12 @@ import { toFileEvent } from '../events/file-events.ts';
 import { adoptDirectUpload } from '../files/adopt-direct-upload.ts';
 import { checkUploadBody } from '../files/check-upload-body.ts';
 import { toContentType } from '../files/content-type.ts';
-import type { FileRecord, PendingUpload, UploadContract } from '../files/file-record.ts';
+import {
+  type FileRecord,
+  type PendingUpload,
+  toPinnedContent,
+  type UploadContract,
+} from '../files/file-record.ts';
 import { discardBlob } from '../files/file-stores.ts';
 import type { FileUploadsOptions } from '../files/file-uploads.ts';
 import { getAccessibleFile } from '../files/get-accessible-file.ts';
@@ -241,12 +246,7 @@ export class VersionUploads {
           blobFileId: upload.id,
           blobVersion: pinned.blobVersion,
           etag: pinned.etag,
-          content: {
-            sizeBytes: pinned.sizeBytes,
-            contentType: pinned.contentType,
-            lastModified: pinned.lastModified,
-            checksumSha256: pinned.checksumSha256 ?? null,
-          },
+          content: toPinnedContent(pinned),
           contentCrc32: pinned.crc32 ?? null,
           scan: admitted.scan,
           ...(customData && { customData }),
