@@ -33,6 +33,7 @@ export async function serve(config: Config): Promise<void> {
 
 /** One server process: builds the services and the app, serves what the primary hands over. */
 async function serveWorker(config: Config): Promise<void> {
+  (await import('./supervisor/worker-heap.ts')).tuneWorkerHeap();
   const [
     { buildApp },
     { buildServices },

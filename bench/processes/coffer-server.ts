@@ -37,6 +37,8 @@ export async function startCofferServer(options: {
     command: process.execPath,
     args: [
       ...(options.nodeArgs ?? []),
+      // Node flags for the server alone (profiling it: --cpu-prof, --trace-gc; docs/benchmarks.md).
+      ...(process.env.COFFER_BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       bin,
       'serve',
       '--data-dir',

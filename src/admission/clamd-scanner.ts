@@ -1,5 +1,5 @@
-import { connect, type Socket } from 'node:net';
-import type { Scanner, ScanVerdict } from '../domain/admission/scanner.ts';
+import { connect, type NetConnectOpts, type Socket } from 'node:net';
+import type { ScanFeed, Scanner, ScanVerdict } from '../domain/admission/scanner.ts';
 import type { Clock } from '../domain/clock.ts';
 import { scannerUnavailable } from '../errors/admission-errors.ts';
 import { ScanSlots } from './scan-slots.ts';
@@ -24,6 +24,11 @@ const instream = Buffer.from('zINSTREAM\0');
 const endOfStream = Buffer.alloc(4);
 /** Chunks clamd takes at once; larger reads are cut (its StreamMaxLength counts the sum, not a chunk). */
 const maxChunkBytes = 64 * 1024;
+/**
+ * What a connection holds unsent before a writer waits for it to drain. A socket's default
+ * (16 KiB) is less than one 64 KiB read of a body: every chunk would wait for a 'drain' turn.
+ */
+const sendHighWaterMark = 256 * 1024;
 
 /**
  * ClamAV's daemon as the Scanner (issue 42): each scan a connection of its own, `zINSTREAM`,
@@ -46,19 +51,43 @@ export class ClamdScanner implements Scanner {
     bytes: AsyncIterable<Uint8Array> | NodeJS.ReadableStream,
     signal?: AbortSignal,
   ): Promise<ScanVerdict> {
-    const release = await this.#slots.take(signal);
+    const feed = await this.open(signal);
     try {
-      const reply = await this.#instream(bytes as AsyncIterable<Uint8Array>, signal);
-      const { engine, signatures } = toVersion(await this.#command('zVERSION\0', signal));
-      const scannedAt = this.#o.clock.now().toISOString();
-      const found = /^stream: (.+) FOUND$/.exec(reply);
-      if (found) return { result: 'infected', signature: found[1]!, engine, signatures, scannedAt };
-      if (reply === 'stream: OK') return { result: 'clean', engine, signatures, scannedAt };
-      // "INSTREAM size limit exceeded. ERROR" and any other error: no verdict was reached.
-      throw scannerUnavailable(new Error(`clamd answered: ${reply}`));
-    } finally {
-      release();
+      for await (const chunk of bytes as AsyncIterable<Uint8Array>)
+        await new Promise<void>((ready) => feed.write(chunk, ready));
+    } catch (error) {
+      feed.abort();
+      throw error;
     }
+    return feed.end();
+  }
+
+  async open(signal?: AbortSignal): Promise<ScanFeed> {
+    const release = await this.#slots.take(signal);
+    const connection = this.#connect(signal);
+    connection.send(instream);
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      connection.close();
+      release();
+    };
+    return {
+      write: (chunk, ready) => connection.sendChunk(chunk, ready),
+      abort: close,
+      end: async () => {
+        try {
+          connection.send(endOfStream);
+          const reply = await connection.reply;
+          connection.close();
+          const { engine, signatures } = toVersion(await this.#command('zVERSION\0', signal));
+          return toVerdict(reply, engine, signatures, this.#o.clock.now().toISOString());
+        } finally {
+          close();
+        }
+      },
+    };
   }
 
   /** PING → PONG: whether clamd answers (start-up checks, tests). */
@@ -66,40 +95,33 @@ export class ClamdScanner implements Scanner {
     return (await this.#command('zPING\0', signal).catch(() => '')) === 'PONG';
   }
 
-  async #instream(bytes: AsyncIterable<Uint8Array>, signal?: AbortSignal): Promise<string> {
-    const connection = this.#open(signal);
-    try {
-      await connection.write(instream);
-      for await (const chunk of bytes) {
-        for (let at = 0; at < chunk.length; at += maxChunkBytes) {
-          const part = chunk.subarray(at, at + maxChunkBytes);
-          const length = Buffer.alloc(4);
-          length.writeUInt32BE(part.length);
-          // A reply before the end is clamd refusing (a size limit): stop sending, read it.
-          if (connection.answered) break;
-          await connection.write(length, part);
-        }
-      }
-      if (!connection.answered) await connection.write(endOfStream);
-      return await connection.reply;
-    } finally {
-      connection.close();
-    }
-  }
-
   async #command(command: string, signal?: AbortSignal): Promise<string> {
-    const connection = this.#open(signal);
+    const connection = this.#connect(signal);
     try {
-      await connection.write(Buffer.from(command));
+      connection.send(Buffer.from(command));
       return await connection.reply;
     } finally {
       connection.close();
     }
   }
 
-  #open(signal?: AbortSignal): ClamdConnection {
-    return new ClamdConnection(connect(this.#o.address), this.#o.timeoutMs, signal);
+  #connect(signal?: AbortSignal): ClamdConnection {
+    // A Duplex option net.connect passes on, though its types do not name it.
+    const options: NetConnectOpts & { highWaterMark: number } = {
+      ...this.#o.address,
+      highWaterMark: sendHighWaterMark,
+    };
+    const socket = connect(options);
+    return new ClamdConnection(socket, this.#o.timeoutMs, signal);
   }
+}
+
+function toVerdict(reply: string, engine: string, signatures: string, scannedAt: string): ScanVerdict {
+  const found = /^stream: (.+) FOUND$/.exec(reply);
+  if (found) return { result: 'infected', signature: found[1]!, engine, signatures, scannedAt };
+  if (reply === 'stream: OK') return { result: 'clean', engine, signatures, scannedAt };
+  // "INSTREAM size limit exceeded. ERROR" and any other error: no verdict was reached.
+  throw scannerUnavailable(new Error(`clamd answered: ${reply}`));
 }
 
 /** "ClamAV 1.4.6/27000/Sun Nov 29 09:00:00 2026" → the engine and the database's version and date. */
@@ -115,24 +137,31 @@ function toVersion(reply: string): { engine: string; signatures: string } {
  */
 class ClamdConnection {
   readonly reply: Promise<string>;
-  answered = false;
+  /** clamd answered or the connection failed: nothing more is sent. */
+  #done = false;
+  /** The writer waiting for the socket to drain (writes are sequential: at most one). */
+  #ready: (() => void) | undefined;
   readonly #socket: Socket;
-  #failure: Error | undefined;
 
   constructor(socket: Socket, timeoutMs: number, signal?: AbortSignal) {
     this.#socket = socket;
     socket.setTimeout(timeoutMs);
+    socket.on('drain', () => this.#wake());
     this.reply = new Promise<string>((resolve, reject) => {
       const received: Buffer[] = [];
       const fail = (error: Error) => {
-        this.#failure ??= error;
+        this.#finish();
         reject(scannerUnavailable(error));
         socket.destroy();
       };
       const answer = () => {
-        this.answered = true;
-        const text = Buffer.concat(received).toString('utf8');
-        resolve(text.replace(/\0[\s\S]*$/, '').trim());
+        this.#finish();
+        resolve(
+          Buffer.concat(received)
+            .toString('utf8')
+            .replace(/\0[\s\S]*$/, '')
+            .trim(),
+        );
       };
       socket.on('data', (chunk: Buffer) => {
         received.push(chunk);
@@ -144,30 +173,52 @@ class ClamdConnection {
       socket.on('close', () => fail(new Error('clamd closed the connection without an answer')));
       signal?.addEventListener('abort', () => fail(new Error('the scan was aborted')), { once: true });
     });
-    // Read by #instream or #command; a rejection nobody waits for must not go unheard.
+    // Read by the feed's end or #command; a rejection nobody waits for must not go unheard.
     this.reply.catch(() => {});
   }
 
+  /** Bytes with no chunk framing (a command, INSTREAM's end); skipped once clamd answered. */
+  send(bytes: Buffer): void {
+    if (!this.#done) this.#socket.write(bytes);
+  }
+
   /**
-   * Resolves once the bytes are handed to the kernel or the socket drains; rejects as the reply
-   * does. Several buffers go in one writev (a chunk's length and its bytes: one syscall, not two).
+   * A body chunk as INSTREAM chunks (its length, then its bytes: one writev per chunk); `ready`
+   * runs at once while the socket has room, else when it drains, fails or clamd answers (a
+   * reply before the end is clamd refusing, a size limit: the rest is not sent).
    */
-  write(...buffers: Array<Buffer | Uint8Array>): Promise<void> {
-    if (this.#failure) return this.reply.then(() => {});
-    return new Promise<void>((resolve, reject) => {
-      this.#socket.cork();
-      for (const bytes of buffers.slice(0, -1)) this.#socket.write(bytes);
-      const drained = this.#socket.write(buffers.at(-1)!, (error) => {
-        if (error) this.reply.then(() => resolve(), reject);
-      });
-      this.#socket.uncork();
-      if (drained) resolve();
-      else this.#socket.once('drain', resolve);
-      this.reply.then(() => resolve(), reject);
-    });
+  sendChunk(chunk: Uint8Array, ready: () => void): void {
+    if (this.#done || chunk.length === 0) {
+      ready();
+      return;
+    }
+    let room = true;
+    this.#socket.cork();
+    for (let at = 0; at < chunk.length; at += maxChunkBytes) {
+      const part = chunk.subarray(at, at + maxChunkBytes);
+      const length = Buffer.allocUnsafe(4);
+      length.writeUInt32BE(part.length);
+      this.#socket.write(length);
+      room = this.#socket.write(part);
+    }
+    this.#socket.uncork();
+    if (room) ready();
+    else this.#ready = ready;
   }
 
   close(): void {
+    this.#finish();
     this.#socket.destroy();
+  }
+
+  #finish(): void {
+    this.#done = true;
+    this.#wake();
+  }
+
+  #wake(): void {
+    const ready = this.#ready;
+    this.#ready = undefined;
+    ready?.();
   }
 }
