@@ -101,4 +101,47 @@ describe('admission hooks on direct uploads to S3', {
       .execute();
     assert.equal(events.length, 1);
   });
+
+  it('a new version put straight to S3: the hook sees its bytes; refused, the current version stays', async () => {
+    const { client, token } = await projectWithHook();
+    respond = async () => ({ status: 200, body: '{"allow":true}' });
+    const first = randomBytes(700);
+    const { fileId, etag } = await putDirect(client, token, first);
+    assert.equal((await verify(client, token, fileId, etag)).status, 200);
+    const putVersion = async (content: Buffer) => {
+      const requested = await client.call('POST', `/api/v1/file/${fileId}/versions`, {
+        token,
+        body: { contentType: 'application/octet-stream' },
+      });
+      assert.equal(requested.status, 200, requested.text);
+      assert.ok(!requested.body.putFileUrl.startsWith(server.baseUrl), 'the link points at S3');
+      const put = await fetch(requested.body.putFileUrl, {
+        method: 'PUT',
+        body: new Uint8Array(content),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      assert.equal(put.status, 200);
+      const verifyUrl = new URL(requested.body.postVerifyUploadUrl as string);
+      const answer = await client.call('POST', verifyUrl.pathname, {
+        token,
+        body: { etag: put.headers.get('etag') },
+      });
+      return { answer, versionId: requested.body.versionId as string };
+    };
+    const second = randomBytes(900);
+    let served: Buffer | undefined;
+    respond = async (call) => {
+      served = Buffer.from(await (await fetch(call.payload.data.url)).arrayBuffer());
+      return { status: 200, body: '{"allow":false,"reason":"no second"}' };
+    };
+    const { answer, versionId } = await putVersion(second);
+    assert.equal(answer.status, 422, answer.text);
+    assert.equal(answer.body.code, 'FILE_REJECTED');
+    assert.ok(served?.equals(second), "the url served the new version's bytes");
+    const asked = callsFor(fileId).at(-1);
+    assert.equal(asked?.payload.data.versionId, versionId);
+    const current = await client.call('GET', `/api/v1/file/${fileId}`, { token });
+    const read = await fetch(current.body.url);
+    assert.ok(Buffer.from(await read.arrayBuffer()).equals(first), 'the first version is still served');
+  });
 });
