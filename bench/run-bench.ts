@@ -26,15 +26,17 @@ const selected = scenarios.filter(
   (scenario) => options.only.length === 0 || options.only.includes(scenario.id),
 );
 const context = new BenchContext(options);
-// Ctrl-C: stop the servers this run started before leaving. Not `once`: the PostgreSQL
-// cluster's own handler (test/support) stops it and raises SIGINT again, which must not end
-// this process before the Coffer servers and the S3 server are stopped too.
+// Ctrl-C or a kill: stop the servers this run started before leaving (a SIGTERM left them all
+// running). Not `once`: the PostgreSQL cluster's own handler (test/support) stops it and raises
+// the signal again, which must not end this process before the Coffer servers and the S3
+// server are stopped too.
 let interrupted = false;
-process.on('SIGINT', () => {
-  if (interrupted) return;
-  interrupted = true;
-  void context.close().finally(() => process.exit(130));
-});
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    void context.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  });
 if (options.stack === 'pg-s3' && !(await context.stores.hasPostgres())) {
   // startPostgres has said why, loudly; a machine without PostgreSQL still passes the smoke run.
   await context.close();

@@ -112,4 +112,6 @@ const measured: LoadProcessResult = {
   cpuSeconds: (cpu.user + cpu.system) / 1e6,
   exhausted,
 };
+// A parent that is gone (the bench stopped) closes the pipe: nothing is left to report to.
+process.stdout.on('error', () => process.exit(1));
 process.stdout.write(`${JSON.stringify(measured)}\n`);
