@@ -68,36 +68,38 @@ export class DirectMultipartSigner {
     const method = multipartRequestMethods[operation];
     if (request.method !== method)
       throw validationFailed(`${operation} is a ${method}, not a ${request.method}`);
-    const file = await getAccessibleFile(this.#o.files, principal, fileId, 'manage');
     const { multipart } = this.#o;
+    // Access is checked by DirectMultipart, as for its own routes; a link needs the record too.
+    const linked = () => getAccessibleFile(this.#o.files, principal, fileId, 'manage');
     if (operation === 'createMultipartUpload') {
-      const started = await multipart.start(principal, file.id);
-      return this.#link('multipart-start', file, toUnixSeconds(started.expiresAt));
+      const started = await multipart.start(principal, fileId);
+      return this.#link('multipart-start', await linked(), toUnixSeconds(started.expiresAt));
     }
     if (uploadId === undefined) throw validationFailed(`${operation} names the upload: uploadId is required`);
     if (operation === 'uploadPart') {
       if (partNumber === undefined) throw validationFailed('uploadPart names its partNumber');
       const part = { operation: 'UploadPart', partNumber, uploadId } as const;
-      return { url: await multipart.presign(principal, file.id, part), key: file.id };
+      return { url: await multipart.presign(principal, fileId, part), key: fileId };
     }
     if (operation === 'listParts') {
       const listing = { operation: 'ListParts', uploadId } as const;
-      return { url: await multipart.presign(principal, file.id, listing), key: file.id };
+      return { url: await multipart.presign(principal, fileId, listing), key: fileId };
     }
     if (operation === 'completeMultipartUpload') {
       // Only for this upload, which presigning checks (the URL itself is not used).
-      await multipart.presign(principal, file.id, { operation: 'ListParts', uploadId });
+      await multipart.presign(principal, fileId, { operation: 'ListParts', uploadId });
+      const file = await linked();
       // The upload never outlives the record's upload deadline (DirectMultipart's expiry).
       return this.#link('multipart-complete', file, file.uploadExpiresAt);
     }
-    const abortUrl = await multipart.presign(principal, file.id, {
+    const abortUrl = await multipart.presign(principal, fileId, {
       operation: 'AbortMultipartUpload',
       uploadId,
     });
     // Coffer aborts (the row, the parts, the reservation); the plugin's DELETE then finds the
     // upload gone, which S3 answers NoSuchUpload and the plugin only logs.
-    await multipart.abort(principal, file.id);
-    return { url: abortUrl, key: file.id };
+    await multipart.abort(principal, fileId);
+    return { url: abortUrl, key: fileId };
   }
 
   /** What the plugin's CreateMultipartUpload reads back: the upload Coffer started for the file. */
