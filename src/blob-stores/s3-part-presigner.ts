@@ -31,6 +31,23 @@ export class S3PartPresigner {
     });
   }
 
+  /** The upload's parts' listing or its abort (Uppy's `@uppy/aws-s3` sends them itself). */
+  async presignOnUpload(
+    upload: S3PartialUpload,
+    operation: 'ListParts' | 'AbortMultipartUpload',
+    expiresInSeconds: number,
+  ): Promise<string> {
+    const presigner = await this.#presignerOnce();
+    return presigner.presign({
+      method: operation === 'ListParts' ? 'GET' : 'DELETE',
+      operation,
+      key: upload.versionKey,
+      expiresInSeconds,
+      // security: the upload id is signed, so the URL lists or aborts this upload only.
+      query: { uploadId: upload.uploadId },
+    });
+  }
+
   #presignerOnce(): Promise<S3Presigner> {
     this.#presigner ??= this.#build().catch((error: unknown) => {
       this.#presigner = undefined; // the next call tries again

@@ -5,6 +5,7 @@ import type {
   AppendOptions,
   CompleteOptions,
   DirectParts,
+  DirectRequest,
   PartialBlob,
   PartialBlobStore,
   PresignedPart,
@@ -100,6 +101,16 @@ export class S3PartialStore implements PartialBlobStore {
       parts.push({ partNumber, url });
     }
     return { uploadId: upload.uploadId, partSizeBytes: upload.partSizeBytes, parts };
+  }
+
+  async presignRequest(blob: PartialBlob, request: DirectRequest, options: { expiresInSeconds: number }) {
+    const upload = toS3PartialUpload(this.#area, blob);
+    const { expiresInSeconds } = options;
+    const url =
+      request.operation === 'UploadPart'
+        ? await this.#presigner.presign(upload, request.partNumber, expiresInSeconds)
+        : await this.#presigner.presignOnUpload(upload, request.operation, expiresInSeconds);
+    return { url, uploadId: upload.uploadId, partCount: toPartCount(upload) };
   }
 
   async listParts(blob: PartialBlob): Promise<DirectParts<StoredPart> | undefined> {

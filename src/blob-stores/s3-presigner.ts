@@ -15,7 +15,7 @@ export type S3PresignerOptions = {
 };
 
 export type PresignRequest = {
-  method: 'GET' | 'PUT';
+  method: 'GET' | 'PUT' | 'DELETE';
   /** The object key, unencoded. */
   key: string;
   expiresInSeconds: number;
@@ -24,7 +24,7 @@ export type PresignRequest = {
   /** Headers the client must send as signed (lower-case names), e.g. PUT's content-type. */
   headers?: Record<string, string>;
   /** The S3 operation the SDK names in `x-id` (default GetObject or PutObject by method). */
-  operation?: 'UploadPart';
+  operation?: 'UploadPart' | 'ListParts' | 'AbortMultipartUpload';
 };
 
 /** SigV4 presigned URLs live at most a week (the AWS SDK refuses longer ones too). */

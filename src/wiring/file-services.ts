@@ -16,13 +16,14 @@ import { TokenBuckets, toBucketRule } from '../domain/rate-limits/token-buckets.
 import type { ImageSummarizer } from '../domain/renditions/image-summarizer.ts';
 import type { Renditions } from '../domain/renditions/renditions.ts';
 import type { DirectMultipart } from '../domain/resumable/direct-multipart.ts';
+import type { DirectMultipartSigner } from '../domain/resumable/direct-multipart-signer.ts';
 import type { ResumableUploads } from '../domain/resumable/resumable-uploads.ts';
 import { FileVersions } from '../domain/versions/file-versions.ts';
 import { VersionUploads } from '../domain/versions/version-uploads.ts';
 import { CountingLinkIssuer } from '../metrics/counting-link-issuer.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
 import { buildRenditions } from './rendition-services.ts';
-import { buildResumableServices } from './resumable-services.ts';
+import { buildMultipartSigner, buildResumableServices } from './resumable-services.ts';
 import { buildAdmissionHook, buildScanGate } from './scan-services.ts';
 import { buildKeyRing, type InitialKeys } from './signing-keys.ts';
 import { buildTrashPurging } from './trash-services.ts';
@@ -48,6 +49,8 @@ export type FileServices = {
   resumableUploads: ResumableUploads | undefined;
   /** Parallel uploads of parts straight to S3; undefined on other stores. */
   directMultipart: DirectMultipart | undefined;
+  /** Uppy's `@uppy/aws-s3` requests on those uploads (issue 43); undefined on other stores. */
+  directMultipartSigner: DirectMultipartSigner | undefined;
   /** New content for existing files: request, PUT, verify (issue 38). */
   versionUploads: VersionUploads;
   /** Files' versions: list, restore, delete (issue 38). */
@@ -107,8 +110,10 @@ export function buildFileServices(
     admissions,
   };
   const { versions } = repositories;
+  const fileUploads = new FileUploads({ ...uploadOptions, events });
+  const resumable = buildResumableServices(context, { links, limits, events, metrics });
   return {
-    fileUploads: new FileUploads({ ...uploadOptions, events }),
+    fileUploads,
     versionUploads: new VersionUploads({ ...uploadOptions, versions, settingsOf }),
     fileVersions: new FileVersions({ ...stores, versions, limits, settingsOf }),
     fileSharing: new FileSharing({
@@ -129,7 +134,8 @@ export function buildFileServices(
     fileQuarantine: new FileQuarantine({ ...stores, quarantine: repositories.quarantine }),
     pendingBytes,
     archives: new Archives({ ...stores, archives: repositories.archives, links, settingsOf }),
-    ...buildResumableServices(context, { links, limits, events, metrics }),
+    ...resumable,
+    directMultipartSigner: buildMultipartSigner(context, { ...resumable, links, fileUploads }),
     ...buildRenditions(context, { links, metrics, settingsOf }),
   };
 }

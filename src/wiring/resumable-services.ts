@@ -2,6 +2,10 @@ import type { FileEvents } from '../domain/files/file-uploads.ts';
 import type { UploadLimits } from '../domain/files/upload-limits.ts';
 import type { LinkIssuer } from '../domain/links/link-issuer.ts';
 import { DirectMultipart, takesDirectParts } from '../domain/resumable/direct-multipart.ts';
+import {
+  DirectMultipartSigner,
+  type DirectMultipartSignerOptions,
+} from '../domain/resumable/direct-multipart-signer.ts';
 import { ResumableUploads } from '../domain/resumable/resumable-uploads.ts';
 import { versionAwareTargets } from '../domain/versions/version-upload-targets.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
@@ -41,4 +45,17 @@ export function buildResumableServices(
       ? new DirectMultipart({ ...common, partials, resumableUploads })
       : undefined,
   };
+}
+
+/** Uppy's `@uppy/aws-s3` signing (issue 43) over the parallel uploads, where there are any. */
+export function buildMultipartSigner(
+  { repositories, clock }: WiringContext,
+  shared: Pick<DirectMultipartSignerOptions, 'links' | 'fileUploads'> & {
+    directMultipart: DirectMultipart | undefined;
+  },
+): DirectMultipartSigner | undefined {
+  const { directMultipart, ...rest } = shared;
+  if (!directMultipart) return undefined;
+  const { files, projects, users } = repositories;
+  return new DirectMultipartSigner({ ...rest, multipart: directMultipart, files, projects, users, clock });
 }

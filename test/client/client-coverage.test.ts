@@ -58,6 +58,7 @@ const coverage: Record<string, string | { exempt: string }> = {
   listMultipartParts: { exempt: "parallel parts straight to S3, for Uppy's @uppy/aws-s3" },
   completeMultipartUpload: { exempt: "parallel parts straight to S3, for Uppy's @uppy/aws-s3" },
   abortMultipartUpload: { exempt: "parallel parts straight to S3, for Uppy's @uppy/aws-s3" },
+  signMultipartRequest: { exempt: "Uppy's @uppy/aws-s3 signRequest (examples/uppy/coffer-uppy-s3.js)" },
   getFile: 'get',
   listFiles: 'listPage',
   createArchive: 'archive',

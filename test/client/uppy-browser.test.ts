@@ -1,31 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
-import { launchChromium, skipWithoutChromium } from '../support/console-browser.ts';
-import { startTestServer, type TestServer } from '../support/in-process-server.ts';
-import { startStaticSite } from '../support/static-site.ts';
+import { skipWithoutChromium } from '../support/console-browser.ts';
+import type { TestServer } from '../support/in-process-server.ts';
+import { addAndUpload, assertReadmeHolds, startUppyStage } from './uppy-example-site.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** The README's Uppy example, as the page runs it (the test reads it from this one place). */
 const example = path.join(root, 'examples', 'uppy', 'coffer-uppy.js');
-
-/** The example and Uppy from npm, bundled as scripts/build-sdk.ts bundles the SDK. */
-async function bundleExample(): Promise<Uint8Array> {
-  const result = await build({
-    entryPoints: [example],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    target: 'es2022',
-    platform: 'browser',
-    logLevel: 'warning',
-  });
-  return result.outputFiles[0]!.contents;
-}
 
 /**
  * Issue 43 item 4: Uppy from npm (Dashboard + Tus) uploads to Coffer through the Dashboard, and
@@ -34,31 +18,17 @@ async function bundleExample(): Promise<Uint8Array> {
 describe('Uppy (Dashboard + Tus) in headless Chromium, the README example', {
   skip: skipWithoutChromium,
 }, () => {
+  let stage: Awaited<ReturnType<typeof startUppyStage>>;
   let server: TestServer;
-  let site: Awaited<ReturnType<typeof startStaticSite>>;
+  let site: Awaited<ReturnType<typeof startUppyStage>>['site'];
   let browser: Browser;
   before(async () => {
-    server = await startTestServer();
-    // The app's page, and the example bundled with Uppy as the app would serve it.
-    site = await startStaticSite({
-      '/': { type: 'text/html', body: '<!doctype html><title>app</title><div id="uppy"></div>' },
-      '/coffer-uppy.js': { type: 'text/javascript', body: await bundleExample() },
-    });
-    browser = await launchChromium();
+    stage = await startUppyStage(example);
+    ({ server, site, browser } = stage);
   });
-  after(async () => {
-    await browser?.close();
-    await site?.close();
-    await server?.stop();
-  });
+  after(() => stage?.close());
 
-  it('the README shows the example as it is', async () => {
-    const readme = await readFile(path.join(root, 'README.md'), 'utf8');
-    assert.ok(
-      readme.includes(await readFile(example, 'utf8')),
-      'README.md holds examples/uppy/coffer-uppy.js',
-    );
-  });
+  it('the README shows the example as it is', () => assertReadmeHolds(example));
 
   // A bound, not a measure: an upload that never completes fails the test instead of hanging it.
   it('a file added to the Dashboard and uploaded is verified by its last byte, and reads back', {
@@ -81,12 +51,7 @@ describe('Uppy (Dashboard + Tus) in headless Chromium, the README example', {
         },
         { baseUrl: server.baseUrl, appId: app.credentials.appId, token },
       );
-      await page.setInputFiles('.uppy-Dashboard-input[type="file"]:not([webkitdirectory])', {
-        name: 'photo.bin',
-        mimeType: 'application/octet-stream',
-        buffer: content,
-      });
-      await page.click('.uppy-StatusBar-actionBtn--upload');
+      await addAndUpload(page, { name: 'photo.bin', content: content });
       const outcome = await page.evaluate(async () => {
         type Done = { successful: { meta: Record<string, unknown> }[]; failed: { error: string }[] };
         const result = (await (window as unknown as { done: Promise<Done> }).done) as Done;

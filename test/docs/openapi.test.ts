@@ -94,6 +94,7 @@ it('GET /docs/json serves an OpenAPI document with every endpoint of both planes
     'POST /api/v1/file/{fileId}/move',
     'POST /api/v1/file/{fileId}/multipart',
     'POST /api/v1/file/{fileId}/multipart/complete',
+    'POST /api/v1/file/{fileId}/multipart/sign',
     'POST /api/v1/file/{fileId}/quarantine/release',
     'POST /api/v1/file/{fileId}/verify',
     'POST /api/v1/file/{fileId}/versions',

@@ -1332,6 +1332,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/file/{fileId}/multipart/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign one of Uppy's S3 requests on the file's parallel upload
+         * @description Uppy's `@uppy/aws-s3` (v6) `signRequest` on an S3 store (issue 43): where to send one S3 request of the file's parallel upload, always on the file's own key (`key` is the file's id, whatever the client named). createMultipartUpload starts the upload as POST /api/v1/file/{fileId}/multipart does and answers a Coffer link that names its UploadId; uploadPart, listParts and abortMultipartUpload answer presigned S3 URLs for that upload only (an abort is done by Coffer at once); completeMultipartUpload answers a Coffer link to POST S3's <CompleteMultipartUpload> XML to: Coffer completes the upload and verifies the file as POST /api/v1/file/{fileId}/verify does, answering S3's <CompleteMultipartUploadResult> with Coffer-File-Verified: true, or S3's <Error> with Coffer's code and 4xx status. The file's creator and admins.
+         */
+        post: operations["signMultipartRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -2214,6 +2234,13 @@ export type components = {
         MultipartCompletion: {
             /** @description the quoted ETag of the upload: verify with it */
             etag: string;
+        };
+        /** MultipartSignedRequest */
+        MultipartSignedRequest: {
+            /** @description where the plugin sends the request: a presigned S3 URL, or a Coffer link (createMultipartUpload, completeMultipartUpload) */
+            url: string;
+            /** @description the object's key for the plugin: the file's id, whatever key it asked for */
+            key: string;
         };
         /** WebhookWithSecret */
         WebhookWithSecret: {
@@ -10578,6 +10605,158 @@ export interface operations {
                 };
             };
             /** @description Error: CONTENT_TYPE_NOT_ALLOWED, UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPLOAD_LOCKED */
+            423: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: STORAGE_FULL */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    signMultipartRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the S3 request's method, as the plugin names it */
+                    method: "POST" | "PUT" | "GET" | "DELETE";
+                    /** @description createMultipartUpload, uploadPart, listParts, abortMultipartUpload or completeMultipartUpload */
+                    operation: "createMultipartUpload" | "uploadPart" | "listParts" | "abortMultipartUpload" | "completeMultipartUpload";
+                    /** @description S3's UploadId: every operation but createMultipartUpload */
+                    uploadId?: string;
+                    /** @description uploadPart only */
+                    partNumber?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MultipartSignedRequest"];
+                };
+            };
+            /** @description Error: VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: APP_CREDENTIALS_REQUIRED, AUTH_REQUIRED, INVALID_APP_CREDENTIALS, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ACCESS_DENIED, ACCOUNT_DISABLED, HTTPS_REQUIRED, ORIGIN_NOT_ALLOWED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FILE_NOT_FOUND, UPLOAD_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: ALREADY_VERIFIED, UPLOAD_FINISHED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -17,6 +17,12 @@ export const admissionPathPrefix = '/blob/v1/admissions/';
 /** Gateway path of a resumable upload (tus 1.0); the signed query string is the credential. */
 export const resumablePathPrefix = '/blob/v1/uploads/';
 
+/** Gateway paths of Uppy's `@uppy/aws-s3` requests that go through Coffer (issue 43); signed query strings. */
+export const multipartPathPrefixes = {
+  'multipart-start': '/blob/v1/multipart-starts/',
+  'multipart-complete': '/blob/v1/multipart-completions/',
+} as const;
+
 export type IssuedLink = { url: string; expiresAt: number };
 
 /** The project's choice of how download links are served (docs/security.md, "Revoking links"). */
@@ -214,6 +220,19 @@ export class LinkIssuer {
    */
   issueAdmission(fileId: string, versionId: string, expiresAt: number): Promise<string> {
     return this.#gatewayUrl('admit', fileId, expiresAt, 0, admissionPathPrefix, versionId);
+  }
+
+  /**
+   * A link Uppy's `@uppy/aws-s3` POSTs to instead of S3 (issue 43), signed with the file's links
+   * generation, so revoking the file's links stops the upload as it stops a tus one.
+   */
+  issueMultipart(
+    operation: keyof typeof multipartPathPrefixes,
+    file: { id: string; linksGeneration: number },
+    expiresAt: number,
+  ): Promise<string> {
+    const prefix = multipartPathPrefixes[operation];
+    return this.#gatewayUrl(operation, file.id, expiresAt, file.linksGeneration, prefix);
   }
 
   /** Checks a gateway link; throws INVALID_SIGNATURE or LINK_EXPIRED. */

@@ -21,7 +21,13 @@ export type LinkOperation =
   | 'upload-version'
   | 'archive'
   /** An admission hook's read of pending bytes (issue 42): the file id, the version id, the expiry. */
-  | 'admit';
+  | 'admit'
+  /**
+   * Uppy's `@uppy/aws-s3` (issue 43): the answer to its CreateMultipartUpload (the upload Coffer
+   * started), and its CompleteMultipartUpload, which Coffer completes and verifies.
+   */
+  | 'multipart-start'
+  | 'multipart-complete';
 
 export type HmacKey = { id: string; secret: Buffer };
 

@@ -14,17 +14,27 @@ import { beginPartialUpload } from './begin-partial-upload.ts';
 import { type CommitOptions, commitResumable } from './commit-resumable.ts';
 import { assertPartsMatch, type ClaimedPart } from './direct-multipart-parts.ts';
 import type { LeaseHolders } from './lease-holders.ts';
-import type { DirectParts, PartialBlobStore, PresignedPart, StoredPart } from './partial-blob-store.ts';
+import type {
+  DirectParts,
+  DirectRequest,
+  PartialBlobStore,
+  PresignedPart,
+  StoredPart,
+} from './partial-blob-store.ts';
 import { type ResumableUpload, toPartialBlob } from './resumable-upload.ts';
 import type { ResumableUploads } from './resumable-uploads.ts';
 import { UploadLeases } from './upload-lease.ts';
 
 /** A partial store whose parts clients can send to directly (S3). */
 export type DirectPartialStore = PartialBlobStore &
-  Required<Pick<PartialBlobStore, 'presignParts' | 'listParts'>>;
+  Required<Pick<PartialBlobStore, 'presignParts' | 'listParts' | 'presignRequest'>>;
 
 export function takesDirectParts(partials: PartialBlobStore | undefined): partials is DirectPartialStore {
-  return partials?.presignParts !== undefined && partials.listParts !== undefined;
+  return (
+    partials?.presignParts !== undefined &&
+    partials.listParts !== undefined &&
+    partials.presignRequest !== undefined
+  );
 }
 
 export type DirectMultipartOptions = CommitOptions & {
@@ -86,10 +96,45 @@ export class DirectMultipart {
       return this.start(principal, fileId);
     }
     const upload = found ? await this.#prolong(found, file) : await this.#begin(file, length);
-    const secondsLeft = Math.ceil((upload.expiresAt.getTime() - this.#o.clock.now().getTime()) / 1000);
-    const expiresInSeconds = Math.max(1, Math.min(maxUrlSeconds, secondsLeft));
+    const expiresInSeconds = this.#urlSeconds(upload);
     const parts = await this.#o.partials.presignParts(toPartialBlob(upload), { expiresInSeconds });
     return { ...parts, expiresAt: upload.expiresAt };
+  }
+
+  /**
+   * One raw S3 request on the file's live upload, presigned until the upload expires (Uppy's
+   * `@uppy/aws-s3` sends it itself): only on the upload the client names by `uploadId`
+   * (UPLOAD_NOT_FOUND for any other), and a part only of the upload's layout.
+   */
+  async presign(
+    principal: Principal,
+    fileId: string,
+    request: DirectRequest & { uploadId: string },
+  ): Promise<string> {
+    const upload = await this.#getLive(principal, fileId);
+    if (upload.state === 'committed') throw uploadFinished();
+    const expiresInSeconds = this.#urlSeconds(upload);
+    const presigned = await this.#o.partials.presignRequest(toPartialBlob(upload), request, {
+      expiresInSeconds,
+    });
+    if (presigned.uploadId !== request.uploadId) throw uploadNotFound();
+    if (request.operation === 'UploadPart' && request.partNumber > presigned.partCount)
+      throw validationFailed(
+        `partNumber ${request.partNumber} is past the upload's last part (${presigned.partCount})`,
+      );
+    return presigned.url;
+  }
+
+  /**
+   * The store's id of the file's live upload, or undefined: no access check, for a caller that
+   * holds a signed link for the file. The store tells it as it presigns (no request to S3).
+   */
+  async findUploadId(fileId: string): Promise<string | undefined> {
+    const upload = await this.#o.uploads.findById(toUploadId(fileId));
+    if (!upload || upload.state === 'committed' || upload.expiresAt <= this.#o.clock.now()) return undefined;
+    const blob = toPartialBlob(upload);
+    const listing = { operation: 'ListParts' } as const;
+    return (await this.#o.partials.presignRequest(blob, listing, { expiresInSeconds: 1 })).uploadId;
   }
 
   /** The parts the store holds so far. */
@@ -137,6 +182,12 @@ export class DirectMultipart {
       if (upload.state === 'committed') throw uploadFinished();
       await this.#o.resumableUploads.discard(upload);
     });
+  }
+
+  /** Until the upload expires, within SigV4's week. */
+  #urlSeconds(upload: ResumableUpload): number {
+    const secondsLeft = Math.ceil((upload.expiresAt.getTime() - this.#o.clock.now().getTime()) / 1000);
+    return Math.max(1, Math.min(maxUrlSeconds, secondsLeft));
   }
 
   /** The declared length a parallel upload of this record fills. */

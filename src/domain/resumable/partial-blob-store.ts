@@ -46,6 +46,18 @@ export type StoredPart = { partNumber: number; sizeBytes: number; etag: string }
 /** Where a client PUTs one part's bytes straight into the store (a presigned URL). */
 export type PresignedPart = { partNumber: number; url: string };
 
+/**
+ * One raw request on an upload a client sends to the store itself (Uppy's `@uppy/aws-s3`
+ * signs each S3 request it makes): a part's PUT, the parts' listing, the upload's abort.
+ */
+export type DirectRequest =
+  | { operation: 'UploadPart'; partNumber: number }
+  | { operation: 'ListParts' }
+  | { operation: 'AbortMultipartUpload' };
+
+/** A presigned DirectRequest, with the upload it names and how many parts its layout has. */
+export type PresignedRequest = { url: string; uploadId: string; partCount: number };
+
 /** An upload's parts, as a store that takes them straight from clients names them. */
 export type DirectParts<Part> = {
   /** The store's own name for the upload (S3's UploadId), as every part's URL carries it. */
@@ -95,6 +107,15 @@ export interface PartialBlobStore {
     blob: PartialBlob,
     options: { expiresInSeconds: number },
   ): Promise<DirectParts<PresignedPart>>;
+  /**
+   * One request on the upload, presigned for `expiresInSeconds` (a part's URL bound to that
+   * part and its exact length, as presignParts makes it).
+   */
+  presignRequest?(
+    blob: PartialBlob,
+    request: DirectRequest,
+    options: { expiresInSeconds: number },
+  ): Promise<PresignedRequest>;
   /** The parts the store holds, by number; undefined once the upload is gone (completed or aborted). */
   listParts?(blob: PartialBlob): Promise<DirectParts<StoredPart> | undefined>;
 }

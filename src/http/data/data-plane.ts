@@ -7,6 +7,7 @@ import { getRendition } from './get-rendition.ts';
 import { putBlob } from './put-blob.ts';
 import { resumableRoutes } from './resumable/resumable-routes.ts';
 import { sendTusDiscovery, tusRequestHeaders, tusResponseHeaders } from './resumable/tus-protocol.ts';
+import { s3MultipartLinks } from './s3-multipart-links.ts';
 
 const exposedHeaders = `ETag, Content-Length, Content-Range, Content-Disposition, Accept-Ranges, Last-Modified, ${tusResponseHeaders}`;
 
@@ -44,4 +45,5 @@ export async function dataPlane(app: TypedApp, services: Services): Promise<void
   getRendition(app, services);
   getArchive(app, services);
   getPendingBytes(app, services);
+  s3MultipartLinks(app, services);
 }

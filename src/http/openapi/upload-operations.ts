@@ -127,6 +127,14 @@ const multipartOperations: Record<string, Operation> = {
       description: 'Aborted: the parts, and the file record if it never took an upload, are gone',
     },
   },
+  'POST /api/v1/file/:fileId/multipart/sign': {
+    operationId: 'signMultipartRequest',
+    description:
+      "Uppy's `@uppy/aws-s3` (v6) `signRequest` on an S3 store (issue 43): where to send one S3 request of the file's parallel upload, always on the file's own key (`key` is the file's id, whatever the client named). createMultipartUpload starts the upload as POST /api/v1/file/{fileId}/multipart does and answers a Coffer link that names its UploadId; uploadPart, listParts and abortMultipartUpload answer presigned S3 URLs for that upload only (an abort is done by Coffer at once); completeMultipartUpload answers a Coffer link to POST S3's <CompleteMultipartUpload> XML to: Coffer completes the upload and verifies the file as POST /api/v1/file/{fileId}/verify does, answering S3's <CompleteMultipartUploadResult> with Coffer-File-Verified: true, or S3's <Error> with Coffer's code and 4xx status. The file's creator and admins.",
+    access: 'user',
+    errors: [...multipartErrors, 'ALREADY_VERIFIED', 'STORAGE_FULL'],
+    success: { status: 200, component: 'MultipartSignedRequest' },
+  },
 };
 
 /** Resumable (tus) and parallel (S3 multipart) uploads: issue 20. */

@@ -2,6 +2,7 @@ import type { RouteRegistrar } from '../../route-context.ts';
 import { abortMultipartUpload } from './abort-multipart-upload.ts';
 import { completeMultipartUpload } from './complete-multipart-upload.ts';
 import { listMultipartParts } from './list-multipart-parts.ts';
+import { signMultipartRequest } from './sign-multipart-request.ts';
 import { startMultipartUpload } from './start-multipart-upload.ts';
 
 /** Parallel uploads of parts straight to S3 (issue 20), in the order they are registered (and documented). */
@@ -10,4 +11,5 @@ export const multipartRoutes: RouteRegistrar[] = [
   listMultipartParts,
   completeMultipartUpload,
   abortMultipartUpload,
+  signMultipartRequest,
 ];
