@@ -47,13 +47,17 @@ async function startSeeded(context: BenchContext, name: string, files: number): 
 
 /**
  * SQLite: waits (up to 10 minutes) until the server's checkpoint thread has copied the seed's
- * WAL (over a gigabyte at a million files) back and started it over. Its RESTART holds the
- * write lock while it copies: a first run measured during it answered no upload request.
+ * WAL (over a gigabyte at a million files) back and emptied it (its TRUNCATE: the file goes
+ * back to nothing without a write of the server). It holds the write lock while it finishes:
+ * a first run measured during it answered no upload request. Says what it waits for every
+ * 30 s, and if the deadline passes.
  */
 async function untilCheckpointed(workload: Workload): Promise<void> {
   if (workload.server.databaseUrl) return;
   const wal = path.join(workload.server.dataDir, 'coffer.db-wal');
-  const deadline = Date.now() + 600_000;
+  const started = Date.now();
+  const deadline = started + 600_000;
+  let toldAt = started;
   const walBytes = () => {
     try {
       return statSync(wal).size;
@@ -61,8 +65,18 @@ async function untilCheckpointed(workload: Workload): Promise<void> {
       return 0;
     }
   };
-  // The journal_size_limit the server sets: a WAL that started over is cut back to it.
-  while (walBytes() > 64 * 1024 * 1024 && Date.now() < deadline) await setTimeout(500);
+  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+  // The journal_size_limit the server sets: a WAL that started over is at most that.
+  while (walBytes() > 64 * 1024 * 1024 && Date.now() < deadline) {
+    await setTimeout(500);
+    if (Date.now() - toldAt < 30_000) continue;
+    toldAt = Date.now();
+    console.log(
+      `  still waiting (${((toldAt - started) / 1000).toFixed(0)} s) for the server's checkpoint thread to empty ${wal} (${mib(walBytes())}; done at 64 MiB or less)`,
+    );
+  }
+  if (walBytes() > 64 * 1024 * 1024)
+    console.log(`  gave up waiting: ${wal} still holds ${mib(walBytes())}; figures may include a checkpoint`);
 }
 
 /** Upload requests, each for a path of its own (else 409 FILE_EXISTS), in folders of 1,000. */

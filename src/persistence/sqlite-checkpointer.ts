@@ -21,11 +21,14 @@ export function startSqliteCheckpointer(
   const workerData: CheckpointWorkerData = {
     file,
     intervalMs: 100,
-    // 16,384 pages of 4 KiB: 64 MiB of WAL. A RESTART keeps writers waiting while it runs, so
+    // 16,384 pages of 4 KiB: 64 MiB of WAL. A TRUNCATE keeps writers waiting while it runs, so
     // it is a rare backstop: at 16 MiB (a first try) it ran on every tick under a steady load
     // of upload requests, and their p50 went from 8 to over 100 ms.
-    restartAbovePages: 16_384,
-    busyTimeoutMs: options.busyTimeoutMs,
+    truncateAbovePages: 16_384,
+    // Short beside a write's own wait (busyTimeoutMs, 5 s by default): the longest a TRUNCATE
+    // holds the write lock waiting for readers, so a write that meets it still commits.
+    truncateWaitMs: Math.min(50, options.busyTimeoutMs),
+    maxBackoffMs: 5000,
   };
   const worker = new Worker(new URL('./sqlite-checkpoint-worker.ts', import.meta.url), { workerData });
   // A checkpointer never keeps the process alive: an unclosed database still exits.
