@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { BenchContext } from '../bench-context.ts';
 import { parseBenchOptions } from '../bench-options.ts';
 import { scenarios } from '../scenarios.ts';
+import { capabilityGroups } from './capability-frames.ts';
 import { formatSummary, type ProfileWindow, summarizeProfile } from './top-frames.ts';
 
 const { values, positionals } = parseArgs({
@@ -63,5 +64,7 @@ for (const id of ids) {
   if (!busiest) throw new Error(`no profile written in ${dir}`);
   const file = path.join(dir, busiest.name);
   console.log(`profile: ${path.relative(process.cwd(), file)}`);
-  console.log(formatSummary(summarizeProfile(JSON.parse(await readFile(file, 'utf8')), 25, window)));
+  // Issue 44 item 6: what each capability's code costs the request, when it costs anything.
+  const profile = JSON.parse(await readFile(file, 'utf8'));
+  console.log(formatSummary(summarizeProfile(profile, 25, window, capabilityGroups)));
 }
