@@ -5,7 +5,8 @@
  * capability's code anywhere on the stack. That share bounds what removing the capability could
  * save the request; 0 ms means the request never entered its code.
  *   node bench/profile/capability-frames.ts <file.cpuprofile>
- * (profile-server.ts prints the same groups after its summary.)
+ * counts the whole profile, start-up and seeding included; profile-server.ts prints the same
+ * groups for the load's window only, after its summary.
  */
 import { readFileSync } from 'node:fs';
 import { type FrameGroup, formatSummary, summarizeProfile } from './top-frames.ts';
