@@ -6,6 +6,7 @@
 
 import type { Scenario } from './scenario.ts';
 import { archiveDownload } from './scenarios/archive-scenarios.ts';
+import { capabilitiesHotPath } from './scenarios/capabilities-scenario.ts';
 import {
   getFile,
   getUser,
@@ -92,4 +93,5 @@ export const scenarios: readonly Scenario[] = [
   sharedWithMeCold,
   folderMove,
   folderSharesHotPath,
+  capabilitiesHotPath,
 ];

@@ -5,9 +5,10 @@
  * profile), and the top frames of the busiest worker during the load are printed (not the
  * primary's, which only hands connections over, nor the start-up's). The .cpuprofile files
  * stay in bench/results/profiles/ (gitignored) for Chrome DevTools or speedscope.
- *   node bench/profile/profile-server.ts [scenario ids…] [--duration S] [--stack pg-s3] [--smoke]
+ *   node bench/profile/profile-server.ts [scenario ids…] [--duration S] [--stack pg-s3] [--smoke] [--baseline]
  *   (default: get-file request-upload, 15 s, the embedded stack; --smoke: the smoke run's world,
- *   e.g. 10,000 records rather than 1,000,000, for a cost that does not grow with the project)
+ *   e.g. 10,000 records rather than 1,000,000, for a cost that does not grow with the project;
+ *   --baseline: the scenario's first baseline side rather than its own, when that is a Coffer)
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,11 +16,17 @@ import { parseArgs } from 'node:util';
 import { BenchContext } from '../bench-context.ts';
 import { parseBenchOptions } from '../bench-options.ts';
 import { scenarios } from '../scenarios.ts';
+import { capabilityGroups } from './capability-frames.ts';
 import { formatSummary, type ProfileWindow, summarizeProfile } from './top-frames.ts';
 
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
-  options: { duration: { type: 'string' }, stack: { type: 'string' }, smoke: { type: 'boolean' } },
+  options: {
+    duration: { type: 'string' },
+    stack: { type: 'string' },
+    smoke: { type: 'boolean' },
+    baseline: { type: 'boolean' },
+  },
   allowPositionals: true,
 });
 const ids = positionals.length > 0 ? positionals : ['get-file', 'request-upload'];
@@ -43,11 +50,15 @@ for (const id of ids) {
       continue;
     }
     const from = process.hrtime.bigint();
-    const measured = await prepared.scenario.run();
+    // --baseline: the first baseline's side instead (a Coffer one, e.g. the ACL side of the
+    // folder-shares row), to set its profile beside the scenario's.
+    const side = values.baseline ? prepared.baselines[0] : prepared.scenario;
+    if (!side) throw new Error(`${id} has no baseline`);
+    const measured = await side.run();
     window = { fromUs: Number(from / 1000n), toUs: Number(process.hrtime.bigint() / 1000n) };
     workerPids = context.coffers.map((server) => server.workerPid);
     console.log(
-      `\n▶ ${id}: ${measured.requestsPerSecond.toFixed(0)} req/s under the profiler (it costs some)`,
+      `\n▶ ${id} (${side.label}): ${measured.requestsPerSecond.toFixed(0)} req/s under the profiler (it costs some)`,
     );
   } finally {
     await context.close(); // SIGTERM: the server drains and exits, and node writes the profile
@@ -63,5 +74,7 @@ for (const id of ids) {
   if (!busiest) throw new Error(`no profile written in ${dir}`);
   const file = path.join(dir, busiest.name);
   console.log(`profile: ${path.relative(process.cwd(), file)}`);
-  console.log(formatSummary(summarizeProfile(JSON.parse(await readFile(file, 'utf8')), 25, window)));
+  // Issue 44 item 6: what each capability's code costs the request, when it costs anything.
+  const profile = JSON.parse(await readFile(file, 'utf8'));
+  console.log(formatSummary(summarizeProfile(profile, 25, window, capabilityGroups)));
 }

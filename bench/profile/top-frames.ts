@@ -26,19 +26,30 @@ export type ProfileSummary = {
   selfAreas: TimeShare[];
   /** Samples with the area anywhere on the stack: what a layer costs, callees included. */
   stackAreas: TimeShare[];
+  /** Samples with a frame of each given group anywhere on their stack (`groups` of summarizeProfile). */
+  stackGroups: TimeShare[];
 };
+
+/** Frames named by their script (repository-relative, e.g. `src/domain/trash/x.ts`) and 1-based line. */
+export type FrameGroup = { name: string; has: (file: string, line: number) => boolean };
 
 const root = path.resolve(import.meta.dirname, '../..');
 const meta = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
 
 /** Only the samples within `window` when given (e.g. the load, without the server's start-up). */
-export function summarizeProfile(profile: CpuProfile, top = 25, window?: ProfileWindow): ProfileSummary {
+export function summarizeProfile(
+  profile: CpuProfile,
+  top = 25,
+  window?: ProfileWindow,
+  groups: readonly FrameGroup[] = [],
+): ProfileSummary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const self = new Map<string, number>();
   const selfAreas = new Map<string, number>();
   const stackAreas = new Map<string, number>();
+  const stackGroups = new Map<string, number>(groups.map((group) => [group.name, 0]));
   let busyMs = 0;
   let idleMs = 0;
   let atUs = profile.startTime;
@@ -58,9 +69,16 @@ export function summarizeProfile(profile: CpuProfile, top = 25, window?: Profile
     const own = toArea(node) || '(native)';
     selfAreas.set(own, (selfAreas.get(own) ?? 0) + ms);
     const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at))
-      seen.add(toArea(byId.get(at)!));
+    const seenGroups = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+      const frame = byId.get(at)!;
+      seen.add(toArea(frame));
+      const file = toScript(frame);
+      for (const group of groups)
+        if (file !== undefined && group.has(file, frame.callFrame.lineNumber + 1)) seenGroups.add(group.name);
+    }
     for (const area of seen) stackAreas.set(area, (stackAreas.get(area) ?? 0) + ms);
+    for (const group of seenGroups) stackGroups.set(group, (stackGroups.get(group) ?? 0) + ms);
   });
   const rank = (entries: Map<string, number>) =>
     [...entries]
@@ -75,23 +93,30 @@ export function summarizeProfile(profile: CpuProfile, top = 25, window?: Profile
     stackAreas: rank(stackAreas).filter(
       (a) => !['', 'node internals', 'npm fastify', 'npm avvio'].includes(a.name),
     ),
+    stackGroups: rank(stackGroups),
   };
 }
 
 /** script:line, relative to the repository, or the meta name. */
 function toLocation(node: ProfileNode): string {
-  const { url, lineNumber } = node.callFrame;
-  if (!url) return meta.has(node.callFrame.functionName) ? '' : '(native)';
-  const file = url.startsWith('file://') ? path.relative(root, new URL(url).pathname) : url;
-  return `${file}:${lineNumber + 1}`;
+  const file = toScript(node);
+  if (file === undefined) return meta.has(node.callFrame.functionName) ? '' : '(native)';
+  return `${file}:${node.callFrame.lineNumber + 1}`;
+}
+
+/** The frame's script, relative to the repository when it is a file (else its URL); undefined: none. */
+function toScript(node: ProfileNode): string | undefined {
+  const { url } = node.callFrame;
+  if (!url) return undefined;
+  return url.startsWith('file://') ? path.relative(root, new URL(url).pathname) : url;
 }
 
 /** src/<folder>, an npm package, node internals, or a meta frame; '' for frames that name no area. */
 function toArea(node: ProfileNode): string {
-  const { url, functionName } = node.callFrame;
-  if (!url) return meta.has(functionName) && functionName !== '(root)' ? functionName : '';
-  if (url.startsWith('node:')) return 'node internals';
-  const file = url.startsWith('file://') ? path.relative(root, new URL(url).pathname) : url;
+  const { functionName } = node.callFrame;
+  const file = toScript(node);
+  if (file === undefined) return meta.has(functionName) && functionName !== '(root)' ? functionName : '';
+  if (file.startsWith('node:')) return 'node internals';
   const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
   if (inPackage) return `npm ${inPackage[1]}`;
   const inSrc = /^src\/((?:[^/]+\/)?[^/]+)\//.exec(file);
@@ -110,6 +135,12 @@ export function formatSummary(summary: ProfileSummary, areaCount = 20): string {
     ...summary.selfAreas.slice(0, areaCount).map(line),
     'areas on the stack (inclusive, callees included; a sample counts once per area):',
     ...summary.stackAreas.slice(0, areaCount).map(line),
+    ...(summary.stackGroups.length > 0
+      ? [
+          'groups on the stack (inclusive; 0 ms: no sample had a frame of it):',
+          ...summary.stackGroups.map(line),
+        ]
+      : []),
   ].join('\n');
 }
 
