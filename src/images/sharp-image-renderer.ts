@@ -32,7 +32,7 @@ export class SharpImageRenderer implements ImageRenderer {
   }
 
   async render(source: ImageSource, spec: RenditionSpec, options: RenderOptions): Promise<RenderedImage> {
-    const header = await readWholeHeader(source, options.limits);
+    const header = options.header ?? (await readWholeHeader(source, options.limits));
     const format = toWrittenFormat(spec.format, header.format);
     const isAnimated = isAnimatedRender(header, spec);
     // The encoder holds the whole rendition too (AVIF ~22 bytes a pixel): a source that decodes
