@@ -87,8 +87,9 @@ function openSource(
   animation?: Pick<ImageHeader, 'width' | 'height' | 'pages'>,
 ): Sharp {
   return sharp(source, {
-    // A second guard after readWholeHeader, in case libvips reads a header differently twice;
-    // an animation's strip counts every frame: exactly those its budget was checked for.
+    // A second guard after the header check (readHeader or readWholeHeader), in case libvips
+    // reads a header differently twice; an animation's strip counts every frame: exactly those
+    // its budget was checked for.
     limitInputPixels: animation
       ? animation.width * animation.height * animation.pages
       : options.limits.maxPixels,

@@ -22,7 +22,8 @@ export class KyselyRenditionRepository implements RenditionRepository {
     this.#db
       .insertInto('renditions')
       .values(values)
-      .onConflict((oc) => oc.columns(['file_id', 'source_version', 'spec']).doNothing()),
+      .onConflict((oc) => oc.columns(['file_id', 'source_version', 'spec']).doNothing())
+      .returningAll(),
   );
 
   constructor(db: Kysely<DatabaseSchema>) {
@@ -56,8 +57,9 @@ export class KyselyRenditionRepository implements RenditionRepository {
   }
 
   async insert(rendition: Rendition): Promise<Rendition | undefined> {
+    let inserted: RenditionRow | undefined;
     try {
-      await this.#insert(this.#db, {
+      [inserted] = await this.#insert(this.#db, {
         file_id: rendition.fileId,
         source_version: rendition.sourceVersion,
         spec: rendition.spec,
@@ -75,7 +77,10 @@ export class KyselyRenditionRepository implements RenditionRepository {
       if (isForeignKeyViolation(error)) return undefined;
       throw error;
     }
-    return this.find(rendition.fileId, rendition.sourceVersion, rendition.spec);
+    // Nothing returned: another render of the same rendition was recorded first, and is the one.
+    return inserted
+      ? toRendition(inserted)
+      : this.find(rendition.fileId, rendition.sourceVersion, rendition.spec);
   }
 
   async findRefusal(fileId: string, sourceVersion: string): Promise<RenditionRefusal | undefined> {
