@@ -39,6 +39,20 @@ const pixelAt = async (bytes: Buffer, left: number, top: number) => [
 ];
 
 describe('render', () => {
+  it('takes the header readHeader() read of the same source rather than reading it again, and renders the same bytes', async () => {
+    const source = await jpegImage({ width: 300, height: 200 });
+    const header = await renderer.readHeader(source, limits);
+    assert.ok(header);
+    const widthOnly = spec({ width: 100, height: null, resize: 'fill' });
+    const given = await renderer.render(source, widthOnly, { ...options, header });
+    const read = await renderer.render(source, widthOnly, options);
+    assert.deepEqual(given.bytes, read.bytes);
+    // The box comes from the header given: a header of another shape gives another box.
+    const tall = await renderer.render(source, widthOnly, { ...options, header: { ...header, height: 400 } });
+    assert.deepEqual([tall.width, tall.height], [100, 133]);
+    assert.deepEqual([read.width, read.height], [100, 67]);
+  });
+
   it('turns an EXIF-rotated JPEG upright and keeps none of its metadata (GPS included)', async () => {
     const source = await jpegWithExif({ width: 300, height: 200, orientation: 6, gps: true });
     const sourceMetadata = await sharp(source).metadata();

@@ -32,7 +32,7 @@ export class SharpImageRenderer implements ImageRenderer {
   }
 
   async render(source: ImageSource, spec: RenditionSpec, options: RenderOptions): Promise<RenderedImage> {
-    const header = await readWholeHeader(source, options.limits);
+    const header = options.header ?? (await readWholeHeader(source, options.limits));
     const format = toWrittenFormat(spec.format, header.format);
     const isAnimated = isAnimatedRender(header, spec);
     // The encoder holds the whole rendition too (AVIF ~22 bytes a pixel): a source that decodes
@@ -87,8 +87,9 @@ function openSource(
   animation?: Pick<ImageHeader, 'width' | 'height' | 'pages'>,
 ): Sharp {
   return sharp(source, {
-    // A second guard after readWholeHeader, in case libvips reads a header differently twice;
-    // an animation's strip counts every frame: exactly those its budget was checked for.
+    // A second guard after the header check (readHeader or readWholeHeader), in case libvips
+    // reads a header differently twice; an animation's strip counts every frame: exactly those
+    // its budget was checked for.
     limitInputPixels: animation
       ? animation.width * animation.height * animation.pages
       : options.limits.maxPixels,

@@ -55,6 +55,11 @@ export type RenderOptions = {
    * orientation it carries is not applied again.
    */
   upright?: boolean;
+  /**
+   * The header of this very source, read by readHeader() under these same limits: render()
+   * then does not read it a second time (a libvips open and header parse per render).
+   */
+  header?: ImageHeader;
 };
 
 /**

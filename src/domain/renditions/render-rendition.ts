@@ -71,12 +71,18 @@ export async function renderRendition(
   const limits = { maxPixels: o.limits.maxPixels, maxMemoryBytes: o.limits.maxMemoryBytes };
   const head = await readImageHead(o.blobs, source);
   const headerOf = (bytes: ImageSource) => refuseForGood(o, file, () => o.renderer.readHeader(bytes, limits));
-  const header = await headerOf(head);
+  const headHeader = await headerOf(head);
   const whole = await readWholeImage(o.blobs, source, head);
-  // A header past the first bytes (rare: large metadata first) is read from the whole source.
-  if (!header) await headerOf(whole);
+  // The header of the whole source when it was read from it (the disk store's file, bytes already
+  // whole): render() takes it rather than reading it again. A header past the first bytes (rare:
+  // large metadata first) is read from the whole source; one read from a prefix, render() reads again.
+  const header = head === whole ? headHeader : headHeader ? undefined : await headerOf(whole);
   const startedAt = performance.now();
-  const image = await o.renderer.render(whole, spec.parsed, { limits, timeoutSeconds: o.timeoutSeconds });
+  const image = await o.renderer.render(whole, spec.parsed, {
+    limits,
+    timeoutSeconds: o.timeoutSeconds,
+    header,
+  });
   return { image, startedAt };
 }
 
@@ -185,6 +191,9 @@ async function refuseForGood<T>(
   }
 }
 
+/** A recorded rendition, with its bytes when this call rendered and recorded them (served as they are). */
+export type StoredRendition = { rendition: Rendition; bytes?: Buffer };
+
 /**
  * Records a render, out of its slot (the disk's wait is no core's work): the bytes are stored
  * before the row that makes them servable.
@@ -194,13 +203,15 @@ export async function storeRendition(
   file: DownloadableFile,
   spec: { canonical: string },
   rendered: Rendition | RenderedRendition,
-): Promise<Rendition> {
-  if (!('image' in rendered)) return rendered;
+): Promise<StoredRendition> {
+  if (!('image' in rendered)) return { rendition: rendered };
   const { image, startedAt } = rendered;
   const blobKey = toRenditionBlobKey(file, spec.canonical);
   const stored = await o.blobs.put(blobKey, Readable.from([image.bytes]), {
     contentType: image.contentType,
     maxBytes: image.bytes.length,
+    // A few KiB already in memory: hashed here rather than posted to the hash thread and back.
+    sha256: () => createHash('sha256').update(image.bytes).digest(),
   });
   o.onRendered?.((performance.now() - startedAt) / 1000, image.bytes.length);
   const recorded = await o.renditions.insert({
@@ -219,5 +230,7 @@ export async function storeRendition(
   // The file went meanwhile, or another node recorded its render first: ours is not needed.
   if (recorded?.blobVersion !== stored.version) await o.blobs.delete(blobKey, stored.version).catch(() => {});
   if (!recorded) throw fileNotFound();
-  return recorded;
+  return recorded.blobVersion === stored.version
+    ? { rendition: recorded, bytes: image.bytes }
+    : { rendition: recorded };
 }

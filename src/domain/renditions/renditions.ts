@@ -138,7 +138,9 @@ export class Renditions {
   }
 
   /** Data plane: the rendition a link names, rendered now if it is not yet. */
-  async getServable(link: RenditionLink): Promise<{ file: DownloadableFile; rendition: Rendition }> {
+  async getServable(
+    link: RenditionLink,
+  ): Promise<{ file: DownloadableFile; rendition: Rendition; bytes?: Buffer }> {
     const parsed = parseCanonicalSpec(link.spec);
     if (!parsed) throw invalidSignature();
     // The signature is checked before anything is looked up: a forged link learns nothing.
@@ -171,13 +173,15 @@ export class Renditions {
     // A source refused before is answered from its record: no slot, no read of its bytes.
     await assertNotRefused(this.#o.renditions, downloadable, this.#o.limits, this.#o.timeoutSeconds);
     const spec = { canonical: link.spec, parsed };
-    const rendition = await this.#o.queue.run(
+    const { rendition, bytes } = await this.#o.queue.run(
       key,
       () => renderRendition(this.#o, downloadable, spec),
       (rendered) => storeRendition(this.#o, downloadable, spec, rendered),
     );
     this.#recorded.set(key, rendition);
-    return { file: downloadable, rendition };
+    // A render just made is served from its bytes in memory (every request that joined it too),
+    // not read back from the store it was written to.
+    return { file: downloadable, rendition, bytes };
   }
 
   /** Opens the rendered bytes (or an inclusive range of them). */

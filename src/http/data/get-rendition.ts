@@ -34,7 +34,7 @@ export const getRendition: RouteRegistrar = (app, services) => {
       const link = toRenditionLink(request.url, request.params);
       // No abort signal: a render a client gave up on still completes and is stored for the next
       // one (and an AbortController per request costs a DOMException on every close).
-      const { file, rendition } = await services.renditions.getServable(link);
+      const { file, rendition, bytes } = await services.renditions.getServable(link);
       const stem = toFileName(file.filePath).replace(/\.[^.]*$/, '');
       const name = `${stem}.${link.spec}.${extensions[rendition.contentType] ?? 'img'}`;
       const secondsLeft = Math.max(0, link.expiresAt - Math.floor(Date.now() / 1000));
@@ -45,7 +45,10 @@ export const getRendition: RouteRegistrar = (app, services) => {
         lastModified: rendition.createdAt,
         contentDisposition: toInlineDisposition(name),
         cacheControl: `private, max-age=${secondsLeft}, immutable`,
-        open: (range) => services.renditions.open(rendition, { range }),
+        open: async (range) =>
+          bytes
+            ? { body: bytes.subarray(range.start, range.end + 1) }
+            : services.renditions.open(rendition, { range }),
       });
     },
   });
