@@ -83,6 +83,12 @@ function slowestFiles(timings) {
   return `\nslowest test files of this pass:\n${lines.join('\n')}\n`;
 }
 
+// Every test file is a process of its own that strips the types of, and compiles, the same few
+// hundred modules; so is every Coffer or CLI process a test starts (and every worker thread).
+// Node's compile cache keeps both between processes (an entry is used only while its source is
+// unchanged): about 0.7 s of CPU less per process that starts a server (issue 44, item 7).
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'coffer-node-compile-cache');
+
 const args = process.argv.slice(2);
 const testFlags = args.filter((arg) => !arg.endsWith('.test.ts'));
 const chosenFiles = args.filter((arg) => arg.endsWith('.test.ts'));

@@ -1,5 +1,6 @@
 import './http/fastify-types.ts';
 import { randomUUID } from 'node:crypto';
+import type { SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -40,6 +41,11 @@ export type AppOptions = {
   tls?: { cert: Buffer; key: Buffer };
   /** A pino logger option; tests pass false. */
   logger?: boolean | { level: string };
+  /**
+   * Builds the response serializers (Fastify's default unless given): tests pass one that
+   * reuses those an earlier app of the same process compiled for the same schemas.
+   */
+  buildSerializer?: SerializerFactory;
 };
 
 /** Builds the Fastify application over the services. It never listens: main.ts and tests do. */
@@ -76,6 +82,9 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     // Strict input: no type coercion (a number is not a filePath), no silent defaults
     // beyond those the schemas declare.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    ...(options.buildSerializer && {
+      schemaController: { compilersFactory: { buildSerializer: options.buildSerializer } },
+    }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutSeconds * 1000;
   ignoreUnknownExpectations(app.server);

@@ -11,6 +11,7 @@ let serviceKeySerial = 0;
 
 import { buildServices, type Services } from '../../src/services.ts';
 import { ApiClient, type AppCredentials } from './api-client.ts';
+import { sharedSerializers } from './shared-serializers.ts';
 import { prepareTestStack } from './test-stack.ts';
 
 export type TestServer = {
@@ -43,7 +44,7 @@ export async function startTestServer(
   const stack = await prepareTestStack();
   const config: Config = loadConfig({ 'data-dir': dataDir, port: '0', ...stack.settings, ...settings }, env);
   const services = await buildServices(config, { clock: options.clock });
-  const app = await buildApp(services, { logger: false });
+  const app = await buildApp(services, { logger: false, buildSerializer: sharedSerializers });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   services.publicUrl.value = baseUrl;
   const makeProject = async (name: string, origins: string[] = []) => {
