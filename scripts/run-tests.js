@@ -165,6 +165,8 @@ const stackFiles = narrow(
     // The other fault tests stop a PostgreSQL cluster of their own: one pass is enough.
     'test/faults/s3-outage.test.ts',
     'test/faults/worker-crash.test.ts',
+    // What a test server's start reuses (serializers, a migrated database) on each stack.
+    'test/support/test-servers.test.ts',
   ].sort(),
 );
 
@@ -239,9 +241,15 @@ async function runPgS3Pass(output) {
   }
   try {
     console.log(`\n=== stack: pg-s3 (PostgreSQL + S3 on ${s3Name}): ${stackFiles.length} files ===\n`);
+    // Test servers' databases are clones of one the pass migrates once (CREATE DATABASE …
+    // TEMPLATE), not migrated each (test/support/migrated-databases.ts); no session stays on it.
+    const { migrateInto } = await import('../test/support/migrated-databases.ts');
+    const templateUrl = await postgres.createDatabase();
+    await migrateInto(templateUrl);
     const env = {
       ...process.env,
       COFFER_TEST_POSTGRES_URL: postgres.url,
+      COFFER_TEST_POSTGRES_TEMPLATE: new URL(templateUrl).pathname.slice(1),
       COFFER_TEST_STORAGE_URL: s3.storageUrl,
       AWS_ACCESS_KEY_ID: s3.accessKeyId,
       AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,

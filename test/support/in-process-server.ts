@@ -11,6 +11,7 @@ let serviceKeySerial = 0;
 
 import { buildServices, type Services } from '../../src/services.ts';
 import { ApiClient, type AppCredentials } from './api-client.ts';
+import { copyMigratedSqlite } from './migrated-databases.ts';
 import { sharedSerializers } from './shared-serializers.ts';
 import { prepareTestStack } from './test-stack.ts';
 
@@ -41,8 +42,12 @@ export async function startTestServer(
   options: { clock?: Clock } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'coffer-test-'));
-  const stack = await prepareTestStack();
+  const stack = await prepareTestStack({ migrated: true });
   const config: Config = loadConfig({ 'data-dir': dataDir, port: '0', ...stack.settings, ...settings }, env);
+  // The embedded database in our folder starts as a copy of a migrated one (the PostgreSQL
+  // stack's is cloned from a migrated template when the run made one): see migrated-databases.ts.
+  const sqliteFile = path.join(dataDir, 'coffer.db');
+  if (config.databaseUrl === `sqlite:${sqliteFile}`) await copyMigratedSqlite(sqliteFile);
   const services = await buildServices(config, { clock: options.clock });
   const app = await buildApp(services, { logger: false, buildSerializer: sharedSerializers });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -2,6 +2,11 @@ import { type SerializerFactory, SerializerSelector } from '@fastify/fast-json-s
 
 type Serializer = ReturnType<ReturnType<SerializerFactory>>;
 
+let compiledCount = 0;
+
+/** How many serializers this process has compiled (its tests check that a second server adds none). */
+export const compiledSerializers = () => compiledCount;
+
 const compilers = new Map<
   string,
   { compile: ReturnType<SerializerFactory>; built: Map<string, Serializer> }
@@ -25,6 +30,7 @@ export const sharedSerializers: SerializerFactory = (externalSchemas, options) =
     const schemaKey = JSON.stringify(route.schema);
     let serializer = built.get(schemaKey);
     if (!serializer) {
+      compiledCount++;
       serializer = compile(route);
       built.set(schemaKey, serializer);
     }
