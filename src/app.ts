@@ -1,5 +1,6 @@
 import './http/fastify-types.ts';
 import { randomUUID } from 'node:crypto';
+import type { ValidatorFactory } from '@fastify/ajv-compiler';
 import type { SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -42,10 +43,10 @@ export type AppOptions = {
   /** A pino logger option; tests pass false. */
   logger?: boolean | { level: string };
   /**
-   * Builds the response serializers (Fastify's default unless given): tests pass one that
-   * reuses those an earlier app of the same process compiled for the same schemas.
+   * Build the response serializers and request validators (Fastify's defaults unless given):
+   * tests pass factories that reuse those an earlier app of the same process compiled.
    */
-  buildSerializer?: SerializerFactory;
+  schemaCompilers?: { buildSerializer: SerializerFactory; buildValidator: ValidatorFactory };
 };
 
 /** Builds the Fastify application over the services. It never listens: main.ts and tests do. */
@@ -82,9 +83,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     // Strict input: no type coercion (a number is not a filePath), no silent defaults
     // beyond those the schemas declare.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-    ...(options.buildSerializer && {
-      schemaController: { compilersFactory: { buildSerializer: options.buildSerializer } },
-    }),
+    ...(options.schemaCompilers && { schemaController: { compilersFactory: options.schemaCompilers } }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutSeconds * 1000;
   ignoreUnknownExpectations(app.server);

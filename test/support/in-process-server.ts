@@ -12,7 +12,7 @@ let serviceKeySerial = 0;
 import { buildServices, type Services } from '../../src/services.ts';
 import { ApiClient, type AppCredentials } from './api-client.ts';
 import { copyMigratedSqlite } from './migrated-databases.ts';
-import { sharedSerializers } from './shared-serializers.ts';
+import { sharedSerializers, sharedValidators } from './shared-schema-compilers.ts';
 import { prepareTestStack } from './test-stack.ts';
 
 export type TestServer = {
@@ -49,7 +49,10 @@ export async function startTestServer(
   const sqliteFile = path.join(dataDir, 'coffer.db');
   if (config.databaseUrl === `sqlite:${sqliteFile}`) await copyMigratedSqlite(sqliteFile);
   const services = await buildServices(config, { clock: options.clock });
-  const app = await buildApp(services, { logger: false, buildSerializer: sharedSerializers });
+  const app = await buildApp(services, {
+    logger: false,
+    schemaCompilers: { buildSerializer: sharedSerializers, buildValidator: sharedValidators },
+  });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   services.publicUrl.value = baseUrl;
   const makeProject = async (name: string, origins: string[] = []) => {

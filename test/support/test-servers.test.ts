@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { migrationNames } from '../../src/persistence/migrations/migrate-to-latest.ts';
 import { openDatabase } from '../../src/persistence/open-database.ts';
 import { startTestServer, type TestServer } from './in-process-server.ts';
-import { compiledSerializers } from './shared-serializers.ts';
+import { compiledSchemas } from './shared-schema-compilers.ts';
 import { currentStackName, prepareTestStack } from './test-stack.ts';
 
 /**
@@ -18,11 +18,11 @@ describe('test servers', () => {
   });
   after(() => Promise.all(servers.map((server) => server.stop())));
 
-  it('a second server compiles no response serializer, and answers as the first does', async () => {
-    const compiled = compiledSerializers();
+  it('a second server compiles no response serializer or request validator, and answers as the first does', async () => {
+    const compiled = compiledSchemas();
     assert.ok(compiled > 0);
     servers.push(await startTestServer());
-    assert.equal(compiledSerializers(), compiled);
+    assert.equal(compiledSchemas(), compiled);
     const records = [];
     for (const server of servers) {
       const { token } = await server.client.signup();
