@@ -1,5 +1,7 @@
 import './http/fastify-types.ts';
 import { randomUUID } from 'node:crypto';
+import type { ValidatorFactory } from '@fastify/ajv-compiler';
+import type { SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -40,6 +42,11 @@ export type AppOptions = {
   tls?: { cert: Buffer; key: Buffer };
   /** A pino logger option; tests pass false. */
   logger?: boolean | { level: string };
+  /**
+   * Build the response serializers and request validators (Fastify's defaults unless given):
+   * tests pass factories that reuse those an earlier app of the same process compiled.
+   */
+  schemaCompilers?: { buildSerializer: SerializerFactory; buildValidator: ValidatorFactory };
 };
 
 /** Builds the Fastify application over the services. It never listens: main.ts and tests do. */
@@ -76,6 +83,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     // Strict input: no type coercion (a number is not a filePath), no silent defaults
     // beyond those the schemas declare.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    ...(options.schemaCompilers && { schemaController: { compilersFactory: options.schemaCompilers } }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutSeconds * 1000;
   ignoreUnknownExpectations(app.server);

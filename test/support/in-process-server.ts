@@ -11,6 +11,8 @@ let serviceKeySerial = 0;
 
 import { buildServices, type Services } from '../../src/services.ts';
 import { ApiClient, type AppCredentials } from './api-client.ts';
+import { copyMigratedSqlite } from './migrated-databases.ts';
+import { sharedSerializers, sharedValidators } from './shared-schema-compilers.ts';
 import { prepareTestStack } from './test-stack.ts';
 
 export type TestServer = {
@@ -40,10 +42,17 @@ export async function startTestServer(
   options: { clock?: Clock } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'coffer-test-'));
-  const stack = await prepareTestStack();
+  const stack = await prepareTestStack({ migrated: true });
   const config: Config = loadConfig({ 'data-dir': dataDir, port: '0', ...stack.settings, ...settings }, env);
+  // The embedded database in our folder starts as a copy of a migrated one (the PostgreSQL
+  // stack's is cloned from a migrated template when the run made one): see migrated-databases.ts.
+  const sqliteFile = path.join(dataDir, 'coffer.db');
+  if (config.databaseUrl === `sqlite:${sqliteFile}`) await copyMigratedSqlite(sqliteFile);
   const services = await buildServices(config, { clock: options.clock });
-  const app = await buildApp(services, { logger: false });
+  const app = await buildApp(services, {
+    logger: false,
+    schemaCompilers: { buildSerializer: sharedSerializers, buildValidator: sharedValidators },
+  });
   const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
   services.publicUrl.value = baseUrl;
   const makeProject = async (name: string, origins: string[] = []) => {

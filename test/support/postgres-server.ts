@@ -51,11 +51,16 @@ export class PostgresStartError extends Error {
  * Starts a server, or returns undefined (after saying so, loudly) when PostgreSQL is not
  * installed. Throws a PostgresStartError when it is but cannot start.
  */
-export async function startPostgres(): Promise<PostgresServer | undefined> {
+export async function startPostgres(
+  options: {
+    /** On COFFER_TEST_POSTGRES_URL's server: `url` is a copy of this database, not an empty one. */
+    template?: string;
+  } = {},
+): Promise<PostgresServer | undefined> {
   const external = process.env['COFFER_TEST_POSTGRES_URL'];
   if (!external) return startPrivatePostgres();
   try {
-    return await onServer(external, async () => {});
+    return await onServer(external, async () => {}, options.template);
   } catch (error) {
     throw new PostgresStartError(
       `PostgreSQL at COFFER_TEST_POSTGRES_URL took no connection: ${causeOf(error)}`,
@@ -298,20 +303,25 @@ export function stopOnExit(stop: () => void): () => void {
   return unregister;
 }
 
-async function onServer(adminUrl: string, shutdown: () => Promise<void>): Promise<PostgresServer> {
+async function onServer(
+  adminUrl: string,
+  shutdown: () => Promise<void>,
+  template?: string,
+): Promise<PostgresServer> {
   const created: string[] = [];
   const admin = (query: string) => withClient(adminUrl, (client) => client.query(query));
-  const createDatabase = async () => {
+  const createDatabase = async (from?: string) => {
     const name = `coffer_test_${process.pid}_${Date.now().toString(36)}_${created.length}`;
-    await admin(`create database ${name}`);
+    // A template is a name the run chose (migrated-databases.ts), never input: quoted all the same.
+    await admin(`create database ${name}${from ? ` template "${from.replaceAll('"', '""')}"` : ''}`);
     created.push(name);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     return url.toString();
   };
   return {
-    url: await createDatabase(),
-    createDatabase,
+    url: await createDatabase(template),
+    createDatabase: () => createDatabase(),
     async stop() {
       for (const name of created) await admin(`drop database if exists ${name} with (force)`);
       await shutdown();

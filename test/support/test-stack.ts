@@ -20,10 +20,15 @@ export function currentStackName(): TestStack['name'] {
   return process.env.COFFER_TEST_POSTGRES_URL ? 'pg-s3' : 'embedded';
 }
 
-export async function prepareTestStack(): Promise<TestStack> {
+/**
+ * `migrated`: the PostgreSQL database may start migrated, a clone of the template the run
+ * migrated once (COFFER_TEST_POSTGRES_TEMPLATE, set by scripts/run-tests.js); else it is empty.
+ */
+export async function prepareTestStack(options: { migrated?: boolean } = {}): Promise<TestStack> {
   if (currentStackName() === 'embedded')
     return { name: 'embedded', settings: {}, env: {}, cleanup: async () => {} };
-  const postgres = await startPostgres();
+  const template = options.migrated ? process.env.COFFER_TEST_POSTGRES_TEMPLATE : undefined;
+  const postgres = await startPostgres({ template });
   if (!postgres) throw new Error('COFFER_TEST_POSTGRES_URL is set but PostgreSQL is unreachable');
   const settings: Record<string, string> = { 'database-url': postgres.url };
   const storageUrl = process.env.COFFER_TEST_STORAGE_URL;

@@ -1,0 +1,31 @@
+// Loaded (--import) into each test file's process by run-tests.js: when the file's process
+// exits, it appends the CPU the file cost to COFFER_TEST_CPU_LOG, its own (every thread) and
+// that of the child processes it waited for (Coffer and CLI processes it ran), so that the
+// slowest files of a pass come with their CPU seconds, a measure a busy machine does not bend
+// the way it bends wall time (issue 44, item 7). Daemons still running at exit (a PostgreSQL
+// cluster pg_ctl started) are not counted.
+import { appendFileSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
+
+const log = process.env.COFFER_TEST_CPU_LOG;
+const file = process.argv[1];
+if (log && isMainThread && file?.endsWith('.test.ts')) {
+  process.once('exit', () => {
+    const { user, system } = process.cpuUsage();
+    appendFileSync(
+      log,
+      `${JSON.stringify({ file: resolve(file), cpuMs: (user + system) / 1000 + childrenMs() })}\n`,
+    );
+  });
+}
+
+/** cutime + cstime of /proc/self/stat (Linux; 0 elsewhere), in clock ticks of 10 ms. */
+function childrenMs() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return 0;
+  }
+}
