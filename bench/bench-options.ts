@@ -27,6 +27,12 @@ export type BenchOptions = {
   memoryBytes: number;
   /** Whether to rewrite docs/benchmarks.md and its chart (full runs of every scenario only). */
   writeDocs: boolean;
+  /**
+   * Whether to merge this run's rows into bench/recorded/<stack>.json (previous-run.ts): a full
+   * run with docs, every pg-s3 run (its rows are measured a few at a time), or `--record`; never
+   * a smoke run, nor with `--no-record`.
+   */
+  record: boolean;
 };
 
 const usage = `Usage: npm run bench [-- options]   (npm run bench:smoke = --smoke)
@@ -36,7 +42,10 @@ const usage = `Usage: npm run bench [-- options]   (npm run bench:smoke = --smok
   --duration S      seconds per request-rate run (default 5)
   --connections N   concurrent connections for request-rate runs (default 10)
   --stack NAME      sqlite-fs (default) or pg-s3 (a private PostgreSQL cluster and S3 server, as the tests start)
-  --no-docs         do not rewrite docs/benchmarks.md even on a full run`;
+  --no-docs         do not rewrite docs/benchmarks.md even on a full run
+  --record          merge the rows this run measured into bench/recorded/<stack>.json (the
+                    default of full runs with docs and of every --stack pg-s3 run)
+  --no-record       leave bench/recorded/<stack>.json as it is`;
 
 export function parseBenchOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
@@ -49,6 +58,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       connections: { type: 'string' },
       stack: { type: 'string' },
       'no-docs': { type: 'boolean' },
+      record: { type: 'boolean' },
+      'no-record': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -60,6 +71,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
   const stack = values.stack ?? 'sqlite-fs';
   if (stack !== 'sqlite-fs' && stack !== 'pg-s3') throw new Error(`unknown --stack ${stack}\n${usage}`);
   const only = (values.only ?? '').split(',').filter(Boolean);
+  const writeDocs = !smoke && only.length === 0 && stack === 'sqlite-fs' && !values['no-docs'];
   return {
     smoke,
     only,
@@ -75,7 +87,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     listRecords: smoke ? 1000 : 10_000,
     memoryBytes: smoke ? 32 * MiB : 1024 * MiB,
     // The "Latest figures" block is the embedded stack's; pg-s3 figures go in their own section by hand.
-    writeDocs: !smoke && only.length === 0 && stack === 'sqlite-fs' && !values['no-docs'],
+    writeDocs,
+    record: !smoke && !values['no-record'] && (writeDocs || stack === 'pg-s3' || (values.record ?? false)),
   };
 }
 

@@ -91,9 +91,13 @@ const file = await writeReport(report);
 console.log(`\nresults: ${file}`);
 if (options.writeDocs) {
   await writeDocs(report, file);
-  await writeRecord(report);
   console.log('docs: docs/benchmarks.md and docs/benchmarks-ratios.svg updated');
-  console.log(`record: ${recordedFile(options.stack)} (commit it: the next runs compare with it)`);
+}
+if (options.record) {
+  await writeRecord(report);
+  console.log(
+    `record: ${recordedFile(options.stack)}, this run's rows (commit it from a run you trust: the next runs compare with it)`,
+  );
 }
 if (options.smoke) {
   const failures = findSmokeFailures(report);

@@ -38,7 +38,9 @@ export async function runLoad(options: LoadOptions): Promise<Measurement> {
   const dir = mkdtempSync(path.join(tmpdir(), 'coffer-load-'));
   try {
     const specFile = writeLoadSpec(dir, { ...options, next: options.nextRequest });
-    const measured = await measureCpu(options.url, () => runLoadProcess(specFile, options.payloadBytes));
+    const measured = await measureCpu(options.url, () =>
+      runLoadProcess(loadProcess, specFile, options.payloadBytes),
+    );
     if (measured.exhausted > 0) {
       console.warn(
         `  warning: the load's ${listLength(options)} listed requests ran out (${measured.exhausted} more asked for, sent as failures, and the run stopped)`,
@@ -51,11 +53,19 @@ export async function runLoad(options: LoadOptions): Promise<Measurement> {
   }
 }
 
-type ProcessMeasurement = Measurement & { exhausted: number; loadGeneratorCpuSeconds: number };
+export type ProcessMeasurement = Measurement & { exhausted: number; loadGeneratorCpuSeconds: number };
 
-function runLoadProcess(specFile: string, payloadBytes?: number): Promise<ProcessMeasurement> {
+/**
+ * Runs a load process (`script`: the load generator, or another client such as the plain S3
+ * client of bench/load/s3-client-process.ts) on its spec and reads the LoadProcessResult it prints.
+ */
+export function runLoadProcess(
+  script: string,
+  specFile: string,
+  payloadBytes?: number,
+): Promise<ProcessMeasurement> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [loadProcess, specFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, specFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {

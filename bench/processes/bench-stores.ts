@@ -27,6 +27,9 @@ export class BenchStores {
 
   /** The S3 server (started if need be), for baselines that talk to it directly. */
   s3(): Promise<S3TestServer> {
+    // RGW's OSD keeps objects in memory, 2 GiB for the tests: the large rows store 256 MiB per
+    // transfer (Coffer's uploads are new objects, kept to the end of the run).
+    process.env.COFFER_RGW_MEMSTORE_BYTES ??= String(6 * 1024 ** 3);
     this.#s3 ??= startRgwOrS3rver();
     return this.#s3;
   }

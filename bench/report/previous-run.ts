@@ -1,8 +1,12 @@
 /**
  * No silent regressions (issues 26 and 44): every run that is not a smoke run is compared, row
- * by row, with the record of its stack, bench/recorded/<stack>.json (left by a full run and
- * committed, so every clone compares with the same figures). A row is flagged when its verdict
- * ratio (the metric its target is judged on, bench/report/verdict.ts) is more than 5 % worse.
+ * by row, with the record of its stack, bench/recorded/<stack>.json (committed, so every clone
+ * compares with the same figures). A row is flagged when its verdict ratio (the metric its
+ * target is judged on, bench/report/verdict.ts) is more than 5 % worse.
+ *
+ * A run that records (bench-options.ts: a full run with docs, every pg-s3 run, `--record`)
+ * updates only the rows it measured: a run with `--only` replaces those rows and keeps the
+ * others, each row saying when and at which commit it was measured (`recorded`).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -26,11 +30,37 @@ export function recordedFile(stack: string): string {
   return path.join(recordedDir, `${stack}.json`);
 }
 
-export async function writeRecord(report: BenchReport): Promise<void> {
-  const { startedAt, commit, machine, options, scenarios } = report;
-  const kept = { startedAt, commit, machine, options: { stack: options.stack }, scenarios };
-  await mkdir(recordedDir, { recursive: true });
-  await writeFile(recordedFile(options.stack), `${JSON.stringify(kept, null, 2)}\n`);
+/** A recorded row: a scenario's result and the run that measured it. */
+export type RecordedScenario = ScenarioResult & { recorded?: { startedAt: string; commit: string } };
+
+/**
+ * The record after this run: its measured rows (with their baselines; not the skipped or
+ * failed ones) in place of the same rows of `previous`, whose other rows are kept as they were.
+ */
+export function mergeRecord(report: BenchReport, previous: BenchReport | undefined): BenchReport {
+  const { startedAt, commit, machine, options } = report;
+  const measured: RecordedScenario[] = report.scenarios
+    .filter((result) => result.baselines && !result.skipped && !result.error)
+    .map((result) => ({ ...result, recorded: { startedAt, commit } }));
+  const ids = new Set(measured.map((result) => result.id));
+  const kept = (previous?.scenarios ?? [])
+    .filter((result) => !ids.has(result.id))
+    .map((result: RecordedScenario) => ({
+      ...result,
+      recorded: result.recorded ?? { startedAt: previous!.startedAt, commit: previous!.commit },
+    }));
+  const scenarios = [...kept, ...measured];
+  return { startedAt, commit, machine, options: { stack: options.stack }, scenarios } as BenchReport;
+}
+
+/** Writes the stack's record, this run's rows merged into what it held (mergeRecord). */
+export async function writeRecord(
+  report: BenchReport,
+  file = recordedFile(report.options.stack),
+): Promise<void> {
+  const merged = mergeRecord(report, await readRecord(report.options.stack, file));
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(merged, null, 2)}\n`);
 }
 
 /** The record of the stack, when there is one (a stack never recorded has none). */
@@ -63,10 +93,20 @@ export function compareRow(recorded: RecordedBaseline, now: BaselineResult): Row
 /** One row per scenario × baseline measured in both: the verdict ratio, and Coffer's CPU per request, recorded and now. */
 export function toChangeRows(report: BenchReport, record: BenchReport | undefined): string[][] {
   const rows = [
-    ['scenario', 'baseline', 'by', 'ratio recorded → now', 'coffer CPU/req recorded → now', 'flag'],
+    [
+      'scenario',
+      'baseline',
+      'by',
+      'ratio recorded → now',
+      'coffer CPU/req recorded → now',
+      'recorded',
+      'flag',
+    ],
   ];
   for (const result of report.scenarios) {
-    const recorded = record?.scenarios.find((candidate) => candidate.id === result.id);
+    const recorded: RecordedScenario | undefined = record?.scenarios.find(
+      (candidate) => candidate.id === result.id,
+    );
     if (!recorded?.baselines || !result.baselines || !result.scenario) continue;
     for (const baseline of result.baselines) {
       const then = recorded.baselines.find((candidate) => candidate.label === baseline.label);
@@ -82,6 +122,7 @@ export function toChangeRows(report: BenchReport, record: BenchReport | undefine
         thenCpu && nowCpu
           ? `${Math.round(thenCpu)} → ${Math.round(nowCpu)} µs (${percent(nowCpu / thenCpu - 1)})`
           : '',
+        `${(recorded.recorded?.startedAt ?? record!.startedAt).slice(0, 16)} ${recorded.recorded?.commit ?? record!.commit}`,
         row.flagged ? `WORSE by more than ${regressionTolerance * 100} %` : '',
       ]);
     }

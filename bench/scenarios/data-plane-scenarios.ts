@@ -10,7 +10,7 @@ import {
   requestUploadLinks,
   type Workload,
 } from '../seed/workload.ts';
-import { downloadLinksInBothModes, sdkDownloadLink, sdkUploadLink } from './s3-sides.ts';
+import { downloadLinksInBothModes, s3ClientSide, sdkDownloadLink } from './s3-sides.ts';
 import { fromPool, loadSide } from './sides.ts';
 
 /** The same file three ways: Coffer's signed link, node:http streaming it, nginx (when installed). */
@@ -29,13 +29,13 @@ async function downloadSides(
   const get = (path: string): LoadRequest => ({ method: 'GET', path });
   const scenario = loadSide('coffer', { url: link.origin, request: get(link.path), ...load });
   if (context.options.stack === 'pg-s3') {
-    // The coffer side is the project's default, the gateway streaming from S3.
+    // The coffer side is the project's default, the gateway streaming from S3; the baseline, a
+    // plain S3 client GETting the same object (the presigned link names its key).
     const { presigned } = await downloadLinksInBothModes(workload, fileId);
-    const direct = await sdkDownloadLink(context, presigned);
-    return {
-      scenario,
-      baselines: [loadSide('s3 direct', { url: direct.origin, request: get(direct.path), ...load })],
-    };
+    const direct = large
+      ? await s3ClientSide(context, { get: presigned, amount: load.amount!, payloadBytes: sizeBytes })
+      : await sdkLinkSide(context, presigned, load);
+    return { scenario, baselines: [direct] };
   }
   const blob = await findBlobFile(workload, fileId);
   const nodeHttp = await context.nodeHttpUrl(blob.root);
@@ -48,6 +48,20 @@ async function downloadSides(
   const nginx = await context.nginxUrl(blob.root);
   if (nginx) baselines.push(loadSide('nginx', { url: nginx, request: get(blob.relative), ...load }));
   return { scenario, baselines };
+}
+
+/** A 1 KiB download from S3 through a link the AWS SDK presigns, sent by the load generator. */
+async function sdkLinkSide(
+  context: BenchContext,
+  presigned: { origin: string; path: string },
+  load: Omit<LoadOptions, 'url' | 'request'>,
+): Promise<Side> {
+  const direct = await sdkDownloadLink(context, presigned);
+  return loadSide('s3 direct', {
+    url: direct.origin,
+    request: { method: 'GET', path: direct.path },
+    ...load,
+  });
 }
 
 export const download1k: Scenario = {
@@ -133,9 +147,10 @@ export async function onePutBaselines(
   load: Omit<LoadOptions, 'url'>,
 ): Promise<Side[]> {
   if (context.options.stack === 'pg-s3') {
-    const direct = await sdkUploadLink(context);
-    const path = direct.path;
-    return [loadSide('s3 direct', { url: direct.origin, nextRequest: () => ({ path }), ...load })];
+    const { amount, payloadBytes, request } = load;
+    if (!amount || !payloadBytes || !Buffer.isBuffer(request.body))
+      throw new Error('a PUT baseline on S3 needs an amount and a body of bytes');
+    return [await s3ClientSide(context, { put: request.body, amount, payloadBytes })];
   }
   const blob = await findBlobFile(workload, workload.smallFileId);
   const nodeHttp = await context.nodeHttpUrl(blob.root);

@@ -1,16 +1,25 @@
 /**
  * Baselines of the pg-s3 stack's byte scenarios: the S3 server itself. A project's download
  * links there go through Coffer's gateway by default, or are S3 presigned URLs when the project
- * chose `downloads=presigned` (issue 23, item 10); either is compared with the same object
- * through a link the AWS SDK presigns. An upload through Coffer's gateway is compared with the
- * same body PUT straight to the S3 server.
+ * chose `downloads=presigned` (issue 23, item 10). The large rows (issue 44 item 5) compare
+ * Coffer with a plain S3 client, `@aws-sdk/client-s3` alone in a process of its own, PUTting and
+ * GETting the same bytes to and from the same server (bench/load/s3-client-process.ts); the 1 KiB
+ * gateway row keeps a link the AWS SDK presigns, sent by the load generator like Coffer's link.
+ * RGW's own CPU is counted on neither side: the rows are judged by rate.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { runCli } from '../../test/support/coffer-process.ts';
 import type { BenchContext } from '../bench-context.ts';
+import type { S3ClientSpec } from '../load/s3-client-process.ts';
+import { measureCpu } from '../probes/process-cpu.ts';
+import { runLoadProcess } from '../run-load.ts';
+import type { Side } from '../scenario.ts';
 import { getDownloadLink, splitUrl, type Workload } from '../seed/workload.ts';
 
 type Link = { origin: string; path: string };
@@ -18,11 +27,61 @@ type Link = { origin: string; path: string };
 /** A link the AWS SDK presigns for the object a presigned download link of Coffer's names. */
 export async function sdkDownloadLink(context: BenchContext, coffers: Link): Promise<Link> {
   const { client, bucket } = await s3Client(context);
-  const pathname = coffers.path.split('?')[0]!;
-  const Key = decodeURIComponent(pathname.slice(`/${bucket}/`.length));
+  const Key = await objectKeyOf(context, coffers);
   return splitUrl(
     await getSignedUrl(client, new GetObjectCommand({ Bucket: bucket, Key }), { expiresIn: 86_400 }),
   );
+}
+
+/** The key of the object a presigned download link of Coffer's names (path-style: /bucket/key). */
+async function objectKeyOf(context: BenchContext, coffers: Link): Promise<string> {
+  const { bucket } = await context.stores.s3();
+  const pathname = coffers.path.split('?')[0]!;
+  return decodeURIComponent(pathname.slice(`/${bucket}/`.length));
+}
+
+const s3ClientProcess = path.join(import.meta.dirname, '..', 'load', 's3-client-process.ts');
+
+/**
+ * A plain S3 client's side: `amount` PUTs of `body` to one key of its own (each overwriting the
+ * last), or GETs of the object a presigned download link of Coffer's names, one at a time.
+ */
+export async function s3ClientSide(
+  context: BenchContext,
+  options: { amount: number; payloadBytes: number } & ({ put: Buffer } | { get: Link }),
+): Promise<Side> {
+  const s3 = await context.stores.s3();
+  const dir = mkdtempSync(path.join(tmpdir(), 'coffer-s3-client-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const spec: S3ClientSpec = {
+    operation: 'put' in options ? 'put' : 'get',
+    endpoint: s3.endpoint,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+    bucket: s3.bucket,
+    key:
+      'put' in options
+        ? `bench-direct/${randomBytes(6).toString('hex')}.bin`
+        : await objectKeyOf(context, options.get),
+    amount: options.amount,
+  };
+  if ('put' in options) {
+    spec.bodyFile = path.join(dir, 'body.bin');
+    spec.bodyBytes = options.put.length;
+    writeFileSync(spec.bodyFile, options.put);
+  }
+  const specFile = path.join(dir, 'spec.json');
+  writeFileSync(specFile, JSON.stringify(spec));
+  return {
+    label: '@aws-sdk/client-s3',
+    run: async () => {
+      const measured = await measureCpu(s3.endpoint, () =>
+        runLoadProcess(s3ClientProcess, specFile, options.payloadBytes),
+      );
+      const { exhausted: _, loadGeneratorCpuSeconds: __, ...rest } = measured;
+      return rest;
+    },
+  };
 }
 
 /**
@@ -63,15 +122,6 @@ async function linkOnceSet(
     if (isWanted(link)) return link;
   }
   throw new Error(`coffer ${args.join(' ')}: the links did not change within 15 s`);
-}
-
-/** A link the AWS SDK presigns to PUT (and overwrite) one object of its own in the bench's bucket. */
-export async function sdkUploadLink(context: BenchContext): Promise<Link> {
-  const { client, bucket } = await s3Client(context);
-  const Key = `bench-direct/${randomBytes(6).toString('hex')}.bin`;
-  return splitUrl(
-    await getSignedUrl(client, new PutObjectCommand({ Bucket: bucket, Key }), { expiresIn: 86_400 }),
-  );
 }
 
 async function s3Client(context: BenchContext) {
