@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { type AdmissionCallSeen, startAdmissionReceiver } from '../support/admission-receiver.ts';
-import type { ApiClient } from '../support/api-client.ts';
+import type { ApiClient, ApiResponse } from '../support/api-client.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
 import { currentStackName } from '../support/test-stack.ts';
 
@@ -51,6 +51,11 @@ describe('admission hooks on direct uploads to S3', {
       token,
       body: { filePath: `d/${randomBytes(4).toString('hex')}.bin`, contentType: 'application/octet-stream' },
     });
+    const etag = await putToS3(requested, content);
+    return { fileId: requested.body.fileId as string, etag };
+  };
+  /** PUTs `content` to the S3 link an upload (or version) request answered: S3's ETag. */
+  const putToS3 = async (requested: ApiResponse, content: Buffer) => {
     assert.equal(requested.status, 200, requested.text);
     assert.ok(!requested.body.putFileUrl.startsWith(server.baseUrl), 'the link points at S3');
     const put = await fetch(requested.body.putFileUrl, {
@@ -59,7 +64,7 @@ describe('admission hooks on direct uploads to S3', {
       headers: { 'content-type': 'application/octet-stream' },
     });
     assert.equal(put.status, 200);
-    return { fileId: requested.body.fileId as string, etag: put.headers.get('etag') };
+    return put.headers.get('etag');
   };
   const verify = (client: ApiClient, token: string, fileId: string, etag: string | null) =>
     client.call('POST', `/api/v1/file/${fileId}/verify`, { token, body: { etag } });
@@ -113,19 +118,9 @@ describe('admission hooks on direct uploads to S3', {
         token,
         body: { contentType: 'application/octet-stream' },
       });
-      assert.equal(requested.status, 200, requested.text);
-      assert.ok(!requested.body.putFileUrl.startsWith(server.baseUrl), 'the link points at S3');
-      const put = await fetch(requested.body.putFileUrl, {
-        method: 'PUT',
-        body: new Uint8Array(content),
-        headers: { 'content-type': 'application/octet-stream' },
-      });
-      assert.equal(put.status, 200);
+      const etag = await putToS3(requested, content);
       const verifyUrl = new URL(requested.body.postVerifyUploadUrl as string);
-      const answer = await client.call('POST', verifyUrl.pathname, {
-        token,
-        body: { etag: put.headers.get('etag') },
-      });
+      const answer = await client.call('POST', verifyUrl.pathname, { token, body: { etag } });
       return { answer, versionId: requested.body.versionId as string };
     };
     const second = randomBytes(900);
