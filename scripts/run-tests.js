@@ -185,6 +185,7 @@ const stackFiles = narrow(
     'test/api/quotas.test.ts',
     'test/api/content-types.test.ts',
     'test/api/readiness-probes.test.ts',
+    'test/api/get-file-answer.test.ts',
     // The other fault tests stop a PostgreSQL cluster of their own: one pass is enough.
     'test/faults/s3-outage.test.ts',
     'test/faults/worker-crash.test.ts',

@@ -1,14 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { FileRecord } from '../../domain/files/file-record.ts';
-import { FileRecordSchema, type FileRecordView } from './schemas.ts';
-import { toFileView } from './to-wire.ts';
-
-/**
- * The JSON of each kept (frozen) record's view, made once: a warm page of a hundred kept
- * records spent about a fifth of its time serializing their views again and encoding the
- * ~54 KB answer to UTF-8 (docs/benchmarks.md). A record that changes is a new object.
- */
-const jsonOfSharedRecords = new WeakMap<FileRecord, Buffer>();
+import { fileJsonBytes, type SerializeFileView } from './kept-file-json.ts';
+import { FileRecordSchema } from './schemas.ts';
 
 const filesMarker = '"files":[]';
 const comma = Buffer.from(',');
@@ -16,7 +9,7 @@ const comma = Buffer.from(',');
 /**
  * Sends a 200 answer whose `files` are these records: the route's own serializer writes the rest
  * (given with `files: []`), each file's JSON is its view's by the view schema's serializer,
- * kept beside the record, and the parts are joined as bytes. An unescaped `"files":[]` can
+ * kept beside the record (kept-file-json.ts), and the parts are joined as bytes. An unescaped `"files":[]` can
  * only be the key itself (inside a JSON string its quotes are escaped), and the answer is the
  * JSON the route's schema would have written.
  */
@@ -26,27 +19,15 @@ export function sendJsonWithFiles(
   files: readonly FileRecord[],
 ): FastifyReply {
   const serializeRest = reply.getSerializationFunction('200') as (value: unknown) => string;
-  const serializeFile = reply.compileSerializationSchema(FileRecordSchema) as (
-    view: FileRecordView,
-  ) => string;
+  const serializeFile = reply.compileSerializationSchema(FileRecordSchema) as SerializeFileView;
   const text = serializeRest(rest);
   const at = text.indexOf(filesMarker) + filesMarker.length - 1;
   const parts: Buffer[] = [Buffer.from(text.slice(0, at))];
   for (const [index, file] of files.entries()) {
     if (index > 0) parts.push(comma);
-    parts.push(toFileJson(file, serializeFile));
+    parts.push(fileJsonBytes(file, serializeFile));
   }
   parts.push(Buffer.from(text.slice(at)));
   // Bytes go out as they are: the route's serializer is not run again on them.
   return reply.type('application/json; charset=utf-8').send(Buffer.concat(parts));
-}
-
-function toFileJson(file: FileRecord, serialize: (view: FileRecordView) => string): Buffer {
-  if (!Object.isFrozen(file)) return Buffer.from(serialize(toFileView(file)));
-  let json = jsonOfSharedRecords.get(file);
-  if (json === undefined) {
-    json = Buffer.from(serialize(toFileView(file)));
-    jsonOfSharedRecords.set(file, json);
-  }
-  return json;
 }

@@ -4,7 +4,7 @@ import { isRenditionRequest } from '../../../domain/renditions/resolve-rendition
 import { validationFailed } from '../../../errors/errors.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { FileIdParams, FileWithLinkSchema, RenditionQuerySchema } from '../../wire/schemas.ts';
-import { toFileView } from '../../wire/to-wire.ts';
+import { sendFileWithLink } from '../../wire/json-with-link.ts';
 
 /**
  * Spec 4.5: GET /api/v1/file/:fileId?expiresInSeconds=N → the record, a download link and its
@@ -30,7 +30,7 @@ export const getFile: RouteRegistrar = (app, services) => {
         response: { 200: FileWithLinkSchema, ...errorResponses(400, 401, 403, 404, 409, 415, 422, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const expiresInSeconds = parseExpiresInSeconds(
         request.query.expiresInSeconds,
         services.config.maxLinkTtlSeconds,
@@ -53,7 +53,7 @@ export const getFile: RouteRegistrar = (app, services) => {
             expiresInSeconds,
             versionId,
           );
-      return { ...toFileView(file), url: download.url, expiresAt: download.expiresAt };
+      return sendFileWithLink(reply, file, download);
     },
   );
 };
