@@ -17,7 +17,9 @@ const root = path.resolve(import.meta.dirname, '../..');
  * The previous release: the admission hooks (issue 42) with migrations up to 0045, `contract`
  * (an added column of files breaks older nodes' prepared reads on PostgreSQL): the upgrade to it
  * is stop-migrate-start, so the rolling upgrade this test plays starts there, and plays 0046
- * (webhook attempts, expand). Move it forward at each release; the migrations between it and
+ * (webhook attempts) and 0047 (the upload request's procedure on PostgreSQL), both expand: on
+ * PostgreSQL the newer node's upload requests call the procedure while the older node's run
+ * their transaction. Move it forward at each release; the migrations between it and
  * this tree must all be `expand` (docs/deploy.md, "Upgrading and rolling back").
  */
 const previousRelease = '12bff3b7b7696a983ca8a9e14db354b558b42038';
@@ -90,7 +92,7 @@ describe('a rolling upgrade: a node of the previous release beside a migrated on
     );
 
     // The older node left the stores at its schema: this release's later migrations, all
-    // expand (pendingMigrations checks it), are pending (0046, the webhook attempts).
+    // expand (pendingMigrations checks it), are pending (0046, 0047).
     await pendingMigrations();
     // The newer node's start migrates the shared database while the older node runs.
     newer = await startCofferProcess({ stack, dataDir });

@@ -9,6 +9,7 @@ import { appCredentials } from './app-credentials.ts';
 import { archives } from './archives.ts';
 import { consoleSignInLinks } from './console-sign-in-links.ts';
 import { contentCrc32 } from './content-crc32.ts';
+import { createFileFunction } from './create-file-function.ts';
 import { deliveryAttempts } from './delivery-attempts.ts';
 import { emailChangeTokens } from './email-change-tokens.ts';
 import { events } from './events.ts';
@@ -98,6 +99,7 @@ const migrations: Record<string, Migration> = {
   '0044_file_quarantine': fileQuarantine,
   '0045_upload_admissions': uploadAdmissions,
   '0046_delivery_attempts': deliveryAttempts,
+  '0047_create_file_function': createFileFunction,
 };
 
 /** The names of every migration, in the order they run. */

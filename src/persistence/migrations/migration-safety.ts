@@ -101,4 +101,7 @@ export const migrationSafety: Readonly<Record<string, MigrationSafety>> = {
     "older nodes' prepared reads of files fail once per connection (cached plan)",
   ),
   '0046_delivery_attempts': expand("a new table; older nodes' attempts are not listed"),
+  '0047_create_file_function': expand(
+    'a PostgreSQL procedure older nodes never call; it writes the rows their upload requests write',
+  ),
 };

@@ -60,5 +60,7 @@ export async function assertUsageWithin(
   limits: QuotaLimits,
   grew: { files: boolean; bytes: boolean },
 ): Promise<void> {
+  // No limit set (the default): nothing to compare, so nothing to read.
+  if (Object.values(limits).every((limit) => limit === null)) return;
   assertQuotas(await readStorageUsage(trx, owner), limits, grew);
 }

@@ -30,10 +30,18 @@ export async function writeTransaction<T>(
   work: (trx: ControlledTransaction<DatabaseSchema>) => Promise<T>,
   options: { replayable: boolean } = { replayable: true },
 ): Promise<T> {
-  const retries = options.replayable ? conflictRetries : 0;
+  return retryConflicts(() => runOnce(db, work), options.replayable ? conflictRetries : 0);
+}
+
+/**
+ * Runs `attempt` again, after a short random wait, while PostgreSQL refuses it as a deadlock's or
+ * serialization failure's victim, at most `retries` times: a transaction, or a write that is one
+ * statement in autocommit (its own implicit transaction, rolled back whole).
+ */
+export async function retryConflicts<T>(attempt: () => Promise<T>, retries = conflictRetries): Promise<T> {
   for (let retry = 0; ; retry++) {
     try {
-      return await runOnce(db, work);
+      return await attempt();
     } catch (error) {
       if (retry === retries || !isTransactionConflict(error)) throw error;
       await sleep(Math.random() * backoffStepMs * (retry + 1));

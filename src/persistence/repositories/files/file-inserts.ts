@@ -1,6 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { DatabaseSchema, FilesTable } from '../../database-schema.ts';
 import { prepareRowStatement, prepareStatement, type QueryExecutor } from '../prepared-query.ts';
+import { type CreateFileAtOnce, prepareCreateFileAtOnce } from './create-file-at-once.ts';
 
 /** Upload requests' and copies' writes, compiled once and run inside the caller's transaction. */
 export type FileInserts = {
@@ -14,11 +15,14 @@ export type FileInserts = {
     projectId: string,
     fileCreatedAt: number,
   ) => Promise<unknown[]>;
+  /** PostgreSQL only: a new record on a free path in one statement, outside any transaction. */
+  createAtOnce?: CreateFileAtOnce;
 };
 
 export function prepareFileInserts(db: Kysely<DatabaseSchema>): FileInserts {
   const insertFile = (row: Insertable<FilesTable>) => db.insertInto('files').values(row);
   return {
+    createAtOnce: prepareCreateFileAtOnce(db),
     claimPath: prepareRowStatement((row: Insertable<FilesTable>) =>
       insertFile(row)
         .onConflict((oc) => oc.columns(['project_id', 'creator_id', 'file_path']).doNothing())
