@@ -101,4 +101,7 @@ export const migrationSafety: Readonly<Record<string, MigrationSafety>> = {
     "older nodes' prepared reads of files fail once per connection (cached plan)",
   ),
   '0046_delivery_attempts': expand("a new table; older nodes' attempts are not listed"),
+  '0048_upload_write_path': expand(
+    "a trigger skips a write no reader needs; SQLite: older servers' size sorts sort, not walk",
+  ),
 };
