@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type { FileSearchQuery } from '../../src/domain/files/file-search.ts';
+import { noContract } from '../../src/domain/files/upload-contract.ts';
 import {
   migrateToLatest,
   migrationNames,
@@ -111,8 +112,37 @@ describe('0048_upload_write_path on files that predate it', () => {
       await repos.files.addAclEntry(created.id, { scope: 'user', identifier: 'reader' }, T0);
       assert.ok((await stamp(created.id)) > 0, 'a share moves the stamp');
 
+      // The usage rows count a file that declared no length, and one that did, as before.
+      const usage = async () =>
+        (
+          await db
+            .selectFrom('storage_usage')
+            .select(['user_id', 'files', 'bytes'])
+            .where('project_id', '=', projectId)
+            .orderBy('user_id')
+            .execute()
+        ).map((row) => [row.user_id, Number(row.files), Number(row.bytes)]);
+      const counted = await usage();
+      await file('b/undeclared.txt');
+      await repos.files.create(
+        newFile(projectId, {
+          creatorId: 'owner',
+          filePath: 'b/declared.txt',
+          declared: { ...noContract, sizeBytes: 7 },
+        }),
+        T0,
+      );
+      assert.deepEqual(
+        await usage(),
+        counted.map(([user, files, bytes]) => [user, Number(files) + 2, Number(bytes) + 7]),
+      );
+
       assert.equal((await migrator.migrateTo(before)).error, undefined);
       assert.equal(await stamp((await file('c/old.txt')).id), 1, 'down: as before');
+      assert.deepEqual(
+        await usage(),
+        counted.map(([user, files, bytes]) => [user, Number(files) + 3, Number(bytes) + 7]),
+      );
       await migrateToLatest(db);
       assert.equal(await stamp((await file('d/again.txt')).id), 0, 'up again');
     } finally {

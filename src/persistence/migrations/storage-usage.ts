@@ -56,7 +56,7 @@ export const storageUsage: Migration = {
 };
 
 /** SQLite: BEGIN IMMEDIATE already serializes writers; an upsert per counted row. */
-function sqliteAdd(row: 'old' | 'new', sign: '+' | '-'): string {
+export function sqliteAdd(row: 'old' | 'new', sign: '+' | '-'): string {
   const upsert = (owner: string) => `insert into storage_usage (project_id, user_id, files, bytes)
       values (${row}.project_id, ${owner}, ${sign}1, ${sign}${countedBytes(row)})
       on conflict (project_id, user_id) do update

@@ -1,5 +1,6 @@
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { countedBytes, sqliteAdd } from './storage-usage.ts';
 
 /**
  * The upload request's writes, made smaller (issue 44 item 2):
@@ -29,6 +30,11 @@ import type { Migration } from 'kysely/migration';
  *    hit there). Same names: the `indexed by` of searches names them.
  *    PostgreSQL keeps its full indexes: its planner needs no name, and a rebuild there would
  *    lock `files` against writes for as long as it takes.
+ *
+ * 3. SQLite: a new file that counts no bytes (an upload request that declared no length) adds
+ *    one to its usage rows' `files` and leaves `bytes` unassigned: SQLite rewrites an index
+ *    entry of every column an upsert assigns, changed or not, so `+ 0` cost two deletes and two
+ *    inserts in `storage_usage_bytes_idx`. The same counts as before (migrations/storage-usage.ts).
  */
 export const uploadWritePath: Migration = {
   async up(db: Kysely<unknown>) {
@@ -41,6 +47,13 @@ export const uploadWritePath: Migration = {
         await sql.raw(`drop index ${index}`).execute(db);
         await sql.raw(`create index ${index} on files ${definition}`).execute(db);
       }
+      await sql`drop trigger files_insert_storage_usage`.execute(db);
+      await sql`create trigger files_insert_storage_usage after insert on files
+        when ${sql.raw(countedBytes('new'))} <> 0
+        begin ${sql.raw(sqliteAdd('new', '+'))} end`.execute(db);
+      await sql`create trigger files_insert_storage_usage_files after insert on files
+        when ${sql.raw(countedBytes('new'))} = 0
+        begin ${sql.raw(addOneFile("''"))} ${sql.raw(addOneFile('new.creator_id'))} end`.execute(db);
       return;
     }
     await sql
@@ -66,6 +79,10 @@ export const uploadWritePath: Migration = {
         await sql.raw(`drop index ${index}`).execute(db);
         await sql.raw(`create index ${index} on files ${definition.replace(/ where .*$/, '')}`).execute(db);
       }
+      await sql`drop trigger files_insert_storage_usage_files`.execute(db);
+      await sql`drop trigger files_insert_storage_usage`.execute(db);
+      await sql`create trigger files_insert_storage_usage after insert on files
+        begin ${sql.raw(sqliteAdd('new', '+'))} end`.execute(db);
       return;
     }
     await sql`create or replace function touch_file_of_acl() returns trigger language plpgsql as $$
@@ -83,6 +100,11 @@ export const uploadWritePath: Migration = {
  */
 const creatorEntryOfNewFile = `new.position = 0 and new.scope = 'user'
   and exists (select 1 from files where id = new.file_id and creator_id = new.identifier and row_stamp = 0)`;
+
+/** SQLite: one more file in the usage row of `owner` (`''`: the project's), its bytes untouched. */
+const addOneFile = (owner: string) => `insert into storage_usage (project_id, user_id, files, bytes)
+      values (new.project_id, ${owner}, 1, 0)
+      on conflict (project_id, user_id) do update set files = files + 1;`;
 
 /** SQLite: search's indexes on columns an unverified file leaves null, each with its condition. */
 const partialIndexes = [
