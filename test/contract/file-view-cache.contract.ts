@@ -39,5 +39,38 @@ export function runFileViewCacheContract(fixture: RepositoryFixture): void {
       await sql`delete from files where id = ${file.id}`.execute(other);
       assert.equal(await repos.files.findById(file.id), undefined);
     });
+
+    // The creator's own entry, inserted with its file, moves no stamp (migrations/
+    // upload-write-path.ts): nobody can have read the row before it. Every later ACL change does.
+    it("the creator's entry inserted with its file leaves the stamp; the same entry added later moves it", async () => {
+      const { repos } = fixture;
+      const projectId = await newProjectId(repos);
+      const { file } = await repos.files.create(newFile(projectId), T0);
+      const other = (await fixture.openAnother()).database.db;
+      const stamp = async () =>
+        Number(
+          (
+            await sql<{ row_stamp: unknown }>`select row_stamp from files where id = ${file.id}`.execute(
+              other,
+            )
+          ).rows[0]?.row_stamp,
+        );
+      assert.equal(await stamp(), 0, 'the upload request wrote its row once');
+      assert.deepEqual(
+        (await repos.files.findById(file.id))?.acl.map((entry) => entry.identifier),
+        [file.creatorId],
+      );
+      await sql`delete from file_acl where file_id = ${file.id} and identifier = ${file.creatorId}`.execute(
+        other,
+      );
+      assert.deepEqual((await repos.files.findById(file.id))?.acl, []);
+      await sql`insert into file_acl (file_id, scope, identifier, position, project_id, file_created_at)
+        values (${file.id}, 'user', ${file.creatorId}, 0, ${projectId}, ${T0.getTime()})`.execute(other);
+      assert.deepEqual(
+        (await repos.files.findById(file.id))?.acl.map((entry) => entry.identifier),
+        [file.creatorId],
+        'the entry added back is seen at once',
+      );
+    });
   });
 }

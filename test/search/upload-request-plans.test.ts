@@ -82,7 +82,11 @@ function triggerStatements(database: DatabaseSync, tables: string[]): string[] {
   const statements: string[] = [];
   for (const { sql } of rows) {
     if (!/\bafter (insert|delete) on\b/i.test(sql)) continue;
-    const body = sql.slice(sql.search(/\bbegin\b/i) + 'begin'.length, sql.search(/\bend\s*$/i));
+    const begin = sql.search(/\bbegin\b/i);
+    // A WHEN clause runs on every row too (file_acl_insert_row_stamp reads the file's row).
+    const when = /\bwhen\b([\s\S]*)$/i.exec(sql.slice(0, begin))?.[1];
+    if (when !== undefined) statements.push(`select 1 where ${when.trim()}`);
+    const body = sql.slice(begin + 'begin'.length, sql.search(/\bend\s*$/i));
     statements.push(
       ...body
         .split(';')

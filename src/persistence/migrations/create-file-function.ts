@@ -95,13 +95,7 @@ export const createFileFunction: Migration = {
           from folder_shares as s
           where s.project_id = in_project and s.owner_id = in_creator and s.path = any(in_folders);
       end $$`)}`.execute(db);
-    await touchFileOfAcl(
-      db,
-      `
-        if tg_op = 'INSERT' and new.file_id = current_setting('${createdFileSetting}', true) then
-          return null;
-        end if;`,
-    );
+    await touchFileOfAcl(db, skipCreatedFile);
   },
   async down(db: Kysely<unknown>) {
     if (db.getExecutor().adapter instanceof SqliteAdapter) return;
@@ -109,6 +103,12 @@ export const createFileFunction: Migration = {
     await touchFileOfAcl(db, '');
   },
 };
+
+/** The trigger's skip of the creator's entry of a file create_file_at_once just inserted. */
+export const skipCreatedFile = `
+        if tg_op = 'INSERT' and new.file_id = current_setting('${createdFileSetting}', true) then
+          return null;
+        end if;`;
 
 /**
  * The ACL's trigger (migration 0025, file-row-stamp.ts), which touches the file's row so that its
@@ -118,7 +118,7 @@ export const createFileFunction: Migration = {
  * trigger computed a change that nets to nothing): ~1/4 of the procedure's backend CPU in a
  * sampled run. Every other ACL change moves the stamp as before, whoever writes it.
  */
-async function touchFileOfAcl(db: Kysely<unknown>, skip: string): Promise<void> {
+export async function touchFileOfAcl(db: Kysely<unknown>, skip: string): Promise<void> {
   await sql`create or replace function touch_file_of_acl() returns trigger language plpgsql as ${sql.raw(`$$
       begin${skip}
         update files set row_stamp = row_stamp

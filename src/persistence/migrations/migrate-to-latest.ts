@@ -46,6 +46,7 @@ import { unverifiedExpiryIndex } from './unverified-expiry-index.ts';
 import { uploadAdmissions } from './upload-admissions.ts';
 import { uploadContracts } from './upload-contracts.ts';
 import { uploadScans } from './upload-scans.ts';
+import { uploadWritePath } from './upload-write-path.ts';
 import { userIdentities } from './user-identities.ts';
 import { versionsAndTrash } from './versions-and-trash.ts';
 
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   '0045_upload_admissions': uploadAdmissions,
   '0046_delivery_attempts': deliveryAttempts,
   '0047_create_file_function': createFileFunction,
+  '0048_upload_write_path': uploadWritePath,
 };
 
 /** The names of every migration, in the order they run. */

@@ -104,4 +104,7 @@ export const migrationSafety: Readonly<Record<string, MigrationSafety>> = {
   '0047_create_file_function': expand(
     'a PostgreSQL procedure older nodes never call; it writes the rows their upload requests write',
   ),
+  '0048_upload_write_path': expand(
+    "a trigger skips a write no reader needs; SQLite: older servers' size sorts sort, not walk",
+  ),
 };

@@ -47,6 +47,8 @@ export const storageUsage: Migration = {
     if (db.getExecutor().adapter instanceof SqliteAdapter) {
       for (const event of ['insert', 'update', 'delete'])
         await sql`drop trigger ${sql.raw(`files_${event}_storage_usage`)}`.execute(db);
+      // 0048 (upload-write-path.ts) split the insert trigger: its second half goes too.
+      await sql`drop trigger if exists files_insert_storage_usage_files`.execute(db);
     } else {
       await sql`drop function count_storage_usage() cascade`.execute(db);
       await sql`drop function add_storage_usage(text, text, bigint, bigint)`.execute(db);
@@ -56,7 +58,7 @@ export const storageUsage: Migration = {
 };
 
 /** SQLite: BEGIN IMMEDIATE already serializes writers; an upsert per counted row. */
-function sqliteAdd(row: 'old' | 'new', sign: '+' | '-'): string {
+export function sqliteAdd(row: 'old' | 'new', sign: '+' | '-'): string {
   const upsert = (owner: string) => `insert into storage_usage (project_id, user_id, files, bytes)
       values (${row}.project_id, ${owner}, ${sign}1, ${sign}${countedBytes(row)})
       on conflict (project_id, user_id) do update

@@ -118,12 +118,15 @@ async function readerSets(db: Kysely<DatabaseSchema>, query: FileSearchQuery, di
   const { projectId, readerId, readerRole } = query;
   const key = sortKey(query, dialect);
   const files = sql`files f`;
+  // A file without a size (not verified yet) is never a hit in size order; saying so lets SQLite
+  // walk the size indexes, which hold only files with one (migrations/upload-write-path.ts).
+  const sized = query.sort === 'size' ? sql`and f.content_size_bytes is not null` : sql``;
   if (query.isAdmin && query.scope === 'all')
     return [
       {
         name: 'project',
         from: files,
-        where: sql`f.project_id = ${projectId}`,
+        where: sql`f.project_id = ${projectId} ${sized}`,
         key,
         id: idOf('f.id', dialect),
         ordered: true,
@@ -134,7 +137,7 @@ async function readerSets(db: Kysely<DatabaseSchema>, query: FileSearchQuery, di
     sets.push({
       name: 'own',
       from: files,
-      where: sql`f.project_id = ${projectId} and f.creator_id = ${readerId}`,
+      where: sql`f.project_id = ${projectId} and f.creator_id = ${readerId} ${sized}`,
       key,
       id: idOf('f.id', dialect),
       ordered: true,
@@ -172,7 +175,7 @@ async function readerSets(db: Kysely<DatabaseSchema>, query: FileSearchQuery, di
       name: `folder ${folder.path}`,
       from: files,
       where: sql`f.project_id = ${projectId} and f.creator_id = ${folder.owner_id}
-        and substr(f.file_path, 1, length(cast(${folder.path} as text))) = ${folder.path}`,
+        and substr(f.file_path, 1, length(cast(${folder.path} as text))) = ${folder.path} ${sized}`,
       key,
       id: idOf('f.id', dialect),
       ordered: true,
