@@ -37,6 +37,8 @@ type View = {
  */
 export class FileViewCache {
   readonly #views = new LRUCache<string, View>({ max: maxViews });
+  /** findRecent's reads under way, by file id, with the write generation each began under. */
+  readonly #pending = new Map<string, { generation: number; found: Promise<FileRecord | undefined> }>();
   /** Undefined for a handle openDatabase did not open: then nothing is trusted without a stamp read. */
   readonly #writes: WriteWatch | undefined;
   readonly #selectFull: (id: string) => Promise<Array<FileWithAclRow & { row_stamp: unknown }>>;
@@ -70,7 +72,21 @@ export class FileViewCache {
       performance.now() - kept.checkedAtMs < fileTrustIntervalMs
     )
       return Promise.resolve(kept.record);
-    return this.find(id);
+    // Concurrent hot reads of one file share one stamp read (a page of thumbnails asks for the
+    // same files at once): only one begun since this process's last write, which vouches for
+    // the same state (a change on another node is seen within the trust interval either way).
+    const generation = this.#writes?.generation;
+    const pending = this.#pending.get(id);
+    if (pending !== undefined && pending.generation === generation) return pending.found;
+    const found = this.find(id);
+    if (generation === undefined) return found;
+    const read = { generation, found };
+    this.#pending.set(id, read);
+    const settled = () => {
+      if (this.#pending.get(id) === read) this.#pending.delete(id);
+    };
+    found.then(settled, settled);
+    return found;
   }
 
   /** The file with its ACL, read whole only when its stamp moved since it was kept. */
