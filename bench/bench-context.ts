@@ -56,6 +56,7 @@ export class BenchContext {
       args: [...settings.args, ...(extra.args ?? [])],
       env: { ...settings.env, ...extra.env },
       databaseUrl: settings.databaseUrl,
+      blobPrefix: settings.blobPrefix,
     });
     this.#stops.push(server.stop);
     this.coffers.push(server);

@@ -10,7 +10,7 @@ import {
   requestUploadLinks,
   type Workload,
 } from '../seed/workload.ts';
-import { downloadLinksInBothModes, s3ClientSide, sdkDownloadLink } from './s3-sides.ts';
+import { deleteFileObjects, downloadLinksInBothModes, s3ClientSide, sdkDownloadLink } from './s3-sides.ts';
 import { fromPool, loadSide } from './sides.ts';
 
 /** The same file three ways: Coffer's signed link, node:http streaming it, nginx (when installed). */
@@ -126,7 +126,17 @@ function uploadScenario(form: 'raw' | 'multipart'): Scenario {
             `upload/${randomBytes(3).toString('hex')}`,
           );
           const next = fromPool(links, (link) => ({ path: link.path }));
-          return loadSide('coffer', { url: workload.server.url, nextRequest: next, ...load }).run();
+          const measured = await loadSide('coffer', {
+            url: workload.server.url,
+            nextRequest: next,
+            ...load,
+          }).run();
+          await deleteFileObjects(
+            context,
+            workload,
+            links.map((link) => link.fileId),
+          );
+          return measured;
         },
       };
       return { scenario, baselines: await onePutBaselines(context, workload, load) };

@@ -5,14 +5,16 @@
  * Coffer with a plain S3 client, `@aws-sdk/client-s3` alone in a process of its own, PUTting and
  * GETting the same bytes to and from the same server (bench/load/s3-client-process.ts); the 1 KiB
  * gateway row keeps a link the AWS SDK presigns, sent by the load generator like Coffer's link.
- * RGW's own CPU is counted on neither side: the rows are judged by rate.
+ * RGW's own CPU is counted on neither side: the rows are judged by rate. What a run stores, a
+ * Coffer's or the client's, is deleted after it (deleteStoredObjects): RGW's OSD keeps objects in
+ * memory, and the 256 MiB rows would fill it within one run.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, paginateListObjectsV2, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { runCli } from '../../test/support/coffer-process.ts';
 import type { BenchContext } from '../bench-context.ts';
@@ -79,6 +81,7 @@ export async function s3ClientSide(
         runLoadProcess(s3ClientProcess, specFile, options.payloadBytes),
       );
       const { exhausted: _, loadGeneratorCpuSeconds: __, ...rest } = measured;
+      if (spec.operation === 'put') await deleteStoredObjects(context, [spec.key]);
       return rest;
     },
   };
@@ -122,6 +125,41 @@ async function linkOnceSet(
     if (isWanted(link)) return link;
   }
   throw new Error(`coffer ${args.join(' ')}: the links did not change within 15 s`);
+}
+
+/**
+ * Deletes every object under these key prefixes of the bench's bucket, after the run that stored
+ * them (untimed), so that a run's rows never fill RGW's in-memory OSD.
+ */
+export async function deleteStoredObjects(context: BenchContext, prefixes: readonly string[]): Promise<void> {
+  const { client, bucket } = await s3Client(context);
+  try {
+    for (const Prefix of prefixes) {
+      for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix })) {
+        for (const { Key } of page.Contents ?? [])
+          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key }));
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * On pg-s3, deletes the objects the workload's server stored for these files (every version, and a
+ * resumable upload's parked tails: `<server prefix>/<project>/<file id>.…`); elsewhere nothing.
+ */
+export async function deleteFileObjects(
+  context: BenchContext,
+  workload: Workload,
+  fileIds: readonly string[],
+): Promise<void> {
+  const { blobPrefix, credentials } = workload.server;
+  if (context.options.stack !== 'pg-s3' || !blobPrefix) return;
+  await deleteStoredObjects(
+    context,
+    fileIds.map((fileId) => `${blobPrefix}/${credentials.projectId}/${fileId}.`),
+  );
 }
 
 async function s3Client(context: BenchContext) {
