@@ -76,6 +76,11 @@ export class BenchContext {
     return this.#once('node-http', () => this.#startScript('node-http-server.ts', [root]));
   }
 
+  /** The node:http relay to presigned S3 URLs: the floor of a process between a client and S3. */
+  relayUrl(): Promise<string> {
+    return this.#once('node-http-relay', () => this.#startScript('node-http-relay-server.ts', []));
+  }
+
   /** nginx serving the same root, or undefined when nginx is not installed. */
   nginxUrl(root: string): Promise<string | undefined> {
     return this.#once('nginx', async () => {

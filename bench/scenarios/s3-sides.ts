@@ -14,13 +14,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { DeleteObjectCommand, GetObjectCommand, paginateListObjectsV2, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  paginateListObjectsV2,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { runCli } from '../../test/support/coffer-process.ts';
 import type { BenchContext } from '../bench-context.ts';
 import type { S3ClientSpec } from '../load/s3-client-process.ts';
 import { measureCpu } from '../probes/process-cpu.ts';
-import { runLoadProcess } from '../run-load.ts';
+import { type LoadOptions, runLoad, runLoadProcess } from '../run-load.ts';
 import type { Side } from '../scenario.ts';
 import { getDownloadLink, splitUrl, type Workload } from '../seed/workload.ts';
 
@@ -128,6 +134,40 @@ async function linkOnceSet(
 }
 
 /**
+ * The same transfer through plain node:http relaying to S3 (bench/servers/node-http-relay-server.ts),
+ * driven by the load generator as Coffer is: a GET of the object a presigned download link of
+ * Coffer's names, or PUTs of the load's body to a key of its own (each overwriting the last,
+ * deleted after the run). The floor of any process between a client and S3.
+ */
+export async function s3RelaySide(
+  context: BenchContext,
+  load: Omit<LoadOptions, 'url' | 'request'> & { request?: LoadOptions['request'] },
+  get?: Link,
+): Promise<Side> {
+  const relay = await context.relayUrl();
+  const { client, bucket } = await s3Client(context);
+  const Key = `bench-relay/${randomBytes(6).toString('hex')}.bin`;
+  const command = get
+    ? new GetObjectCommand({ Bucket: bucket, Key: await objectKeyOf(context, get) })
+    : new PutObjectCommand({ Bucket: bucket, Key });
+  const to = await getSignedUrl(client, command, { expiresIn: 86_400 });
+  client.destroy();
+  const relayPath = `/?to=${encodeURIComponent(to)}`;
+  return {
+    label: 'node:http relay',
+    run: async () => {
+      const measured = await runLoad({
+        ...load,
+        url: relay,
+        request: { ...load.request, method: get ? 'GET' : 'PUT', path: relayPath },
+      });
+      if (!get) await deleteStoredObjects(context, [Key]);
+      return measured;
+    },
+  };
+}
+
+/**
  * Deletes every object under these key prefixes of the bench's bucket, after the run that stored
  * them (untimed), so that a run's rows never fill RGW's in-memory OSD.
  */
@@ -169,6 +209,9 @@ async function s3Client(context: BenchContext) {
     endpoint: s3.endpoint,
     forcePathStyle: true,
     credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    // As Coffer's store: a presigned PUT would otherwise carry the CRC32 of an empty body.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
   });
   return { client, bucket: s3.bucket };
 }
