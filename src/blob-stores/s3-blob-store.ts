@@ -45,6 +45,7 @@ export type S3BlobStoreOptions = Omit<S3Location, 'forcePathStyle'> & {
 
 /** The readiness probe's body: small, and removed again at once. */
 const PROBE_BYTES = Buffer.alloc(4096);
+const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 /** S3's largest single PutObject: a longer body goes as a multipart upload. */
 const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
 /** S3's smallest part (all but the last), lib-storage's default. */
@@ -80,6 +81,10 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
       // presigned PUT would carry the checksum of an empty body; MD5 ETags are what we check.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // The SDK's default logger drops everything but a warning it prints to the console for
+      // every PutObject whose body fails: a refused or abandoned upload, answered and logged
+      // by Coffer already.
+      logger: SILENT_LOGGER,
     });
     sendPayloadsUnsigned(this.#client);
     this.#area = { client: this.#client, bucket: this.#bucket, prefix: this.#prefix };

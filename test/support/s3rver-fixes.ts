@@ -70,6 +70,9 @@ export function s3rverFixes({ directory, secretAccessKey }: Fixes): S3rver.Middl
         '<Error><Code>XMinioStorageFull</Code><Message>Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed.</Message></Error>';
       return;
     }
+    // It stores a cut-off body as if it had ended: S3 keeps nothing of it.
+    if (ctx.method === 'PUT' && key.length > 0 && uploadId === undefined && !ctx.req.complete)
+      await removeObjectFiles(join(directory, bucket, ...key.slice(0, -1)), key.at(-1) ?? '');
     if (ctx.method === 'GET' && ctx.get('range') === 'bytes=0-0' && ctx.status === 206) {
       const size = ctx.response.get('Content-Range').split('/')[1] ?? '';
       (ctx.body as Readable).destroy();
