@@ -56,6 +56,7 @@ export class BenchContext {
       args: [...settings.args, ...(extra.args ?? [])],
       env: { ...settings.env, ...extra.env },
       databaseUrl: settings.databaseUrl,
+      blobPrefix: settings.blobPrefix,
     });
     this.#stops.push(server.stop);
     this.coffers.push(server);
@@ -73,6 +74,11 @@ export class BenchContext {
   /** The node:http stream/pipe baseline, serving (and writing under) the main server's blob dir. */
   nodeHttpUrl(root: string): Promise<string> {
     return this.#once('node-http', () => this.#startScript('node-http-server.ts', [root]));
+  }
+
+  /** The node:http relay to presigned S3 URLs: the floor of a process between a client and S3. */
+  relayUrl(): Promise<string> {
+    return this.#once('node-http-relay', () => this.#startScript('node-http-relay-server.ts', []));
   }
 
   /** nginx serving the same root, or undefined when nginx is not installed. */

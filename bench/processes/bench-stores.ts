@@ -7,7 +7,13 @@ import type { S3TestServer } from '../../test/support/s3-server.ts';
 export type StackName = 'sqlite-fs' | 'pg-fs' | 'pg-s3';
 
 /** What `coffer serve` needs to run on a stack: its flags and environment, and its database. */
-export type StackSettings = { args: string[]; env: Record<string, string>; databaseUrl?: string };
+export type StackSettings = {
+  args: string[];
+  env: Record<string, string>;
+  databaseUrl?: string;
+  /** The server's key prefix in the S3 bucket. */
+  blobPrefix?: string;
+};
 
 /**
  * The PostgreSQL cluster and S3 server of a bench run: the very ones the tests use
@@ -28,7 +34,8 @@ export class BenchStores {
   /** The S3 server (started if need be), for baselines that talk to it directly. */
   s3(): Promise<S3TestServer> {
     // RGW's OSD keeps objects in memory, 2 GiB for the tests: the large rows store 256 MiB per
-    // transfer (Coffer's uploads are new objects, kept to the end of the run).
+    // transfer (each run deletes what it stored, deleteStoredObjects in
+    // bench/scenarios/s3-sides.ts; RGW frees the space when its collector has been by).
     process.env.COFFER_RGW_MEMSTORE_BYTES ??= String(6 * 1024 ** 3);
     this.#s3 ??= startRgwOrS3rver();
     return this.#s3;
@@ -52,6 +59,7 @@ export class BenchStores {
         AWS_REGION: 'us-east-1',
       },
       databaseUrl,
+      blobPrefix: prefix,
     };
   }
 

@@ -12,6 +12,8 @@ export type CofferServer = ChildServer & {
   credentials: AppCredentials;
   /** Its PostgreSQL database (pg stacks), for seeding records. */
   databaseUrl?: string;
+  /** Its key prefix in the S3 bucket (pg-s3), for a scenario that deletes what a run stored. */
+  blobPrefix?: string;
   /** The worker process that serves (`pid` is the supervising primary's): RSS and profiles are its. */
   workerPid: number;
 };
@@ -30,6 +32,7 @@ export async function startCofferServer(options: {
   args?: string[];
   env?: Record<string, string>;
   databaseUrl?: string;
+  blobPrefix?: string;
 }): Promise<CofferServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -59,8 +62,15 @@ export async function startCofferServer(options: {
     ) as AppCredentials;
     const [workerPid] = await childrenOf(server.pid);
     if (workerPid === undefined) throw new Error(`coffer serve (pid ${server.pid}) has no worker process`);
-    const { dataDir, databaseUrl } = options;
-    return { ...server, dataDir, credentials, workerPid, ...(databaseUrl && { databaseUrl }) };
+    const { dataDir, databaseUrl, blobPrefix } = options;
+    return {
+      ...server,
+      dataDir,
+      credentials,
+      workerPid,
+      ...(databaseUrl && { databaseUrl }),
+      ...(blobPrefix && { blobPrefix }),
+    };
   } catch (error) {
     await server.stop();
     throw error;

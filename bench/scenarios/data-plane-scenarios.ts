@@ -10,7 +10,13 @@ import {
   requestUploadLinks,
   type Workload,
 } from '../seed/workload.ts';
-import { downloadLinksInBothModes, s3ClientSide, sdkDownloadLink } from './s3-sides.ts';
+import {
+  deleteFileObjects,
+  downloadLinksInBothModes,
+  s3ClientSide,
+  s3RelaySide,
+  sdkDownloadLink,
+} from './s3-sides.ts';
 import { fromPool, loadSide } from './sides.ts';
 
 /** The same file three ways: Coffer's signed link, node:http streaming it, nginx (when installed). */
@@ -32,10 +38,13 @@ async function downloadSides(
     // The coffer side is the project's default, the gateway streaming from S3; the baseline, a
     // plain S3 client GETting the same object (the presigned link names its key).
     const { presigned } = await downloadLinksInBothModes(workload, fileId);
-    const direct = large
-      ? await s3ClientSide(context, { get: presigned, amount: load.amount!, payloadBytes: sizeBytes })
-      : await sdkLinkSide(context, presigned, load);
-    return { scenario, baselines: [direct] };
+    if (!large) return { scenario, baselines: [await sdkLinkSide(context, presigned, load)] };
+    const direct = await s3ClientSide(context, {
+      get: presigned,
+      amount: load.amount!,
+      payloadBytes: sizeBytes,
+    });
+    return { scenario, baselines: [direct, await s3RelaySide(context, load, presigned)] };
   }
   const blob = await findBlobFile(workload, fileId);
   const nodeHttp = await context.nodeHttpUrl(blob.root);
@@ -126,7 +135,17 @@ function uploadScenario(form: 'raw' | 'multipart'): Scenario {
             `upload/${randomBytes(3).toString('hex')}`,
           );
           const next = fromPool(links, (link) => ({ path: link.path }));
-          return loadSide('coffer', { url: workload.server.url, nextRequest: next, ...load }).run();
+          const measured = await loadSide('coffer', {
+            url: workload.server.url,
+            nextRequest: next,
+            ...load,
+          }).run();
+          await deleteFileObjects(
+            context,
+            workload,
+            links.map((link) => link.fileId),
+          );
+          return measured;
         },
       };
       return { scenario, baselines: await onePutBaselines(context, workload, load) };
@@ -150,7 +169,10 @@ export async function onePutBaselines(
     const { amount, payloadBytes, request } = load;
     if (!amount || !payloadBytes || !Buffer.isBuffer(request.body))
       throw new Error('a PUT baseline on S3 needs an amount and a body of bytes');
-    return [await s3ClientSide(context, { put: request.body, amount, payloadBytes })];
+    return [
+      await s3ClientSide(context, { put: request.body, amount, payloadBytes }),
+      await s3RelaySide(context, load),
+    ];
   }
   const blob = await findBlobFile(workload, workload.smallFileId);
   const nodeHttp = await context.nodeHttpUrl(blob.root);

@@ -13,6 +13,7 @@ import { measureCpu } from '../probes/process-cpu.ts';
 import type { Measurement, PreparedScenario, Scenario, Side } from '../scenario.ts';
 import { fillBytes } from '../seed/workload.ts';
 import { onePutBaselines } from './data-plane-scenarios.ts';
+import { deleteFileObjects } from './s3-sides.ts';
 import { runTasks } from './sides.ts';
 
 export const tusUpload: Scenario = {
@@ -29,19 +30,24 @@ export const tusUpload: Scenario = {
     await writeFile(file, bytes);
     const coffer: Side = {
       label: 'coffer',
-      run: () =>
-        measureCpu(workload.server.url, async (): Promise<Measurement> => {
-          const measured = await runTasks(amount, 1, async () => {
+      run: async () => {
+        const fileIds: string[] = [];
+        const measured = await measureCpu(workload.server.url, async (): Promise<Measurement> => {
+          const transfers = await runTasks(amount, 1, async () => {
             const sent = await resumableTransfer(
               workload,
               file,
               size,
               `tus/${randomBytes(4).toString('hex')}.bin`,
             );
+            fileIds.push(sent.fileId);
             if (sent.status !== 200) throw new Error(`tus upload: ${sent.status} ${sent.text}`);
           });
-          return { ...measured, mibPerSecond: (measured.requestsPerSecond * size) / 2 ** 20 };
-        }),
+          return { ...transfers, mibPerSecond: (transfers.requestsPerSecond * size) / 2 ** 20 };
+        });
+        await deleteFileObjects(context, workload, fileIds);
+        return measured;
+      },
     };
     const load = {
       connections: 1,

@@ -5,20 +5,28 @@
  * Coffer with a plain S3 client, `@aws-sdk/client-s3` alone in a process of its own, PUTting and
  * GETting the same bytes to and from the same server (bench/load/s3-client-process.ts); the 1 KiB
  * gateway row keeps a link the AWS SDK presigns, sent by the load generator like Coffer's link.
- * RGW's own CPU is counted on neither side: the rows are judged by rate.
+ * RGW's own CPU is counted on neither side: the rows are judged by rate. What a run stores, a
+ * Coffer's or the client's, is deleted after it (deleteStoredObjects): RGW's OSD keeps objects in
+ * memory, and the 256 MiB rows would fill it within one run.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  paginateListObjectsV2,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { runCli } from '../../test/support/coffer-process.ts';
 import type { BenchContext } from '../bench-context.ts';
 import type { S3ClientSpec } from '../load/s3-client-process.ts';
 import { measureCpu } from '../probes/process-cpu.ts';
-import { runLoadProcess } from '../run-load.ts';
+import { type LoadOptions, runLoad, runLoadProcess } from '../run-load.ts';
 import type { Side } from '../scenario.ts';
 import { getDownloadLink, splitUrl, type Workload } from '../seed/workload.ts';
 
@@ -79,6 +87,7 @@ export async function s3ClientSide(
         runLoadProcess(s3ClientProcess, specFile, options.payloadBytes),
       );
       const { exhausted: _, loadGeneratorCpuSeconds: __, ...rest } = measured;
+      if (spec.operation === 'put') await deleteStoredObjects(context, [spec.key]);
       return rest;
     },
   };
@@ -124,6 +133,75 @@ async function linkOnceSet(
   throw new Error(`coffer ${args.join(' ')}: the links did not change within 15 s`);
 }
 
+/**
+ * The same transfer through plain node:http relaying to S3 (bench/servers/node-http-relay-server.ts),
+ * driven by the load generator as Coffer is: a GET of the object a presigned download link of
+ * Coffer's names, or PUTs of the load's body to a key of its own (each overwriting the last,
+ * deleted after the run). The floor of any process between a client and S3.
+ */
+export async function s3RelaySide(
+  context: BenchContext,
+  load: Omit<LoadOptions, 'url' | 'request'> & { request?: LoadOptions['request'] },
+  get?: Link,
+): Promise<Side> {
+  const relay = await context.relayUrl();
+  const { client, bucket } = await s3Client(context);
+  const Key = `bench-relay/${randomBytes(6).toString('hex')}.bin`;
+  const command = get
+    ? new GetObjectCommand({ Bucket: bucket, Key: await objectKeyOf(context, get) })
+    : new PutObjectCommand({ Bucket: bucket, Key });
+  const to = await getSignedUrl(client, command, { expiresIn: 86_400 });
+  client.destroy();
+  const relayPath = `/?to=${encodeURIComponent(to)}`;
+  return {
+    label: 'node:http relay',
+    run: async () => {
+      const measured = await runLoad({
+        ...load,
+        url: relay,
+        request: { ...load.request, method: get ? 'GET' : 'PUT', path: relayPath },
+      });
+      if (!get) await deleteStoredObjects(context, [Key]);
+      return measured;
+    },
+  };
+}
+
+/**
+ * Deletes every object under these key prefixes of the bench's bucket, after the run that stored
+ * them (untimed), so that a run's rows never fill RGW's in-memory OSD.
+ */
+export async function deleteStoredObjects(context: BenchContext, prefixes: readonly string[]): Promise<void> {
+  const { client, bucket } = await s3Client(context);
+  try {
+    for (const Prefix of prefixes) {
+      for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket, Prefix })) {
+        for (const { Key } of page.Contents ?? [])
+          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key }));
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+/**
+ * On pg-s3, deletes the objects the workload's server stored for these files (every version, and a
+ * resumable upload's parked tails: `<server prefix>/<project>/<file id>.…`); elsewhere nothing.
+ */
+export async function deleteFileObjects(
+  context: BenchContext,
+  workload: Workload,
+  fileIds: readonly string[],
+): Promise<void> {
+  const { blobPrefix, credentials } = workload.server;
+  if (context.options.stack !== 'pg-s3' || !blobPrefix) return;
+  await deleteStoredObjects(
+    context,
+    fileIds.map((fileId) => `${blobPrefix}/${credentials.projectId}/${fileId}.`),
+  );
+}
+
 async function s3Client(context: BenchContext) {
   const s3 = await context.stores.s3();
   const client = new S3Client({
@@ -131,6 +209,9 @@ async function s3Client(context: BenchContext) {
     endpoint: s3.endpoint,
     forcePathStyle: true,
     credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    // As Coffer's store: a presigned PUT would otherwise carry the CRC32 of an empty body.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
   });
   return { client, bucket: s3.bucket };
 }

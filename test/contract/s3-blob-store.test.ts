@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { Transform } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import {
   CreateMultipartUploadCommand,
@@ -11,7 +12,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { parseS3StorageUrl, S3BlobStore } from '../../src/blob-stores/s3-blob-store.ts';
 import { toAttachmentDisposition } from '../../src/domain/files/content-disposition.ts';
-import { bodyOf, generatedBody, quotedMd5, readAll } from '../support/byte-streams.ts';
+import { bodyOf, generatedBody, md5Of, quotedMd5, readAll } from '../support/byte-streams.ts';
 import { s3ServersToTest, startRgw } from '../support/rgw-server.ts';
 import type { S3TestServer } from '../support/s3-server.ts';
 import { newKey, runBlobStoreContract } from './blob-store.contract.ts';
@@ -138,6 +139,61 @@ function describeS3BlobStore(serverName: string, startServer: () => Promise<S3Te
       const listed = await client.send(new ListObjectsV2Command({ Bucket: server.bucket, Prefix: key }));
       assert.deepEqual(listed.Contents ?? [], []);
       assert.deepEqual(await pendingUploads(), []);
+      client.destroy();
+    });
+
+    it('puts a body of announced length as one streamed PutObject, tagged with the MD5 of the whole', async () => {
+      const key = newKey();
+      const generated = generatedBody(12 * MiB);
+      const info = await store.put(key, generated.body, {
+        contentType: 'a/b',
+        maxBytes: 16 * MiB,
+        sizeBytes: 12 * MiB,
+      });
+      // One part: the MD5 of every byte, where a multipart upload of these bytes ends "-3".
+      assert.equal(info.etag, generated.etag('md5'));
+      assert.equal(info.sizeBytes, 12 * MiB);
+      assert.deepEqual(await md5Of((await store.get(key, info.version))!.body), {
+        etag: generated.etag('md5'),
+        sizeBytes: 12 * MiB,
+      });
+    });
+
+    it('leaves no object when a body of announced length fails, is short, runs long, fails at its end or is aborted', async () => {
+      const client = clientFor(server);
+      const key = newKey();
+      const announced = { contentType: 'a/b', maxBytes: 32 * MiB, sizeBytes: 12 * MiB };
+      const failing = generatedBody(12 * MiB, { failAtBytes: 11 * MiB });
+      await assert.rejects(store.put(key, failing.body, announced), /mid-way/);
+      await assert.rejects(store.put(key, generatedBody(11 * MiB).body, announced), {
+        code: 'CONTENT_MISMATCH',
+      });
+      await assert.rejects(store.put(key, generatedBody(13 * MiB).body, announced), {
+        code: 'CONTENT_MISMATCH',
+      });
+      // Every byte, then a check before the store refuses them at the end (a declared checksum
+      // that differs, a scanner): S3 must not have been given the last of them.
+      const refusedAtEnd = new Transform({
+        transform: (chunk, _encoding, callback) => callback(null, chunk),
+        flush: (callback) => callback(new Error('refused at the end')),
+      });
+      await assert.rejects(
+        store.put(key, generatedBody(12 * MiB).body.pipe(refusedAtEnd), announced),
+        /refused at the end/,
+      );
+      const controller = new AbortController();
+      const aborted = generatedBody(12 * MiB, {
+        onProgress: (sent) => sent >= 11 * MiB && controller.abort(),
+      });
+      await assert.rejects(store.put(key, aborted.body, { ...announced, signal: controller.signal }), {
+        name: 'AbortError',
+      });
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: server.bucket, Prefix: key }));
+      assert.deepEqual(listed.Contents ?? [], []);
+      const pending = await client.send(
+        new ListMultipartUploadsCommand({ Bucket: server.bucket, Prefix: key }),
+      );
+      assert.deepEqual(pending.Uploads ?? [], []);
       client.destroy();
     });
 

@@ -17,7 +17,9 @@ type Fixes = { directory: string; secretAccessKey: string };
  *   holding `key` and the parts, each beside its `<n>.md5`);
  * - it reads `Range: bytes=0-0` as the whole object (`end || Infinity`); S3 sends one byte;
  * - on a full disk it answers 500 and keeps a partial object; MinIO answers 507
- *   XMinioStorageFull and keeps nothing, so that is what this does (disk-full tests).
+ *   XMinioStorageFull and keeps nothing, so that is what this does (disk-full tests);
+ * - a PutObject whose connection is cut before its last byte leaves what had arrived as the
+ *   object; S3 keeps nothing of it, so neither does this.
  */
 export function s3rverFixes({ directory, secretAccessKey }: Fixes): S3rver.Middleware {
   return async (ctx, next) => {
@@ -53,16 +55,24 @@ export function s3rverFixes({ directory, secretAccessKey }: Fixes): S3rver.Middl
       await next();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOSPC' && code !== 'EDQUOT') throw error;
-      if (ctx.method === 'PUT' && key.length > 0 && uploadId === undefined) {
-        await removeObjectFiles(join(directory, bucket, ...key.slice(0, -1)), key.at(-1) ?? '');
+      const isObjectPut = ctx.method === 'PUT' && key.length > 0 && uploadId === undefined;
+      const removePartial = () =>
+        removeObjectFiles(join(directory, bucket, ...key.slice(0, -1)), key.at(-1) ?? '');
+      if (isObjectPut && !ctx.req.complete) {
+        await removePartial();
+        throw error;
       }
+      if (code !== 'ENOSPC' && code !== 'EDQUOT') throw error;
+      if (isObjectPut) await removePartial();
       ctx.status = 507;
       ctx.type = 'application/xml';
       ctx.body =
         '<Error><Code>XMinioStorageFull</Code><Message>Storage backend has reached its minimum free drive threshold. Please delete a few objects to proceed.</Message></Error>';
       return;
     }
+    // It stores a cut-off body as if it had ended: S3 keeps nothing of it.
+    if (ctx.method === 'PUT' && key.length > 0 && uploadId === undefined && !ctx.req.complete)
+      await removeObjectFiles(join(directory, bucket, ...key.slice(0, -1)), key.at(-1) ?? '');
     if (ctx.method === 'GET' && ctx.get('range') === 'bytes=0-0' && ctx.status === 206) {
       const size = ctx.response.get('Content-Range').split('/')[1] ?? '';
       (ctx.body as Readable).destroy();

@@ -22,6 +22,13 @@ export type PutBlobOptions = {
   maxBytes: number;
   signal?: AbortSignal;
   /**
+   * The body's exact length when its sender said it beforehand (a PUT's Content-Length, an
+   * upload request's declared contentLength). A store may announce it to its backend ahead of
+   * the bytes (S3: one streamed PutObject instead of a multipart upload); one that does fails
+   * the put, keeping nothing, when the body has another length.
+   */
+  sizeBytes?: number;
+  /**
    * The SHA-256 of exactly the body's bytes, from a caller that computes it anyway (an
    * upload's ContentCheckStream), asked for only once the body has ended: stores that tag
    * versions with it (content-etag.ts) then hash nothing themselves. Stores that keep their

@@ -9,21 +9,27 @@ import { sniffContentType, sniffSampleBytes } from './sniff-content-type.ts';
 import { assertDeclaredType } from './upload-contract.ts';
 import type { UploadLimits } from './upload-limits.ts';
 
+/** What the sender said of a body before sending it: its type, and its length if known. */
+export type SentBody = { contentType: string | undefined; sizeBytes?: number | undefined };
+
 /**
  * Issue 10: an upload's body as it goes to the store, held to what its request declared
  * (CONTENT_MISMATCH), to the project's size, types and quotas (cut off at the first byte too
  * many, nothing kept), its type told by its first bytes when the client names none, and its
  * SHA-256 computed on the way (`check.checksumSha256` once the store has read it all).
+ * `sizeBytes` is its length where the sender or the upload request said it beforehand: the
+ * check fails a body of another length before the store sees its end.
  */
 export async function checkUploadBody(
   options: { limits: UploadLimits; hashes: HashThread },
   file: FileRecord,
   body: Readable,
-  sentContentType: string | undefined,
+  sent: SentBody,
   /** The malware scanner's tap (issue 42): the same read of the body feeds it. */
   tap?: Transform,
-): Promise<{ contentType: string; check: ContentCheckStream }> {
+): Promise<{ contentType: string; check: ContentCheckStream; sizeBytes: number | undefined }> {
   const { declared } = file;
+  const sentContentType = sent.contentType;
   assertDeclaredType(declared.contentType, sentContentType);
   const owner = { projectId: file.projectId, userId: file.creatorId };
   const countedBytes = file.pendingUpload?.sizeBytes ?? declared.sizeBytes ?? 0;
@@ -48,5 +54,5 @@ export async function checkUploadBody(
   });
   // The check's own failure reaches the store through the stream; this only stops a rejection going unheard.
   (tap ? pipeline(whole, tap, check) : pipeline(whole, check)).catch(() => {});
-  return { contentType, check };
+  return { contentType, check, sizeBytes: sent.sizeBytes ?? declared.sizeBytes ?? undefined };
 }

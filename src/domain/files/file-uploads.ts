@@ -13,7 +13,7 @@ import { assertActsForUser } from '../identity/service-keys.ts';
 import { newFileId } from '../ids.ts';
 import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
 import { adoptDirectUpload } from './adopt-direct-upload.ts';
-import { checkUploadBody } from './check-upload-body.ts';
+import { checkUploadBody, type SentBody } from './check-upload-body.ts';
 import { toContentType } from './content-type.ts';
 import { parseCustomData } from './custom-data.ts';
 import type { FileRecord, PendingUpload, PermissionScope, UploadContract } from './file-record.ts';
@@ -155,18 +155,19 @@ export class FileUploads {
   async acceptUpload(
     link: GatewayLink,
     body: Readable,
-    sentContentType: string | undefined,
+    sent: SentBody,
     signal?: AbortSignal,
   ): Promise<StoredBlob> {
     const file = await getLinkedFile(this.#o, link, 'upload');
     if (file.verified) throw alreadyVerified();
     const tap = await this.#o.scans?.tapUpload(file.projectId, file.declared.sizeBytes);
-    const { contentType, check } = await checkUploadBody(this.#o, file, body, sentContentType, tap);
+    const { contentType, check, sizeBytes } = await checkUploadBody(this.#o, file, body, sent, tap);
     const key = toStorageKey(file);
     const stored = await this.#o.blobs.put(key, check, {
       contentType,
       maxBytes: this.#o.maxFileSizeBytes,
       signal,
+      ...(sizeBytes !== undefined && { sizeBytes }),
       // The check hashes every byte for the checksum: the local stores tag the version with it.
       sha256: () => Buffer.from(check.checksumSha256, 'base64'),
     });

@@ -16,7 +16,7 @@ import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
 import { toFileEvent } from '../events/file-events.ts';
 import { adoptDirectUpload } from '../files/adopt-direct-upload.ts';
-import { checkUploadBody } from '../files/check-upload-body.ts';
+import { checkUploadBody, type SentBody } from '../files/check-upload-body.ts';
 import { toContentType } from '../files/content-type.ts';
 import {
   type FileRecord,
@@ -112,7 +112,7 @@ export class VersionUploads {
   async acceptUpload(
     link: GatewayLink,
     body: Readable,
-    sentContentType: string | undefined,
+    sent: SentBody,
     signal?: AbortSignal,
   ): Promise<StoredBlob> {
     await this.#o.links.assertGatewayLink(
@@ -125,12 +125,13 @@ export class VersionUploads {
     if (!upload || !file) throw uploadNotFound();
     const target = toUploadTarget(file, upload);
     const tap = await this.#o.scans?.tapUpload(file.projectId, target.declared.sizeBytes);
-    const { contentType, check } = await checkUploadBody(this.#o, target, body, sentContentType, tap);
+    const { contentType, check, sizeBytes } = await checkUploadBody(this.#o, target, body, sent, tap);
     const key = toStorageKey(target);
     const stored = await this.#o.blobs.put(key, check, {
       contentType,
       maxBytes: this.#o.maxFileSizeBytes,
       signal,
+      ...(sizeBytes !== undefined && { sizeBytes }),
       sha256: () => Buffer.from(check.checksumSha256, 'base64'),
     });
     const pending: PendingUpload = {

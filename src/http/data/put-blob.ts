@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StoredBlob } from '../../domain/blobs/blob-store.ts';
+import type { SentBody } from '../../domain/files/check-upload-body.ts';
 import type { GatewayLink } from '../../domain/files/get-linked-file.ts';
 import { validationFailed } from '../../errors/errors.ts';
 import type { RouteRegistrar } from '../route-context.ts';
@@ -34,12 +35,7 @@ export const putBlob: RouteRegistrar = (app, services) => {
   );
 };
 
-type Accept = (
-  link: GatewayLink,
-  body: Readable,
-  contentType: string | undefined,
-  signal: AbortSignal,
-) => Promise<StoredBlob>;
+type Accept = (link: GatewayLink, body: Readable, sent: SentBody, signal: AbortSignal) => Promise<StoredBlob>;
 
 /** One PUT's body (a multipart form's `data` part, or the raw body) to `accept`; answers its ETag. */
 async function receiveUpload(
@@ -55,10 +51,26 @@ async function receiveUpload(
       'Content-Range: an upload link takes the whole file in one PUT; to send a file in parts, ask for a resumable upload (POST /api/v1/file with resumable: true, or tus at POST /api/v1/uploads)',
     );
   const signal = abortOnClose(request);
+  // A form's file part has no length of its own; a raw body's is the request's Content-Length,
+  // which Node's parser holds it to (a shorter body is an aborted request).
   const info: StoredBlob = isMultipart(request.headers['content-type'])
-    ? await readMultipartUpload(request.raw, (part) => accept(link, part.stream, part.contentType, signal))
-    : await accept(link, request.raw, request.headers['content-type'], signal);
+    ? await readMultipartUpload(request.raw, (part) =>
+        accept(link, part.stream, { contentType: part.contentType }, signal),
+      )
+    : await accept(
+        link,
+        request.raw,
+        { contentType: request.headers['content-type'], sizeBytes: toContentLength(request) },
+        signal,
+      );
   return reply.header('etag', info.etag).send({ etag: info.etag, sizeBytes: info.sizeBytes });
+}
+
+/** The request's Content-Length as a number, undefined without one (a chunked body). */
+function toContentLength(request: FastifyRequest): number | undefined {
+  const header = request.headers['content-length'];
+  const length = header === undefined ? Number.NaN : Number(header);
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
 }
 
 /** An upload whose client goes away is abandoned: the store deletes what it had written. */
