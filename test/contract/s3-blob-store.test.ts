@@ -159,7 +159,14 @@ function describeS3BlobStore(serverName: string, startServer: () => Promise<S3Te
       });
     });
 
-    it('leaves no object when a body of announced length fails, is short, runs long, fails at its end or is aborted', async () => {
+    // s3rver (the stand-in where Ceph is not installed) races its own write of a cut-off body
+    // against the fix that removes it (s3rver-fixes.ts): it kept 9 of 12 MiB in a run on a
+    // busy machine. What S3 keeps is asserted against Ceph RGW, which .ci/run installs.
+    const s3rverKeepsCutBodies =
+      serverName === 's3rver' && 's3rver may keep a cut-off body: asserted on Ceph RGW';
+    it('leaves no object when a body of announced length fails, is short, runs long, fails at its end or is aborted', {
+      skip: s3rverKeepsCutBodies,
+    }, async () => {
       const client = clientFor(server);
       const key = newKey();
       const announced = { contentType: 'a/b', maxBytes: 32 * MiB, sizeBytes: 12 * MiB };
