@@ -3,8 +3,8 @@ import { parseExpiresInSeconds } from '../../../domain/links/parse-expires-in-se
 import { isRenditionRequest } from '../../../domain/renditions/resolve-rendition-spec.ts';
 import { validationFailed } from '../../../errors/errors.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
-import { FileIdParams, FileWithLinkSchema, RenditionQuerySchema } from '../../wire/schemas.ts';
 import { sendFileWithLink } from '../../wire/json-with-link.ts';
+import { FileIdParams, FileWithLinkSchema, RenditionQuerySchema } from '../../wire/schemas.ts';
 
 /**
  * Spec 4.5: GET /api/v1/file/:fileId?expiresInSeconds=N → the record, a download link and its
