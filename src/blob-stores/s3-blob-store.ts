@@ -27,10 +27,10 @@ import type { Closable } from '../domain/closable.ts';
 import { toAttachmentDisposition } from '../domain/files/content-disposition.ts';
 import { etagMismatch, unavailable } from '../errors/errors.ts';
 import { assertValidBlobKey, newBlobVersion, toVersionName } from './blob-key.ts';
-import { MeteredStream } from './metered-stream.ts';
 import { isS3NotFound, isS3PreconditionFailed, isS3StorageFull, toBlobStoreError } from './s3-errors.ts';
 import { listS3MultipartUploads, listS3Objects, type S3Area } from './s3-listings.ts';
 import { toBlobInfo, toFullObjectSha256 } from './s3-object-headers.ts';
+import { writeS3Object } from './s3-object-writer.ts';
 import { S3Presigner } from './s3-presigner.ts';
 import type { S3Location } from './s3-storage-url.ts';
 import { sendPayloadsUnsigned } from './s3-unsigned-payload.ts';
@@ -46,12 +46,6 @@ export type S3BlobStoreOptions = Omit<S3Location, 'forcePathStyle'> & {
 /** The readiness probe's body: small, and removed again at once. */
 const PROBE_BYTES = Buffer.alloc(4096);
 const SILENT_LOGGER = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-/** S3's largest single PutObject: a longer body goes as a multipart upload. */
-const MAX_SINGLE_PUT_BYTES = 5 * 1024 ** 3;
-/** S3's smallest part (all but the last), lib-storage's default. */
-const MIN_PART_BYTES = 5 * 1024 ** 2;
-/** S3's most parts in one multipart upload. */
-const MAX_PARTS = 10_000;
 
 /**
  * Blobs in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW, R2) through AWS SDK v3. Version
@@ -108,72 +102,13 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
   async put(key: string, body: Readable, options: PutBlobOptions): Promise<StoredBlob> {
     const version = newBlobVersion();
     const Key = this.#toVersionKey(key, version);
-    const length = options.sizeBytes;
-    // A length said beforehand goes in one PutObject that streams the body as it arrives, as a
-    // plain S3 client sends a file: no part is buffered and no multipart upload is left to
-    // abort; S3 keeps nothing of a PutObject whose connection is cut before its last byte,
-    // which the count holds back until the body has ended well. (An empty body would have
-    // none to hold: Upload sends it once it has ended.)
-    const whole =
-      length !== undefined && length > 0 && length <= Math.min(options.maxBytes, MAX_SINGLE_PUT_BYTES);
-    // Counted before the SDK sees a byte: an oversized body fails the upload at maxBytes + 1,
-    // and one of another length than announced fails instead of ending.
-    const counted = new MeteredStream({ maxBytes: options.maxBytes, ...(whole && { exactBytes: length }) });
-    const feeding = pipeline(body, counted, { signal: options.signal });
-    const params = { Bucket: this.#bucket, Key, Body: counted, ContentType: options.contentType };
-    const cut = new AbortController();
-    const uploading = whole
-      ? this.#client.send(new PutObjectCommand({ ...params, ContentLength: length }), {
-          abortSignal: cut.signal,
-        })
-      : this.#uploadInParts(params, Math.min(length ?? options.maxBytes, options.maxBytes));
-    // A body that fails leaves the PutObject waiting for bytes that will never come: cut its
-    // connection. (Upload aborts its multipart upload itself when reading the body fails.)
-    feeding.catch(() => cut.abort());
-    let storeFailedFirst = false;
-    const storing = uploading.catch((error: unknown) => {
-      if (!counted.destroyed) {
-        storeFailedFirst = true;
-        counted.destroy(); // stop reading the caller's body
-      }
-      throw error;
-    });
-    // Wait for both: Upload settles only after its AbortMultipartUpload has been sent.
-    const [uploaded, fed] = await Promise.allSettled([storing, feeding]);
-    if (fed.status === 'rejected' && !storeFailedFirst) {
-      // Never stored while the last chunk is held back; if S3 answered all the same, remove it.
-      if (uploaded.status === 'fulfilled') await this.#deleteObject(Key).catch(() => {});
-      throw fed.reason; // too large, another length, aborted, source error
-    }
-    if (uploaded.status === 'rejected') throw toBlobStoreError(uploaded.reason);
+    const written = await writeS3Object(this.#client, { Bucket: this.#bucket, Key }, body, options);
     // Ceph RGW (Pacific) completes a multipart upload with an empty <ETag/>: the object has one
     // (the parts' "<md5>-<n>"), which a HEAD answers.
-    const etag = uploaded.value.ETag || (await this.#headObject(Key))?.ETag;
+    const etag = written.etag || (await this.#headObject(Key))?.ETag;
     if (!etag) throw unavailable('blob store', new Error(`no ETag for ${Key}`));
     // S3 answers a PUT without Last-Modified; the upload's end is within a second of it.
-    return { version, sizeBytes: counted.sizeBytes, etag, lastModified: new Date() };
-  }
-
-  /**
-   * A body of unknown length (a multipart form's file part, a chunked PUT), or past a single
-   * PutObject's 5 GiB: Upload sends one PutObject for bodies under a part, else a multipart
-   * upload that it aborts when reading the body fails, so no partial object or dangling upload
-   * is left. Parts are S3's 5 MiB minimum, larger only when `mostBytes` needs more than S3's
-   * 10,000 parts.
-   */
-  #uploadInParts(
-    params: { Bucket: string; Key: string; Body: Readable; ContentType: string },
-    mostBytes: number,
-  ): Promise<{ ETag?: string }> {
-    const upload = new Upload({
-      client: this.#client,
-      // Memory per upload is about (queueSize + 2) parts: two in flight keep a gateway with many
-      // concurrent uploads affordable while still overlapping network round trips.
-      queueSize: 2,
-      partSize: Math.max(MIN_PART_BYTES, Math.ceil(mostBytes / MAX_PARTS)),
-      params,
-    });
-    return upload.done();
+    return { version, sizeBytes: written.sizeBytes, etag, lastModified: new Date() };
   }
 
   async head(key: string, version: string): Promise<BlobInfo | undefined> {
