@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 // suites beside this one (a whole pass then takes several times as long as alone).
 // No files means no pass: `node --test` without files would run every test it finds. Beside the
 // usual report, each file's time goes to a temporary file: the pass ends with its ten slowest.
-const nodeTest = async (files, env = process.env, output = undefined) => {
+const nodeTest = async (files, pass, env = process.env, output = undefined) => {
   if (files.length === 0) return 0;
   const timesDir = mkdtempSync(join(tmpdir(), 'coffer-test-times-'));
   const timings = join(timesDir, 'times.jsonl');
@@ -64,6 +64,8 @@ const nodeTest = async (files, env = process.env, output = undefined) => {
   });
   if (typeof sink === 'number') closeSync(sink);
   const slowest = slowestFiles(timings, cpuLog);
+  if (process.env.COFFER_TEST_TIMES_FILE)
+    keepFileTimes(timings, cpuLog, pass, process.env.COFFER_TEST_TIMES_FILE);
   rmSync(timesDir, { recursive: true, force: true });
   if (output === undefined) process.stdout.write(slowest);
   else writeFileSync(output, slowest, { flag: 'a' });
@@ -94,6 +96,19 @@ function slowestFiles(timings, cpuLog) {
     `\nslowest test files of this pass (wall time, then CPU):\n${lines.join('\n')}\n` +
     `CPU of the pass's ${cpu.size} test files: ${(total / 1000).toFixed(0)} s\n`
   );
+}
+
+/**
+ * Every file's wall time and CPU seconds, one JSON line each, appended to `destination`
+ * (COFFER_TEST_TIMES_FILE): what to look at when the suite outgrows its budget.
+ */
+function keepFileTimes(timings, cpuLog, pass, destination) {
+  const cpu = new Map();
+  for (const { file, cpuMs } of readJsonLines(cpuLog)) cpu.set(file, Math.max(cpu.get(file) ?? 0, cpuMs));
+  const lines = readJsonLines(timings).map(({ file, ms }) =>
+    JSON.stringify({ pass, file: relative(process.cwd(), file), ms, cpuMs: cpu.get(file) ?? null }),
+  );
+  if (lines.length > 0) writeFileSync(destination, `${lines.join('\n')}\n`, { flag: 'a' });
 }
 
 function readJsonLines(file) {
@@ -203,7 +218,7 @@ const sideBySide = process.env.COFFER_TEST_PASSES_SIDE_BY_SIDE === '1' && passes
 const embeddedPass = async () => {
   if (!passes.includes('embedded')) return false;
   console.log(`\n=== stack: embedded (SQLite + local disk): ${allFiles.length} files ===\n`);
-  return (await nodeTest(allFiles)) !== 0;
+  return (await nodeTest(allFiles, 'embedded')) !== 0;
 };
 const pgS3Pass = async (output) => (passes.includes('pg-s3') ? runPgS3Pass(output) : false);
 let failed;
@@ -279,7 +294,7 @@ async function runPgS3Pass(output) {
       AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
       AWS_REGION: 'us-east-1',
     };
-    return (await nodeTest(stackFiles, env, output)) !== 0;
+    return (await nodeTest(stackFiles, 'pg-s3', env, output)) !== 0;
   } finally {
     await s3.stop();
     await postgres.stop();
