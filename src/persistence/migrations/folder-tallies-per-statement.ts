@@ -51,25 +51,7 @@ export const folderTalliesPerStatement: Migration = {
           end if;
         end loop;
       end $$`.execute(db);
-    const sumPerFolder = (
-      deltas: string,
-    ) => `(select coalesce(jsonb_agg(per_folder order by per_folder.project_id, per_folder.owner_id, per_folder.path), '[]'::jsonb) from (
-        select d.project_id, d.owner_id, p.path, p.parent, sum(d.files) as files, sum(d.bytes) as bytes
-          from (${deltas}) as d cross join lateral folder_prefixes(d.file_path) as p
-          group by d.project_id, d.owner_id, p.path, p.parent
-          having sum(d.files) <> 0 or sum(d.bytes) <> 0) as per_folder)`;
-    const side = (table: string, sign: '' | '-') =>
-      `select project_id, creator_id as owner_id, file_path, ${sign}1 as files, ${sign}${folderBytes(table)} as bytes from ${table}`;
-    const functions = {
-      insert: sumPerFolder(side('new_files', '')),
-      delete: sumPerFolder(side('old_files', '-')),
-      // The new rows added and the old ones taken away, with no join of the two: a row whose
-      // folder and bytes did not change nets to nothing (the `having` above), and the transition
-      // tables carry no statistics, so a join of them was planned as a nested loop (rows × rows:
-      // 50 s of a 10,000-file move).
-      update: sumPerFolder(`${side('new_files', '')} union all ${side('old_files', '-')}`),
-    };
-    for (const [event, changes] of Object.entries(functions)) {
+    for (const [event, changes] of Object.entries(folderChanges)) {
       await sql`create function ${sql.raw(`tally_folders_on_${event}`)}() returns trigger language plpgsql as ${sql.raw(`$$
         begin
           perform apply_folder_changes(${changes});
@@ -91,4 +73,29 @@ export const folderTalliesPerStatement: Migration = {
     // Forward only: the 0030 row triggers would have to be rebuilt as they were.
     throw new Error('0031_folder_tallies_per_statement cannot be undone');
   },
+};
+
+/** A statement's net change per folder, as the jsonb array apply_folder_changes takes. */
+const sumPerFolder = (
+  deltas: string,
+) => `(select coalesce(jsonb_agg(per_folder order by per_folder.project_id, per_folder.owner_id, per_folder.path), '[]'::jsonb) from (
+        select d.project_id, d.owner_id, p.path, p.parent, sum(d.files) as files, sum(d.bytes) as bytes
+          from (${deltas}) as d cross join lateral folder_prefixes(d.file_path) as p
+          group by d.project_id, d.owner_id, p.path, p.parent
+          having sum(d.files) <> 0 or sum(d.bytes) <> 0) as per_folder)`;
+const side = (table: string, sign: '' | '-') =>
+  `select project_id, creator_id as owner_id, file_path, ${sign}1 as files, ${sign}${folderBytes(table)} as bytes from ${table}`;
+
+/**
+ * The change each statement trigger applies, from its transition tables (`new_files`,
+ * `old_files`); migrations/one-row-triggers.ts keeps them for statements of many rows.
+ */
+export const folderChanges = {
+  insert: sumPerFolder(side('new_files', '')),
+  delete: sumPerFolder(side('old_files', '-')),
+  // The new rows added and the old ones taken away, with no join of the two: a row whose
+  // folder and bytes did not change nets to nothing (the `having` above), and the transition
+  // tables carry no statistics, so a join of them was planned as a nested loop (rows × rows:
+  // 50 s of a 10,000-file move).
+  update: sumPerFolder(`${side('new_files', '')} union all ${side('old_files', '-')}`),
 };

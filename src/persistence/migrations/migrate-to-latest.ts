@@ -27,6 +27,7 @@ import { initialSchema } from './initial-schema.ts';
 import { mailOutbox } from './mail-outbox.ts';
 import { mediaMeta } from './media-meta.ts';
 import { mfa } from './mfa.ts';
+import { oneRowTriggers } from './one-row-triggers.ts';
 import { operators } from './operators.ts';
 import { passkeys } from './passkeys.ts';
 import { projectSettings } from './project-settings.ts';
@@ -102,6 +103,7 @@ const migrations: Record<string, Migration> = {
   '0046_delivery_attempts': deliveryAttempts,
   '0047_create_file_function': createFileFunction,
   '0048_upload_write_path': uploadWritePath,
+  '0049_one_row_triggers': oneRowTriggers,
 };
 
 /** The names of every migration, in the order they run. */

@@ -107,4 +107,7 @@ export const migrationSafety: Readonly<Record<string, MigrationSafety>> = {
   '0048_upload_write_path': expand(
     "a trigger skips a write no reader needs; SQLite: older servers' size sorts sort, not walk",
   ),
+  '0049_one_row_triggers': expand(
+    'PostgreSQL: the same rows written by cheaper triggers, for older writers too',
+  ),
 };
