@@ -7,8 +7,9 @@
  * S3 client is the cost of a process in the middle: every byte received and sent once more.
  * Run as its own process: `node bench/servers/node-http-relay-server.ts`.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
+import { serveBaseline } from './serve-baseline.ts';
 
 /** The upstream request's answer, once its headers have come. */
 function send(to: string, method: string, headers: Record<string, string>) {
@@ -44,19 +45,4 @@ async function relay(request: IncomingMessage, response: ServerResponse): Promis
   await pipeline(answer, response);
 }
 
-const server = createServer((request, response) => {
-  relay(request, response).catch((error: Error) => {
-    if (!response.headersSent) response.writeHead(500).end(error.message);
-    else response.destroy(error);
-  });
-});
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  if (address && typeof address === 'object') console.log(`listening at http://127.0.0.1:${address.port}`);
-});
-for (const signal of ['SIGTERM', 'SIGINT'] as const)
-  process.once(signal, () => {
-    server.close();
-    server.closeAllConnections();
-  });
+serveBaseline(relay);

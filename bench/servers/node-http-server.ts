@@ -8,9 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { serveBaseline } from './serve-baseline.ts';
 
 const root = path.resolve(process.argv[2] ?? '.');
 const uploads = path.join(root, '.baseline-uploads');
@@ -51,20 +52,6 @@ async function upload(request: IncomingMessage, response: ServerResponse): Promi
   }
 }
 
-const server = createServer((request, response) => {
-  const work = request.method === 'PUT' ? upload(request, response) : download(request, response);
-  work.catch((error: Error) => {
-    if (!response.headersSent) response.writeHead(500).end(error.message);
-    else response.destroy(error);
-  });
-});
-server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  if (address && typeof address === 'object') console.log(`listening at http://127.0.0.1:${address.port}`);
-});
-for (const signal of ['SIGTERM', 'SIGINT'] as const)
-  process.once(signal, () => {
-    server.close();
-    server.closeAllConnections();
-  });
+serveBaseline((request, response) =>
+  request.method === 'PUT' ? upload(request, response) : download(request, response),
+);
