@@ -244,10 +244,30 @@ function describeS3BlobStore(serverName: string, startServer: () => Promise<S3Te
       });
       await assert.rejects(unreachable.check(), { code: 'UNAVAILABLE' });
       await assert.rejects(unreachable.head(newKey(), 'abcdef0123456789abcdef01'), { code: 'UNAVAILABLE' });
+      await assert.rejects(unreachable.get(newKey(), 'abcdef0123456789abcdef01'), { code: 'UNAVAILABLE' });
       await assert.rejects(unreachable.put(newKey(), bodyOf('x'), { contentType: 'a/b', maxBytes: MiB }), {
         code: 'UNAVAILABLE',
       });
       await unreachable.close();
+    });
+
+    it("reads over its own signed link, and answers a refused read with the SDK's error, never a body", async () => {
+      const key = newKey();
+      const { version } = await store.put(key, bodyOf('signed here'), {
+        contentType: 'text/plain',
+        maxBytes: MiB,
+      });
+      assert.equal((await readAll((await store.get(key, version))!.body)).toString(), 'signed here');
+      const wrongSecret = new S3BlobStore({
+        ...parseS3StorageUrl(server.storageUrl),
+        credentials: { accessKeyId: server.accessKeyId, secretAccessKey: 'not-the-secret' },
+      });
+      const refused = await wrongSecret.get(key, version).then(
+        (got) => assert.fail(`a body of ${got?.info.sizeBytes} bytes`),
+        (error: { name?: string; $metadata?: { httpStatusCode?: number } }) => error,
+      );
+      assert.equal(refused.$metadata?.httpStatusCode, 403, String(refused.name));
+      await wrongSecret.close();
     });
 
     it('passes check() against a reachable bucket, leaving no probe object behind', async () => {
