@@ -8,8 +8,13 @@ import type { FileJournal } from './crash-round.ts';
 /** The `coffer serve` a crash test file kills and restarts, and the user its rounds act as. */
 export type CrashTarget = { coffer: CofferProcess; token: string };
 
-/** `rounds` in `npm test`; ten times as many under COFFER_TEST_LONG=1 (`npm run test:long`). */
-export const toRounds = (rounds: number) => (process.env.COFFER_TEST_LONG === '1' ? rounds * 10 : rounds);
+/**
+ * `rounds` in `npm test`; `longRounds` (ten times as many unless said) under COFFER_TEST_LONG=1
+ * (`npm run test:long`). Each round kills at a moment drawn from the run's seed, so runs with
+ * other seeds cover other moments; the long run is where many moments are tried at once.
+ */
+export const toRounds = (rounds: number, longRounds = rounds * 10) =>
+  process.env.COFFER_TEST_LONG === '1' ? longRounds : rounds;
 
 /** Starts the server before the file's tests (with `args`) and stops whichever process runs last. */
 export function useCrashTarget(args: string[] = []): CrashTarget {

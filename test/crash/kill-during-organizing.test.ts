@@ -8,7 +8,7 @@ import { KillSwitch } from './crash-round.ts';
 import { restartAndHold, toRounds, useCrashTarget } from './crash-target.ts';
 import { runOrganizing, toUnexpectedSteps, uploadLineages } from './organizing-round.ts';
 
-const rounds = toRounds(3);
+const rounds = toRounds(2, 30);
 const lineages = 16;
 const steps = 6;
 const stack = currentStackName();
