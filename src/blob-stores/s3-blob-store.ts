@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
@@ -29,7 +28,6 @@ import { assertValidBlobKey, newBlobVersion, toVersionName } from './blob-key.ts
 import { isS3NotFound, isS3PreconditionFailed, isS3StorageFull, toBlobStoreError } from './s3-errors.ts';
 import { listS3MultipartUploads, listS3Objects, type S3Area } from './s3-listings.ts';
 import { toBlobInfo, toFullObjectSha256 } from './s3-object-headers.ts';
-import { getS3Object } from './s3-object-reader.ts';
 import { writeS3Object } from './s3-object-writer.ts';
 import { S3Presigner } from './s3-presigner.ts';
 import type { S3Location } from './s3-storage-url.ts';
@@ -116,43 +114,16 @@ export class S3BlobStore implements BlobStore, BlobSweeper, Closable {
     return headers && toBlobInfo(headers);
   }
 
-  /**
-   * The range must lie within the object (the gateway checks it against the record first).
-   * Read over node:http through a link signed here (s3-object-reader.ts); an answer other than
-   * the object, or a missing one, goes the SDK's way, which words S3's errors, corrects a
-   * skewed clock and retries what can be retried.
-   */
+  /** The range must lie within the object (the gateway checks it against the record first). */
   async get(key: string, version: string, options: { range?: ByteRange; signal?: AbortSignal } = {}) {
     const Key = this.#toVersionKey(key, version);
-    const url = await this.#presigner.presign({ method: 'GET', key: Key, expiresInSeconds: 300 });
-    let answer: IncomingMessage;
-    try {
-      answer = await getS3Object(url, options);
-    } catch (error) {
-      throw toBlobStoreError(error);
-    }
-    if (answer.statusCode === (options.range ? 206 : 200)) {
-      // With a Range, Content-Length is the part's; the whole object's size ends Content-Range.
-      const {
-        'content-range': contentRange,
-        'content-length': length,
-        'last-modified': modified,
-      } = answer.headers;
-      const sizeBytes = Number(contentRange?.split('/')[1] ?? length ?? 0);
-      return { info: { sizeBytes, lastModified: modified ? new Date(modified) : new Date(0) }, body: answer };
-    }
-    answer.resume();
-    if (answer.statusCode === 404) return undefined;
-    return this.#getThroughSdk(Key, options);
-  }
-
-  async #getThroughSdk(Key: string, options: { range?: ByteRange; signal?: AbortSignal }) {
     const { range, signal } = options;
     const Range = range && `bytes=${range.start}-${range.end}`;
     try {
       const output = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key, Range }), {
         abortSignal: signal,
       });
+      // With a Range, ContentLength is the part's; the whole object's size ends Content-Range.
       const sizeBytes = Number(output.ContentRange?.split('/')[1] ?? output.ContentLength ?? 0);
       return { info: { ...toBlobInfo(output), sizeBytes }, body: output.Body as Readable };
     } catch (error) {

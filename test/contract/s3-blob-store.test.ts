@@ -251,7 +251,7 @@ function describeS3BlobStore(serverName: string, startServer: () => Promise<S3Te
       await unreachable.close();
     });
 
-    it("reads over its own signed link, and answers a refused read with the SDK's error, never a body", async () => {
+    it("reads its object, and answers a refused read with S3's error, never a body", async () => {
       const key = newKey();
       const { version } = await store.put(key, bodyOf('signed here'), {
         contentType: 'text/plain',
