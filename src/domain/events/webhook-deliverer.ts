@@ -52,9 +52,13 @@ export class WebhookDeliverer {
 
   /**
    * One round: fans out, then starts attempts of due deliveries in the free slots without
-   * waiting for them; answers how much it did (0: idle or every slot busy). An attempt that
-   * fails outside the receiver's answer (the database) goes to `onError`; its lease lapses
-   * and it is attempted again.
+   * waiting for them; answers how much calls for another round at once: the attempts it
+   * started, or the events of a full fan-out batch (more may wait). 0 (idle, every slot busy,
+   * or a few events that no endpoint wanted) lets the caller wait for a slot or its interval:
+   * under a stream of writes to projects without webhooks, a round per handful of events was
+   * a database round trip or more per write (issue 44). An attempt that fails outside the
+   * receiver's answer (the database) goes to `onError`; its lease lapses and it is attempted
+   * again.
    */
   async runOnce(signal?: AbortSignal, onError?: (error: unknown) => void): Promise<number> {
     const fannedOut = await this.#o.deliveries.fanOut({
@@ -64,8 +68,9 @@ export class WebhookDeliverer {
       bodyOf: toWebhookBody,
       newId: this.#o.newId,
     });
+    const more = fannedOut >= fanOutBatch ? fannedOut : 0;
     const free = this.#o.concurrency - this.#inFlight.size;
-    if (free <= 0 || signal?.aborted) return fannedOut;
+    if (free <= 0 || signal?.aborted) return more;
     const due = await this.#o.deliveries.takeDue({
       now: this.#o.clock.now(),
       limit: free,
@@ -73,7 +78,7 @@ export class WebhookDeliverer {
       leaseMs: this.#o.leaseMs,
     });
     for (const delivery of due) this.#start(delivery, signal, onError);
-    return fannedOut + due.length;
+    return more + due.length;
   }
 
   /** Resolves when an attempt in flight ends, after `timeoutMs`, or on `signal`, whichever is first. */
