@@ -78,10 +78,7 @@ const nodeTest = async (files, pass, env = process.env, output = undefined) => {
  */
 function slowestFiles(timings, cpuLog) {
   if (!existsSync(timings)) return '';
-  // A file's process may fork one running the same file (a cluster worker): the file's own
-  // process, which waited for it, used the most.
-  const cpu = new Map();
-  for (const { file, cpuMs } of readJsonLines(cpuLog)) cpu.set(file, Math.max(cpu.get(file) ?? 0, cpuMs));
+  const cpu = readCpuByFile(cpuLog);
   const rows = readJsonLines(timings)
     .sort((a, b) => b.ms - a.ms)
     .slice(0, 10);
@@ -103,12 +100,21 @@ function slowestFiles(timings, cpuLog) {
  * (COFFER_TEST_TIMES_FILE): what to look at when the suite outgrows its budget.
  */
 function keepFileTimes(timings, cpuLog, pass, destination) {
-  const cpu = new Map();
-  for (const { file, cpuMs } of readJsonLines(cpuLog)) cpu.set(file, Math.max(cpu.get(file) ?? 0, cpuMs));
+  const cpu = readCpuByFile(cpuLog);
   const lines = readJsonLines(timings).map(({ file, ms }) =>
     JSON.stringify({ pass, file: relative(process.cwd(), file), ms, cpuMs: cpu.get(file) ?? null }),
   );
   if (lines.length > 0) writeFileSync(destination, `${lines.join('\n')}\n`, { flag: 'a' });
+}
+
+/**
+ * Each file's CPU milliseconds. A file's process may fork one running the same file (a cluster
+ * worker): the file's own process, which waited for it, used the most.
+ */
+function readCpuByFile(cpuLog) {
+  const cpu = new Map();
+  for (const { file, cpuMs } of readJsonLines(cpuLog)) cpu.set(file, Math.max(cpu.get(file) ?? 0, cpuMs));
+  return cpu;
 }
 
 function readJsonLines(file) {

@@ -20,8 +20,8 @@ const heapGrowingPercent = 100;
  * last one, whatever the heap holds: on a 256 MiB download, 14 full collections of the worker's
  * ~70 MB heap, two thirds of the server's CPU (1.84 s of 2.13 s per download; a relay process
  * with a 5 MB heap pays nothing for the same). Counted in the heap's own limit, it waits until
- * heap and buffers together have grown as the factor above allows: 1 full collection per
- * download, 0.61 s of CPU (docs/benchmarks.md, issue 44). Memory stays bounded by the same rule.
+ * heap and buffers together have grown as the factor above allows: about 2 full collections
+ * per download, 0.59–0.63 s of CPU (docs/benchmarks.md, issue 44). Memory stays bounded by the same rule.
  */
 const externalMemoryFlag = 'external-memory-accounted-in-global-limit';
 

@@ -38,22 +38,8 @@ export const oneRowTriggers: Migration = {
       for each row when (old.custom_data is not null) execute function search_keep_custom_values()`.execute(
       db,
     );
-    await replaceTally('insert', oneRowInsert);
-    await replaceTally('update', unchangedOneRowUpdate);
-
-    async function replaceTally(event: 'insert' | 'update', oneRowPath: string) {
-      await sql
-        .raw(`create or replace function tally_folders_on_${event}() returns trigger language plpgsql as $$
-        declare
-          folder record;
-          now_ms bigint;
-        begin
-          ${oneRowPath}
-          perform apply_folder_changes(${folderChanges[event]});
-          return null;
-        end $$`)
-        .execute(db);
-    }
+    await replaceTally(db, 'insert', oneRowInsert);
+    await replaceTally(db, 'update', unchangedOneRowUpdate);
   },
   async down(db: Kysely<unknown>) {
     if (db.getExecutor().adapter instanceof SqliteAdapter) return;
@@ -61,16 +47,25 @@ export const oneRowTriggers: Migration = {
     await sql`drop trigger files_search_custom_delete on files`.execute(db);
     await sql`create trigger files_search_custom after insert or delete on files
       for each row execute function search_keep_custom_values()`.execute(db);
-    for (const event of ['insert', 'update'] as const)
-      await sql
-        .raw(`create or replace function tally_folders_on_${event}() returns trigger language plpgsql as $$
-        begin
-          perform apply_folder_changes(${folderChanges[event]});
-          return null;
-        end $$`)
-        .execute(db);
+    await replaceTally(db, 'insert', '');
+    await replaceTally(db, 'update', '');
   },
 };
+
+/** The tally trigger's function: `oneRowPath` first (empty: none), then the per-statement way. */
+async function replaceTally(db: Kysely<unknown>, event: 'insert' | 'update', oneRowPath: string) {
+  await sql
+    .raw(`create or replace function tally_folders_on_${event}() returns trigger language plpgsql as $$
+    declare
+      folder record;
+      now_ms bigint;
+    begin
+      ${oneRowPath}
+      perform apply_folder_changes(${folderChanges[event]});
+      return null;
+    end $$`)
+    .execute(db);
+}
 
 /** One inserted row: an upsert per folder of its path, the root first. */
 const oneRowInsert = `if (select count(*) from new_files) = 1 then
