@@ -3,21 +3,13 @@
  * configuration and assembles the services. Each capability is wired in its own module of
  * src/wiring/ over the same WiringContext: a new one adds a module and its line below.
  */
-import path from 'node:path';
 import { newBlobVersion } from './blob-stores/blob-key.ts';
-import { FsBlobStore } from './blob-stores/fs-blob-store.ts';
-import { FsPartialStore } from './blob-stores/fs-partial-store.ts';
-import { MemoryBlobStore } from './blob-stores/memory-blob-store.ts';
-import { parseS3StorageUrl, S3BlobStore } from './blob-stores/s3-blob-store.ts';
-import { S3PartialStore } from './blob-stores/s3-partial-store.ts';
+import { openBlobStore, openPartialStore } from './blob-stores/open-blob-store.ts';
 import type { Config } from './config/config.ts';
-import type { BlobStore } from './domain/blobs/blob-store.ts';
-import type { BlobSweeper } from './domain/blobs/blob-sweeper.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { HashThread } from './domain/files/hash-thread.ts';
 import { AccessEpochWatch } from './domain/identity/access-epoch-watch.ts';
 import { CachedUserRepository } from './domain/identity/cached-user-repository.ts';
-import type { PartialBlobStore } from './domain/resumable/partial-blob-store.ts';
 import { type AccountServices, buildAccountServices } from './wiring/account-services.ts';
 import { type BackgroundJobs, buildBackgroundJobs } from './wiring/background-jobs.ts';
 import { buildEventServices, type EventServices } from './wiring/event-services.ts';
@@ -78,13 +70,13 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
   };
   // One hashing thread for the process: uploads' SHA-256 (their checksum and the local stores' ETag).
   const hashes = new HashThread();
-  const blobs = openBlobStore(config.storageUrl, hashes);
+  const blobs = await openBlobStore(config.storageUrl, hashes);
   try {
     if (config.uploadMode === 'direct' && !blobs.presignUpload) {
       throw new Error('COFFER_UPLOAD_MODE=direct needs an S3 storage URL');
     }
     const publicUrl = { value: config.publicUrl ?? `http://${config.host}:${config.port}` };
-    const partials = openPartialStore(blobs, hashes);
+    const partials = await openPartialStore(blobs, hashes);
     const leaseHolders = await openLocalLeaseHolders();
     const context = {
       ...{ config, clock, database, repositories, blobs, partials, hashes, accessEpoch, publicUrl },
@@ -135,22 +127,4 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     await database.close();
     throw error;
   }
-}
-
-/** Where resumable uploads' bytes wait, beside the blob store's versions (none in memory). */
-function openPartialStore(blobs: BlobStore, hashes: HashThread): PartialBlobStore | undefined {
-  if (blobs instanceof FsBlobStore) return new FsPartialStore({ rootDir: blobs.rootDir, hashes });
-  if (blobs instanceof S3BlobStore) return new S3PartialStore(blobs.area);
-  return undefined;
-}
-
-export function openBlobStore(storageUrl: string, hashes?: HashThread): BlobStore & BlobSweeper {
-  // memory: keeps blobs in this process only: tests and benchmarks, never production.
-  if (storageUrl === 'memory:') return new MemoryBlobStore();
-  if (storageUrl.startsWith('file:'))
-    return new FsBlobStore({ rootDir: path.resolve(storageUrl.slice('file:'.length)), hashes });
-  if (storageUrl.startsWith('s3:')) return new S3BlobStore(parseS3StorageUrl(storageUrl));
-  throw new Error(
-    `COFFER_STORAGE_URL: unsupported store ${JSON.stringify(storageUrl.split(':')[0])} (use file: or s3:)`,
-  );
 }

@@ -1,12 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import path from 'node:path';
+import { openBlobStore } from '../blob-stores/open-blob-store.ts';
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import type { BlobStore } from '../domain/blobs/blob-store.ts';
 import { withReadSnapshot } from '../persistence/read-snapshot.ts';
 import { countAllRows, readAllRows, type TableName, writeAllRows } from '../persistence/table-copy.ts';
-import { openBlobStore } from '../services.ts';
 import { openStores } from '../wiring/open-stores.ts';
 import { exportBlobs } from './export-blobs.ts';
 import { createExportDir, metadataFileName, readExportDir, readLines } from './export-dir.ts';
@@ -33,7 +33,7 @@ export async function exportData(config: Config, outDir: string, progress: Progr
   await prepareLocalPaths(config, { stores: 'existing' });
   await createExportDir(outDir);
   const { database } = await openStores(config, (line) => console.error(line));
-  const blobs = openBlobStore(config.storageUrl);
+  const blobs = await openBlobStore(config.storageUrl);
   try {
     // Written under another name and renamed once complete: a failed export cannot be imported.
     const partial = path.join(outDir, `${metadataFileName}.partial`);
@@ -72,7 +72,7 @@ export async function importData(config: Config, inDir: string, progress: Progre
   const { blobs: exported, rows: rowCount } = await readExportDir(inDir, { flag: '--in', progress });
   await prepareLocalPaths(config, { stores: 'create' });
   const { database } = await openStores(config, (line) => console.error(line));
-  const blobs = openBlobStore(config.storageUrl);
+  const blobs = await openBlobStore(config.storageUrl);
   try {
     const existing = await database.db.selectFrom('projects').select('id').limit(1).execute();
     if (existing.length > 0)

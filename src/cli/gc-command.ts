@@ -1,6 +1,6 @@
+import { openBlobStore } from '../blob-stores/open-blob-store.ts';
 import type { Config } from '../config/config.ts';
 import type { CollectionReport, StrayKind } from '../domain/files/blob-collector.ts';
-import { openBlobStore } from '../services.ts';
 import { createBlobCollector } from '../wiring/background-jobs.ts';
 import { openStores } from '../wiring/open-stores.ts';
 
@@ -11,7 +11,7 @@ import { openStores } from '../wiring/open-stores.ts';
  */
 export async function collectGarbage(config: Config, options: { apply: boolean }): Promise<CollectionReport> {
   const { database, repositories } = await openStores(config, (line) => console.error(line));
-  const blobs = openBlobStore(config.storageUrl);
+  const blobs = await openBlobStore(config.storageUrl);
   try {
     const collector = createBlobCollector(config, { repositories, blobs });
     return await collector.collect({ apply: options.apply });

@@ -52,8 +52,8 @@ export async function projectDelete(config: Config, input: { project: string; ye
       );
     }
     // The blob stores (the S3 SDK among them) load only for a deletion: not for list, show or set.
-    const { openBlobStore } = await import('../services.ts');
-    const blobs = openBlobStore(config.storageUrl);
+    const { openBlobStore } = await import('../blob-stores/open-blob-store.ts');
+    const blobs = await openBlobStore(config.storageUrl);
     try {
       return await deleteProject({ deletion: repositories.projectDeletion, blobs, project });
     } finally {

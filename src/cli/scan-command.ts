@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { openBlobStore } from '../blob-stores/open-blob-store.ts';
 import type { Config } from '../config/config.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { FileQuarantine } from '../domain/admission/file-quarantine.ts';
@@ -6,7 +7,6 @@ import { type RescanReport, rescanProject } from '../domain/admission/rescan.ts'
 import type { Scanner } from '../domain/admission/scanner.ts';
 import { systemClock } from '../domain/clock.ts';
 import { accessEpochCheckIntervalMs } from '../domain/identity/access-epoch-watch.ts';
-import { openBlobStore } from '../services.ts';
 import { openStores } from '../wiring/open-stores.ts';
 import { getProject } from './admin-commands.ts';
 import type { ProgressReporter } from './progress.ts';
@@ -26,7 +26,7 @@ export async function scanProject(
 ): Promise<RescanReport> {
   const since = input.since ?? new Date(0);
   const { database, repositories } = await openStores(config, (line) => console.error(line));
-  const blobs = openBlobStore(config.storageUrl);
+  const blobs = await openBlobStore(config.storageUrl);
   try {
     const project = await getProject(repositories, input.project);
     const fileQuarantine = new FileQuarantine({

@@ -1,4 +1,10 @@
-import PinoPretty, { prettyFactory } from 'pino-pretty';
+import { createRequire } from 'node:module';
+
+// pino-pretty (30 modules) is loaded only by a process that logs for people: a server logging
+// JSON lines, every test server and most commands never need it. Required, not imported, so
+// that the loggers built on it stay synchronous.
+const require = createRequire(import.meta.url);
+const loadPinoPretty = (): typeof import('pino-pretty') => require('pino-pretty');
 
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
@@ -15,11 +21,16 @@ const prettyOptions = {
 
 /** The workers' logger stream in pretty mode (pino-pretty, written synchronously: nothing lost at exit). */
 export function prettyLogStream() {
-  return PinoPretty({ ...prettyOptions, sync: true });
+  return loadPinoPretty()({ ...prettyOptions, sync: true });
 }
 
+let prettyLine: ((record: Record<string, unknown>) => string) | undefined;
+
 /** Formats one pino-shaped record (the primary's own lines) as pino-pretty would. */
-export const formatPrettyLine: (record: Record<string, unknown>) => string = prettyFactory({
-  ...prettyOptions,
-  colorize: process.stdout.isTTY === true,
-});
+export function formatPrettyLine(record: Record<string, unknown>): string {
+  prettyLine ??= loadPinoPretty().prettyFactory({
+    ...prettyOptions,
+    colorize: process.stdout.isTTY === true,
+  });
+  return prettyLine(record);
+}

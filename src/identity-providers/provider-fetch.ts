@@ -1,4 +1,4 @@
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { guardLookup } from '../webhooks/guarded-lookup.ts';
 import { parseWebhookTarget } from '../webhooks/webhook-target.ts';
 
@@ -20,17 +20,24 @@ export type ProviderFetch = (url: string, init: RequestInit) => Promise<Response
  */
 export function createProviderFetch(options: ProviderFetchOptions): ProviderFetch {
   const timeoutMs = options.timeoutSeconds * 1000;
-  const dispatcher = new Agent({
-    connect: { timeout: timeoutMs, ...(options.allowPrivate ? {} : { lookup: guardLookup() }) },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
+  // Made by the first call: the undici package (about 0.2 s of CPU to load) is loaded only by a
+  // process that talks to a provider, not by every worker and test server that could.
+  let dispatcher: Promise<Agent> | undefined;
+  const openDispatcher = async () => {
+    const { Agent } = await import('undici');
+    return new Agent({
+      connect: { timeout: timeoutMs, ...(options.allowPrivate ? {} : { lookup: guardLookup() }) },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+  };
   return async (url, init) => {
+    dispatcher ??= openDispatcher();
     const target = parseWebhookTarget(url, options.allowPrivate);
     if ('refusal' in target) throw new Error(`the provider's URL is refused: ${target.refusal}`);
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
     // Node's fetch takes an undici dispatcher (its own fetch is undici's).
-    return fetch(url, { ...init, redirect: 'manual', signal, dispatcher } as RequestInit);
+    return fetch(url, { ...init, redirect: 'manual', signal, dispatcher: await dispatcher } as RequestInit);
   };
 }

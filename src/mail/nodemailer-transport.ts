@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import type { createTransport } from 'nodemailer';
 import type { MailMessage } from '../domain/mail/mail.ts';
 import { MailSendError, type MailTransport } from '../domain/mail/mail-transport.ts';
 
@@ -11,24 +11,37 @@ type NodemailerError = Error & { code?: string; responseCode?: number; permanent
  * every socket error through the send's promise: nothing here can crash the process.
  */
 export class NodemailerTransport implements MailTransport {
-  readonly #transporter: ReturnType<typeof createTransport>;
+  readonly #options: { smtpUrl: string; timeoutSeconds: number };
   readonly #from: string;
+  #transporter: Promise<ReturnType<typeof createTransport>> | undefined;
 
   constructor(options: { smtpUrl: string; from: string; timeoutSeconds: number }) {
     this.#from = options.from;
-    // Bounded waits: a server that stops answering fails the attempt, it never holds the deliverer.
-    const timeoutMs = options.timeoutSeconds * 1000;
-    this.#transporter = createTransport({
-      url: options.smtpUrl,
-      connectionTimeout: timeoutMs,
-      greetingTimeout: timeoutMs,
-      socketTimeout: timeoutMs,
+    this.#options = options;
+  }
+
+  /**
+   * The transporter, made by the first send: nodemailer (about 0.15 s of CPU to load) is loaded
+   * only by a process that sends mail, not by every worker and command that could.
+   */
+  #transport(): Promise<ReturnType<typeof createTransport>> {
+    this.#transporter ??= import('nodemailer').then(({ createTransport }) => {
+      // Bounded waits: a server that stops answering fails the attempt, it never holds the deliverer.
+      const timeoutMs = this.#options.timeoutSeconds * 1000;
+      return createTransport({
+        url: this.#options.smtpUrl,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+      });
     });
+    return this.#transporter;
   }
 
   async send(message: MailMessage): Promise<void> {
     try {
-      await this.#transporter.sendMail({
+      const transporter = await this.#transport();
+      await transporter.sendMail({
         from: this.#from,
         to: message.to,
         subject: message.subject,
@@ -41,7 +54,11 @@ export class NodemailerTransport implements MailTransport {
   }
 
   close(): void {
-    this.#transporter.close();
+    // A transporter that never loaded has nothing to let go of (its send already failed).
+    void this.#transporter?.then(
+      (transporter) => transporter.close(),
+      () => {},
+    );
   }
 }
 

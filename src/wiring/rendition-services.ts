@@ -5,7 +5,7 @@ import { ImageSummarizer } from '../domain/renditions/image-summarizer.ts';
 import type { StoredImage } from '../domain/renditions/read-image-bytes.ts';
 import { RenderQueue } from '../domain/renditions/render-queue.ts';
 import { Renditions } from '../domain/renditions/renditions.ts';
-import { SharpImageRenderer } from '../images/sharp-image-renderer.ts';
+import { FirstUseImageRenderer } from '../images/first-use-image-renderer.ts';
 import { createMediaDecoder, type ToolMediaDecoder } from '../media/tool-media-decoder.ts';
 import type { ServiceMetrics } from '../metrics/service-metrics.ts';
 import type { WiringContext } from './wiring-context.ts';
@@ -31,7 +31,7 @@ export function buildRenditions(
     maxWaitMs: config.renditionTimeoutSeconds * 1000,
   });
   metrics.renditions.watchQueue(() => queue.load);
-  const renderer = new SharpImageRenderer();
+  const renderer = new FirstUseImageRenderer();
   const limits = {
     maxPixels: config.renditionMaxPixels,
     maxSourceBytes: config.renditionMaxSourceBytes,

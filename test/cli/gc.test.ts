@@ -6,11 +6,11 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateMultipartUploadCommand, S3Client } from '@aws-sdk/client-s3';
+import { openBlobStore } from '../../src/blob-stores/open-blob-store.ts';
 import { parseS3StorageUrl } from '../../src/blob-stores/s3-blob-store.ts';
 import { thisProcess, toTempName } from '../../src/blob-stores/temp-file-owner.ts';
 import type { BlobStore } from '../../src/domain/blobs/blob-store.ts';
 import type { BlobSweeper } from '../../src/domain/blobs/blob-sweeper.ts';
-import { openBlobStore } from '../../src/services.ts';
 import { bodyOf } from '../support/byte-streams.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
 
@@ -30,7 +30,7 @@ describe('coffer gc: reports (dry run) and removes (--apply) what is stray, on e
   let store: Store;
   before(async () => {
     coffer = await startCofferProcess({ env: { COFFER_GC_INTERVAL_SECONDS: '0' } });
-    store = openBlobStore(storageUrlOf(coffer));
+    store = await openBlobStore(storageUrlOf(coffer));
     // Deletes here are final, as before the trash (issue 38): what gc sees of a deleted file's bytes.
     const set = await runCli(
       ['project', 'set', 'default', 'trashRetentionDays=0', '--data-dir', coffer.dataDir],
@@ -147,7 +147,7 @@ describe('serve removes stray blobs by itself, at start and periodically', () =>
   let store: Store;
   before(async () => {
     coffer = await startCofferProcess({ env: { COFFER_GC_INTERVAL_SECONDS: '1', ...shortGrace } });
-    store = openBlobStore(storageUrlOf(coffer));
+    store = await openBlobStore(storageUrlOf(coffer));
   });
   after(async () => {
     await closeStore(store);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { openBlobStore } from '../../src/blob-stores/open-blob-store.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { openBlobStore } from '../../src/services.ts';
 import { openStores } from '../../src/wiring/open-stores.ts';
 import { ApiClient, type ApiResponse } from '../support/api-client.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
@@ -152,11 +152,11 @@ describe('coffer project list | origin | delete, and the token lifetime and admi
     const projectId = doomed.credentials.projectId;
     const withStores = async <T>(
       work: (
-        stores: Awaited<ReturnType<typeof openStores>> & { blobs: ReturnType<typeof openBlobStore> },
+        stores: Awaited<ReturnType<typeof openStores>> & { blobs: Awaited<ReturnType<typeof openBlobStore>> },
       ) => Promise<T>,
     ) => {
       const stores = await openStores(config);
-      const blobs = openBlobStore(config.storageUrl);
+      const blobs = await openBlobStore(config.storageUrl);
       try {
         return await work({ ...stores, blobs });
       } finally {

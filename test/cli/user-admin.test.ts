@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { openBlobStore } from '../../src/blob-stores/open-blob-store.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { newId } from '../../src/domain/ids.ts';
-import { openBlobStore } from '../../src/services.ts';
 import { openStores } from '../../src/wiring/open-stores.ts';
 import type { ApiResponse } from '../support/api-client.ts';
 import { type CofferProcess, runCli, startCofferProcess } from '../support/coffer-process.ts';
@@ -15,7 +15,7 @@ const unknownId = 'AAAAAAAAAAAAAAAAAAAAAA';
 /** Every key the server's blob store holds a version or staging object of (either stack). */
 async function listStoredKeys(coffer: CofferProcess): Promise<string[]> {
   const config = loadConfig({ 'data-dir': coffer.dataDir }, { ...process.env, ...coffer.env });
-  const blobs = openBlobStore(config.storageUrl);
+  const blobs = await openBlobStore(config.storageUrl);
   try {
     const keys: string[] = [];
     for await (const page of blobs.listObjects({ pageSize: 1000 }))

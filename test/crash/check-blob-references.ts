@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { openBlobStore } from '../../src/services.ts';
+import { openBlobStore } from '../../src/blob-stores/open-blob-store.ts';
 import { type CofferProcess, runCli } from '../support/coffer-process.ts';
 import { listReferencedBlobs, type Target } from '../support/database-integrity.ts';
 
@@ -11,7 +11,7 @@ const toStorageUrl = (target: Target) =>
 
 /** The blob versions some row names that the store does not hold (`<key>.<version>` each). */
 export async function findMissingBlobs(target: Target): Promise<string[]> {
-  const blobs = openBlobStore(toStorageUrl(target));
+  const blobs = await openBlobStore(toStorageUrl(target));
   try {
     const missing: string[] = [];
     for (const { key, version } of await listReferencedBlobs(target))

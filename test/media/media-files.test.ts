@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MemoryBlobStore } from '../../src/blob-stores/memory-blob-store.ts';
+import { openBlobStore } from '../../src/blob-stores/open-blob-store.ts';
 import type { BlobStore } from '../../src/domain/blobs/blob-store.ts';
 import { openMediaFile, toWindows } from '../../src/media/media-files.ts';
 import { createMediaDecoder, type ToolMediaDecoder } from '../../src/media/tool-media-decoder.ts';
-import { openBlobStore } from '../../src/services.ts';
 import {
   type MediaFixtures,
   mediaFixtures,
@@ -36,7 +36,7 @@ describe('openMediaFile', { skip: skipWithoutMediaTools }, () => {
     const storageUrl = stack.settings['storage-url'] ?? `file:${path.join(dir, 'blobs')}`;
     stores.push([
       currentStackName() === 'pg-s3' ? 'the S3 store' : 'the disk store',
-      openBlobStore(storageUrl),
+      await openBlobStore(storageUrl),
     ]);
     stores.push(['the memory store', new MemoryBlobStore()]);
     decoder = createMediaDecoder(

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { openBlobStore } from '../../src/blob-stores/open-blob-store.ts';
 import { exportData, importData, verifyExport } from '../../src/cli/export-import.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { newId } from '../../src/domain/ids.ts';
@@ -12,7 +13,6 @@ import {
   mirroredAclColumns,
   mirroredFileColumns,
 } from '../../src/persistence/migrations/trash-mirror-columns.ts';
-import { openBlobStore } from '../../src/services.ts';
 import { openStores } from '../../src/wiring/open-stores.ts';
 import { bodyOf, readAll } from '../support/byte-streams.ts';
 import { startTestServer, type TestServer } from '../support/in-process-server.ts';
@@ -105,7 +105,7 @@ describe(`export and import of versions, trash and holds (${currentStackName()} 
     assert.equal(imported.file_versions, 1);
     assert.equal(imported.trashed_files, 1);
     const { database } = await openStores(target);
-    const blobs = openBlobStore(target.storageUrl);
+    const blobs = await openBlobStore(target.storageUrl);
     try {
       const bytesOf = async (fileId: string, version: string) => {
         const blob = await blobs.get(`${projectId}/${fileId}`, version);

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { startPostgres } from './postgres-server.ts';
 
 /**
  * The stores a test server runs on. By default the embedded ones (SQLite and disk in the
@@ -28,6 +27,8 @@ export async function prepareTestStack(options: { migrated?: boolean } = {}): Pr
   if (currentStackName() === 'embedded')
     return { name: 'embedded', settings: {}, env: {}, cleanup: async () => {} };
   const template = options.migrated ? process.env.COFFER_TEST_POSTGRES_TEMPLATE : undefined;
+  // Loaded here, not above: the embedded pass's test processes need neither it nor the pg driver.
+  const { startPostgres } = await import('./postgres-server.ts');
   const postgres = await startPostgres({ template });
   if (!postgres) throw new Error('COFFER_TEST_POSTGRES_URL is set but PostgreSQL is unreachable');
   const settings: Record<string, string> = { 'database-url': postgres.url };

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import {
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyRegistrationResponse,
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { notFound, passkeyLimitReached, validationFailed } from '../../errors/errors.ts';
 import type { Clock } from '../clock.ts';
@@ -14,6 +12,7 @@ import type { User } from '../identity/user-repository.ts';
 import { newId } from '../ids.ts';
 import type { Passkey, PasskeyRepository } from './passkey-repository.ts';
 import { challengeMinutes, hashChallenge, toRelyingParty, toSignedChallenge } from './relying-party.ts';
+import { loadWebAuthn } from './webauthn.ts';
 
 /** A user holds at most this many passkeys (issue 41). */
 export const maxPasskeysPerUser = 10;
@@ -41,6 +40,7 @@ export class PasskeyRegistration {
     const existing = await this.#o.passkeys.listByUser(project.id, user.id);
     if (existing.length >= maxPasskeysPerUser) throw passkeyLimitReached(maxPasskeysPerUser);
     const userHandle = existing[0]?.userHandle ?? randomBytes(32).toString('base64url');
+    const { generateRegistrationOptions } = await loadWebAuthn();
     const options = await generateRegistrationOptions({
       rpName: rp.rpName,
       rpID: rp.rpId,
@@ -85,6 +85,7 @@ export class PasskeyRegistration {
       ));
     if (!taken || taken.userId !== user.id || !taken.userHandle)
       throw refused('its challenge is unknown, used or expired: ask for new options');
+    const { verifyRegistrationResponse } = await loadWebAuthn();
     const verification = await verifyRegistrationResponse({
       response: input.response,
       expectedChallenge: challenge,

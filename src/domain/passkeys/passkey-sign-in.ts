@@ -1,9 +1,7 @@
 import { createHmac } from 'node:crypto';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  type PublicKeyCredentialRequestOptionsJSON,
-  verifyAuthenticationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
 import { accountDisabled, passkeyNotAccepted } from '../../errors/errors.ts';
 import type { Clock } from '../clock.ts';
@@ -20,6 +18,7 @@ import type { BucketRule } from '../rate-limits/rate-limit-repository.ts';
 import { type TokenBuckets, toBucketKey } from '../rate-limits/token-buckets.ts';
 import type { PasskeyRepository } from './passkey-repository.ts';
 import { challengeMinutes, hashChallenge, toRelyingParty, toSignedChallenge } from './relying-party.ts';
+import { loadWebAuthn } from './webauthn.ts';
 
 export type PasskeySignInOptions = {
   passkeys: PasskeyRepository;
@@ -74,6 +73,7 @@ export class PasskeySignIn {
         : passkeys.length > 0
           ? passkeys.map((one) => ({ id: one.credentialId }))
           : [{ id: this.#decoyId(project, email) }];
+    const { generateAuthenticationOptions } = await loadWebAuthn();
     const options = await generateAuthenticationOptions({
       rpID: rp.rpId,
       allowCredentials,
@@ -143,6 +143,7 @@ export class PasskeySignIn {
     const handle = response.response?.userHandle;
     if (handle !== undefined && handle !== passkey.userHandle) return false;
     try {
+      const { verifyAuthenticationResponse } = await loadWebAuthn();
       const { verified, authenticationInfo } = await verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import QRCode from 'qrcode';
 import { toClientContext } from '../../client-context.ts';
 import { errorResponses, type RouteRegistrar } from '../../route-context.ts';
 import { toUserCaller } from '../../user-caller.ts';
@@ -38,6 +37,8 @@ export const startTotp: RouteRegistrar = (app, services) => {
       const client = toClientContext(request);
       await services.reauthentication.confirm(caller, { password: request.body.password }, client);
       const started = await services.secondFactors.startTotp(caller.user, request.project);
+      // qrcode is loaded by the first enrolment, not by every worker at start (docs/decisions.md).
+      const { default: QRCode } = await import('qrcode');
       const qrSvg = await QRCode.toString(started.otpauthUrl, { type: 'svg', errorCorrectionLevel: 'M' });
       return { ...started, qrSvg };
     },
