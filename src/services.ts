@@ -1,6 +1,6 @@
 /**
- * The one place that picks implementations (SQLite or PostgreSQL, disk or S3) from the
- * configuration and assembles the services. Each capability is wired in its own module of
+ * Assembles the services over the stores the configuration names (open-stores.ts and
+ * blob-stores/open-blob-store.ts pick SQLite or PostgreSQL, disk or S3). Each capability is wired in its own module of
  * src/wiring/ over the same WiringContext: a new one adds a module and its line below.
  */
 import { newBlobVersion } from './blob-stores/blob-key.ts';
