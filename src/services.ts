@@ -1,7 +1,8 @@
 /**
  * Assembles the services over the stores the configuration names (open-stores.ts and
- * blob-stores/open-blob-store.ts pick SQLite or PostgreSQL, disk or S3). Each capability is wired in its own module of
- * src/wiring/ over the same WiringContext: a new one adds a module and its line below.
+ * blob-stores/open-blob-store.ts pick SQLite or PostgreSQL, disk or S3). Each capability is
+ * wired in its own module of src/wiring/ over the same WiringContext: a new one adds a module
+ * and its line below.
  */
 import { newBlobVersion } from './blob-stores/blob-key.ts';
 import { openBlobStore, openPartialStore } from './blob-stores/open-blob-store.ts';
