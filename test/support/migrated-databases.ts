@@ -21,16 +21,20 @@ export async function migrateInto(databaseUrl: string): Promise<void> {
 let sqliteTemplate: Promise<string> | undefined;
 
 /**
- * Puts a migrated SQLite database at `file`: a copy of one this process migrated once. Running
- * the migrations was a test server's second cost (0.1-0.2 s of CPU and more in fsyncs, per
- * server); the server still runs migrateToLatest on start, which finds nothing to do.
+ * Puts a migrated SQLite database at `file`: a copy of the one the run migrated once
+ * (COFFER_TEST_SQLITE_TEMPLATE, set by scripts/run-tests.js), else of one this process migrated
+ * once. Running the migrations was a test server's second cost (0.1-0.2 s of CPU and more in
+ * fsyncs, per server), then about 0.5 s per test process; the server still runs
+ * migrateToLatest on start, which finds nothing to do.
  */
 export async function copyMigratedSqlite(file: string): Promise<void> {
-  sqliteTemplate ??= migratedSqliteFile();
+  const runTemplate = process.env.COFFER_TEST_SQLITE_TEMPLATE;
+  sqliteTemplate ??= runTemplate ? Promise.resolve(runTemplate) : migratedSqliteFile();
   await copyFile(await sqliteTemplate, file);
 }
 
-async function migratedSqliteFile(): Promise<string> {
+/** A migrated SQLite database in a folder of its own, removed when this process exits. */
+export async function migratedSqliteFile(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'coffer-migrated-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'coffer.db');
