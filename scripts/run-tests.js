@@ -227,6 +227,8 @@ const stackFiles = narrow(
 // folder: each test starts its servers on free ports in folders of its own), the PostgreSQL +
 // S3 pass's report printed after it ends.
 const passes = (process.env.COFFER_TEST_STACKS ?? 'embedded,pg-s3').split(',');
+// Test files may ask which passes the run makes (test/support/test-stack.ts, runsPass).
+process.env.COFFER_TEST_PASSES = passes.join(',');
 const sideBySide = process.env.COFFER_TEST_PASSES_SIDE_BY_SIDE === '1' && passes.length > 1;
 const embeddedPass = async () => {
   if (!passes.includes('embedded')) return false;

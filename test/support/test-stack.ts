@@ -20,6 +20,15 @@ export function currentStackName(): TestStack['name'] {
 }
 
 /**
+ * Whether scripts/run-tests.js makes this pass in the run (both unless COFFER_TEST_STACKS
+ * narrows them): a suite that is the same in both may run in the one it suits. A file run
+ * alone (no run) answers false for the other pass, so it runs where it is.
+ */
+export function runsPass(name: TestStack['name']): boolean {
+  return (process.env.COFFER_TEST_PASSES ?? currentStackName()).split(',').includes(name);
+}
+
+/**
  * `migrated`: the PostgreSQL database may start migrated, a clone of the template the run
  * migrated once (COFFER_TEST_POSTGRES_TEMPLATE, set by scripts/run-tests.js); else it is empty.
  */
