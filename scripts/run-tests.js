@@ -144,6 +144,17 @@ const chosenFiles = args.filter((arg) => arg.endsWith('.test.ts'));
 const narrow = (files) => (chosenFiles.length ? files.filter((file) => chosenFiles.includes(file)) : files);
 
 const allFiles = narrow([...globSync('src/**/*.test.ts'), ...globSync('test/**/*.test.ts')].sort());
+// Files under the folders above that use no server, database or store of the pass: the same
+// in both, they run in the embedded pass only.
+const stackIndependent = [
+  'test/cli/cli-version.test.ts',
+  'test/cli/command-loading.test.ts',
+  'test/cli/npm-start.test.ts',
+  'test/cli/old-node.test.ts',
+  'test/cli/progress.test.ts',
+  'test/media/media-decoder.test.ts',
+  'test/media/tool-runner.test.ts',
+];
 const stackFiles = narrow(
   [
     ...globSync('test/e2e/*.test.ts'),
@@ -219,7 +230,9 @@ const stackFiles = narrow(
     'test/faults/worker-crash.test.ts',
     // What a test server's start reuses (serializers, a migrated database) on each stack.
     'test/support/test-servers.test.ts',
-  ].sort(),
+  ]
+    .filter((file) => !stackIndependent.includes(file))
+    .sort(),
 );
 
 // COFFER_TEST_STACKS=pg-s3 (or embedded) runs one pass only, for quicker iterations.
