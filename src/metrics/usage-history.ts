@@ -28,6 +28,7 @@ export class UsageHistory {
   readonly #keep: number;
   readonly #samples: UsageSample[] = [];
   readonly #timer: NodeJS.Timeout;
+  #stopped = false;
 
   constructor(options: { exposition: () => Promise<string>; intervalMs?: number; keep?: number }) {
     this.#exposition = options.exposition;
@@ -35,7 +36,7 @@ export class UsageHistory {
     this.#keep = options.keep ?? 24 * 60;
     this.#timer = setInterval(() => void this.#record(), this.intervalMs);
     this.#timer.unref();
-    void this.#record();
+    void this.#recordFirst();
   }
 
   /** The samples kept, oldest first, and one taken now. */
@@ -44,15 +45,28 @@ export class UsageHistory {
   }
 
   stop(): void {
+    this.#stopped = true;
     clearInterval(this.#timer);
   }
 
-  async #record(): Promise<void> {
+  /**
+   * The start's sample, tried again each second until the counters can be read: a worker
+   * starts sampling before its primary may answer (a busy machine), and the history should
+   * still begin at the start rather than one interval later.
+   */
+  async #recordFirst(): Promise<void> {
+    while (!this.#stopped && !(await this.#record()))
+      await new Promise((resolve) => setTimeout(resolve, 1000).unref());
+  }
+
+  /** Answers whether a sample was kept. */
+  async #record(): Promise<boolean> {
     // A sample that cannot be read (the primary busy) is left out: the chart shows a gap.
     const sample = await this.#sample().catch(() => undefined);
-    if (!sample) return;
+    if (!sample || this.#stopped) return false;
     this.#samples.push(sample);
     if (this.#samples.length > this.#keep) this.#samples.shift();
+    return true;
   }
 
   async #sample(): Promise<UsageSample> {
