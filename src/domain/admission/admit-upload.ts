@@ -27,6 +27,11 @@ export type AdmitUpload = {
    */
   record: (pinned: PendingUpload, event?: NewEvent, keptForLater?: boolean) => Promise<unknown>;
   infectedEvent: (verdict: Extract<ScanRecord, { result: 'infected' }>) => NewEvent;
+  /**
+   * The verdict recorded for the target's pending upload now, if it is still these bytes: a
+   * verify racing this one may have judged them infected and deleted them meanwhile.
+   */
+  recordedScan: () => Promise<ScanRecord | null | undefined>;
   /** The project's admission hook (issue 42, item 3), asked after the scan; absent: none. */
   hook?: AdmissionHook;
   /** What the hook is told, and who verifies. */
@@ -70,7 +75,7 @@ async function scanUpload(o: AdmitUpload): Promise<ScanRecord | null> {
     scan = await o.gate
       .verdictOn(policy, o.pinned.sizeBytes, async () => {
         const stored = await o.blobs.get(o.key, o.pinned.blobVersion);
-        if (!stored) throw uploadMissing();
+        if (!stored) throw await goneBytesError(o);
         return Buffer.isBuffer(stored.body) ? Readable.from([stored.body]) : stored.body;
       })
       .catch(async (error: unknown) => {
@@ -87,6 +92,15 @@ async function scanUpload(o: AdmitUpload): Promise<ScanRecord | null> {
     throw fileInfected(scan.signature);
   }
   return scan;
+}
+
+/**
+ * Why the pinned bytes are gone: a verify racing this one found them infected, recorded its
+ * verdict and deleted them (answered FILE_INFECTED, as that verify was); else UPLOAD_MISSING.
+ */
+async function goneBytesError(o: AdmitUpload): Promise<Error> {
+  const recorded = await o.recordedScan();
+  return recorded?.result === 'infected' ? fileInfected(recorded.signature) : uploadMissing();
 }
 
 /** `file.infected`: what the scanner found in the refused bytes, by which engine and signatures. */

@@ -261,6 +261,10 @@ export class FileUploads {
           keptForLater ? await this.#o.limits.quotasOf(file.projectId) : undefined,
         ),
       infectedEvent: (verdict) => this.#infectedEvent(file, { ...pinned, scan: verdict }, principal),
+      recordedScan: async () => {
+        const now = (await this.#o.files.findById(file.id))?.pendingUpload;
+        return now?.blobVersion === pinned.blobVersion ? now.scan : undefined;
+      },
       hook: this.#o.admissions,
       subject: {
         file,

@@ -228,6 +228,10 @@ export class VersionUploads {
         ),
       infectedEvent: (verdict) =>
         toInfectedEvent(file, { ...pinned, scan: verdict }, principal, this.#o.clock.now()),
+      recordedScan: async () => {
+        const now = (await this.#o.versions.findUpload(upload.id))?.pendingUpload;
+        return now?.blobVersion === pinned.blobVersion ? now.scan : undefined;
+      },
       hook: this.#o.admissions,
       subject: {
         file,
