@@ -1,4 +1,4 @@
-import type { FileEvents } from '../domain/files/file-uploads.ts';
+import type { FileEvents } from '../domain/files/file-uploads-options.ts';
 import type { UploadLimits } from '../domain/files/upload-limits.ts';
 import type { LinkIssuer } from '../domain/links/link-issuer.ts';
 import { DirectMultipart, takesDirectParts } from '../domain/resumable/direct-multipart.ts';

@@ -28,10 +28,10 @@ export type AdmitUpload = {
   record: (pinned: PendingUpload, event?: NewEvent, keptForLater?: boolean) => Promise<unknown>;
   infectedEvent: (verdict: Extract<ScanRecord, { result: 'infected' }>) => NewEvent;
   /**
-   * The verdict recorded for the target's pending upload now, if it is still these bytes: a
-   * verify racing this one may have judged them infected and deleted them meanwhile.
+   * The target's pending upload as recorded now: a verify racing this one may have judged the
+   * same bytes infected (and deleted them) meanwhile.
    */
-  recordedScan: () => Promise<ScanRecord | null | undefined>;
+  pendingNow: () => Promise<PendingUpload | null | undefined>;
   /** The project's admission hook (issue 42, item 3), asked after the scan; absent: none. */
   hook?: AdmissionHook;
   /** What the hook is told, and who verifies. */
@@ -99,7 +99,8 @@ async function scanUpload(o: AdmitUpload): Promise<ScanRecord | null> {
  * verdict and deleted them (answered FILE_INFECTED, as that verify was); else UPLOAD_MISSING.
  */
 async function goneBytesError(o: AdmitUpload): Promise<Error> {
-  const recorded = await o.recordedScan();
+  const now = await o.pendingNow();
+  const recorded = now?.blobVersion === o.pinned.blobVersion ? now.scan : undefined;
   return recorded?.result === 'infected' ? fileInfected(recorded.signature) : uploadMissing();
 }
 

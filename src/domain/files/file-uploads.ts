@@ -2,55 +2,28 @@ import type { Readable } from 'node:stream';
 import { fileInfected } from '../../errors/admission-errors.ts';
 import { alreadyVerified, etagMismatch, fileNotFound, uploadMissing } from '../../errors/errors.ts';
 import type { Principal } from '../access/decide-file-access.ts';
-import type { AdmissionHook } from '../admission/admission-hook.ts';
 import { admittedCustomData, admitUpload, toInfectedEvent } from '../admission/admit-upload.ts';
 import { keepAdoptedForHook } from '../admission/keep-adopted-for-hook.ts';
-import type { ScanGate } from '../admission/scan-gate.ts';
 import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toUnixSeconds } from '../clock.ts';
 import type { NewEvent } from '../events/event.ts';
 import { assertActsForUser } from '../identity/service-keys.ts';
 import { newFileId } from '../ids.ts';
-import type { IssuedLink, LinkIssuer } from '../links/link-issuer.ts';
+import type { IssuedLink } from '../links/link-issuer.ts';
 import { adoptDirectUpload } from './adopt-direct-upload.ts';
 import { checkUploadBody, type SentBody } from './check-upload-body.ts';
 import { toContentType } from './content-type.ts';
 import { parseCustomData } from './custom-data.ts';
 import type { FileRecord, PendingUpload, PermissionScope, UploadContract } from './file-record.ts';
-import { discardBlob, type FileStores } from './file-stores.ts';
+import { discardBlob } from './file-stores.ts';
+import type { FileUploadsOptions } from './file-uploads-options.ts';
 import { getAccessibleFile } from './get-accessible-file.ts';
 import { type GatewayLink, getLinkedFile } from './get-linked-file.ts';
-import type { HashThread } from './hash-thread.ts';
 import { markUploadVerified } from './mark-upload-verified.ts';
 import { toStorageKey } from './storage-key.ts';
 import type { QuotaLimits } from './storage-usage-repository.ts';
 import { noContract, toQuotedEtag } from './upload-contract.ts';
-import type { UploadLimits } from './upload-limits.ts';
 import { validateFilePath } from './validate-file-path.ts';
-
-export type FileUploadsOptions = FileStores & {
-  links: LinkIssuer;
-  uploadLinkTtlSeconds: number;
-  maxFileSizeBytes: number;
-  /** The project's file size, content types and quotas (issue 10, item 10). */
-  limits: UploadLimits;
-  /** Where uploads' SHA-256 digests are computed, off the request thread. */
-  hashes: HashThread;
-  /** Direct-upload mode: clients PUT to the store; verify adopts what they stored. */
-  directUploads?: boolean;
-  /** Told after the fact (metrics); must not throw. */
-  events?: FileEvents;
-  /** The malware gate (issue 42): scans uploads before verify; absent: nothing is scanned. */
-  scans?: ScanGate;
-  /** The projects' admission hooks (issue 42, item 3), asked after the scan. */
-  admissions?: AdmissionHook;
-};
-
-/** What the uploads report as they happen: an upload's bytes committed, an upload verified. */
-export type FileEvents = {
-  uploadCommitted(sizeBytes: number): void;
-  uploadVerified(): void;
-};
 
 /** An upload's three steps (spec 4.1, 4.2): the request, the gateway's PUT, and the verify. */
 export class FileUploads {
@@ -261,10 +234,7 @@ export class FileUploads {
           keptForLater ? await this.#o.limits.quotasOf(file.projectId) : undefined,
         ),
       infectedEvent: (verdict) => this.#infectedEvent(file, { ...pinned, scan: verdict }, principal),
-      recordedScan: async () => {
-        const now = (await this.#o.files.findById(file.id))?.pendingUpload;
-        return now?.blobVersion === pinned.blobVersion ? now.scan : undefined;
-      },
+      pendingNow: async () => (await this.#o.files.findById(file.id))?.pendingUpload,
       hook: this.#o.admissions,
       subject: {
         file,

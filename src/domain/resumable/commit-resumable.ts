@@ -4,7 +4,7 @@ import type { StoredBlob } from '../blobs/blob-store.ts';
 import { toContentType } from '../files/content-type.ts';
 import type { FileRecord, PendingUpload } from '../files/file-record.ts';
 import { discardBlob } from '../files/file-stores.ts';
-import type { FileEvents } from '../files/file-uploads.ts';
+import type { FileEvents } from '../files/file-uploads-options.ts';
 import { toStorageKey } from '../files/storage-key.ts';
 import type { PartialBlob, PartialBlobStore } from './partial-blob-store.ts';
 import type { ResumableUpload } from './resumable-upload.ts';

@@ -25,7 +25,7 @@ import {
   type UploadContract,
 } from '../files/file-record.ts';
 import { discardBlob } from '../files/file-stores.ts';
-import type { FileUploadsOptions } from '../files/file-uploads.ts';
+import type { FileUploadsOptions } from '../files/file-uploads-options.ts';
 import { getAccessibleFile } from '../files/get-accessible-file.ts';
 import type { GatewayLink } from '../files/get-linked-file.ts';
 import { toStorageKey } from '../files/storage-key.ts';
@@ -228,10 +228,7 @@ export class VersionUploads {
         ),
       infectedEvent: (verdict) =>
         toInfectedEvent(file, { ...pinned, scan: verdict }, principal, this.#o.clock.now()),
-      recordedScan: async () => {
-        const now = (await this.#o.versions.findUpload(upload.id))?.pendingUpload;
-        return now?.blobVersion === pinned.blobVersion ? now.scan : undefined;
-      },
+      pendingNow: async () => (await this.#o.versions.findUpload(upload.id))?.pendingUpload,
       hook: this.#o.admissions,
       subject: {
         file,
