@@ -1,6 +1,5 @@
 import './http/fastify-types.ts';
 import { randomUUID } from 'node:crypto';
-import type { ValidatorFactory } from '@fastify/ajv-compiler';
 import type { SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -33,6 +32,7 @@ import { toProxyTrust } from './http/plugins/proxy-trust.ts';
 import { installRequestMetrics } from './http/plugins/request-metrics.ts';
 import { installResponseHardening } from './http/plugins/response-hardening.ts';
 import { installWritesShared } from './http/plugins/writes-shared.ts';
+import { reusingSchemaCompilers, type ValidatorFactory } from './http/schema-compilers.ts';
 import { serveSdkModule } from './http/sdk/serve-sdk-module.ts';
 import { ErrorSchema, FileRecordSchema } from './http/wire/schemas.ts';
 import type { Services } from './services.ts';
@@ -43,8 +43,9 @@ export type AppOptions = {
   /** A pino logger option; tests pass false. */
   logger?: boolean | { level: string };
   /**
-   * Build the response serializers and request validators (Fastify's defaults unless given):
-   * tests pass factories that reuse those an earlier app of the same process compiled.
+   * Build the response serializers and request validators (Fastify's own compilers, each
+   * distinct schema once, unless given): tests pass factories that also reuse the code other
+   * test processes compiled.
    */
   schemaCompilers?: { buildSerializer: SerializerFactory; buildValidator: ValidatorFactory };
 };
@@ -83,7 +84,7 @@ export async function buildApp(services: Services, options: AppOptions = {}) {
     // Strict input: no type coercion (a number is not a filePath), no silent defaults
     // beyond those the schemas declare.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
-    ...(options.schemaCompilers && { schemaController: { compilersFactory: options.schemaCompilers } }),
+    schemaController: { compilersFactory: options.schemaCompilers ?? reusingSchemaCompilers() },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.server.headersTimeout = config.headersTimeoutSeconds * 1000;
   ignoreUnknownExpectations(app.server);

@@ -1,7 +1,7 @@
 /**
  * Issue 44 item 7: a server, each of its workers and every test server pay at start only for
  * what serving needs. The packages of capabilities that may never be used (passkeys, provider
- * sign-in, SMTP, renders, S3, TOTP enrolment, pretty logs) are loaded on first use. The test
+ * sign-in, SMTP, renders, S3, TOTP enrolment, pretty logs, the common-password list) are loaded on first use. The test
  * checks what a start loaded (every module URL, recorded by test/support/record-loaded-modules.ts),
  * never how long it took.
  */
@@ -27,6 +27,7 @@ const firstUse = [
   /\/node_modules\/qrcode\//,
   /\/node_modules\/pino-pretty\//,
   /\/node_modules\/pg\//,
+  /\/node_modules\/@zxcvbn-ts\//,
 ];
 
 // What a worker does at start: build the services over a fresh data dir, build the app, listen.

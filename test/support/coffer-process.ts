@@ -8,7 +8,11 @@ import { promisify } from 'node:util';
 import { ApiClient, type AppCredentials } from './api-client.ts';
 import { prepareTestStack, type TestStack } from './test-stack.ts';
 
-const bin = path.resolve(import.meta.dirname, '../../bin/coffer.js');
+/**
+ * The `coffer` command: the run's bundle of src/ (COFFER_TEST_BIN, made by scripts/run-tests.js
+ * with scripts/build-bundle.ts) when there is one, else bin/coffer.js.
+ */
+const bin = process.env.COFFER_TEST_BIN ?? path.resolve(import.meta.dirname, '../../bin/coffer.js');
 const execFileAsync = promisify(execFile);
 
 export type CofferProcess = {

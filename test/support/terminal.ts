@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-/** The `coffer` command's script. */
-export const cofferBin = path.resolve(import.meta.dirname, '../../bin/coffer.js');
+/** The `coffer` command's script: the run's bundle of src/ when there is one (test/support/coffer-process.ts). */
+export const cofferBin =
+  process.env.COFFER_TEST_BIN ?? path.resolve(import.meta.dirname, '../../bin/coffer.js');
 
 /** util-linux `script`, which gives a command a pseudo-terminal, is installed. */
 export const hasScript = spawnSync('script', ['--version']).status === 0;
