@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { type AddressInfo, createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { ensureDefaultProject } from '../cli/default-project.ts';
 import type { Config } from '../config/config.ts';
 import { toListenError } from '../config/listen-address.ts';
@@ -12,6 +10,7 @@ import { openStores } from '../wiring/open-stores.ts';
 import { ConnectionDispatcher } from './connection-dispatcher.ts';
 import { firstStartGuide, toGuideRecord, toGuideText } from './first-start-guide.ts';
 import { type PrimaryLog, toPrimaryLog } from './primary-log.ts';
+import { makeRuntimeDir } from './runtime-dir.ts';
 import { WorkerSlots } from './worker-slots.ts';
 
 /** Connections that may wait for a worker at once (all restarting); beyond, new ones are closed. */
@@ -28,7 +27,7 @@ export async function runSupervisor(config: Config, publicUrlFor: PublicUrl): Pr
   const pretty = isPrettyLog(config.logFormat);
   const log = toPrimaryLog(config.logLevel, pretty);
   const { created } = await prepareStores(config, log);
-  const runtimeDir = await mkdtemp(path.join(tmpdir(), 'coffer-sockets-'));
+  const runtimeDir = await makeRuntimeDir();
   // Connections wait for a worker no longer than a client may take to send its headers.
   const dispatcher = new ConnectionDispatcher({
     maxWaitMs: config.headersTimeoutSeconds * 1000,
