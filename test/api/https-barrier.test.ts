@@ -1,14 +1,25 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { serve } from '../../src/main.ts';
 import { buildServices } from '../../src/services.ts';
 import { startTestServer } from '../support/in-process-server.ts';
 import { makeCertificate } from '../support/tls-fixtures.ts';
+
+/** Folders the tests made, removed after them. */
+const tempDirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+};
+after(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('barrier 1: HTTPS only', () => {
   it('behind --trust-proxy, a request not forwarded as https is HTTPS_REQUIRED; health stays open', async () => {
@@ -38,15 +49,12 @@ describe('barrier 1: HTTPS only', () => {
   });
 
   it('refuses to serve plain HTTP on a non-loopback address', async () => {
-    const config = loadConfig(
-      { host: '0.0.0.0', port: '0', 'data-dir': mkdtempSync(path.join(tmpdir(), 'coffer-')) },
-      {},
-    );
+    const config = loadConfig({ host: '0.0.0.0', port: '0', 'data-dir': tempDir('coffer-') }, {});
     await assert.rejects(serve(config), /refusing to serve plain HTTP on 0\.0\.0\.0/);
   });
 
   it('serves HTTPS itself with --tls-cert/--tls-key', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'coffer-tls-'));
+    const dir = tempDir('coffer-tls-');
     const { cert, key } = await makeCertificate(dir, 'server');
     const config = loadConfig({ 'data-dir': dir, 'tls-cert': cert, 'tls-key': key }, {});
     const services = await buildServices(config);

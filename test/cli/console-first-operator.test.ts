@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -14,14 +14,17 @@ import { prepareTestStack, type TestStack } from '../support/test-stack.ts';
  */
 describe('coffer console on a fresh install', () => {
   const stacks: TestStack[] = [];
+  const dataDirs: string[] = [];
   after(async () => {
     for (const stack of stacks) await stack.cleanup();
+    for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
   });
   /** A data dir no command has touched yet, and (on pg-s3) a database no command has touched. */
   const freshInstall = async () => {
     const stack = await prepareTestStack();
     stacks.push(stack);
     const dataDir = await mkdtemp(path.join(tmpdir(), 'coffer-fresh-'));
+    dataDirs.push(dataDir);
     return { dataDir, env: stack.env };
   };
 
