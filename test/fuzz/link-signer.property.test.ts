@@ -110,7 +110,7 @@ describe('link signing (property)', () => {
           assert.equal(outcome(new LinkSigner([newKey]), signed, signature, now), 'INVALID_SIGNATURE');
         },
       ),
-      propertyParameters('links: round trip', 2000),
+      propertyParameters('links: round trip', 500),
     );
   });
 
@@ -123,7 +123,7 @@ describe('link signing (property)', () => {
         const now = late ? Math.max(signed.expiresAt, claimed.expiresAt) + 1 : 0;
         assert.equal(outcome(signer, claimed, signer.sign(signed), now), 'INVALID_SIGNATURE');
       }),
-      propertyParameters('links: changed claims', 2000),
+      propertyParameters('links: changed claims', 500),
     );
   });
 
@@ -144,7 +144,7 @@ describe('link signing (property)', () => {
         fc.pre(given.keyId !== k.id || given.signature !== new LinkSigner([k]).sign(signed).signature);
         assert.equal(outcome(new LinkSigner([k]), signed, given, 0), 'INVALID_SIGNATURE');
       }),
-      propertyParameters('links: changed signature bytes', 2000),
+      propertyParameters('links: changed signature bytes', 500),
     );
   });
 
@@ -160,7 +160,7 @@ describe('link signing (property)', () => {
         const given = { keyId: k.id, signature: spelling };
         assert.equal(outcome(new LinkSigner([k]), signed, given, 0), 'INVALID_SIGNATURE', spelling);
       }),
-      propertyParameters('links: other spellings', 2000),
+      propertyParameters('links: other spellings', 500),
     );
   });
 });
