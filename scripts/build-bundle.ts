@@ -12,7 +12,7 @@
  * files, as from src/) resolve exactly as they do unbundled. The packages are bundled too,
  * but for those listed below, which stay plain imports resolved from node_modules as usual.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -65,7 +65,6 @@ const keepSourceLocations: Plugin = {
   setup(builder) {
     builder.onLoad({ filter: /\.ts$/ }, async (args) => {
       if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-      const { readFile } = await import('node:fs/promises');
       const source = await readFile(args.path, 'utf8');
       const contents = source
         .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href))

@@ -17,7 +17,7 @@ export async function makeRuntimeDir(): Promise<string> {
 }
 
 /** Best effort: a folder it cannot read or remove stays, and the start goes on. */
-export async function removeOrphanedRuntimeDirs(): Promise<void> {
+async function removeOrphanedRuntimeDirs(): Promise<void> {
   const names = await readdir(tmpdir()).catch(() => [] as string[]);
   for (const name of names) {
     const pid = Number(runtimeDirName.exec(name)?.[1]);
