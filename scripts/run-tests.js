@@ -251,13 +251,15 @@ const stackFiles = narrow(
 );
 
 // COFFER_TEST_STACKS=pg-s3 (or embedded) runs one pass only, for quicker iterations.
-// COFFER_TEST_PASSES_SIDE_BY_SIDE=1 runs the two passes at once (they share no port, cluster or
-// folder: each test starts its servers on free ports in folders of its own), the PostgreSQL +
-// S3 pass's report printed after it ends.
+// The two passes run at once (they share no port, cluster or folder: each test starts its
+// servers on free ports in folders of its own), the PostgreSQL + S3 pass's report printed after
+// it ends: the kill -9 and two-node suites wait more than they compute, and the other pass fills
+// those waits (41 -> 35 minutes on two cores, docs/benchmarks.md).
+// COFFER_TEST_PASSES_SIDE_BY_SIDE=0 runs them one after the other.
 const passes = (process.env.COFFER_TEST_STACKS ?? 'embedded,pg-s3').split(',');
 // Test files may ask which passes the run makes (test/support/test-stack.ts, runsPass).
 process.env.COFFER_TEST_PASSES = passes.join(',');
-const sideBySide = process.env.COFFER_TEST_PASSES_SIDE_BY_SIDE === '1' && passes.length > 1;
+const sideBySide = process.env.COFFER_TEST_PASSES_SIDE_BY_SIDE !== '0' && passes.length > 1;
 const embeddedPass = async () => {
   if (!passes.includes('embedded')) return false;
   console.log(`\n=== stack: embedded (SQLite + local disk): ${allFiles.length} files ===\n`);

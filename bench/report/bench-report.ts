@@ -50,7 +50,9 @@ export async function writeReport(report: BenchReport): Promise<string> {
     : only.length > 0
       ? `${only.slice(0, 120)}${only.length > 120 ? `+${report.options.only.length}-scenarios` : ''}`
       : 'full';
-  const file = path.join(dir, `${report.startedAt.replace(/[:.]/g, '-')}-${mode}.json`);
+  // The smoke runs of both stacks start together (run-smoke.ts): the stack keeps their names apart.
+  const stack = report.options.stack === 'sqlite-fs' ? '' : `-${report.options.stack}`;
+  const file = path.join(dir, `${report.startedAt.replace(/[:.]/g, '-')}-${mode}${stack}.json`);
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   return file;
 }

@@ -5,8 +5,9 @@ import { writeFile } from 'node:fs/promises';
 
 /**
  * Checks a ZIP file with three stock readers (issue 40: "the zip reader is not yours"):
- * Debian's `unzip -t`, Python's zipfile (testzip, then every entry's SHA-256 against
- * `expected`, name by name) and 7-Zip's `t` (`7zz`, or `7z` where that is what is installed).
+ * Debian's `unzip -t`, Python's zipfile (every entry read whole, which checks its CRC-32 as
+ * testzip does, and its SHA-256 against `expected`, name by name) and 7-Zip's `t` (`7zz`, or
+ * `7z` where that is what is installed).
  */
 export async function assertStockReadersAccept(
   zipPath: string,
@@ -33,8 +34,8 @@ import hashlib, json, sys, zipfile
 path, manifest = sys.argv[1], sys.argv[2]
 expected = json.load(open(manifest, encoding='utf-8'))
 with zipfile.ZipFile(path) as archive:
-    bad = archive.testzip()
-    assert bad is None, 'testzip: bad entry %r' % bad
+    # No testzip(): reading each entry to its end below checks its CRC-32 the same way
+    # (zipfile raises BadZipFile on a mismatch); testzip read every byte a second time.
     infos = archive.infolist()
     names = [info.filename for info in infos]
     assert len(names) == len(set(names)), 'duplicate names'
