@@ -7,7 +7,7 @@
  * as it goes; the PostgreSQL + S3 run's output is kept and printed after it ends. Fails when
  * either fails. `COFFER_BENCH_SMOKE_ONE_AT_A_TIME=1` runs them one after the other.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,17 @@ import path from 'node:path';
 
 const runBench = path.resolve(import.meta.dirname, 'run-bench.ts');
 const passThrough = process.argv.slice(2);
+const running = new Set<ChildProcess>();
+let stopping = false;
+
+// A SIGTERM reaches only this process (a Ctrl-C reaches the whole group): passed on, so that each
+// run stops the servers and clusters it started (run-bench.ts) before this one ends.
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    stopping = true;
+    for (const child of running) child.kill(signal);
+    process.exitCode = signal === 'SIGINT' ? 130 : 143;
+  });
 
 /** One smoke run as a child process; answers its exit code (a signal counts as a failure). */
 async function smoke(stackArgs: string[], outputFile?: string): Promise<number> {
@@ -23,7 +34,8 @@ async function smoke(stackArgs: string[], outputFile?: string): Promise<number> 
     const child = spawn(process.execPath, [runBench, '--smoke', ...stackArgs, ...passThrough], {
       stdio: ['ignore', output?.fd ?? 'inherit', output?.fd ?? 'inherit'],
     });
-    // A Ctrl-C reaches both children through the process group; each stops its own servers.
+    running.add(child);
+    child.on('close', () => running.delete(child));
     return await new Promise<number>((resolve) => {
       child.on('error', (error) => {
         console.error(`bench smoke ${stackArgs.join(' ') || '(embedded)'}: ${error.message}`);
@@ -38,7 +50,8 @@ async function smoke(stackArgs: string[], outputFile?: string): Promise<number> 
 
 let codes: number[];
 if (process.env.COFFER_BENCH_SMOKE_ONE_AT_A_TIME === '1') {
-  codes = [await smoke([]), await smoke(['--stack', 'pg-s3'])];
+  codes = [await smoke([])];
+  if (!stopping) codes.push(await smoke(['--stack', 'pg-s3']));
 } else {
   const dir = mkdtempSync(path.join(tmpdir(), 'coffer-bench-smoke-'));
   const pgS3Output = path.join(dir, 'pg-s3.txt');
@@ -50,4 +63,5 @@ if (process.env.COFFER_BENCH_SMOKE_ONE_AT_A_TIME === '1') {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-process.exitCode = codes.every((code) => code === 0) ? 0 : 1;
+// A signal's code (set above) stands: the runs it stopped failed because of it.
+process.exitCode ??= codes.every((code) => code === 0) ? 0 : 1;
