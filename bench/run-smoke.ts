@@ -35,13 +35,15 @@ async function smoke(stackArgs: string[], outputFile?: string): Promise<number> 
       stdio: ['ignore', output?.fd ?? 'inherit', output?.fd ?? 'inherit'],
     });
     running.add(child);
-    child.on('close', () => running.delete(child));
     return await new Promise<number>((resolve) => {
       child.on('error', (error) => {
         console.error(`bench smoke ${stackArgs.join(' ') || '(embedded)'}: ${error.message}`);
         resolve(1);
       });
-      child.on('close', (code) => resolve(code ?? 1));
+      child.on('close', (code) => {
+        running.delete(child);
+        resolve(code ?? 1);
+      });
     });
   } finally {
     await output?.close();
