@@ -24,63 +24,98 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { planUnits } from './test-batches.js';
 
 // --test-timeout is a hang guard, not a speed check: sized for a machine running other test
 // suites beside this one (a whole pass then takes several times as long as alone).
-// No files means no pass: `node --test` without files would run every test it finds. Beside the
-// usual report, each file's time goes to a temporary file: the pass ends with its ten slowest.
+// The pass's files run as units of one process each, two at a time: most files share a process
+// with a few others, the rest have one of their own (scripts/test-batches.js). Each unit's report
+// is printed whole when it ends, so that two units' reports do not interleave; the pass ends with
+// its counts, the units that failed, and its ten slowest files.
 const nodeTest = async (files, pass, env = process.env, output = undefined) => {
   if (files.length === 0) return 0;
   const timesDir = mkdtempSync(join(tmpdir(), 'coffer-test-times-'));
-  const timings = join(timesDir, 'times.jsonl');
   const cpuLog = join(timesDir, 'cpu.jsonl');
-  const reporters = testFlags.some((flag) => flag.startsWith('--test-reporter'))
-    ? []
-    : [
-        '--test-reporter=spec',
-        '--test-reporter-destination=stdout',
-        `--test-reporter=${fileURLToPath(new URL('./file-durations-reporter.js', import.meta.url))}`,
-        `--test-reporter-destination=${timings}`,
-      ];
-  // A pass run beside another writes to its own file (`output`), printed when it ends, so the
-  // two passes' reports do not interleave.
-  const sink = output === undefined ? 'inherit' : openSync(output, 'w');
-  const child = spawn(
-    process.execPath,
-    [
-      '--test',
-      '--test-force-exit',
-      '--test-concurrency=2',
-      '--test-timeout=600000',
-      `--import=${new URL('./test-cpu-probe.js', import.meta.url).href}`,
-      ...reporters,
-      ...testFlags,
-      ...files,
-    ],
-    { stdio: ['inherit', sink, sink], env: { ...env, COFFER_TEST_CPU_LOG: cpuLog } },
-  );
-  const status = await new Promise((resolve) => {
-    child.on('error', () => resolve(1));
-    child.on('close', (code) => resolve(code ?? 1));
-  });
-  if (typeof sink === 'number') closeSync(sink);
-  const slowest = slowestFiles(timings, cpuLog);
+  const ownReporters = !testFlags.some((flag) => flag.startsWith('--test-reporter'));
+  // A pass run beside another writes to its own file (`output`), printed when it ends.
+  const print = (text) =>
+    output === undefined ? process.stdout.write(text) : writeFileSync(output, text, { flag: 'a' });
+  const units = planUnits(files);
+  const failedUnits = [];
+  let next = 0;
+  const runUnits = async () => {
+    while (next < units.length) {
+      const index = next++;
+      const unit = units[index];
+      const report = join(timesDir, `unit-${index}.txt`);
+      const timings = join(timesDir, `times-${index}.jsonl`);
+      const reporters = ownReporters
+        ? [
+            '--test-reporter=spec',
+            '--test-reporter-destination=stdout',
+            `--test-reporter=${fileURLToPath(new URL('./file-durations-reporter.js', import.meta.url))}`,
+            `--test-reporter-destination=${timings}`,
+          ]
+        : [];
+      const sink = openSync(report, 'w');
+      const child = spawn(
+        process.execPath,
+        [
+          '--test',
+          ...(unit.shared ? ['--test-isolation=none'] : []),
+          '--test-force-exit',
+          '--test-timeout=600000',
+          `--import=${new URL('./test-cpu-probe.js', import.meta.url).href}`,
+          ...reporters,
+          ...testFlags,
+          ...unit.files,
+        ],
+        {
+          stdio: ['ignore', sink, sink],
+          env: { ...env, COFFER_TEST_CPU_LOG: cpuLog, COFFER_TEST_SHARED_PROCESS: unit.shared ? '1' : '0' },
+        },
+      );
+      const status = await new Promise((resolve) => {
+        child.on('error', () => resolve(1));
+        child.on('close', (code) => resolve(code ?? 1));
+      });
+      closeSync(sink);
+      if (status !== 0) failedUnits.push(unit.files);
+      print(readFileSync(report));
+      rmSync(report, { force: true });
+    }
+  };
+  await Promise.all([runUnits(), runUnits()]);
+  const timings = units.flatMap((_, index) => readJsonLines(join(timesDir, `times-${index}.jsonl`)));
+  print(passSummary(pass, timings, failedUnits) + slowestFiles(timings, cpuLog));
   if (process.env.COFFER_TEST_TIMES_FILE)
     keepFileTimes(timings, cpuLog, pass, process.env.COFFER_TEST_TIMES_FILE);
   rmSync(timesDir, { recursive: true, force: true });
-  if (output === undefined) process.stdout.write(slowest);
-  else writeFileSync(output, slowest, { flag: 'a' });
-  return status;
+  return failedUnits.length > 0 ? 1 : 0;
 };
+
+/** The pass's counts of tests, summed over its units, and the files of each unit that failed. */
+function passSummary(pass, timings, failedUnits) {
+  const counts = {};
+  for (const { summary } of timings.filter((line) => line.summary))
+    for (const [name, count] of Object.entries(summary)) counts[name] = (counts[name] ?? 0) + count;
+  const shown = ['tests', 'passed', 'failed', 'cancelled', 'skipped', 'todo'];
+  const lines = [
+    `\n=== pass ${pass}: ${shown.map((name) => `${name} ${counts[name] ?? 0}`).join(', ')} ===\n`,
+  ];
+  for (const files of failedUnits)
+    lines.push(`FAILED: the process of ${files.map((file) => relative(process.cwd(), file)).join(', ')}\n`);
+  return lines.join('');
+}
 
 /**
  * The ten test files that took longest in the pass (their top-level tests' wall time), as text,
- * each with the CPU seconds its process tree used (test-cpu-probe.js), and the pass's total CPU.
+ * each with the CPU seconds it used (readCpuByFile), and the CPU of all the pass's processes.
  */
 function slowestFiles(timings, cpuLog) {
-  if (!existsSync(timings)) return '';
-  const cpu = readCpuByFile(cpuLog);
-  const rows = readJsonLines(timings)
+  const cpu = readCpuByFile(cpuLog, timings);
+  const rows = timings
+    .filter((line) => line.file)
     .sort((a, b) => b.ms - a.ms)
     .slice(0, 10);
   if (rows.length === 0) return '';
@@ -89,10 +124,10 @@ function slowestFiles(timings, cpuLog) {
     ({ file, ms }) =>
       `  ${seconds(ms)} ${cpu.has(file) ? seconds(cpu.get(file)) : '      ? s'} CPU  ${relative(process.cwd(), file)}`,
   );
-  const total = [...cpu.values()].reduce((sum, ms) => sum + ms, 0);
+  const total = passCpuMs(cpuLog);
   return (
     `\nslowest test files of this pass (wall time, then CPU):\n${lines.join('\n')}\n` +
-    `CPU of the pass's ${cpu.size} test files: ${(total / 1000).toFixed(0)} s\n`
+    `CPU of the pass's ${new Set(timings.map((line) => line.file).filter(Boolean)).size} test files: ${(total / 1000).toFixed(0)} s\n`
   );
 }
 
@@ -101,21 +136,36 @@ function slowestFiles(timings, cpuLog) {
  * (COFFER_TEST_TIMES_FILE): what to look at when the suite outgrows its budget.
  */
 function keepFileTimes(timings, cpuLog, pass, destination) {
-  const cpu = readCpuByFile(cpuLog);
-  const lines = readJsonLines(timings).map(({ file, ms }) =>
-    JSON.stringify({ pass, file: relative(process.cwd(), file), ms, cpuMs: cpu.get(file) ?? null }),
-  );
+  const cpu = readCpuByFile(cpuLog, timings);
+  const lines = timings
+    .filter((line) => line.file)
+    .map(({ file, ms }) =>
+      JSON.stringify({ pass, file: relative(process.cwd(), file), ms, cpuMs: cpu.get(file) ?? null }),
+    );
   if (lines.length > 0) writeFileSync(destination, `${lines.join('\n')}\n`, { flag: 'a' });
 }
 
 /**
- * Each file's CPU milliseconds. A file's process may fork one running the same file (a cluster
- * worker): the file's own process, which waited for it, used the most.
+ * Each file's CPU milliseconds: from test-cpu-probe.js for a file with a process of its own (a
+ * process may fork one running the same file, a cluster worker: the file's own, which waited for
+ * it, used the most), from the reporter for a file in a shared process.
  */
-function readCpuByFile(cpuLog) {
+function readCpuByFile(cpuLog, timings) {
   const cpu = new Map();
-  for (const { file, cpuMs } of readJsonLines(cpuLog)) cpu.set(file, Math.max(cpu.get(file) ?? 0, cpuMs));
+  for (const { file, cpuMs } of readJsonLines(cpuLog))
+    if (file) cpu.set(file, Math.max(cpu.get(file) ?? 0, cpuMs));
+  for (const { file, cpuMs } of timings) if (file && cpuMs !== undefined) cpu.set(file, cpuMs);
   return cpu;
+}
+
+/** The CPU milliseconds of every process of the pass's test files, shared or not. */
+function passCpuMs(cpuLog) {
+  const perProcess = new Map();
+  for (const { file, files, cpuMs } of readJsonLines(cpuLog)) {
+    const key = file ?? files.join('\n');
+    perProcess.set(key, Math.max(perProcess.get(key) ?? 0, cpuMs));
+  }
+  return [...perProcess.values()].reduce((sum, ms) => sum + ms, 0);
 }
 
 function readJsonLines(file) {

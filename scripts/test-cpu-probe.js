@@ -3,7 +3,9 @@
 // that of the child processes it waited for (Coffer and CLI processes it ran), so that the
 // slowest files of a pass come with their CPU seconds, a measure a busy machine does not bend
 // the way it bends wall time (issue 44, item 7). Daemons still running at exit (a PostgreSQL
-// cluster pg_ctl started) are not counted.
+// cluster pg_ctl started) are not counted. A process that several files share
+// (COFFER_TEST_SHARED_PROCESS) appends `{ files, cpuMs }`: its files' own shares come from
+// file-durations-reporter.js, which runs in it.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
@@ -13,10 +15,12 @@ const file = process.argv[1];
 if (log && isMainThread && file?.endsWith('.test.ts')) {
   process.once('exit', () => {
     const { user, system } = process.cpuUsage();
-    appendFileSync(
-      log,
-      `${JSON.stringify({ file: resolve(file), cpuMs: (user + system) / 1000 + childrenMs() })}\n`,
-    );
+    const cpuMs = (user + system) / 1000 + childrenMs();
+    const line =
+      process.env.COFFER_TEST_SHARED_PROCESS === '1'
+        ? { files: process.argv.slice(1).map((each) => resolve(each)), cpuMs }
+        : { file: resolve(file), cpuMs };
+    appendFileSync(log, `${JSON.stringify(line)}\n`);
   });
 }
 
