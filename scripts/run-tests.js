@@ -110,62 +110,65 @@ function passSummary(pass, timings, failedUnits) {
 
 /**
  * The ten test files that took longest in the pass (their top-level tests' wall time), as text,
- * each with the CPU seconds it used (readCpuByFile), and the CPU of all the pass's processes.
+ * each with the CPU seconds its process tree used (test-cpu-probe.js) when it had a process of
+ * its own; then the five shared processes that used the most CPU, and the pass's total CPU.
  */
 function slowestFiles(timings, cpuLog) {
-  const cpu = readCpuByFile(cpuLog, timings);
+  const { ownCpu, shared, totalMs } = readCpu(cpuLog);
   const rows = timings
     .filter((line) => line.file)
     .sort((a, b) => b.ms - a.ms)
     .slice(0, 10);
   if (rows.length === 0) return '';
   const seconds = (ms) => `${(ms / 1000).toFixed(1).padStart(7)} s`;
+  const name = (file) => relative(process.cwd(), file);
   const lines = rows.map(
     ({ file, ms }) =>
-      `  ${seconds(ms)} ${cpu.has(file) ? seconds(cpu.get(file)) : '      ? s'} CPU  ${relative(process.cwd(), file)}`,
+      `  ${seconds(ms)} ${ownCpu.has(file) ? seconds(ownCpu.get(file)) : ' (shared)'} CPU  ${name(file)}`,
   );
-  const total = passCpuMs(cpuLog);
+  const batches = shared
+    .sort((a, b) => b.cpuMs - a.cpuMs)
+    .slice(0, 5)
+    .map(({ files, cpuMs }) => `  ${seconds(cpuMs)} CPU  ${files.map(name).join(', ')}`);
+  const fileCount = new Set(timings.map((line) => line.file).filter(Boolean)).size;
   return (
     `\nslowest test files of this pass (wall time, then CPU):\n${lines.join('\n')}\n` +
-    `CPU of the pass's ${new Set(timings.map((line) => line.file).filter(Boolean)).size} test files: ${(total / 1000).toFixed(0)} s\n`
+    (batches.length ? `shared processes that used the most CPU:\n${batches.join('\n')}\n` : '') +
+    `CPU of the pass's ${fileCount} test files: ${(totalMs / 1000).toFixed(0)} s\n`
   );
 }
 
 /**
- * Every file's wall time and CPU seconds, one JSON line each, appended to `destination`
+ * Every file's wall time, and its CPU seconds when it had a process of its own, one JSON line
+ * each; then one line per shared process with its files and CPU; appended to `destination`
  * (COFFER_TEST_TIMES_FILE): what to look at when the suite outgrows its budget.
  */
 function keepFileTimes(timings, cpuLog, pass, destination) {
-  const cpu = readCpuByFile(cpuLog, timings);
-  const lines = timings
-    .filter((line) => line.file)
-    .map(({ file, ms }) =>
-      JSON.stringify({ pass, file: relative(process.cwd(), file), ms, cpuMs: cpu.get(file) ?? null }),
-    );
+  const { ownCpu, shared } = readCpu(cpuLog);
+  const name = (file) => relative(process.cwd(), file);
+  const lines = [
+    ...timings
+      .filter((line) => line.file)
+      .map(({ file, ms }) => JSON.stringify({ pass, file: name(file), ms, cpuMs: ownCpu.get(file) ?? null })),
+    ...shared.map(({ files, cpuMs }) => JSON.stringify({ pass, files: files.map(name), cpuMs })),
+  ];
   if (lines.length > 0) writeFileSync(destination, `${lines.join('\n')}\n`, { flag: 'a' });
 }
 
 /**
- * Each file's CPU milliseconds: from test-cpu-probe.js for a file with a process of its own (a
- * process may fork one running the same file, a cluster worker: the file's own, which waited for
- * it, used the most), from the reporter for a file in a shared process.
+ * The CPU milliseconds of the pass's processes (test-cpu-probe.js): per file with a process of
+ * its own (a process may fork one running the same file, a cluster worker: the file's own, which
+ * waited for it, used the most), per shared process, and in all.
  */
-function readCpuByFile(cpuLog, timings) {
-  const cpu = new Map();
-  for (const { file, cpuMs } of readJsonLines(cpuLog))
-    if (file) cpu.set(file, Math.max(cpu.get(file) ?? 0, cpuMs));
-  for (const { file, cpuMs } of timings) if (file && cpuMs !== undefined) cpu.set(file, cpuMs);
-  return cpu;
-}
-
-/** The CPU milliseconds of every process of the pass's test files, shared or not. */
-function passCpuMs(cpuLog) {
-  const perProcess = new Map();
+function readCpu(cpuLog) {
+  const ownCpu = new Map();
+  const shared = [];
   for (const { file, files, cpuMs } of readJsonLines(cpuLog)) {
-    const key = file ?? files.join('\n');
-    perProcess.set(key, Math.max(perProcess.get(key) ?? 0, cpuMs));
+    if (file) ownCpu.set(file, Math.max(ownCpu.get(file) ?? 0, cpuMs));
+    else shared.push({ files, cpuMs });
   }
-  return [...perProcess.values()].reduce((sum, ms) => sum + ms, 0);
+  const totalMs = [...ownCpu.values(), ...shared.map(({ cpuMs }) => cpuMs)].reduce((sum, ms) => sum + ms, 0);
+  return { ownCpu, shared, totalMs };
 }
 
 function readJsonLines(file) {
@@ -340,7 +343,9 @@ if (sideBySide) {
   const embeddedFailed = await embeddedPass();
   failed = (await pgS3Pass()) || embeddedFailed;
 }
-process.exit(failed ? 1 : 0);
+// Reports go to stdout in writes a slow reader (a CI log, a pipe) may not have taken yet: exit
+// once they are out, or the end of the last report is lost (it was, in a CI log).
+process.stdout.write('', () => process.exit(failed ? 1 : 0));
 
 /**
  * The second pass, on one PostgreSQL cluster and one S3 server; answers whether it failed. A

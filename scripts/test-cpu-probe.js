@@ -4,8 +4,8 @@
 // slowest files of a pass come with their CPU seconds, a measure a busy machine does not bend
 // the way it bends wall time (issue 44, item 7). Daemons still running at exit (a PostgreSQL
 // cluster pg_ctl started) are not counted. A process that several files share
-// (COFFER_TEST_SHARED_PROCESS) appends `{ files, cpuMs }`: its files' own shares come from
-// file-durations-reporter.js, which runs in it.
+// (COFFER_TEST_SHARED_PROCESS) appends `{ files, cpuMs }`: the CPU of the batch, which its files
+// used one after another (a share per file would be a guess).
 import { appendFileSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
