@@ -87,9 +87,10 @@ const nodeTest = async (files, pass, env = process.env, output = undefined) => {
   };
   await Promise.all([runUnits(), runUnits()]);
   const timings = units.flatMap((_, index) => readJsonLines(join(timesDir, `times-${index}.jsonl`)));
-  print(passSummary(pass, timings, failedUnits) + slowestFiles(timings, cpuLog));
+  const cpu = readCpu(cpuLog);
+  print(passSummary(pass, timings, failedUnits) + slowestFiles(timings, cpu));
   if (process.env.COFFER_TEST_TIMES_FILE)
-    keepFileTimes(timings, cpuLog, pass, process.env.COFFER_TEST_TIMES_FILE);
+    keepFileTimes(timings, cpu, pass, process.env.COFFER_TEST_TIMES_FILE);
   rmSync(timesDir, { recursive: true, force: true });
   return failedUnits.length > 0 ? 1 : 0;
 };
@@ -103,8 +104,7 @@ function passSummary(pass, timings, failedUnits) {
   const lines = [
     `\n=== pass ${pass}: ${shown.map((name) => `${name} ${counts[name] ?? 0}`).join(', ')} ===\n`,
   ];
-  for (const files of failedUnits)
-    lines.push(`FAILED: the process of ${files.map((file) => relative(process.cwd(), file)).join(', ')}\n`);
+  for (const files of failedUnits) lines.push(`FAILED: the process of ${files.map(shownName).join(', ')}\n`);
   return lines.join('');
 }
 
@@ -113,23 +113,21 @@ function passSummary(pass, timings, failedUnits) {
  * each with the CPU seconds its process tree used (test-cpu-probe.js) when it had a process of
  * its own; then the five shared processes that used the most CPU, and the pass's total CPU.
  */
-function slowestFiles(timings, cpuLog) {
-  const { ownCpu, shared, totalMs } = readCpu(cpuLog);
+function slowestFiles(timings, { ownCpu, shared, totalMs }) {
   const rows = timings
     .filter((line) => line.file)
     .sort((a, b) => b.ms - a.ms)
     .slice(0, 10);
   if (rows.length === 0) return '';
   const seconds = (ms) => `${(ms / 1000).toFixed(1).padStart(7)} s`;
-  const name = (file) => relative(process.cwd(), file);
   const lines = rows.map(
     ({ file, ms }) =>
-      `  ${seconds(ms)} ${ownCpu.has(file) ? seconds(ownCpu.get(file)) : ' (shared)'} CPU  ${name(file)}`,
+      `  ${seconds(ms)} ${ownCpu.has(file) ? seconds(ownCpu.get(file)) : ' (shared)'} CPU  ${shownName(file)}`,
   );
   const batches = shared
     .sort((a, b) => b.cpuMs - a.cpuMs)
     .slice(0, 5)
-    .map(({ files, cpuMs }) => `  ${seconds(cpuMs)} CPU  ${files.map(name).join(', ')}`);
+    .map(({ files, cpuMs }) => `  ${seconds(cpuMs)} CPU  ${files.map(shownName).join(', ')}`);
   const fileCount = new Set(timings.map((line) => line.file).filter(Boolean)).size;
   return (
     `\nslowest test files of this pass (wall time, then CPU):\n${lines.join('\n')}\n` +
@@ -143,14 +141,14 @@ function slowestFiles(timings, cpuLog) {
  * each; then one line per shared process with its files and CPU; appended to `destination`
  * (COFFER_TEST_TIMES_FILE): what to look at when the suite outgrows its budget.
  */
-function keepFileTimes(timings, cpuLog, pass, destination) {
-  const { ownCpu, shared } = readCpu(cpuLog);
-  const name = (file) => relative(process.cwd(), file);
+function keepFileTimes(timings, { ownCpu, shared }, pass, destination) {
   const lines = [
     ...timings
       .filter((line) => line.file)
-      .map(({ file, ms }) => JSON.stringify({ pass, file: name(file), ms, cpuMs: ownCpu.get(file) ?? null })),
-    ...shared.map(({ files, cpuMs }) => JSON.stringify({ pass, files: files.map(name), cpuMs })),
+      .map(({ file, ms }) =>
+        JSON.stringify({ pass, file: shownName(file), ms, cpuMs: ownCpu.get(file) ?? null }),
+      ),
+    ...shared.map(({ files, cpuMs }) => JSON.stringify({ pass, files: files.map(shownName), cpuMs })),
   ];
   if (lines.length > 0) writeFileSync(destination, `${lines.join('\n')}\n`, { flag: 'a' });
 }
@@ -169,6 +167,11 @@ function readCpu(cpuLog) {
   }
   const totalMs = [...ownCpu.values(), ...shared.map(({ cpuMs }) => cpuMs)].reduce((sum, ms) => sum + ms, 0);
   return { ownCpu, shared, totalMs };
+}
+
+/** A test file's path as reports show it: relative to where the run started. */
+function shownName(file) {
+  return relative(process.cwd(), file);
 }
 
 function readJsonLines(file) {
